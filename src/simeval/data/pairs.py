@@ -1,0 +1,242 @@
+"""Word-pair files: RUSSE csv, SimLex-999 tsv, three-column pair files (read and write).
+
+One reader serves them all. The separator is a comma, a tab or runs of white space, detected from
+the first line unless given. A header is detected when the first row's score fields are not
+numbers (or the row reads ``word1 word2``). Extra columns are kept, so SimLex-999's POS,
+concreteness and association columns travel with the pairs as metadata.
+
+Pairs are ordered: ``(a, b)`` and ``(b, a)`` are different pairs, as in the RUSSE scorer.
+An empty score field means "not scored" (RUSSE's ``test.csv`` ships with an empty ``sim``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from simeval.data.textio import iter_lines, parse_float
+from simeval.errors import InputError, InputWarning
+
+SEPARATORS = {"comma": ",", "tab": "\t", "space": None}
+
+
+@dataclass
+class PairTable:
+    """The raw cells of a pair file, with the line number of every row."""
+
+    path: str
+    columns: list[str]
+    has_header: bool
+    rows: list[list[str]]
+    lines: list[int]
+
+    def column_index(self, column: str | int) -> int:
+        """Resolve a column name, or a 1-based column number given as int or digit string."""
+        if isinstance(column, int) or (isinstance(column, str) and column.isdigit()):
+            i = int(column) - 1
+            if not 0 <= i < len(self.columns):
+                raise InputError(
+                    self.path, None, f"column {column} does not exist (the file has "
+                    f"{len(self.columns)} columns)"
+                )
+            return i
+        if column in self.columns:
+            return self.columns.index(column)
+        raise InputError(
+            self.path, 1 if self.has_header else None,
+            f"no column named {column!r}; columns are {', '.join(self.columns)}"
+        )
+
+
+@dataclass
+class ScoredPairs:
+    """Word pairs with one score each (NaN where the file leaves the score empty)."""
+
+    path: str | None
+    pairs: list[tuple[str, str]]
+    scores: np.ndarray
+    lines: np.ndarray
+    columns: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[InputWarning] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def lookup(self) -> dict[tuple[str, str], int]:
+        """Map every pair to its row index."""
+        return {p: i for i, p in enumerate(self.pairs)}
+
+
+def _split_line(text: str, sep: str | None) -> list[str]:
+    if sep == ",":
+        return next(csv.reader([text]), [])
+    if sep is None:
+        return text.split()
+    return text.split(sep)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return not math.isnan(float(text))
+    except ValueError:
+        return False
+
+
+def read_pair_table(
+    path: str | Path, sep: str | None = "auto", header: bool | None = None
+) -> PairTable:
+    """Read a pair file into cells.
+
+    ``sep`` is ``","``, ``"\\t"``, ``None`` (runs of white space) or ``"auto"``. ``header`` is
+    True, False or None (detect). Blank lines are skipped. Every row must have at least two
+    non-empty fields and as many fields as the first row (trailing empty fields beyond that are
+    tolerated, as WordSim-353's files end rows with a tab).
+    """
+    path = str(path)
+    raw = [(n, t) for n, t in iter_lines(path) if t.strip()]
+    if not raw:
+        raise InputError(path, None, "empty file, expected word pairs")
+    if sep == "auto":
+        first = raw[0][1]
+        sep = "\t" if "\t" in first else "," if "," in first else None
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    for number, text in raw:
+        try:
+            cells = [c.strip() for c in _split_line(text, sep)]
+        except csv.Error as exc:
+            raise InputError(path, number, f"malformed CSV: {exc}") from None
+        rows.append(cells)
+        lines.append(number)
+    first = rows[0]
+    if header is None:
+        score_cells = [c for c in first[2:] if c]
+        header = (bool(score_cells) and not any(_is_number(c) for c in score_cells)) or (
+            [c.lower() for c in first[:2]] in (["word1", "word2"], ["word 1", "word 2"])
+        )
+    width = len(first)
+    if header:
+        columns = [c or f"col{i + 1}" for i, c in enumerate(first)]
+        rows, lines = rows[1:], lines[1:]
+    else:
+        columns = ["word1", "word2", "score"][:width] + [f"col{i + 1}" for i in range(3, width)]
+    for cells, number in zip(rows, lines, strict=True):
+        while len(cells) > width and cells[-1] == "":
+            cells.pop()
+        if len(cells) != width:
+            raise InputError(path, number, f"expected {width} fields as on the first row, "
+                             f"got {len(cells)}")
+        if not cells[0] or not cells[1]:
+            raise InputError(path, number, "expected two words, found an empty word field")
+    if width < 2:
+        raise InputError(path, lines[0] if lines else 1, "expected at least two fields: word1 word2")
+    return PairTable(path, columns, bool(header), rows, lines)
+
+
+def default_score_column(table: PairTable) -> int | None:
+    """The score column when none is named: ``sim``, else the third column, else none."""
+    if table.has_header:
+        for name in ("sim", "score", "SimLex999", "Human (mean)"):
+            if name in table.columns:
+                return table.columns.index(name)
+    return 2 if len(table.columns) >= 3 else None
+
+
+def read_scored_pairs(
+    path: str | Path,
+    column: str | int | None = None,
+    *,
+    sep: str | None = "auto",
+    header: bool | None = None,
+    require_scores: bool = False,
+) -> ScoredPairs:
+    """Read pairs and one score column.
+
+    Raises :class:`InputError` for non-numeric, NaN or infinite scores and for a pair given twice
+    with different scores (a pair given twice with the same score is a warning). Empty score cells
+    become NaN ("not scored") unless ``require_scores``, as for gold files, makes them an error.
+    """
+    table = read_pair_table(path, sep, header)
+    col = table.column_index(column) if column is not None else default_score_column(table)
+    if col is None:
+        raise InputError(table.path, None, "no score column: expected word1 word2 score")
+    if col < 2:
+        raise InputError(table.path, None, f"column {table.columns[col]!r} holds words, not scores")
+    name = table.columns[col]
+    pairs: list[tuple[str, str]] = []
+    scores: list[float] = []
+    kept_lines: list[int] = []
+    seen: dict[tuple[str, str], int] = {}
+    warnings: list[InputWarning] = []
+    keep = [i for i in range(2, len(table.columns)) if i != col]
+    extra: dict[str, list[str]] = {table.columns[i]: [] for i in keep}
+    for cells, number in zip(table.rows, table.lines, strict=True):
+        pair = (cells[0], cells[1])
+        cell = cells[col]
+        if cell == "":
+            if require_scores:
+                raise InputError(table.path, number, f"{name}: expected a number, the field is empty")
+            value = math.nan
+        else:
+            value = parse_float(cell, table.path, number, name)
+        if pair in seen:
+            j = seen[pair]
+            before = scores[j]
+            same = value == before or (math.isnan(value) and math.isnan(before))
+            if not same:
+                raise InputError(
+                    table.path, number, f"pair {pair[0]!r},{pair[1]!r} given twice with different "
+                    f"scores ({before!r} on line {kept_lines[j]}, {value!r} here)"
+                )
+            warnings.append(InputWarning(
+                table.path, number, f"pair {pair[0]!r},{pair[1]!r} repeats line {kept_lines[j]}; "
+                "the repeat is ignored"
+            ))
+            continue
+        seen[pair] = len(pairs)
+        pairs.append(pair)
+        scores.append(value)
+        kept_lines.append(number)
+        for i in keep:
+            extra[table.columns[i]].append(cells[i])
+    return ScoredPairs(
+        table.path, pairs, np.asarray(scores, dtype=float), np.asarray(kept_lines, dtype=np.int64),
+        extra, warnings,
+    )
+
+
+def format_score(value: float) -> str:
+    """Shortest text that reads back to the same float; empty for NaN (not scored)."""
+    return "" if math.isnan(value) else repr(float(value))
+
+
+def write_pairs(
+    path: str | Path,
+    pairs: Sequence[tuple[str, str]],
+    scores: Sequence[float] | np.ndarray,
+    *,
+    sep: str = ",",
+    header: Sequence[str] | None = ("word1", "word2", "sim"),
+    extra: dict[str, Sequence[str]] | None = None,
+) -> None:
+    """Write pairs with scores (RUSSE csv by default; ``sep="\\t"`` for tsv), UTF-8, LF."""
+    extra = extra or {}
+    buf = io.StringIO()
+    writer = csv.writer(buf, delimiter=sep, lineterminator="\n") if sep == "," else None
+    rows: list[list[str]] = []
+    if header is not None:
+        rows.append([*header, *extra.keys()])
+    for i, (a, b) in enumerate(pairs):
+        rows.append([a, b, format_score(float(scores[i])), *(str(v[i]) for v in extra.values())])
+    for row in rows:
+        if writer is not None:
+            writer.writerow(row)
+        else:
+            buf.write(sep.join(row) + "\n")
+    Path(path).write_text(buf.getvalue(), encoding="utf-8")

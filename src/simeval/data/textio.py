@@ -1,0 +1,78 @@
+"""Reading text files line by line with exact line numbers.
+
+Files are decoded as UTF-8 (a byte-order mark is dropped), lines end at ``\\n`` and a trailing
+``\\r`` is removed, so CRLF files read like LF files. ``str.splitlines`` is not used because it
+also splits at form feeds and Unicode separators, which would shift the line numbers that error
+messages quote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from simeval.errors import InputError
+
+BOM = b"\xef\xbb\xbf"
+
+
+def read_text(path: str | Path) -> str:
+    """Return the decoded content of ``path``; undecodable bytes raise :class:`InputError`."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(p, None, "file not found") from None
+    except IsADirectoryError:
+        raise InputError(p, None, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise InputError(p, None, f"cannot read: {exc.strerror or exc}") from None
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start : exc.start + 4]
+        raise InputError(
+            p, line, f"not valid UTF-8 (byte {bad[:1].hex()} at offset {exc.start}); "
+            "convert the file to UTF-8, e.g. iconv -f cp1251 -t utf-8"
+        ) from None
+
+
+def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, text)`` for every line, without its line end.
+
+    A final line end does not create an extra empty line; every other empty line is yielded.
+    NUL characters are refused: they mean a binary or UTF-16 file.
+    """
+    text = read_text(path)
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(path, line, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        yield number, line[:-1] if line.endswith("\r") else line
+
+
+def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
+    """Hex sha256 of a file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def parse_float(text: str, path: str | Path, line: int, what: str) -> float:
+    """Parse a finite float or raise :class:`InputError` saying what was expected."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(path, line, f"{what}: expected a number, got {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InputError(path, line, f"{what}: expected a finite number, got {text!r}")
+    return value

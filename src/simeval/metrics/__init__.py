@@ -1,0 +1,35 @@
+"""Pure metric functions over arrays. This package imports nothing else of simeval."""
+
+from simeval.metrics.classification import (
+    average_precision,
+    average_precision_trapezoid,
+    roc_auc,
+    russe_accuracy,
+)
+from simeval.metrics.correlation import (
+    least_squares_fit,
+    pearson,
+    spearman,
+    sts_all,
+    sts_allnrm,
+    sts_mean,
+    weighted_pearson,
+)
+from simeval.metrics.ranking import TrecEvaluation, evaluate_trec, trec_order
+
+__all__ = [
+    "TrecEvaluation",
+    "average_precision",
+    "average_precision_trapezoid",
+    "evaluate_trec",
+    "least_squares_fit",
+    "pearson",
+    "roc_auc",
+    "russe_accuracy",
+    "spearman",
+    "sts_all",
+    "sts_allnrm",
+    "sts_mean",
+    "trec_order",
+    "weighted_pearson",
+]

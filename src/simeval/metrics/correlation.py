@@ -1,0 +1,90 @@
+"""Correlations and the SemEval-2012 STS aggregates.
+
+Constant input has no correlation: every function here returns NaN for it (scipy returns NaN
+with a warning; the STS Perl script divided by zero).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.stats import rankdata
+
+
+def _as_arrays(*arrays: Sequence[float] | np.ndarray) -> list[np.ndarray]:
+    out = [np.asarray(a, dtype=float) for a in arrays]
+    n = len(out[0])
+    if any(len(a) != n for a in out):
+        raise ValueError(f"arrays differ in length: {[len(a) for a in out]}")
+    return out
+
+
+def weighted_pearson(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
+    w: Sequence[float] | np.ndarray,
+) -> float:
+    """Weighted Pearson correlation (SemEval-2012 STS, confidences as weights).
+
+    With m_x = Σ w x / Σ w and cov(x, y) = Σ w (x − m_x)(y − m_y) / Σ w:
+    r = cov(x, y) / sqrt(cov(x, x) · cov(y, y)). Equal weights give Pearson's r.
+    NaN when either side is constant or fewer than two points have positive weight.
+    """
+    x, y, w = _as_arrays(x, y, w)
+    if len(x) < 2 or w.sum() <= 0:
+        return float("nan")
+    wsum = w.sum()
+    dx = x - (w @ x) / wsum
+    dy = y - (w @ y) / wsum
+    sxx, syy, sxy = w @ (dx * dx), w @ (dy * dy), w @ (dx * dy)
+    if sxx <= 0 or syy <= 0:
+        return float("nan")
+    return float(np.clip(sxy / np.sqrt(sxx * syy), -1.0, 1.0))
+
+
+def pearson(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
+    """Pearson's r = Σ (x − x̄)(y − ȳ) / sqrt(Σ (x − x̄)² Σ (y − ȳ)²).
+
+    Matches ``scipy.stats.pearsonr`` and the STS ``correlation.pl`` scripts. NaN on constant input.
+    """
+    x, y = _as_arrays(x, y)
+    return weighted_pearson(x, y, np.ones_like(x))
+
+
+def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
+    """Spearman's ρ: Pearson's r of the ranks, tied values sharing their average rank.
+
+    Matches ``scipy.stats.spearmanr`` (the RUSSE 2015 scorer's HJ metric). NaN on constant input.
+    """
+    x, y = _as_arrays(x, y)
+    return pearson(rankdata(x), rankdata(y))
+
+
+def least_squares_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """(β1, β2) minimising Σ (y − β1·x − β2)². A constant x gives β1 = 0, β2 = mean(y)."""
+    x, y = _as_arrays(x, y)
+    dx = x - x.mean()
+    sxx = dx @ dx
+    beta1 = 0.0 if sxx == 0 else float(dx @ (y - y.mean()) / sxx)
+    return beta1, float(y.mean() - beta1 * x.mean())
+
+
+def sts_all(golds: Sequence[np.ndarray], systems: Sequence[np.ndarray]) -> float:
+    """STS-2012 **ALL**: Pearson's r over all datasets concatenated."""
+    return pearson(np.concatenate(systems), np.concatenate(golds))
+
+
+def sts_allnrm(golds: Sequence[np.ndarray], systems: Sequence[np.ndarray]) -> float:
+    """STS-2012 **ALLnrm**: per dataset fit x' = β1·x + β2 to gold by least squares, then
+    Pearson's r over the concatenated fitted scores and gold."""
+    fitted = []
+    for g, s in zip(golds, systems, strict=True):
+        b1, b2 = least_squares_fit(s, g)
+        fitted.append(b1 * np.asarray(s, dtype=float) + b2)
+    return pearson(np.concatenate(fitted), np.concatenate(golds))
+
+
+def sts_mean(correlations: Sequence[float], sizes: Sequence[int]) -> float:
+    """STS-2012 **Mean**: Σ r_i·n_i / Σ n_i, the per-dataset correlations weighted by pairs."""
+    r, n = _as_arrays(correlations, sizes)
+    return float(r @ n / n.sum())
