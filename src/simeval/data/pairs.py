@@ -115,6 +115,8 @@ def read_pair_table(
         rows.append(cells)
         lines.append(number)
     first = rows[0]
+    while len(first) > 2 and first[-1] == "":
+        first.pop()
     if header is None:
         score_cells = [c for c in first[2:] if c]
         header = (bool(score_cells) and not any(_is_number(c) for c in score_cells)) or (
@@ -155,12 +157,16 @@ def read_scored_pairs(
     sep: str | None = "auto",
     header: bool | None = None,
     require_scores: bool = False,
+    keep_duplicates: bool = False,
 ) -> ScoredPairs:
     """Read pairs and one score column.
 
-    Raises :class:`InputError` for non-numeric, NaN or infinite scores and for a pair given twice
-    with different scores (a pair given twice with the same score is a warning). Empty score cells
-    become NaN ("not scored") unless ``require_scores``, as for gold files, makes them an error.
+    Raises :class:`InputError` for non-numeric, NaN or infinite scores. A pair given twice with
+    the same score is kept once (one warning counts all repeats); given twice with different
+    scores it is an error. Gold files are read with ``keep_duplicates=True``: every row stays an
+    item of its own, as the published scores count it (WordSim-353 rates money/cash twice, 9.15
+    and 9.08; rt.csv repeats 1,287 pairs), and one warning says how many rows repeat a pair.
+    Empty score cells become NaN ("not scored") unless ``require_scores`` makes them an error.
     """
     table = read_pair_table(path, sep, header)
     col = table.column_index(column) if column is not None else default_score_column(table)
@@ -169,14 +175,11 @@ def read_scored_pairs(
     if col < 2:
         raise InputError(table.path, None, f"column {table.columns[col]!r} holds words, not scores")
     name = table.columns[col]
-    pairs: list[tuple[str, str]] = []
-    scores: list[float] = []
-    kept_lines: list[int] = []
-    seen: dict[tuple[str, str], int] = {}
-    warnings: list[InputWarning] = []
     keep = [i for i in range(2, len(table.columns)) if i != col]
-    extra: dict[str, list[str]] = {table.columns[i]: [] for i in keep}
-    for cells, number in zip(table.rows, table.lines, strict=True):
+    first_row: dict[tuple[str, str], int] = {}
+    values: list[float] = []
+    repeats: list[int] = []
+    for r, (cells, number) in enumerate(zip(table.rows, table.lines, strict=True)):
         pair = (cells[0], cells[1])
         cell = cells[col]
         if cell == "":
@@ -185,29 +188,32 @@ def read_scored_pairs(
             value = math.nan
         else:
             value = parse_float(cell, table.path, number, name)
-        if pair in seen:
-            j = seen[pair]
-            before = scores[j]
-            same = value == before or (math.isnan(value) and math.isnan(before))
-            if not same:
-                raise InputError(
-                    table.path, number, f"pair {pair[0]!r},{pair[1]!r} given twice with different "
-                    f"scores ({before!r} on line {kept_lines[j]}, {value!r} here)"
-                )
-            warnings.append(InputWarning(
-                table.path, number, f"pair {pair[0]!r},{pair[1]!r} repeats line {kept_lines[j]}; "
-                "the repeat is ignored"
-            ))
+        values.append(value)
+        if pair not in first_row:
+            first_row[pair] = r
             continue
-        seen[pair] = len(pairs)
-        pairs.append(pair)
-        scores.append(value)
-        kept_lines.append(number)
-        for i in keep:
-            extra[table.columns[i]].append(cells[i])
+        before = values[first_row[pair]]
+        if keep_duplicates or value == before or (math.isnan(value) and math.isnan(before)):
+            repeats.append(number)
+        else:
+            raise InputError(
+                table.path, number, f"pair {pair[0]!r},{pair[1]!r} given twice with different "
+                f"scores ({before!r} on line {table.lines[first_row[pair]]}, {value!r} here)"
+            )
+    warnings: list[InputWarning] = []
+    if repeats:
+        what = "are kept as separate items" if keep_duplicates else "are used once"
+        warnings.append(InputWarning(
+            table.path, repeats[0], f"{len(repeats)} line(s) repeat an earlier pair (first "
+            f"here); they {what}"))
+    rows = list(range(len(table.rows))) if keep_duplicates else list(first_row.values())
     return ScoredPairs(
-        table.path, pairs, np.asarray(scores, dtype=float), np.asarray(kept_lines, dtype=np.int64),
-        extra, warnings,
+        table.path,
+        [(table.rows[r][0], table.rows[r][1]) for r in rows],
+        np.asarray([values[r] for r in rows], dtype=float),
+        np.asarray([table.lines[r] for r in rows], dtype=np.int64),
+        {table.columns[i]: [table.rows[r][i] for r in rows] for i in keep},
+        warnings,
     )
 
 

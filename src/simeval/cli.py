@@ -1,0 +1,411 @@
+"""The ``simeval`` command line: a thin layer over the Python API.
+
+Exit status: 0 on success, 2 when input or data is invalid (the message names file and line).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simeval.errors import SimevalError
+
+app = typer.Typer(help=__doc__.split("\n")[0] + "\n\nSee `simeval COMMAND --help`.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+data_app = typer.Typer(help="The data catalog: list, describe, fetch and verify data sets.",
+                       no_args_is_help=True)
+score_app = typer.Typer(help="Score submission files exactly as the official scorers do, with "
+                        "validation.", no_args_is_help=True)
+app.add_typer(data_app, name="data")
+app.add_typer(score_app, name="score")
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+F = TypeVar("F", bound=Callable[..., Any])
+STATE: dict[str, Any] = {"data_dir": None}
+
+DataDir = Annotated[Path | None, typer.Option(
+    "--data-dir", envvar="SIMEVAL_DATA_DIR", show_envvar=True,
+    help="Local data mirror laid out like shared/data (russe/, sts2012/, ...).")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print results as JSON lines.")]
+Missing = Annotated[str, typer.Option(
+    "--missing", help="What a gold pair without a score gets: zero (RUSSE's official rule), "
+    "skip (evaluate covered pairs only) or error.")]
+
+
+def guarded(fn: F) -> F:
+    """Turn simeval errors into a one-line message and exit status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SimevalError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _store(data_dir: Path | None) -> Any:
+    from simeval.data.store import DataStore
+
+    return DataStore.from_env(data_dir)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        if value != value:
+            return "–"
+        return f"{value:.0f}" if value.is_integer() and abs(value) >= 10 else f"{value:.4f}"
+    return str(value)
+
+
+def report(results: Sequence[Any], as_json: bool, title: str = "") -> None:
+    """Print results: a table per task kind (or JSON lines), warnings on standard error."""
+    from simeval.tasks.result import Result
+
+    seen: set[str] = set()
+    for r in results:
+        for w in r.warnings:
+            if w not in seen:
+                seen.add(w)
+                err.print(f"[yellow]warning:[/] {w}", highlight=False)
+    if as_json:
+        for r in results:
+            sys.stdout.write(r.to_json() + "\n")
+        return
+    groups: dict[tuple[str, ...], list[Result]] = {}
+    for r in results:
+        groups.setdefault(tuple(r.metrics), []).append(r)
+    for metric_names, rows in groups.items():
+        table = Table(title=title or None, title_justify="left")
+        table.add_column("benchmark")
+        for m in metric_names:
+            table.add_column(m + (" *" if m == rows[0].main_metric else ""), justify="right")
+        table.add_column("scored / gold", justify="right")
+        table.add_column("missing", justify="right")
+        for r in rows:
+            cov = r.coverage
+            table.add_row(r.benchmark, *(_fmt(r.metrics[m]) for m in metric_names),
+                          f"{cov.get('scored', 0)} / {cov.get('gold', 0)}",
+                          str(cov.get("missing", 0)))
+        out.print(table)
+    out.print("[dim]* main metric[/]")
+
+
+def _system(path: Path, column: str | None = None) -> dict[str, Any]:
+    from simeval.data.textio import sha256_file
+
+    d: dict[str, Any] = {"kind": "submission", "path": str(path), "sha256": sha256_file(path)}
+    if column:
+        d["column"] = column
+    return d
+
+
+# -- data -------------------------------------------------------------------------------------
+
+
+@data_app.command("list")
+def data_list() -> None:
+    """List the catalogued data sets."""
+    from simeval.data.catalog import CATALOG
+
+    table = Table()
+    for c in ("name", "files", "MB", "licence", "title"):
+        table.add_column(c)
+    for e in CATALOG.values():
+        table.add_row(e.name, str(len(e.files)), f"{sum(f.size for f in e.files) / 1e6:.1f}",
+                      e.licence, e.title)
+    out.print(table)
+
+
+@data_app.command("info")
+@guarded
+def data_info(name: str, data_dir: DataDir = None) -> None:
+    """Describe a data set: source, licence, citation, files and where they are found."""
+    from simeval.data.catalog import CATALOG
+
+    if name not in CATALOG:
+        raise typer.BadParameter(f"unknown data set {name!r}; known: {', '.join(CATALOG)}")
+    e = CATALOG[name]
+    store = _store(data_dir)
+    out.print(f"[bold]{e.title}[/] ({e.name})\n{e.description}\n")
+    out.print(f"upstream: {e.upstream}\nlicence:  {e.licence}")
+    if e.note:
+        out.print(f"note:     {e.note}")
+    table = Table()
+    for c in ("file", "bytes", "sha256", "local copy"):
+        table.add_column(c)
+    for f in e.files:
+        local = store.locate(f.path)
+        table.add_row(f.path, str(f.size), f.sha256[:16] + "…", str(local) if local else "–")
+    out.print(table)
+    out.print("citation:\n" + e.citation, highlight=False)
+
+
+@data_app.command("fetch")
+@guarded
+def data_fetch(
+    names: Annotated[list[str] | None, typer.Argument(help="Data sets (default: all).")] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Make data sets available: found in the mirror or cache, else downloaded and verified."""
+    from rich.progress import Progress
+
+    from simeval.data.catalog import CATALOG
+
+    chosen = names or list(CATALOG)
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("fetching", total=None)
+
+        def show(path: str, done: int, total: int) -> None:
+            progress.update(task, description=path, completed=done, total=total)
+
+        store = _store(data_dir)
+        store.progress = show
+        for name in chosen:
+            if name not in CATALOG:
+                raise typer.BadParameter(f"unknown data set {name!r}")
+            paths = store.fetch(name)
+            out.print(f"{name}: {len(paths)} files ready in {paths[0].parents[len(Path(CATALOG[name].files[0].path).parts) - 1]}")
+
+
+@data_app.command("verify")
+@guarded
+def data_verify(
+    names: Annotated[list[str] | None, typer.Argument(help="Data sets (default: all).")] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Check the sha256 of every local file against the catalog; exit 1 if any is wrong or
+    missing."""
+    from simeval.data.catalog import CATALOG
+
+    store = _store(data_dir)
+    bad = 0
+    for name in names or list(CATALOG):
+        statuses = store.verify(name)
+        ok = sum(s == "ok" for _, s in statuses)
+        out.print(f"{name}: {ok}/{len(statuses)} files ok")
+        for path, status in statuses:
+            if status != "ok":
+                bad += 1
+                out.print(f"  [red]{path}: {status}[/]", highlight=False)
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command("benchmarks")
+def benchmarks() -> None:
+    """List the named benchmarks and suites."""
+    from simeval.tasks.benchmarks import SUITES, list_benchmarks
+
+    table = Table()
+    for c in ("name", "task", "description"):
+        table.add_column(c)
+    for row in list_benchmarks():
+        table.add_row(*row)
+    for name, members in SUITES.items():
+        table.add_row(name, "suite", ", ".join(members))
+    out.print(table)
+
+
+# -- score ------------------------------------------------------------------------------------
+
+
+@score_app.command("russe")
+@guarded
+def score_russe(
+    file: Annotated[Path, typer.Argument(help="test.csv with the sim column filled in.")],
+    column: Annotated[str, typer.Option(help="Column holding the system's scores.")] = "sim",
+    missing: Missing = "zero",
+    data_dir: DataDir = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Score a RUSSE 2015 submission: HJ (Spearman), RT, AE, AE2 (average precision as in
+    2015, plus step-wise AP, accuracy and ROC AUC). Pairs without a score count as 0, as in
+    the official scorer, and are counted."""
+    from simeval.data.pairs import read_scored_pairs
+    from simeval.tasks.benchmarks import load_suite
+
+    suite = load_suite("russe", _store(data_dir))
+    predictions = read_scored_pairs(file, column)
+    results = suite.evaluate(predictions, missing=missing, system=_system(file, column))
+    report(results, as_json, f"RUSSE 2015 — {file}")
+
+
+@score_app.command("sts12")
+@guarded
+def score_sts12(
+    path: Annotated[Path, typer.Argument(help="Folder holding STS.output.<dataset>.txt files.")],
+    data_dir: DataDir = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Score SemEval-2012 STS outputs: Pearson per test set, ALL, ALLnrm and Mean."""
+    from simeval.data.sts import read_sts_output
+    from simeval.errors import InputError
+    from simeval.tasks.benchmarks import load_suite
+
+    suite = load_suite("sts12", _store(data_dir))
+    if not path.is_dir():
+        raise InputError(path, None, "expected a folder with STS.output.<dataset>.txt files")
+    outputs = {}
+    for b in suite.benchmarks:  # type: ignore[union-attr]
+        f = path / f"STS.output.{b.dataset}.txt"
+        if not f.is_file():
+            raise InputError(f, None, f"missing: every 2012 test set needs an output file "
+                             f"({', '.join(x.dataset for x in suite.benchmarks)})")
+        outputs[b.dataset] = read_sts_output(f, len(b.gold))
+    results = suite.evaluate(outputs, system={"kind": "submission", "path": str(path)})
+    report(results, as_json, f"SemEval-2012 STS — {path}")
+
+
+@score_app.command("sts")
+@guarded
+def score_sts(
+    gold: Annotated[list[Path], typer.Option("--gold", help="STS.gs files (any year).")],
+    pred: Annotated[list[Path], typer.Option("--pred", help="System outputs, same order.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Score STS outputs of any year against gold files; with several datasets also ALL,
+    ALLnrm and Mean."""
+    from simeval.data.sts import read_sts_gold, read_sts_output
+    from simeval.data.textio import sha256_file
+    from simeval.errors import InputError
+    from simeval.tasks.sts import STSBenchmark, STSSuite
+
+    if len(gold) != len(pred):
+        raise InputError(None, None, f"{len(gold)} --gold files but {len(pred)} --pred files; "
+                         "give them in pairs")
+    benches, outputs = [], {}
+    for g, p in zip(gold, pred, strict=True):
+        values = read_sts_gold(g)
+        name = g.name.removeprefix("STS.gs.").removesuffix(".txt")
+        b = STSBenchmark(name, name, [], values, data={str(g): sha256_file(g)})
+        benches.append(b)
+        outputs[name] = read_sts_output(p, len(values))
+    if len(benches) == 1:
+        results = [benches[0].evaluate(outputs[benches[0].dataset])]
+    else:
+        results = STSSuite("sts", benches).evaluate(outputs)
+    report(results, as_json)
+
+
+@score_app.command("pairs")
+@guarded
+def score_pairs(
+    pred: Annotated[Path, typer.Option("--pred", help="The system's pair file.")],
+    gold: Annotated[Path | None, typer.Option("--gold", help="A gold pair file (csv, tsv or "
+                                              "space separated, header optional).")] = None,
+    benchmark: Annotated[str | None, typer.Option(help="A named benchmark instead of --gold "
+                                                  "(see `simeval benchmarks`).")] = None,
+    kind: Annotated[str, typer.Option(help="graded (correlations) or related (gold 1/0: AP, "
+                                      "accuracy, ROC AUC).")] = "graded",
+    gold_column: Annotated[str | None, typer.Option(help="Gold score column: name or 1-based "
+                                                    "number (default: sim or the third).")] = None,
+    pred_column: Annotated[str | None, typer.Option(help="System score column (same rules); "
+                                                    "e.g. usim.")] = None,
+    missing: Missing = "error",
+    data_dir: DataDir = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Score a word-pair file against a gold pair file or a named benchmark."""
+    from simeval.data.pairs import read_scored_pairs
+    from simeval.data.textio import sha256_file
+    from simeval.errors import InputError
+    from simeval.tasks.benchmarks import load_benchmark
+    from simeval.tasks.pairs import GRADED, RELATED, PairBenchmark
+
+    if (gold is None) == (benchmark is None):
+        raise InputError(None, None, "give exactly one of --gold FILE or --benchmark NAME")
+    if benchmark is not None:
+        bench = load_benchmark(benchmark, _store(data_dir))
+        if not isinstance(bench, PairBenchmark):
+            raise InputError(None, None, f"{benchmark} is not a word-pair benchmark")
+    else:
+        assert gold is not None
+        if kind not in ("graded", "related"):
+            raise InputError(None, None, f"--kind must be graded or related, not {kind!r}")
+        g = read_scored_pairs(gold, gold_column, require_scores=True, keep_duplicates=True)
+        task = GRADED if kind == "graded" else RELATED
+        if task == RELATED:
+            import numpy as np
+
+            bad = np.flatnonzero(~np.isin(g.scores, (0.0, 1.0)))
+            if len(bad):
+                raise InputError(gold, int(g.lines[bad[0]]), "related gold must be 1 or 0, got "
+                                 f"{g.scores[bad[0]]!r}")
+        bench = PairBenchmark(gold.name, task, g, data={str(gold): sha256_file(gold)})
+    predictions = read_scored_pairs(pred, pred_column)
+    result = bench.evaluate(predictions, missing=missing, system=_system(pred, pred_column))
+    result.warnings = [str(w) for w in predictions.warnings] + result.warnings
+    report([result], as_json)
+
+
+@score_app.command("trec")
+@guarded
+def score_trec(
+    qrels: Annotated[Path, typer.Option("--qrels", help="TREC qrels: qid iter docno rel.")],
+    run: Annotated[Path, typer.Option("--run", help="TREC run: qid Q0 docno rank score runid "
+                                      "(BUCC: id1 X id2 Y score run).")],
+    complete: Annotated[bool, typer.Option("-c", "--complete", help="Average over every judged "
+                                           "query, missing ones scoring 0 (trec_eval -c).")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
+    num_q, num_ret, num_rel, num_rel_ret."""
+    from simeval.data.textio import sha256_file
+    from simeval.data.trec import read_qrels, read_run
+    from simeval.tasks.linking import LinkingBenchmark
+
+    bench = LinkingBenchmark(qrels.name, read_qrels(qrels), data={str(qrels): sha256_file(qrels)})
+    result = bench.evaluate(read_run(run), complete=complete, system=_system(run))
+    report([result], as_json)
+
+
+# -- predict ----------------------------------------------------------------------------------
+
+
+@app.command("predict")
+@guarded
+def predict(
+    measure: Annotated[str, typer.Argument(help="The measure; for now: overlap (the STS-2012 "
+                                           "token-overlap cosine baseline).")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the output files.")],
+    suite: Annotated[str, typer.Option(help="Suite to predict for.")] = "sts12",
+    data_dir: DataDir = None,
+) -> None:
+    """Write a measure's predictions as official submission files (STS.output.<dataset>.txt)."""
+    from simeval.data.sts import write_sts_output
+    from simeval.errors import InputError
+    from simeval.measures.lexical import token_cosine_batch
+    from simeval.tasks.benchmarks import load_suite
+    from simeval.tasks.sts import STSSuite
+
+    if measure != "overlap":
+        raise InputError(None, None, f"unknown measure {measure!r}; available: overlap")
+    s = load_suite(suite, _store(data_dir))
+    if not isinstance(s, STSSuite):
+        raise InputError(None, None, f"predict {measure} writes STS outputs; {suite} is not STS")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    import numpy as np
+
+    for b in s.benchmarks:
+        write_sts_output(out_dir / f"STS.output.{b.dataset}.txt",
+                         np.asarray(token_cosine_batch(b.pairs)))
+    out.print(f"wrote {len(s.benchmarks)} files to {out_dir}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,80 @@
+"""The Result record: one benchmark scored for one system, as plain JSON-ready data."""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from simeval.errors import InputWarning
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of simeval and of the libraries its numbers depend on."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for name in ("simeval", "numpy", "scipy"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:  # pragma: no cover
+            out[name] = "unknown"
+    return out
+
+
+@dataclass
+class Result:
+    """Every metric of one benchmark for one system, with what is needed to trust it.
+
+    ``coverage`` counts items: ``gold`` (items in the benchmark), ``scored`` (items the system
+    scored), ``missing`` (gold items without a score), ``extra`` (scored items not in the gold).
+    ``data`` maps every data file read to its sha256; ``system`` describes the submission file
+    or the measure.
+    """
+
+    benchmark: str
+    task: str
+    main_metric: str
+    metrics: dict[str, float]
+    coverage: dict[str, int] = field(default_factory=dict)
+    system: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=package_versions)
+    created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    seconds: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return self.metrics[self.main_metric]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; NaN metrics become null."""
+        d = asdict(self)
+        d["metrics"] = {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                        for k, v in self.metrics.items()}
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
+
+
+class Timer:
+    """Context manager measuring wall time in seconds."""
+
+    def __enter__(self) -> Timer:
+        self.start = time.perf_counter()
+        self.seconds = 0.0
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.perf_counter() - self.start
+
+
+def warning_texts(warnings: list[InputWarning]) -> list[str]:
+    return [str(w) for w in warnings]
