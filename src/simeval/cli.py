@@ -17,12 +17,19 @@ from rich.table import Table
 
 from simeval.errors import SimevalError
 
-app = typer.Typer(help=__doc__.split("\n")[0] + "\n\nSee `simeval COMMAND --help`.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-data_app = typer.Typer(help="The data catalog: list, describe, fetch and verify data sets.",
-                       no_args_is_help=True)
-score_app = typer.Typer(help="Score submission files exactly as the official scorers do, with "
-                        "validation.", no_args_is_help=True)
+app = typer.Typer(
+    help=__doc__.split("\n")[0] + "\n\nSee `simeval COMMAND --help`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+data_app = typer.Typer(
+    help="The data catalog: list, describe, fetch and verify data sets.", no_args_is_help=True
+)
+score_app = typer.Typer(
+    help="Score submission files exactly as the official scorers do, with validation.",
+    no_args_is_help=True,
+)
 app.add_typer(data_app, name="data")
 app.add_typer(score_app, name="score")
 
@@ -31,13 +38,24 @@ err = Console(stderr=True, soft_wrap=True)
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
 
-DataDir = Annotated[Path | None, typer.Option(
-    "--data-dir", envvar="SIMEVAL_DATA_DIR", show_envvar=True,
-    help="Local data mirror laid out like shared/data (russe/, sts2012/, ...).")]
+DataDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        envvar="SIMEVAL_DATA_DIR",
+        show_envvar=True,
+        help="Local data mirror laid out like shared/data (russe/, sts2012/, ...).",
+    ),
+]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print results as JSON lines.")]
-Missing = Annotated[str, typer.Option(
-    "--missing", help="What a gold pair without a score gets: zero (RUSSE's official rule), "
-    "skip (evaluate covered pairs only) or error.")]
+Missing = Annotated[
+    str,
+    typer.Option(
+        "--missing",
+        help="What a gold pair without a score gets: zero (RUSSE's official rule), "
+        "skip (evaluate covered pairs only) or error.",
+    ),
+]
 
 
 def guarded(fn: F) -> F:
@@ -94,9 +112,12 @@ def report(results: Sequence[Any], as_json: bool, title: str = "") -> None:
         table.add_column("missing", justify="right")
         for r in rows:
             cov = r.coverage
-            table.add_row(r.benchmark, *(_fmt(r.metrics[m]) for m in metric_names),
-                          f"{cov.get('scored', 0)} / {cov.get('gold', 0)}",
-                          str(cov.get("missing", 0)))
+            table.add_row(
+                r.benchmark,
+                *(_fmt(r.metrics[m]) for m in metric_names),
+                f"{cov.get('scored', 0)} / {cov.get('gold', 0)}",
+                str(cov.get("missing", 0)),
+            )
         out.print(table)
     out.print("[dim]* main metric[/]")
 
@@ -122,8 +143,13 @@ def data_list() -> None:
     for c in ("name", "files", "MB", "licence", "title"):
         table.add_column(c)
     for e in CATALOG.values():
-        table.add_row(e.name, str(len(e.files)), f"{sum(f.size for f in e.files) / 1e6:.1f}",
-                      e.licence, e.title)
+        table.add_row(
+            e.name,
+            str(len(e.files)),
+            f"{sum(f.size for f in e.files) / 1e6:.1f}",
+            e.licence,
+            e.title,
+        )
     out.print(table)
 
 
@@ -175,7 +201,8 @@ def data_fetch(
             if name not in CATALOG:
                 raise typer.BadParameter(f"unknown data set {name!r}")
             paths = store.fetch(name)
-            out.print(f"{name}: {len(paths)} files ready in {paths[0].parents[len(Path(CATALOG[name].files[0].path).parts) - 1]}")
+            root = paths[0].parents[len(Path(CATALOG[name].files[0].path).parts) - 1]
+            out.print(f"{name}: {len(paths)} files ready in {root}")
 
 
 @data_app.command("verify")
@@ -260,8 +287,12 @@ def score_sts12(
     for b in suite.benchmarks:  # type: ignore[union-attr]
         f = path / f"STS.output.{b.dataset}.txt"
         if not f.is_file():
-            raise InputError(f, None, f"missing: every 2012 test set needs an output file "
-                             f"({', '.join(x.dataset for x in suite.benchmarks)})")
+            raise InputError(
+                f,
+                None,
+                f"missing: every 2012 test set needs an output file "
+                f"({', '.join(x.dataset for x in suite.benchmarks)})",
+            )
         outputs[b.dataset] = read_sts_output(f, len(b.gold))
     results = suite.evaluate(outputs, system={"kind": "submission", "path": str(path)})
     report(results, as_json, f"SemEval-2012 STS — {path}")
@@ -282,8 +313,9 @@ def score_sts(
     from simeval.tasks.sts import STSBenchmark, STSSuite
 
     if len(gold) != len(pred):
-        raise InputError(None, None, f"{len(gold)} --gold files but {len(pred)} --pred files; "
-                         "give them in pairs")
+        raise InputError(
+            None, None, f"{len(gold)} --gold files but {len(pred)} --pred files; give them in pairs"
+        )
     benches, outputs = [], {}
     for g, p in zip(gold, pred, strict=True):
         values = read_sts_gold(g)
@@ -302,16 +334,27 @@ def score_sts(
 @guarded
 def score_pairs(
     pred: Annotated[Path, typer.Option("--pred", help="The system's pair file.")],
-    gold: Annotated[Path | None, typer.Option("--gold", help="A gold pair file (csv, tsv or "
-                                              "space separated, header optional).")] = None,
-    benchmark: Annotated[str | None, typer.Option(help="A named benchmark instead of --gold "
-                                                  "(see `simeval benchmarks`).")] = None,
-    kind: Annotated[str, typer.Option(help="graded (correlations) or related (gold 1/0: AP, "
-                                      "accuracy, ROC AUC).")] = "graded",
-    gold_column: Annotated[str | None, typer.Option(help="Gold score column: name or 1-based "
-                                                    "number (default: sim or the third).")] = None,
-    pred_column: Annotated[str | None, typer.Option(help="System score column (same rules); "
-                                                    "e.g. usim.")] = None,
+    gold: Annotated[
+        Path | None,
+        typer.Option(
+            "--gold", help="A gold pair file (csv, tsv or space separated, header optional)."
+        ),
+    ] = None,
+    benchmark: Annotated[
+        str | None,
+        typer.Option(help="A named benchmark instead of --gold (see `simeval benchmarks`)."),
+    ] = None,
+    kind: Annotated[
+        str,
+        typer.Option(help="graded (correlations) or related (gold 1/0: AP, accuracy, ROC AUC)."),
+    ] = "graded",
+    gold_column: Annotated[
+        str | None,
+        typer.Option(help="Gold score column: name or 1-based number (default: sim or the third)."),
+    ] = None,
+    pred_column: Annotated[
+        str | None, typer.Option(help="System score column (same rules); e.g. usim.")
+    ] = None,
     missing: Missing = "error",
     data_dir: DataDir = None,
     as_json: JsonFlag = False,
@@ -340,8 +383,11 @@ def score_pairs(
 
             bad = np.flatnonzero(~np.isin(g.scores, (0.0, 1.0)))
             if len(bad):
-                raise InputError(gold, int(g.lines[bad[0]]), "related gold must be 1 or 0, got "
-                                 f"{g.scores[bad[0]]!r}")
+                raise InputError(
+                    gold,
+                    int(g.lines[bad[0]]),
+                    f"related gold must be 1 or 0, got {g.scores[bad[0]]!r}",
+                )
         bench = PairBenchmark(gold.name, task, g, data={str(gold): sha256_file(gold)})
     predictions = read_scored_pairs(pred, pred_column)
     result = bench.evaluate(predictions, missing=missing, system=_system(pred, pred_column))
@@ -353,10 +399,20 @@ def score_pairs(
 @guarded
 def score_trec(
     qrels: Annotated[Path, typer.Option("--qrels", help="TREC qrels: qid iter docno rel.")],
-    run: Annotated[Path, typer.Option("--run", help="TREC run: qid Q0 docno rank score runid "
-                                      "(BUCC: id1 X id2 Y score run).")],
-    complete: Annotated[bool, typer.Option("-c", "--complete", help="Average over every judged "
-                                           "query, missing ones scoring 0 (trec_eval -c).")] = False,
+    run: Annotated[
+        Path,
+        typer.Option(
+            "--run", help="TREC run: qid Q0 docno rank score runid (BUCC: id1 X id2 Y score run)."
+        ),
+    ],
+    complete: Annotated[
+        bool,
+        typer.Option(
+            "-c",
+            "--complete",
+            help="Average over every judged query, missing ones scoring 0 (trec_eval -c).",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
@@ -376,8 +432,12 @@ def score_trec(
 @app.command("predict")
 @guarded
 def predict(
-    measure: Annotated[str, typer.Argument(help="The measure; for now: overlap (the STS-2012 "
-                                           "token-overlap cosine baseline).")],
+    measure: Annotated[
+        str,
+        typer.Argument(
+            help="The measure; for now: overlap (the STS-2012 token-overlap cosine baseline)."
+        ),
+    ],
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the output files.")],
     suite: Annotated[str, typer.Option(help="Suite to predict for.")] = "sts12",
     data_dir: DataDir = None,
@@ -398,8 +458,9 @@ def predict(
     import numpy as np
 
     for b in s.benchmarks:
-        write_sts_output(out_dir / f"STS.output.{b.dataset}.txt",
-                         np.asarray(token_cosine_batch(b.pairs)))
+        write_sts_output(
+            out_dir / f"STS.output.{b.dataset}.txt", np.asarray(token_cosine_batch(b.pairs))
+        )
     out.print(f"wrote {len(s.benchmarks)} files to {out_dir}")
 
 

@@ -42,15 +42,17 @@ class PairTable:
             i = int(column) - 1
             if not 0 <= i < len(self.columns):
                 raise InputError(
-                    self.path, None, f"column {column} does not exist (the file has "
-                    f"{len(self.columns)} columns)"
+                    self.path,
+                    None,
+                    f"column {column} does not exist (the file has {len(self.columns)} columns)",
                 )
             return i
         if column in self.columns:
             return self.columns.index(column)
         raise InputError(
-            self.path, 1 if self.has_header else None,
-            f"no column named {column!r}; columns are {', '.join(self.columns)}"
+            self.path,
+            1 if self.has_header else None,
+            f"no column named {column!r}; columns are {', '.join(self.columns)}",
         )
 
 
@@ -132,12 +134,15 @@ def read_pair_table(
         while len(cells) > width and cells[-1] == "":
             cells.pop()
         if len(cells) != width:
-            raise InputError(path, number, f"expected {width} fields as on the first row, "
-                             f"got {len(cells)}")
+            raise InputError(
+                path, number, f"expected {width} fields as on the first row, got {len(cells)}"
+            )
         if not cells[0] or not cells[1]:
             raise InputError(path, number, "expected two words, found an empty word field")
     if width < 2:
-        raise InputError(path, lines[0] if lines else 1, "expected at least two fields: word1 word2")
+        raise InputError(
+            path, lines[0] if lines else 1, "expected at least two fields: word1 word2"
+        )
     return PairTable(path, columns, bool(header), rows, lines)
 
 
@@ -184,7 +189,9 @@ def read_scored_pairs(
         cell = cells[col]
         if cell == "":
             if require_scores:
-                raise InputError(table.path, number, f"{name}: expected a number, the field is empty")
+                raise InputError(
+                    table.path, number, f"{name}: expected a number, the field is empty"
+                )
             value = math.nan
         else:
             value = parse_float(cell, table.path, number, name)
@@ -197,15 +204,21 @@ def read_scored_pairs(
             repeats.append(number)
         else:
             raise InputError(
-                table.path, number, f"pair {pair[0]!r},{pair[1]!r} given twice with different "
-                f"scores ({before!r} on line {table.lines[first_row[pair]]}, {value!r} here)"
+                table.path,
+                number,
+                f"pair {pair[0]!r},{pair[1]!r} given twice with different "
+                f"scores ({before!r} on line {table.lines[first_row[pair]]}, {value!r} here)",
             )
     warnings: list[InputWarning] = []
     if repeats:
         what = "are kept as separate items" if keep_duplicates else "are used once"
-        warnings.append(InputWarning(
-            table.path, repeats[0], f"{len(repeats)} line(s) repeat an earlier pair (first "
-            f"here); they {what}"))
+        warnings.append(
+            InputWarning(
+                table.path,
+                repeats[0],
+                f"{len(repeats)} line(s) repeat an earlier pair (first here); they {what}",
+            )
+        )
     rows = list(range(len(table.rows))) if keep_duplicates else list(first_row.values())
     return ScoredPairs(
         table.path,

@@ -132,8 +132,10 @@ class DataStore:
 
     def _download(self, entry: CatalogEntry, f: CatalogFile) -> Path:
         if self.offline:
-            raise DataError(f"{f.path} is not available locally and downloads are off "
-                            f"(SIMEVAL_OFFLINE); {MIRROR_HINT}")
+            raise DataError(
+                f"{f.path} is not available locally and downloads are off "
+                f"(SIMEVAL_OFFLINE); {MIRROR_HINT}"
+            )
         from filelock import FileLock
 
         target = self.cache_dir / f.path
@@ -161,7 +163,10 @@ class DataStore:
         h = hashlib.sha256()
         done = 0
         try:
-            with urllib.request.urlopen(url, timeout=self.timeout) as response, open(tmp, "wb") as out:
+            with (
+                urllib.request.urlopen(url, timeout=self.timeout) as response,
+                open(tmp, "wb") as out,
+            ):
                 while block := response.read(CHUNK):
                     out.write(block)
                     h.update(block)
@@ -170,11 +175,16 @@ class DataStore:
                         self.progress(f.path, done, f.size)
         except (urllib.error.URLError, OSError, ValueError) as exc:
             reason = getattr(exc, "reason", None) or exc
-            raise DataError(f"cannot download {f.path} from {url}: {reason}; {MIRROR_HINT}") from None
+            raise DataError(
+                f"cannot download {f.path} from {url}: {reason}; {MIRROR_HINT}"
+            ) from None
         except Exception as exc:  # http.client.IncompleteRead and friends
-            raise DataError(f"download of {f.path} from {url} failed: {exc!r}; "
-                            f"nothing was kept") from None
+            raise DataError(
+                f"download of {f.path} from {url} failed: {exc!r}; nothing was kept"
+            ) from None
         if done != f.size:
-            raise DataError(f"download of {f.path} from {url} ended after {done} of {f.size} bytes;"
-                            " nothing was kept")
+            raise DataError(
+                f"download of {f.path} from {url} ended after {done} of {f.size} bytes;"
+                " nothing was kept"
+            )
         return h.hexdigest()

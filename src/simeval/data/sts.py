@@ -73,7 +73,8 @@ def read_sts_output(path: str | Path, expected_lines: int | None = None) -> STSO
             missing_confidence = True
     if expected_lines is not None and len(scores) != expected_lines:
         raise InputError(
-            path, len(scores) + (1 if len(scores) < expected_lines else 0),
+            path,
+            len(scores) + (1 if len(scores) < expected_lines else 0),
             f"expected {expected_lines} lines (one per sentence pair), found {len(scores)}",
         )
     conf_array = None if missing_confidence or not confidences else np.asarray(confidences)
@@ -87,5 +88,7 @@ def write_sts_output(
     if confidences is None:
         text = "".join(f"{float(s)!r}\n" for s in scores)
     else:
-        text = "".join(f"{float(s)!r}\t{float(c):g}\n" for s, c in zip(scores, confidences, strict=True))
+        text = "".join(
+            f"{float(s)!r}\t{float(c):g}\n" for s, c in zip(scores, confidences, strict=True)
+        )
     Path(path).write_text(text, encoding="utf-8")

@@ -36,8 +36,10 @@ def read_text(path: str | Path) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         bad = data[exc.start : exc.start + 4]
         raise InputError(
-            p, line, f"not valid UTF-8 (byte {bad[:1].hex()} at offset {exc.start}); "
-            "convert the file to UTF-8, e.g. iconv -f cp1251 -t utf-8"
+            p,
+            line,
+            f"not valid UTF-8 (byte {bad[:1].hex()} at offset {exc.start}); "
+            "convert the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
         ) from None
 
 
@@ -50,7 +52,9 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     text = read_text(path)
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
-        raise InputError(path, line, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text")
+        raise InputError(
+            path, line, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
+        )
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -47,8 +47,11 @@ class Qrels:
 def _fields(path: str | Path, width: int, what: str) -> tuple[list[list[str]], np.ndarray]:
     text = read_text(path)
     if "\x00" in text:
-        raise InputError(path, text.count("\n", 0, text.index("\x00")) + 1,
-                         "contains NUL bytes: expected UTF-8 text")
+        raise InputError(
+            path,
+            text.count("\n", 0, text.index("\x00")) + 1,
+            "contains NUL bytes: expected UTF-8 text",
+        )
     raw = text.split("\n")
     rows = [line.split() for line in raw]
     numbers = [i + 1 for i, r in enumerate(rows) if r]
@@ -88,13 +91,18 @@ def read_run(path: str | Path) -> Run:
     bad = np.flatnonzero(~np.isfinite(scores))
     if len(bad):
         i = int(bad[0])
-        raise InputError(path, int(lines[i]), f"score (field 5): expected a finite number, "
-                         f"got {cols[4][i]!r}")
+        raise InputError(
+            path, int(lines[i]), f"score (field 5): expected a finite number, got {cols[4][i]!r}"
+        )
     dup = _first_duplicate(cols[0], cols[2])
     if dup is not None:
         a, b = dup
-        raise InputError(path, int(lines[b]), f"document {docnos[b]} retrieved twice for query "
-                         f"{qids[b]} (first on line {lines[a]}); trec_eval refuses such runs")
+        raise InputError(
+            path,
+            int(lines[b]),
+            f"document {docnos[b]} retrieved twice for query "
+            f"{qids[b]} (first on line {lines[a]}); trec_eval refuses such runs",
+        )
     names = set(cols[5])
     return Run(str(path), qids, docnos, scores, lines, name=cols[5][0] if len(names) == 1 else "")
 
@@ -110,16 +118,20 @@ def read_qrels(path: str | Path) -> Qrels:
             try:
                 int(s)
             except ValueError:
-                raise InputError(path, int(lines[i]), f"relevance (field 4): expected an integer, "
-                                 f"got {s!r}") from None
+                raise InputError(
+                    path, int(lines[i]), f"relevance (field 4): expected an integer, got {s!r}"
+                ) from None
         raise  # pragma: no cover
     qids = np.asarray(cols[0])
     docnos = np.asarray(cols[2])
     dup = _first_duplicate(cols[0], cols[2])
     if dup is not None:
         a, b = dup
-        raise InputError(path, int(lines[b]), f"document {docnos[b]} judged twice for query "
-                         f"{qids[b]} (first on line {lines[a]})")
+        raise InputError(
+            path,
+            int(lines[b]),
+            f"document {docnos[b]} judged twice for query {qids[b]} (first on line {lines[a]})",
+        )
     return Qrels(str(path), qids, docnos, rel, lines)
 
 
@@ -147,8 +159,9 @@ def write_run(
     Path(path).write_text("".join(out), encoding="utf-8")
 
 
-def write_qrels(path: str | Path, qids: Sequence[str], docnos: Sequence[str],
-                relevance: Sequence[int]) -> None:
+def write_qrels(
+    path: str | Path, qids: Sequence[str], docnos: Sequence[str], relevance: Sequence[int]
+) -> None:
     """Write qrels, one judgement a line."""
     text = "".join(f"{q} 0 {d} {int(r)}\n" for q, d, r in zip(qids, docnos, relevance, strict=True))
     Path(path).write_text(text, encoding="utf-8")

@@ -31,7 +31,9 @@ def _pr_points(
     order = np.argsort(s, kind="mergesort")[::-1]
     s, y = s[order], y[order]
     step = np.diff(s)
-    distinct = np.flatnonzero(np.abs(step) > tie_tolerance) if tie_tolerance else np.flatnonzero(step)
+    distinct = (
+        np.flatnonzero(np.abs(step) > tie_tolerance) if tie_tolerance else np.flatnonzero(step)
+    )
     ends = np.r_[distinct, len(y) - 1]
     tps = np.cumsum(y == 1)[ends].astype(float)
     fps = (ends + 1) - tps

@@ -21,7 +21,8 @@ def _as_arrays(*arrays: Sequence[float] | np.ndarray) -> list[np.ndarray]:
 
 
 def weighted_pearson(
-    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
+    x: Sequence[float] | np.ndarray,
+    y: Sequence[float] | np.ndarray,
     w: Sequence[float] | np.ndarray,
 ) -> float:
     """Weighted Pearson correlation (SemEval-2012 STS, confidences as weights).

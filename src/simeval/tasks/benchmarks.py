@@ -35,30 +35,65 @@ class PairSpec:
 
 RUSSE_RANGE = (0.0, 1.0)
 PAIR_SPECS: dict[str, PairSpec] = {
-    "russe-hj": PairSpec("russe/hj-test.csv", GRADED, "RUSSE 2015 HJ: 333 Russian pairs with "
-                         "human judgements (Spearman)", score_range=RUSSE_RANGE),
-    "russe-rt": PairSpec("russe/rt-test.csv", RELATED, "RUSSE 2015 RT: 9,548 RuThes pairs, "
-                         "half related (average precision)", score_range=RUSSE_RANGE),
-    "russe-ae": PairSpec("russe/ae-test.csv", RELATED, "RUSSE 2015 AE: 1,952 associative "
-                         "thesaurus pairs, half related", score_range=RUSSE_RANGE),
-    "russe-ae2": PairSpec("russe/ae2-test.csv", RELATED, "RUSSE 2015 AE2: 3,002 sociation.org "
-                          "pairs, half related", score_range=RUSSE_RANGE),
-    "russe-hj-train": PairSpec("russe/hj-train.csv", GRADED, "RUSSE HJ train sample (66 pairs)",
-                               score_range=RUSSE_RANGE),
-    "russe-rt-train": PairSpec("russe/rt.csv", RELATED, "RUSSE RT train: rt.csv without the "
-                               "rt-test pairs", score_range=RUSSE_RANGE, exclude="russe/rt-test.csv"),
-    "russe-ae-train": PairSpec("russe/ae-train.csv", RELATED, "RUSSE AE train (20,967 pairs)",
-                               score_range=RUSSE_RANGE),
-    "russe-ae2-train": PairSpec("russe/ae2-train.csv", RELATED, "RUSSE AE2 train (83,770 pairs)",
-                                score_range=RUSSE_RANGE),
-    "simlex999": PairSpec("simlex999/SimLex-999.txt", GRADED, "SimLex-999: 999 English pairs, "
-                          "similarity 0-10, POS/concreteness/association kept", column="SimLex999"),
-    "wordsim353": PairSpec("wordsim353/combined.csv", GRADED, "WordSim-353: 353 English pairs, "
-                           "0-10"),
-    "wordsim353-sim": PairSpec("wordsim353/similarity.tab", GRADED, "WordSim-353 similarity "
-                               "split (Agirre et al. 2009), 203 pairs"),
-    "wordsim353-rel": PairSpec("wordsim353/relatedness.tab", GRADED, "WordSim-353 relatedness "
-                               "split (Agirre et al. 2009), 252 pairs"),
+    "russe-hj": PairSpec(
+        "russe/hj-test.csv",
+        GRADED,
+        "RUSSE 2015 HJ: 333 Russian pairs with human judgements (Spearman)",
+        score_range=RUSSE_RANGE,
+    ),
+    "russe-rt": PairSpec(
+        "russe/rt-test.csv",
+        RELATED,
+        "RUSSE 2015 RT: 9,548 RuThes pairs, half related (average precision)",
+        score_range=RUSSE_RANGE,
+    ),
+    "russe-ae": PairSpec(
+        "russe/ae-test.csv",
+        RELATED,
+        "RUSSE 2015 AE: 1,952 associative thesaurus pairs, half related",
+        score_range=RUSSE_RANGE,
+    ),
+    "russe-ae2": PairSpec(
+        "russe/ae2-test.csv",
+        RELATED,
+        "RUSSE 2015 AE2: 3,002 sociation.org pairs, half related",
+        score_range=RUSSE_RANGE,
+    ),
+    "russe-hj-train": PairSpec(
+        "russe/hj-train.csv", GRADED, "RUSSE HJ train sample (66 pairs)", score_range=RUSSE_RANGE
+    ),
+    "russe-rt-train": PairSpec(
+        "russe/rt.csv",
+        RELATED,
+        "RUSSE RT train: rt.csv without the rt-test pairs",
+        score_range=RUSSE_RANGE,
+        exclude="russe/rt-test.csv",
+    ),
+    "russe-ae-train": PairSpec(
+        "russe/ae-train.csv", RELATED, "RUSSE AE train (20,967 pairs)", score_range=RUSSE_RANGE
+    ),
+    "russe-ae2-train": PairSpec(
+        "russe/ae2-train.csv", RELATED, "RUSSE AE2 train (83,770 pairs)", score_range=RUSSE_RANGE
+    ),
+    "simlex999": PairSpec(
+        "simlex999/SimLex-999.txt",
+        GRADED,
+        "SimLex-999: 999 English pairs, similarity 0-10, POS/concreteness/association kept",
+        column="SimLex999",
+    ),
+    "wordsim353": PairSpec(
+        "wordsim353/combined.csv", GRADED, "WordSim-353: 353 English pairs, 0-10"
+    ),
+    "wordsim353-sim": PairSpec(
+        "wordsim353/similarity.tab",
+        GRADED,
+        "WordSim-353 similarity split (Agirre et al. 2009), 203 pairs",
+    ),
+    "wordsim353-rel": PairSpec(
+        "wordsim353/relatedness.tab",
+        GRADED,
+        "WordSim-353 relatedness split (Agirre et al. 2009), 252 pairs",
+    ),
     "rg65": PairSpec("rg65/EN-RG-65.txt", GRADED, "RG-65: 65 English noun pairs, 0-4"),
     "mc30": PairSpec("mc30/EN-MC-30.txt", GRADED, "MC-30: 30 English noun pairs, 0-4"),
 }
@@ -95,19 +130,29 @@ def _load_pairs(name: str, spec: PairSpec, store: DataStore) -> PairBenchmark:
     data = {spec.path: store._entry_of(spec.path)[1].sha256}
     gold = read_scored_pairs(path, spec.column, require_scores=True, keep_duplicates=True)
     if spec.exclude:
-        removed = {p for p in read_scored_pairs(store.path(spec.exclude), keep_duplicates=True).pairs}
+        removed = {
+            p for p in read_scored_pairs(store.path(spec.exclude), keep_duplicates=True).pairs
+        }
         keep = np.array([p not in removed for p in gold.pairs])
         idx = np.flatnonzero(keep)
-        gold = ScoredPairs(gold.path, [gold.pairs[i] for i in idx], gold.scores[idx],
-                           gold.lines[idx], {k: [v[i] for i in idx] for k, v in gold.columns.items()},
-                           gold.warnings)
+        gold = ScoredPairs(
+            gold.path,
+            [gold.pairs[i] for i in idx],
+            gold.scores[idx],
+            gold.lines[idx],
+            {k: [v[i] for i in idx] for k, v in gold.columns.items()},
+            gold.warnings,
+        )
         data[spec.exclude] = store._entry_of(spec.exclude)[1].sha256
     if spec.task == RELATED:
         bad = np.flatnonzero(~np.isin(gold.scores, (0.0, 1.0)))
         if len(bad):
             i = int(bad[0])
-            raise InputError(gold.path, int(gold.lines[i]), "related/unrelated gold must be 1 or 0, "
-                             f"got {gold.scores[i]!r}")
+            raise InputError(
+                gold.path,
+                int(gold.lines[i]),
+                f"related/unrelated gold must be 1 or 0, got {gold.scores[i]!r}",
+            )
     return PairBenchmark(name, spec.task, gold, spec.description, data, spec.score_range)
 
 
@@ -143,7 +188,10 @@ class RusseSuite:
     template: ScoredPairs  # test.csv: the 14,835 pairs participants received
 
     def evaluate(
-        self, predictions: ScoredPairs, *, missing: str = "zero",
+        self,
+        predictions: ScoredPairs,
+        *,
+        missing: str = "zero",
         system: dict[str, Any] | None = None,
     ) -> list[Result]:
         """A result per benchmark, then a ``russe`` result with the four official scores
@@ -151,29 +199,52 @@ class RusseSuite:
         (the ranking of RUSSE Table 5)."""
         with Timer() as timer:
             expected = frozenset(self.template.pairs)
-            results = [b.evaluate(predictions, missing=missing, system=system, extra_ok=expected)
-                       for b in self.benchmarks]
+            results = [
+                b.evaluate(predictions, missing=missing, system=system, extra_ok=expected)
+                for b in self.benchmarks
+            ]
             extra = [i for i, p in enumerate(predictions.pairs) if p not in expected]
-            unscored = [p for p in self.template.pairs if p not in predictions.lookup()
-                        or np.isnan(predictions.scores[predictions.lookup()[p]])]
+            unscored = [
+                p
+                for p in self.template.pairs
+                if p not in predictions.lookup()
+                or np.isnan(predictions.scores[predictions.lookup()[p]])
+            ]
         warnings: list[InputWarning] = list(predictions.warnings)
         if extra:
             p = predictions.pairs[extra[0]]
-            warnings.append(InputWarning(predictions.path, int(predictions.lines[extra[0]]),
-                                         f"{len(extra)} pair(s) are not in test.csv (first: "
-                                         f"{p[0]},{p[1]}); they are ignored"))
-        metrics = {b.name.removeprefix("russe-"): r.score
-                   for b, r in zip(self.benchmarks, results, strict=True)}
+            warnings.append(
+                InputWarning(
+                    predictions.path,
+                    int(predictions.lines[extra[0]]),
+                    f"{len(extra)} pair(s) are not in test.csv (first: "
+                    f"{p[0]},{p[1]}); they are ignored",
+                )
+            )
+        metrics = {
+            b.name.removeprefix("russe-"): r.score
+            for b, r in zip(self.benchmarks, results, strict=True)
+        }
         metrics["sum"] = float(sum(metrics.values()))
-        results.append(Result(
-            benchmark=self.name, task="russe-suite", main_metric="sum", metrics=metrics,
-            coverage={"gold": len(expected), "scored": len(expected) - len(unscored),
-                      "missing": len(unscored), "extra": len(extra)},
-            system=system or {},
-            data={k: v for b in self.benchmarks for k, v in b.data.items()},
-            warnings=warning_texts(warnings), settings={"missing": missing},
-            seconds=timer.seconds,
-        ))
+        results.append(
+            Result(
+                benchmark=self.name,
+                task="russe-suite",
+                main_metric="sum",
+                metrics=metrics,
+                coverage={
+                    "gold": len(expected),
+                    "scored": len(expected) - len(unscored),
+                    "missing": len(unscored),
+                    "extra": len(extra),
+                },
+                system=system or {},
+                data={k: v for b in self.benchmarks for k, v in b.data.items()},
+                warnings=warning_texts(warnings),
+                settings={"missing": missing},
+                seconds=timer.seconds,
+            )
+        )
         return results
 
 
@@ -187,4 +258,3 @@ def load_suite(name: str, store: DataStore | None = None) -> RusseSuite | STSSui
         template = read_scored_pairs(store.path("russe/test.csv"))
         return RusseSuite(name, members, template)  # type: ignore[arg-type]
     return STSSuite(name, members, "SemEval-2012 STS test: five datasets")  # type: ignore[arg-type]
-

@@ -63,21 +63,25 @@ def align_pairs(
     n_missing = int((~covered).sum())
     if n_missing:
         first = gold.pairs[int(np.flatnonzero(~covered)[0])]
-        text = (f"{n_missing} of {len(gold)} gold pairs have no score (first: "
-                f"{first[0]},{first[1]})")
+        text = f"{n_missing} of {len(gold)} gold pairs have no score (first: {first[0]},{first[1]})"
         if missing == "error":
-            raise InputError(predictions.path, None, text + "; use --missing zero|skip to score "
-                             "anyway")
+            raise InputError(
+                predictions.path, None, text + "; use --missing zero|skip to score anyway"
+            )
         action = "scored 0 as the official RUSSE scorer does" if missing == "zero" else "skipped"
         warnings.append(InputWarning(predictions.path, None, f"{text}; {action}"))
     gold_set = set(gold.pairs) | (extra_ok or frozenset())
     extra_rows = [i for i, p in enumerate(predictions.pairs) if p not in gold_set]
     if extra_rows and extra_ok is None:
         first_pair = predictions.pairs[extra_rows[0]]
-        warnings.append(InputWarning(
-            predictions.path, int(predictions.lines[extra_rows[0]]),
-            f"{len(extra_rows)} scored pair(s) are not in the gold (first: {first_pair[0]},"
-            f"{first_pair[1]}); they are ignored"))
+        warnings.append(
+            InputWarning(
+                predictions.path,
+                int(predictions.lines[extra_rows[0]]),
+                f"{len(extra_rows)} scored pair(s) are not in the gold (first: {first_pair[0]},"
+                f"{first_pair[1]}); they are ignored",
+            )
+        )
     if missing == "zero":
         scores = np.where(covered, scores, 0.0)
     return Alignment(scores, covered, len(extra_rows), warnings)
@@ -90,9 +94,14 @@ def range_warnings(predictions: ScoredPairs, low: float, high: float) -> list[In
     if not len(outside):
         return []
     i = int(outside[0])
-    return [InputWarning(predictions.path, int(predictions.lines[i]),
-                         f"{len(outside)} score(s) outside [{low:g}, {high:g}] (first here: "
-                         f"{s[i]!r}); ranking metrics are unaffected")]
+    return [
+        InputWarning(
+            predictions.path,
+            int(predictions.lines[i]),
+            f"{len(outside)} score(s) outside [{low:g}, {high:g}] (first here: "
+            f"{s[i]!r}); ranking metrics are unaffected",
+        )
+    ]
 
 
 @dataclass
@@ -152,8 +161,12 @@ class PairBenchmark:
             task=self.task,
             main_metric=self.main_metric,
             metrics=metrics,
-            coverage={"gold": len(self), "scored": covered, "missing": len(self) - covered,
-                      "extra": aligned.extra},
+            coverage={
+                "gold": len(self),
+                "scored": covered,
+                "missing": len(self) - covered,
+                "extra": aligned.extra,
+            },
             system=system or {},
             data=dict(self.data),
             warnings=warning_texts(warnings),
@@ -165,7 +178,13 @@ class PairBenchmark:
         """The benchmark restricted to the items where ``mask`` is true."""
         idx = np.flatnonzero(mask)
         g = self.gold
-        gold = ScoredPairs(g.path, [g.pairs[i] for i in idx], g.scores[idx], g.lines[idx],
-                           {k: [v[i] for i in idx] for k, v in g.columns.items()})
-        return PairBenchmark(self.name, self.task, gold, self.description, self.data,
-                             self.score_range)
+        gold = ScoredPairs(
+            g.path,
+            [g.pairs[i] for i in idx],
+            g.scores[idx],
+            g.lines[idx],
+            {k: [v[i] for i in idx] for k, v in g.columns.items()},
+        )
+        return PairBenchmark(
+            self.name, self.task, gold, self.description, self.data, self.score_range
+        )

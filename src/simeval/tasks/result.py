@@ -56,8 +56,10 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; NaN metrics become null."""
         d = asdict(self)
-        d["metrics"] = {k: (None if isinstance(v, float) and math.isnan(v) else v)
-                        for k, v in self.metrics.items()}
+        d["metrics"] = {
+            k: (None if isinstance(v, float) and math.isnan(v) else v)
+            for k, v in self.metrics.items()
+        }
         return d
 
     def to_json(self) -> str:

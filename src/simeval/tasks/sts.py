@@ -40,8 +40,10 @@ class STSBenchmark:
     def check(self, output: STSOutput) -> None:
         if len(output.scores) != len(self.gold):
             raise InputError(
-                output.path, None, f"{len(output.scores)} lines, but {self.name} has "
-                f"{len(self.gold)} sentence pairs: expected one score per line for each pair"
+                output.path,
+                None,
+                f"{len(output.scores)} lines, but {self.name} has "
+                f"{len(self.gold)} sentence pairs: expected one score per line for each pair",
             )
 
     def evaluate(self, output: STSOutput, *, system: dict[str, Any] | None = None) -> Result:
@@ -52,12 +54,18 @@ class STSBenchmark:
             metrics = {"pearson": pearson(output.scores[m], self.gold[m])}
             if output.confidences is not None:
                 metrics["weighted_pearson"] = weighted_pearson(
-                    output.scores[m], self.gold[m], output.confidences[m])
+                    output.scores[m], self.gold[m], output.confidences[m]
+                )
         n = int(m.sum())
         return Result(
-            benchmark=self.name, task=STS, main_metric="pearson", metrics=metrics,
+            benchmark=self.name,
+            task=STS,
+            main_metric="pearson",
+            metrics=metrics,
             coverage={"gold": n, "scored": n, "missing": 0, "extra": 0},
-            system=system or {}, data=dict(self.data), seconds=timer.seconds,
+            system=system or {},
+            data=dict(self.data),
+            seconds=timer.seconds,
         )
 
 
@@ -78,8 +86,12 @@ class STSSuite:
         """
         absent = [b.dataset for b in self.benchmarks if b.dataset not in outputs]
         if absent:
-            raise InputError(None, None, f"{self.name}: no system output for "
-                             f"{', '.join(absent)}; ALL, ALLnrm and Mean need every dataset")
+            raise InputError(
+                None,
+                None,
+                f"{self.name}: no system output for "
+                f"{', '.join(absent)}; ALL, ALLnrm and Mean need every dataset",
+            )
         results = [b.evaluate(outputs[b.dataset], system=system) for b in self.benchmarks]
         with Timer() as timer:
             golds = [b.gold[b.scored] for b in self.benchmarks]
@@ -93,9 +105,16 @@ class STSSuite:
         data: dict[str, str] = {}
         for b in self.benchmarks:
             data.update(b.data)
-        results.append(Result(
-            benchmark=self.name, task=STS_SUITE, main_metric="all", metrics=metrics,
-            coverage={"gold": n, "scored": n, "missing": 0, "extra": 0},
-            system=system or {}, data=data, seconds=timer.seconds,
-        ))
+        results.append(
+            Result(
+                benchmark=self.name,
+                task=STS_SUITE,
+                main_metric="all",
+                metrics=metrics,
+                coverage={"gold": n, "scored": n, "missing": 0, "extra": 0},
+                system=system or {},
+                data=data,
+                seconds=timer.seconds,
+            )
+        )
         return results
