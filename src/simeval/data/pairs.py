@@ -111,7 +111,7 @@ def read_pair_table(
     lines: list[int] = []
     for number, text in raw:
         try:
-            cells = [c.strip() for c in _split_line(text, sep)]
+            cells = _split_line(text, sep)
         except csv.Error as exc:
             raise InputError(path, number, f"malformed CSV: {exc}") from None
         rows.append(cells)
@@ -187,7 +187,7 @@ def read_scored_pairs(
     for r, (cells, number) in enumerate(zip(table.rows, table.lines, strict=True)):
         pair = (cells[0], cells[1])
         cell = cells[col]
-        if cell == "":
+        if cell.strip() == "":
             if require_scores:
                 raise InputError(
                     table.path, number, f"{name}: expected a number, the field is empty"

@@ -204,11 +204,10 @@ class RusseSuite:
                 for b in self.benchmarks
             ]
             extra = [i for i, p in enumerate(predictions.pairs) if p not in expected]
+            index = predictions.lookup()
             unscored = [
-                p
-                for p in self.template.pairs
-                if p not in predictions.lookup()
-                or np.isnan(predictions.scores[predictions.lookup()[p]])
+                p for p in self.template.pairs
+                if p not in index or np.isnan(predictions.scores[index[p]])
             ]
         warnings: list[InputWarning] = list(predictions.warnings)
         if extra:

@@ -1,0 +1,33 @@
+"""Shared fixtures: the real data in ../shared/data (or SIMEVAL_DATA_DIR)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from simeval.data.store import DataStore
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA_DIR = Path(os.environ.get("SIMEVAL_DATA_DIR") or ROOT.parent / "shared" / "data").resolve()
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    if not (DATA_DIR / "russe" / "test.csv").is_file():
+        pytest.fail(f"real data not found in {DATA_DIR}; set SIMEVAL_DATA_DIR")
+    return DATA_DIR
+
+
+@pytest.fixture(scope="session")
+def store(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> DataStore:
+    return DataStore(data_dir=data_dir, cache_dir=tmp_path_factory.mktemp("cache"), offline=True)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("SIMEVAL_DATA_DIR", str(DATA_DIR))
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SIMEVAL_OFFLINE", "1")
+    monkeypatch.delenv("SIMEVAL_MIRROR_URL", raising=False)
