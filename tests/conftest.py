@@ -11,6 +11,9 @@ from simeval.data.store import DataStore
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = Path(os.environ.get("SIMEVAL_DATA_DIR") or ROOT.parent / "shared" / "data").resolve()
+# Set for the whole session, so module-scoped fixtures see them too; tests never download.
+os.environ["SIMEVAL_DATA_DIR"] = str(DATA_DIR)
+os.environ["SIMEVAL_OFFLINE"] = "1"
 
 
 @pytest.fixture(scope="session")

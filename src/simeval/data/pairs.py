@@ -125,6 +125,8 @@ def read_pair_table(
             [c.lower() for c in first[:2]] in (["word1", "word2"], ["word 1", "word 2"])
         )
     width = len(first)
+    if width < 2:
+        raise InputError(path, lines[0], "expected at least two fields: word1 word2")
     if header:
         columns = [c or f"col{i + 1}" for i, c in enumerate(first)]
         rows, lines = rows[1:], lines[1:]
@@ -139,10 +141,6 @@ def read_pair_table(
             )
         if not cells[0] or not cells[1]:
             raise InputError(path, number, "expected two words, found an empty word field")
-    if width < 2:
-        raise InputError(
-            path, lines[0] if lines else 1, "expected at least two fields: word1 word2"
-        )
     return PairTable(path, columns, bool(header), rows, lines)
 
 

@@ -140,7 +140,9 @@ class DataStore:
 
         target = self.cache_dir / f.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(target) + ".lock"):
+        locks = self.cache_dir / ".locks"
+        locks.mkdir(exist_ok=True)
+        with FileLock(str(locks / (f.path.replace("/", "__") + ".lock"))):
             if target.is_file():  # another process fetched it while we waited
                 self._check(target, f)
                 return target

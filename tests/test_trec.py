@@ -1,0 +1,120 @@
+"""TREC scoring against pytrec_eval, and the tie order by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pytrec_eval
+from typer.testing import CliRunner
+
+from simeval.cli import app
+from simeval.data.trec import read_qrels, read_run, write_qrels, write_run
+from simeval.errors import InputError
+from simeval.metrics import evaluate_trec
+
+runner = CliRunner()
+MEASURES = ("success_1", "success_5", "recip_rank", "num_ret", "num_rel", "num_rel_ret")
+
+
+def random_collection(seed: int, n_queries: int = 400):
+    r = np.random.default_rng(seed)
+    run, qrels = [], []
+    for q in range(n_queries):
+        docs = r.choice(60, size=r.integers(1, 15), replace=False)
+        for d in docs:  # scores from 3 values: many ties
+            run.append((f"q{q}", f"d{d}", float(r.integers(0, 3)) / 2))
+        if q % 9:
+            for d in r.choice(60, size=r.integers(1, 4), replace=False):
+                qrels.append((f"q{q}", f"d{d}", int(r.integers(0, 3))))
+    for q in range(n_queries, n_queries + 20):  # judged queries absent from the run
+        qrels.append((f"q{q}", "d1", 1))
+    return run, qrels
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_matches_pytrec_eval(seed: int) -> None:
+    run, qrels = random_collection(seed)
+    ours = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True))
+    run_d: dict = {}
+    qrels_d: dict = {}
+    for q, d, s in run:
+        run_d.setdefault(q, {})[d] = s
+    for q, d, rel in qrels:
+        qrels_d.setdefault(q, {})[d] = rel
+    theirs = pytrec_eval.RelevanceEvaluator(
+        qrels_d, {"success", "recip_rank", "num_ret", "num_rel", "num_rel_ret"}).evaluate(run_d)
+    assert sorted(theirs) == sorted(ours.qids.tolist())
+    for m in MEASURES:
+        mine = dict(zip(ours.qids.tolist(), ours.per_query[m], strict=True))
+        for q, values in theirs.items():
+            assert mine[q] == pytest.approx(values[m], abs=1e-12), (m, q)
+        ref = [v[m] for v in theirs.values()]
+        expected = float(np.sum(ref)) if m.startswith("num") else float(np.mean(ref))
+        assert ours.aggregates[m] == pytest.approx(expected, abs=1e-12)
+    assert ours.aggregates["num_q"] == len(theirs)
+
+
+def test_docno_tie_order_by_hand() -> None:
+    # All three tie at 0.5: trec_eval orders them d3, d2, d10 (strcmp descending: "d3" > "d2" >
+    # "d10"). With d2 relevant its rank is 2: recip_rank 1/2, success_1 0.
+    ev = evaluate_trec(["q", "q", "q"], ["d10", "d2", "d3"], [0.5, 0.5, 0.5], ["q"], ["d2"], [1])
+    assert ev.aggregates["recip_rank"] == 0.5 and ev.aggregates["success_1"] == 0.0
+    # d10 relevant -> rank 3; the rank column of a file would not matter either
+    ev = evaluate_trec(["q", "q", "q"], ["d10", "d2", "d3"], [0.5, 0.5, 0.5], ["q"], ["d10"], [1])
+    assert ev.aggregates["recip_rank"] == pytest.approx(1 / 3)
+    # a higher score always wins over docno order
+    ev = evaluate_trec(["q", "q"], ["a", "b"], [0.9, 0.1], ["q"], ["a"], [1])
+    assert ev.aggregates["success_1"] == 1.0
+
+
+def test_complete_counts_missing_queries_as_zero() -> None:
+    ev = evaluate_trec(["q1"], ["a"], [1.0], ["q1", "q2"], ["a", "b"], [1, 1])
+    assert ev.aggregates["recip_rank"] == 1.0 and ev.aggregates["num_q"] == 1
+    ev = evaluate_trec(["q1"], ["a"], [1.0], ["q1", "q2"], ["a", "b"], [1, 1], complete=True)
+    assert ev.aggregates["recip_rank"] == 0.5 and ev.aggregates["num_q"] == 2
+    assert ev.aggregates["num_rel"] == 2 and ev.aggregates["num_ret"] == 1
+
+
+def test_cli_on_bucc_form_files(tmp_path: Path) -> None:
+    run, qrels = random_collection(11, 50)
+    run_f, qrels_f = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    # BUCC form: id1 X id2 Y score run.name
+    run_f.write_text("".join(f"{q} X {d} Y {s} my.run\n" for q, d, s in run))
+    write_qrels(qrels_f, *zip(*qrels, strict=True))
+    result = runner.invoke(app, ["score", "trec", "--qrels", str(qrels_f), "--run", str(run_f),
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    m = json.loads(result.stdout)["metrics"]
+    direct = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True)).aggregates
+    for k in ("success_1", "success_5", "recip_rank"):
+        assert m[k] == pytest.approx(direct[k], abs=1e-12)
+    # write_run puts the same run in TREC form; reading it back scores the same
+    out = tmp_path / "run2.txt"
+    write_run(out, *zip(*run, strict=True))
+    back = read_run(out)
+    again = evaluate_trec(back.qids, back.docnos, back.scores, *zip(*qrels, strict=True))
+    assert again.aggregates == direct
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 x r\n", ":2: score (field 5): expected a number"),
+    ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 inf r\n", ":2: score (field 5): expected a finite number"),
+    ("q1 Q0 d1 1 0.5 r\nq1 Q0 d1 2 0.4 r\n", ":2: document d1 retrieved twice for query q1"),
+    ("q1 Q0 d1 1 0.5\n", ":1: expected 6 fields"),
+])
+def test_run_errors_name_line(tmp_path: Path, text: str, message: str) -> None:
+    f = tmp_path / "run"
+    f.write_text(text)
+    with pytest.raises(InputError) as info:
+        read_run(f)
+    assert str(info.value).startswith(str(f)) and message in str(info.value)
+
+
+def test_qrels_errors(tmp_path: Path) -> None:
+    f = tmp_path / "qrels"
+    f.write_text("q1 0 d1 1\nq1 0 d2 yes\n")
+    with pytest.raises(InputError, match=r":2: relevance \(field 4\): expected an integer"):
+        read_qrels(f)
