@@ -26,7 +26,7 @@ READERS = {
     "qrels": read_qrels,
 }
 SAMPLES = {
-    "pairs": "word1,word2,sim\nкот,кошка,0.9\n\"a,b\",c,0.1\n",
+    "pairs": 'word1,word2,sim\nкот,кошка,0.9\n"a,b",c,0.1\n',
     "pair_table": "a\tb\t1\nc\td\t2\n",
     "sts_input": "A man runs.\tA man is running.\nHi\tHello\n",
     "sts_gold": "4.0\n\n3.2\n",
@@ -63,14 +63,17 @@ def test_write_read_round_trip(tmp_path: Path) -> None:
     assert back.pairs == pairs and back.scores[0] == 1 / 3 and np.isnan(back.scores[1])
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b"word1,word2,sim\na,b,0.5\na,c\n", ":3: expected 3 fields"),
-    (b"word1,word2,sim\na,b,high\n", ":2: sim: expected a number, got 'high'"),
-    (b"word1,word2,sim\na,b,NaN\n", ":2: sim: expected a finite number"),
-    (b"word1,word2,sim\na,b,0.5\na,b,0.6\n", ":3: pair 'a','b' given twice with different"),
-    (b"word1,word2,sim\n\xcf\xf0\xe8,b,1\n", ":2: not valid UTF-8"),
-    (b"", "empty file"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"word1,word2,sim\na,b,0.5\na,c\n", ":3: expected 3 fields"),
+        (b"word1,word2,sim\na,b,high\n", ":2: sim: expected a number, got 'high'"),
+        (b"word1,word2,sim\na,b,NaN\n", ":2: sim: expected a finite number"),
+        (b"word1,word2,sim\na,b,0.5\na,b,0.6\n", ":3: pair 'a','b' given twice with different"),
+        (b"word1,word2,sim\n\xcf\xf0\xe8,b,1\n", ":2: not valid UTF-8"),
+        (b"", "empty file"),
+    ],
+)
 def test_pair_errors_name_file_and_line(tmp_path: Path, content: bytes, message: str) -> None:
     f = tmp_path / "bad.csv"
     f.write_bytes(content)
@@ -98,11 +101,14 @@ def _mutations(sample: str) -> st.SearchStrategy[bytes]:
         st.binary(max_size=200),
         st.integers(0, len(raw)).map(lambda i: raw[:i]),  # truncated
         st.tuples(st.integers(0, len(raw)), st.binary(min_size=1, max_size=8)).map(
-            lambda t: raw[: t[0]] + t[1] + raw[t[0]:]),  # bytes inserted
+            lambda t: raw[: t[0]] + t[1] + raw[t[0] :]
+        ),  # bytes inserted
         st.sampled_from(["utf-16", "cp1251", "utf-8-sig"]).map(
-            lambda enc: sample.encode(enc, errors="replace")),  # other encodings
-        st.text(alphabet=st.sampled_from(list(" \t\r\n,.0123456789-eEnaifx\"кQ")), max_size=120)
-        .map(lambda t: t.encode("utf-8")),
+            lambda enc: sample.encode(enc, errors="replace")
+        ),  # other encodings
+        st.text(alphabet=st.sampled_from(list(' \t\r\n,.0123456789-eEnaifx"кQ')), max_size=120).map(
+            lambda t: t.encode("utf-8")
+        ),
     )
 
 

@@ -55,10 +55,12 @@ def test_sts_aggregates_by_hand() -> None:
     g1, s1 = np.array([0.0, 1, 2, 3]), np.array([0.1, 0.2, 0.2, 0.9])
     g2, s2 = np.array([5.0, 4, 1]), np.array([10.0, 3, 2])
     assert sts_all([g1, g2], [s1, s2]) == pytest.approx(
-        pearsonr(np.r_[s1, s2], np.r_[g1, g2])[0], abs=1e-12)
+        pearsonr(np.r_[s1, s2], np.r_[g1, g2])[0], abs=1e-12
+    )
     fitted = [np.polyval(np.polyfit(s, g, 1), s) for s, g in ((s1, g1), (s2, g2))]
     assert sts_allnrm([g1, g2], [s1, s2]) == pytest.approx(
-        pearsonr(np.concatenate(fitted), np.r_[g1, g2])[0], abs=1e-12)
+        pearsonr(np.concatenate(fitted), np.r_[g1, g2])[0], abs=1e-12
+    )
     assert sts_mean([0.5, 0.8], [4, 3]) == pytest.approx((0.5 * 4 + 0.8 * 3) / 7)
 
 

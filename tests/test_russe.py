@@ -74,8 +74,18 @@ def test_hj_submission(data_dir: Path) -> None:
 
 def test_src_submission(data_dir: Path) -> None:
     f = data_dir / "russe" / "src-submission.csv"
-    (r,) = score_json("score", "pairs", "--kind", "related", "--gold", str(f), "--pred", str(f),
-                      "--pred-column", "usim")
+    (r,) = score_json(
+        "score",
+        "pairs",
+        "--kind",
+        "related",
+        "--gold",
+        str(f),
+        "--pred",
+        str(f),
+        "--pred-column",
+        "usim",
+    )
     df = pd.read_csv(f)
     y, s = df.sim.to_numpy(), df.usim.to_numpy()
     m = r["metrics"]
@@ -104,7 +114,9 @@ def test_russe_suite_matches_official_procedure(data_dir: Path, tmp_path: Path, 
     lookup = {(a, b): s for a, b, s in zip(sub.word1, sub.word2, sub.sim, strict=True)}
     for name in ("hj", "rt", "ae", "ae2"):
         gold = pd.read_csv(data_dir / "russe" / f"{name}-test.csv")
-        gold["usim"] = [lookup.get((a, b), 0.0) for a, b in zip(gold.word1, gold.word2, strict=True)]
+        gold["usim"] = [
+            lookup.get((a, b), 0.0) for a, b in zip(gold.word1, gold.word2, strict=True)
+        ]
         missing = sum((a, b) not in lookup for a, b in zip(gold.word1, gold.word2, strict=True))
         m = results[f"russe-{name}"]["metrics"]
         assert results[f"russe-{name}"]["coverage"]["missing"] == missing
@@ -119,9 +131,16 @@ def test_russe_suite_matches_official_procedure(data_dir: Path, tmp_path: Path, 
         assert m["accuracy"] == pytest.approx(accuracy_score(y, official_predictions(gold)))
     suite = results["russe"]
     assert suite["metrics"]["sum"] == pytest.approx(
-        sum(results[f"russe-{n}"]["metrics"][k] for n, k in
-            (("hj", "spearman"), ("rt", "ap_trapezoid"), ("ae", "ap_trapezoid"),
-             ("ae2", "ap_trapezoid"))))
+        sum(
+            results[f"russe-{n}"]["metrics"][k]
+            for n, k in (
+                ("hj", "spearman"),
+                ("rt", "ap_trapezoid"),
+                ("ae", "ap_trapezoid"),
+                ("ae2", "ap_trapezoid"),
+            )
+        )
+    )
     assert suite["coverage"]["gold"] == 14781  # unique pairs of test.csv's 14,835 lines
     if drop:
         assert suite["coverage"]["missing"] > 0

@@ -89,10 +89,12 @@ def test_good_download(server: Server, tmp_path: Path, data_dir: Path) -> None:
     assert len(server.requests) == 1  # the second store found it in the cache
 
 
-@pytest.mark.parametrize(("mode", "message"),
-                         [("corrupt", "corrupted"), ("drop", "nothing was kept")])
-def test_failed_download_leaves_nothing(server: Server, tmp_path: Path, mode: str,
-                                        message: str) -> None:
+@pytest.mark.parametrize(
+    ("mode", "message"), [("corrupt", "corrupted"), ("drop", "nothing was kept")]
+)
+def test_failed_download_leaves_nothing(
+    server: Server, tmp_path: Path, mode: str, message: str
+) -> None:
     store = DataStore(cache_dir=tmp_path, mirror_url=f"{server.url}/{mode}")
     with pytest.raises(DataError, match=message):
         store.path(FILE)
@@ -133,8 +135,9 @@ def test_offline_message_points_to_mirror(tmp_path: Path) -> None:
 def test_corrupted_mirror_file_is_refused(tmp_path: Path, data_dir: Path) -> None:
     mirror = tmp_path / "mirror"
     (mirror / "rg65").mkdir(parents=True)
-    (mirror / "rg65" / "EN-RG-65.txt").write_bytes((data_dir / "rg65" / "EN-RG-65.txt")
-                                                   .read_bytes() + b"x\ty\t1\n")
+    (mirror / "rg65" / "EN-RG-65.txt").write_bytes(
+        (data_dir / "rg65" / "EN-RG-65.txt").read_bytes() + b"x\ty\t1\n"
+    )
     store = DataStore(data_dir=mirror, cache_dir=tmp_path / "c", offline=True)
     with pytest.raises(DataError, match="does not match the catalog"):
         store.path("rg65/EN-RG-65.txt")

@@ -17,8 +17,13 @@ from simeval.tasks.benchmarks import load_suite
 
 runner = CliRunner()
 # SemEval-2012 Task 6 paper, baseline/tokencos row
-PAPER = {"sts12-msrpar": 0.4334, "sts12-msrvid": 0.2996, "sts12-smteuroparl": 0.4542,
-         "sts12-onwn": 0.5864, "sts12-smtnews": 0.3908}
+PAPER = {
+    "sts12-msrpar": 0.4334,
+    "sts12-msrvid": 0.2996,
+    "sts12-smteuroparl": 0.4542,
+    "sts12-onwn": 0.5864,
+    "sts12-smtnews": 0.3908,
+}
 
 
 @pytest.fixture(scope="module")
@@ -69,24 +74,29 @@ def test_confidence_weighted_and_unscored_lines(tmp_path: Path) -> None:
     gold, pred = tmp_path / "STS.gs.toy.txt", tmp_path / "out.txt"
     gold.write_text("1\n\n3\n4\n2\n")  # line 2 unscored (as in STS 2013+)
     write_sts_output(pred, np.array([1.5, 9.0, 2.0, 4.5, 1.0]), np.array([100, 50, 80, 20, 60]))
-    result = runner.invoke(app, ["score", "sts", "--gold", str(gold), "--pred", str(pred),
-                                 "--json"])
+    result = runner.invoke(
+        app, ["score", "sts", "--gold", str(gold), "--pred", str(pred), "--json"]
+    )
     assert result.exit_code == 0, result.output
     m = json.loads(result.stdout)["metrics"]
     x, y, w = np.array([1.5, 2.0, 4.5, 1.0]), np.array([1.0, 3, 4, 2]), np.array([100, 80, 20, 60])
     assert m["pearson"] == pytest.approx(pearsonr(x, y)[0], abs=1e-12)
     mx, my = (w * x).sum() / w.sum(), (w * y).sum() / w.sum()
     expected = (w * (x - mx) * (y - my)).sum() / np.sqrt(
-        (w * (x - mx) ** 2).sum() * (w * (y - my) ** 2).sum())
+        (w * (x - mx) ** 2).sum() * (w * (y - my) ** 2).sum()
+    )
     assert m["weighted_pearson"] == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("1\nabc\n", ":2: score: expected a number, got 'abc'"),
-    ("1\nnan\n", ":2: score: expected a finite number"),
-    ("1\n2\t150\n", ":2: confidence: expected 0..100"),
-    ("1\n\n", ":2: expected a score, the line is empty"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1\nabc\n", ":2: score: expected a number, got 'abc'"),
+        ("1\nnan\n", ":2: score: expected a finite number"),
+        ("1\n2\t150\n", ":2: confidence: expected 0..100"),
+        ("1\n\n", ":2: expected a score, the line is empty"),
+    ],
+)
 def test_output_errors_name_line(tmp_path: Path, text: str, message: str) -> None:
     f = tmp_path / "out.txt"
     f.write_text(text)

@@ -45,7 +45,8 @@ def test_matches_pytrec_eval(seed: int) -> None:
     for q, d, rel in qrels:
         qrels_d.setdefault(q, {})[d] = rel
     theirs = pytrec_eval.RelevanceEvaluator(
-        qrels_d, {"success", "recip_rank", "num_ret", "num_rel", "num_rel_ret"}).evaluate(run_d)
+        qrels_d, {"success", "recip_rank", "num_ret", "num_rel", "num_rel_ret"}
+    ).evaluate(run_d)
     assert sorted(theirs) == sorted(ours.qids.tolist())
     for m in MEASURES:
         mine = dict(zip(ours.qids.tolist(), ours.per_query[m], strict=True))
@@ -84,8 +85,9 @@ def test_cli_on_bucc_form_files(tmp_path: Path) -> None:
     # BUCC form: id1 X id2 Y score run.name
     run_f.write_text("".join(f"{q} X {d} Y {s} my.run\n" for q, d, s in run))
     write_qrels(qrels_f, *zip(*qrels, strict=True))
-    result = runner.invoke(app, ["score", "trec", "--qrels", str(qrels_f), "--run", str(run_f),
-                                 "--json"])
+    result = runner.invoke(
+        app, ["score", "trec", "--qrels", str(qrels_f), "--run", str(run_f), "--json"]
+    )
     assert result.exit_code == 0, result.output
     m = json.loads(result.stdout)["metrics"]
     direct = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True)).aggregates
@@ -99,12 +101,15 @@ def test_cli_on_bucc_form_files(tmp_path: Path) -> None:
     assert again.aggregates == direct
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 x r\n", ":2: score (field 5): expected a number"),
-    ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 inf r\n", ":2: score (field 5): expected a finite number"),
-    ("q1 Q0 d1 1 0.5 r\nq1 Q0 d1 2 0.4 r\n", ":2: document d1 retrieved twice for query q1"),
-    ("q1 Q0 d1 1 0.5\n", ":1: expected 6 fields"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 x r\n", ":2: score (field 5): expected a number"),
+        ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 inf r\n", ":2: score (field 5): expected a finite number"),
+        ("q1 Q0 d1 1 0.5 r\nq1 Q0 d1 2 0.4 r\n", ":2: document d1 retrieved twice for query q1"),
+        ("q1 Q0 d1 1 0.5\n", ":1: expected 6 fields"),
+    ],
+)
 def test_run_errors_name_line(tmp_path: Path, text: str, message: str) -> None:
     f = tmp_path / "run"
     f.write_text(text)

@@ -11,6 +11,7 @@ offending line is looked up so the error names it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +45,35 @@ class Qrels:
     lines: np.ndarray
 
 
+# White space that str.split() honours beyond ASCII blanks; files holding any take the slow path.
+_ODD_SPACE = re.compile(
+    "[\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
+
+
+def _fast_fields(text: str, width: int) -> tuple[list[str], np.ndarray] | None:
+    """All fields (flat) and the line numbers of non-blank lines, when every non-blank line has
+    exactly ``width`` fields; None otherwise (the caller then finds the bad line)."""
+    if _ODD_SPACE.search(text):
+        return None
+    b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    if not len(b):
+        return None
+    space = (b == 32) | (b == 9) | (b == 10) | (b == 13)
+    starts = ~space
+    starts[1:] &= space[:-1]
+    start_pos = np.flatnonzero(starts)
+    newlines = np.flatnonzero(b == 10)
+    before = np.searchsorted(start_pos, newlines)
+    per_line = np.diff(np.concatenate(([0], before, [len(start_pos)])))
+    used = per_line > 0
+    if not used.any() or (per_line[used] != width).any():
+        return None
+    return text.split(), np.flatnonzero(used).astype(np.int64) + 1
+
+
 def _fields(path: str | Path, width: int, what: str) -> tuple[list[list[str]], np.ndarray]:
+    """Columns (lists of strings) of a white-space separated file with ``width`` fields a line."""
     text = read_text(path)
     if "\x00" in text:
         raise InputError(
@@ -52,8 +81,11 @@ def _fields(path: str | Path, width: int, what: str) -> tuple[list[list[str]], n
             text.count("\n", 0, text.index("\x00")) + 1,
             "contains NUL bytes: expected UTF-8 text",
         )
-    raw = text.split("\n")
-    rows = [line.split() for line in raw]
+    fast = _fast_fields(text, width)
+    if fast is not None:
+        tokens, numbers = fast
+        return [tokens[i::width] for i in range(width)], numbers
+    rows = [line.split() for line in text.split("\n")]
     numbers = [i + 1 for i, r in enumerate(rows) if r]
     rows = [r for r in rows if r]
     for i, r in enumerate(rows):
@@ -61,7 +93,7 @@ def _fields(path: str | Path, width: int, what: str) -> tuple[list[list[str]], n
             raise InputError(path, numbers[i], f"expected {width} fields ({what}), got {len(r)}")
     if not rows:
         raise InputError(path, None, f"empty file, expected lines of the form: {what}")
-    return rows, np.asarray(numbers, dtype=np.int64)
+    return [list(c) for c in zip(*rows, strict=True)], np.asarray(numbers, dtype=np.int64)
 
 
 def _first_duplicate(qids: Sequence[str], docnos: Sequence[str]) -> tuple[int, int] | None:
@@ -78,8 +110,7 @@ def _first_duplicate(qids: Sequence[str], docnos: Sequence[str]) -> tuple[int, i
 
 def read_run(path: str | Path) -> Run:
     """Read a six-field TREC run; scores must be finite numbers; no document twice per query."""
-    rows, lines = _fields(path, 6, "qid Q0 docno rank score runid")
-    cols = list(zip(*rows, strict=True))
+    cols, lines = _fields(path, 6, "qid Q0 docno rank score runid")
     qids = np.asarray(cols[0])
     docnos = np.asarray(cols[2])
     try:
@@ -103,14 +134,12 @@ def read_run(path: str | Path) -> Run:
             f"document {docnos[b]} retrieved twice for query "
             f"{qids[b]} (first on line {lines[a]}); trec_eval refuses such runs",
         )
-    names = set(cols[5])
-    return Run(str(path), qids, docnos, scores, lines, name=cols[5][0] if len(names) == 1 else "")
+    return Run(str(path), qids, docnos, scores, lines, name=cols[5][0])
 
 
 def read_qrels(path: str | Path) -> Qrels:
     """Read four-field TREC qrels; relevance must be an integer; no pair judged twice."""
-    rows, lines = _fields(path, 4, "qid iteration docno relevance")
-    cols = list(zip(*rows, strict=True))
+    cols, lines = _fields(path, 4, "qid iteration docno relevance")
     try:
         rel = np.asarray(cols[3], dtype=np.int64)
     except (ValueError, OverflowError):

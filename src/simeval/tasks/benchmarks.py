@@ -206,7 +206,8 @@ class RusseSuite:
             extra = [i for i, p in enumerate(predictions.pairs) if p not in expected]
             index = predictions.lookup()
             unscored = [
-                p for p in self.template.pairs
+                p
+                for p in self.template.pairs
                 if p not in index or np.isnan(predictions.scores[index[p]])
             ]
         warnings: list[InputWarning] = list(predictions.warnings)
