@@ -378,16 +378,6 @@ def score_pairs(
             raise InputError(None, None, f"--kind must be graded or related, not {kind!r}")
         g = read_scored_pairs(gold, gold_column, require_scores=True, keep_duplicates=True)
         task = GRADED if kind == "graded" else RELATED
-        if task == RELATED:
-            import numpy as np
-
-            bad = np.flatnonzero(~np.isin(g.scores, (0.0, 1.0)))
-            if len(bad):
-                raise InputError(
-                    gold,
-                    int(g.lines[bad[0]]),
-                    f"related gold must be 1 or 0, got {g.scores[bad[0]]!r}",
-                )
         bench = PairBenchmark(gold.name, task, g, data={str(gold): sha256_file(gold)})
     predictions = read_scored_pairs(pred, pred_column)
     result = bench.evaluate(predictions, missing=missing, system=_system(pred, pred_column))

@@ -70,6 +70,18 @@ class ScoredPairs:
     def __len__(self) -> int:
         return len(self.pairs)
 
+    def take(self, mask: np.ndarray) -> ScoredPairs:
+        """The rows where ``mask`` is true, with their extra columns and this file's warnings."""
+        idx = np.flatnonzero(mask)
+        return ScoredPairs(
+            self.path,
+            [self.pairs[i] for i in idx],
+            self.scores[idx],
+            self.lines[idx],
+            {k: [v[i] for i in idx] for k, v in self.columns.items()},
+            self.warnings,
+        )
+
     def lookup(self) -> dict[tuple[str, str], int]:
         """Map every pair to its row index."""
         return {p: i for i, p in enumerate(self.pairs)}

@@ -133,26 +133,8 @@ def _load_pairs(name: str, spec: PairSpec, store: DataStore) -> PairBenchmark:
         removed = {
             p for p in read_scored_pairs(store.path(spec.exclude), keep_duplicates=True).pairs
         }
-        keep = np.array([p not in removed for p in gold.pairs])
-        idx = np.flatnonzero(keep)
-        gold = ScoredPairs(
-            gold.path,
-            [gold.pairs[i] for i in idx],
-            gold.scores[idx],
-            gold.lines[idx],
-            {k: [v[i] for i in idx] for k, v in gold.columns.items()},
-            gold.warnings,
-        )
+        gold = gold.take(np.array([p not in removed for p in gold.pairs], dtype=bool))
         data[spec.exclude] = store._entry_of(spec.exclude)[1].sha256
-    if spec.task == RELATED:
-        bad = np.flatnonzero(~np.isin(gold.scores, (0.0, 1.0)))
-        if len(bad):
-            i = int(bad[0])
-            raise InputError(
-                gold.path,
-                int(gold.lines[i]),
-                f"related/unrelated gold must be 1 or 0, got {gold.scores[i]!r}",
-            )
     return PairBenchmark(name, spec.task, gold, spec.description, data, spec.score_range)
 
 

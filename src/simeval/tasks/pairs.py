@@ -115,6 +115,17 @@ class PairBenchmark:
     data: dict[str, str] = field(default_factory=dict)
     score_range: tuple[float, float] | None = None
 
+    def __post_init__(self) -> None:
+        if self.task == RELATED:
+            bad = np.flatnonzero(~np.isin(self.gold.scores, (0.0, 1.0)))
+            if len(bad):
+                i = int(bad[0])
+                raise InputError(
+                    self.gold.path,
+                    int(self.gold.lines[i]),
+                    f"related/unrelated gold must be 1 or 0, got {self.gold.scores[i]!r}",
+                )
+
     @property
     def main_metric(self) -> str:
         return "spearman" if self.task == GRADED else "ap_trapezoid"
@@ -176,15 +187,11 @@ class PairBenchmark:
 
     def subset(self, mask: np.ndarray) -> PairBenchmark:
         """The benchmark restricted to the items where ``mask`` is true."""
-        idx = np.flatnonzero(mask)
-        g = self.gold
-        gold = ScoredPairs(
-            g.path,
-            [g.pairs[i] for i in idx],
-            g.scores[idx],
-            g.lines[idx],
-            {k: [v[i] for i in idx] for k, v in g.columns.items()},
-        )
         return PairBenchmark(
-            self.name, self.task, gold, self.description, self.data, self.score_range
+            self.name,
+            self.task,
+            self.gold.take(mask),
+            self.description,
+            self.data,
+            self.score_range,
         )
