@@ -123,7 +123,7 @@ class PairBenchmark:
                 raise InputError(
                     self.gold.path,
                     int(self.gold.lines[i]),
-                    f"related/unrelated gold must be 1 or 0, got {self.gold.scores[i]!r}",
+                    f"related/unrelated gold must be 1 or 0, got {float(self.gold.scores[i])!r}",
                 )
 
     @property
