@@ -123,3 +123,52 @@ def test_qrels_errors(tmp_path: Path) -> None:
     f.write_text("q1 0 d1 1\nq1 0 d2 yes\n")
     with pytest.raises(InputError, match=r":2: relevance \(field 4\): expected an integer"):
         read_qrels(f)
+
+
+def reference_first_ranks(run, qrels, depth: int) -> dict[str, tuple[float, int]]:
+    """trec_eval's rules written out plainly: per query sort by (score desc, docno desc), keep
+    the first ``depth``; return (rank of the first relevant or inf, relevant retrieved)."""
+    judged = {(q, d): r for q, d, r in qrels}
+    out = {}
+    for q in {q for q, _, _ in qrels} & {q for q, _, _ in run}:
+        docs = sorted(((s, d) for qq, d, s in run if qq == q), reverse=True)[:depth]
+        ranks = [i + 1 for i, (_, d) in enumerate(docs) if judged.get((q, d), 0) >= 1]
+        out[q] = (ranks[0] if ranks else float("inf"), len(ranks))
+    return out
+
+
+@pytest.mark.parametrize("depth", [1, 3, 1000])
+def test_depth_cut_matches_plain_reading(depth: int) -> None:
+    run, qrels = random_collection(7, 150)
+    ev = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True), max_retrieved=depth)
+    expected = reference_first_ranks(run, qrels, depth)
+    assert sorted(ev.qids.tolist()) == sorted(expected)
+    for i, q in enumerate(ev.qids.tolist()):
+        first, rel_ret = expected[q]
+        assert ev.per_query["recip_rank"][i] == (0.0 if first == float("inf") else 1 / first)
+        assert ev.per_query["num_rel_ret"][i] == rel_ret
+
+
+def test_hash_collisions_fall_back_to_exact_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every id hashed to the same key: each join must notice and redo the work exactly.
+    import simeval.metrics.keys as keys
+
+    run, qrels = random_collection(3, 60)
+    expected = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True)).aggregates
+    monkeypatch.setattr(keys, "hash_ids", lambda ids: np.zeros(len(ids), dtype=np.uint64))
+    again = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True)).aggregates
+    assert again == pytest.approx(expected, abs=1e-12)  # same values, queries in another order
+    a = np.array([b"q1", b"q1", b"q2", b"q1"])
+    b = np.array([b"x", b"y", b"x", b"y"])
+    assert keys.first_duplicate(a, b) == (1, 3)
+    assert keys.first_duplicate(a[:3], b[:3]) is None
+
+
+def test_ids_are_bytes_compared_as_strcmp(tmp_path: Path) -> None:
+    # Non-ASCII ids survive the byte path; "é" (c3 a9) sorts after "z" in UTF-8 bytes, so on a
+    # tie trec_eval (descending) ranks "é" first.
+    f = tmp_path / "run"
+    f.write_text("запрос Q0 z 1 0.5 r\nзапрос Q0 é 2 0.5 r\n", encoding="utf-8")
+    run = read_run(f)
+    ev = evaluate_trec(run.qids, run.docnos, run.scores, ["запрос"], ["é"], [1])
+    assert ev.qids.tolist() == ["запрос"] and ev.aggregates["success_1"] == 1.0

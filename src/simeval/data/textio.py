@@ -17,8 +17,9 @@ from simeval.errors import InputError
 BOM = b"\xef\xbb\xbf"
 
 
-def read_text(path: str | Path) -> str:
-    """Return the decoded content of ``path``; undecodable bytes raise :class:`InputError`."""
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of ``path`` without a byte-order mark, checked to be valid UTF-8 (else
+    :class:`InputError` naming the line)."""
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -30,17 +31,35 @@ def read_text(path: str | Path) -> str:
         raise InputError(p, None, f"cannot read: {exc.strerror or exc}") from None
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        bad = data[exc.start : exc.start + 4]
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            bad = data[exc.start : exc.start + 4]
+            raise InputError(
+                p,
+                line,
+                f"not valid UTF-8 (byte {bad[:1].hex()} at offset {exc.start}); "
+                "convert the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
+            ) from None
+    return data
+
+
+def read_text(path: str | Path) -> str:
+    """Return the decoded content of ``path``; undecodable bytes raise :class:`InputError`."""
+    return read_bytes(path).decode("utf-8")
+
+
+def refuse_nul(data: bytes | str, path: str | Path) -> None:
+    """Raise :class:`InputError` at the first NUL: it means a binary or UTF-16 file."""
+    nul = b"\x00" if isinstance(data, bytes) else "\x00"
+    newline = b"\n" if isinstance(data, bytes) else "\n"
+    if nul in data:
+        line = data.count(newline, 0, data.index(nul)) + 1
         raise InputError(
-            p,
-            line,
-            f"not valid UTF-8 (byte {bad[:1].hex()} at offset {exc.start}); "
-            "convert the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
-        ) from None
+            path, line, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
+        )
 
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
@@ -50,11 +69,7 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     NUL characters are refused: they mean a binary or UTF-16 file.
     """
     text = read_text(path)
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise InputError(
-            path, line, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
-        )
+    refuse_nul(text, path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -11,9 +11,11 @@ Matches ``trec_eval`` 9 (and ``pytrec_eval``) for ``success_1``, ``success_5``, 
   averages over every query of the qrels, a query without results scoring 0;
 - ``num_*`` measures are sums over the evaluated queries, the others means.
 
-The kernel is vectorised with numpy: ids are encoded as integers once, the run is ordered by one
-``lexsort`` and relevance is found by binary search, so 750,000-line runs score in well under a
-second.
+The kernel is vectorised and does not sort the run: the rank of a query's first relevant
+document is one plus the number of its documents that trec_eval's order puts before it (higher
+score, or equal score and greater docno), counted with ``bincount``. Only queries with more than
+``max_retrieved`` documents are sorted, to find which relevant ones fall inside the depth.
+Identifiers are joined through 64-bit keys (:mod:`simeval.metrics.keys`), verified on the bytes.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simeval.metrics.keys import KeyCollision, as_bytes, as_text, joint_keys, pair_keys
+
 SUCCESS_CUTOFFS = (1, 5, 10)
 MEAN_MEASURES = ("recip_rank", *(f"success_{k}" for k in SUCCESS_CUTOFFS))
 SUM_MEASURES = ("num_ret", "num_rel", "num_rel_ret")
@@ -30,17 +34,23 @@ SUM_MEASURES = ("num_ret", "num_rel", "num_rel_ret")
 
 @dataclass
 class TrecEvaluation:
-    """Per-query values (arrays aligned with ``qids``) and their aggregates."""
+    """Per-query values (arrays aligned with ``qids``) and their aggregates.
+
+    ``unjudged`` holds the run's queries that the qrels do not know (ignored, as in trec_eval);
+    ``absent`` the judged queries with no document in the run (left out, or 0 with -c).
+    """
 
     qids: np.ndarray
     per_query: dict[str, np.ndarray]
     aggregates: dict[str, float]
+    unjudged: np.ndarray
+    absent: np.ndarray
 
 
 def trec_order(qids: np.ndarray, docnos: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Indices that put a run in trec_eval's order: query, score descending, docno descending."""
-    _, q = np.unique(np.asarray(qids), return_inverse=True)
-    _, d = np.unique(np.asarray(docnos), return_inverse=True)
+    _, q = np.unique(as_bytes(qids), return_inverse=True)
+    _, d = np.unique(as_bytes(docnos), return_inverse=True)
     return np.lexsort((-d, -np.asarray(scores, dtype=float), q))
 
 
@@ -58,58 +68,112 @@ def evaluate_trec(
 ) -> TrecEvaluation:
     """Evaluate a run against qrels (see the module docstring for the exact rules).
 
-    Each (query, document) must appear at most once in the run and in the qrels (the file
-    readers check this). Returns per-query values and aggregates named as trec_eval names them
-    (``success_1`` is trec_eval's ``success.1``).
+    Ids may be ``str`` or UTF-8 ``bytes`` arrays (the TREC readers give bytes). Each (query,
+    document) must appear at most once in the run and in the qrels (the readers check this).
+    Returns per-query values and aggregates named as trec_eval names them (``success_1`` is
+    trec_eval's ``success.1``), with ``qids`` as ``str``.
     """
-    rq, rd = np.asarray(run_qids), np.asarray(run_docnos)
-    qq, qd = np.asarray(qrels_qids), np.asarray(qrels_docnos)
-    scores = np.asarray(run_scores, dtype=float)
-    rel = np.asarray(qrels_relevance, dtype=np.int64)
-    n_run = len(rq)
+    args = (
+        as_bytes(run_qids),
+        as_bytes(run_docnos),
+        np.asarray(run_scores, dtype=float),
+        as_bytes(qrels_qids),
+        as_bytes(qrels_docnos),
+        np.asarray(qrels_relevance, dtype=np.int64),
+    )
+    options = {"complete": complete, "max_retrieved": max_retrieved, "level": relevance_level}
+    try:
+        return _evaluate(*args, exact=False, **options)
+    except KeyCollision:
+        return _evaluate(*args, exact=True, **options)
 
-    all_q, q_code = np.unique(np.concatenate([rq, qq]), return_inverse=True)
-    all_d, d_code = np.unique(np.concatenate([rd, qd]), return_inverse=True)
-    run_q, qrel_q = q_code[:n_run], q_code[n_run:]
-    run_d, qrel_d = d_code[:n_run], d_code[n_run:]
-    n_docs = np.int64(len(all_d))
 
-    # Relevance of every run row, by binary search among the qrels keys.
-    qrel_key = qrel_q.astype(np.int64) * n_docs + qrel_d
-    key_order = np.argsort(qrel_key, kind="stable")
-    sorted_keys = qrel_key[key_order]
-    run_key = run_q.astype(np.int64) * n_docs + run_d
-    pos = np.minimum(np.searchsorted(sorted_keys, run_key), max(len(sorted_keys) - 1, 0))
-    found = sorted_keys[pos] == run_key if len(sorted_keys) else np.zeros(n_run, dtype=bool)
-    run_rel = np.where(found, rel[key_order][pos] if len(rel) else 0, 0)
+def _evaluate(
+    rq: np.ndarray,
+    rd: np.ndarray,
+    scores: np.ndarray,
+    qq: np.ndarray,
+    qd: np.ndarray,
+    rel: np.ndarray,
+    *,
+    exact: bool,
+    complete: bool,
+    max_retrieved: int,
+    level: int,
+) -> TrecEvaluation:
+    run_qkey, qrel_qkey = joint_keys(rq, qq, exact=exact)
+    run_dkey, qrel_dkey = joint_keys(rd, qd, exact=exact)
 
-    # trec_eval order and ranks within each query.
-    order = np.lexsort((-run_d, -scores, run_q))
-    sq = run_q[order]
-    starts = np.r_[0, np.flatnonzero(sq[1:] != sq[:-1]) + 1] if n_run else np.array([], int)
-    sizes = np.diff(np.r_[starts, n_run])
-    rank = np.arange(n_run) - np.repeat(starts, sizes) + 1
-    retrieved = rank <= max_retrieved
-    is_rel = (run_rel[order] >= relevance_level) & retrieved
+    # Queries are those of the qrels; run rows of other queries are ignored.
+    qkeys, qfirst, qrel_q = np.unique(qrel_qkey, return_index=True, return_inverse=True)
+    qnames = qq[qfirst]
+    n_q = len(qkeys)
+    if not exact and (qq != qnames[qrel_q]).any():
+        raise KeyCollision
+    pos, judged = _find(qkeys, run_qkey)
+    if not exact and (rq[judged] != qnames[pos[judged]]).any():
+        raise KeyCollision
+    unjudged = np.unique(rq[~judged])
+    q, s, d, dkey = pos[judged], scores[judged], rd[judged], run_dkey[judged]
 
-    n_q = len(all_q)
-    in_run = np.zeros(n_q, dtype=bool)
-    in_run[run_q] = True
-    in_qrels = np.zeros(n_q, dtype=bool)
-    in_qrels[qrel_q] = True
-    evaluated = in_qrels if complete else in_qrels & in_run
+    # Relevance of every judged run row: its docno among the judgements of its query. Qrels
+    # sorted by query give each query a block; a row of a query with a single judgement
+    # (BUCC's case) is compared with it directly, other rows are looked up by pair key.
+    by_query = np.argsort(qrel_q, kind="stable")
+    n_judged = np.bincount(qrel_q, minlength=n_q)
+    block = np.cumsum(n_judged) - n_judged
+    qrel_row = by_query[np.minimum(block[q], max(len(by_query) - 1, 0))]
+    hit = (n_judged[q] == 1) & (qrel_dkey[qrel_row] == dkey) if len(by_query) else q < 0
+    multi = np.flatnonzero(n_judged[q] > 1)
+    if len(multi):
+        pairs = pair_keys(qrel_q.astype(np.uint64), qrel_dkey, exact=exact)
+        order = np.argsort(pairs, kind="stable")
+        at, found = _find(
+            pairs[order], pair_keys(q[multi].astype(np.uint64), dkey[multi], exact=exact)
+        )
+        hit[multi[found]] = True
+        qrel_row[multi[found]] = order[at[found]]
+    qrel_row = qrel_row[hit]
+    if not exact and (d[hit] != qd[qrel_row]).any():
+        raise KeyCollision
+    row_rel = np.zeros(len(q), dtype=np.int64)
+    row_rel[hit] = rel[qrel_row]
+    relevant = np.flatnonzero(row_rel >= level)
 
-    num_ret = np.bincount(sq[retrieved], minlength=n_q)
-    num_rel = np.bincount(qrel_q[rel >= relevance_level], minlength=n_q)
-    num_rel_ret = np.bincount(sq[is_rel], minlength=n_q)
-    first = np.full(n_q, np.inf)
-    np.minimum.at(first, sq[is_rel], rank[is_rel].astype(float))
+    # Each query's first relevant document in trec_eval order, and how many rank before it.
+    size = np.bincount(q, minlength=n_q)
+    n_rel = np.bincount(q[relevant], minlength=n_q)
+    best = np.full(n_q, -1)
+    best[q[relevant]] = relevant  # right where a query has one relevant row; others sorted:
+    several = relevant[n_rel[q[relevant]] > 1]
+    if len(several):
+        _, drank = np.unique(d[several], return_inverse=True)
+        by_order = several[np.lexsort((-drank, -s[several], q[several]))]
+        heads = np.r_[True, q[by_order][1:] != q[by_order][:-1]]
+        best[q[by_order[heads]]] = by_order[heads]
+    has_rel = best >= 0
+    best_score = np.full(n_q, -np.inf)
+    best_score[has_rel] = s[best[has_rel]]
+    row_best = best_score[q]
+    tied = np.flatnonzero(s == row_best)
+    tied = tied[d[tied] > d[best[q[tied]]]]
+    before = np.bincount(q[s > row_best], minlength=n_q) + np.bincount(q[tied], minlength=n_q)
+    first = np.where(has_rel & (before < max_retrieved), before + 1.0, np.inf)
 
+    num_rel_ret = n_rel
+    deep = np.flatnonzero(size > max_retrieved)
+    if len(deep):
+        num_rel_ret[deep] = _relevant_within_depth(
+            q, s, d, row_rel >= level, np.isin(q, deep), max_retrieved, n_q
+        )[deep]
+
+    in_run = size > 0
+    evaluated = np.ones(n_q, dtype=bool) if complete else in_run
     per_query = {
         "recip_rank": np.where(np.isfinite(first), 1.0 / first, 0.0),
         **{f"success_{k}": (first <= k).astype(float) for k in SUCCESS_CUTOFFS},
-        "num_ret": num_ret.astype(float),
-        "num_rel": num_rel.astype(float),
+        "num_ret": np.minimum(size, max_retrieved).astype(float),
+        "num_rel": np.bincount(qrel_q[rel >= level], minlength=n_q).astype(float),
         "num_rel_ret": num_rel_ret.astype(float),
     }
     per_query = {name: values[evaluated] for name, values in per_query.items()}
@@ -119,4 +183,42 @@ def evaluate_trec(
         aggregates[name] = float(per_query[name].mean()) if count else float("nan")
     for name in SUM_MEASURES:
         aggregates[name] = float(per_query[name].sum())
-    return TrecEvaluation(all_q[evaluated], per_query, aggregates)
+    return TrecEvaluation(
+        as_text(qnames[evaluated]),
+        per_query,
+        aggregates,
+        unjudged=as_text(unjudged),
+        absent=as_text(qnames[~in_run]),
+    )
+
+
+def _find(sorted_keys: np.ndarray, needles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Position of each needle in ``sorted_keys`` and whether it is there. Runs of equal
+    consecutive needles (a run's rows come grouped by query) are searched once."""
+    if not len(sorted_keys) or not len(needles):
+        return np.zeros(len(needles), dtype=np.int64), np.zeros(len(needles), dtype=bool)
+    heads = np.r_[0, np.flatnonzero(needles[1:] != needles[:-1]) + 1]
+    at = np.searchsorted(sorted_keys, needles[heads])
+    at = np.minimum(np.repeat(at, np.diff(np.r_[heads, len(needles)])), len(sorted_keys) - 1)
+    return at, sorted_keys[at] == needles
+
+
+def _relevant_within_depth(
+    q: np.ndarray,
+    s: np.ndarray,
+    d: np.ndarray,
+    is_rel: np.ndarray,
+    rows: np.ndarray,
+    max_retrieved: int,
+    n_q: int,
+) -> np.ndarray:
+    """Relevant documents among the first ``max_retrieved`` of each query, for the given rows
+    (those of queries deeper than the cut-off), by sorting them in trec_eval order."""
+    idx = np.flatnonzero(rows)
+    _, drank = np.unique(d[idx], return_inverse=True)
+    idx = idx[np.lexsort((-drank, -s[idx], q[idx]))]
+    sq = q[idx]
+    starts = np.r_[0, np.flatnonzero(sq[1:] != sq[:-1]) + 1]
+    rank = np.arange(len(idx)) - np.repeat(starts, np.diff(np.r_[starts, len(idx)])) + 1
+    keep = is_rel[idx] & (rank <= max_retrieved)
+    return np.bincount(sq[keep], minlength=n_q)

@@ -54,48 +54,44 @@ class LinkingBenchmark:
                 "num_rel_ret",
             )
         }
-        qrel_q = set(self.qrels.qids.tolist())
-        run_q = set(run.qids.tolist())
         warnings: list[InputWarning] = []
-        unknown = run_q - qrel_q
-        if unknown:
+        unknown, absent = ev.unjudged, ev.absent
+        if len(unknown):
             warnings.append(
                 InputWarning(
                     run.path,
                     None,
-                    f"{len(unknown)} run queries have no judgements (e.g. {min(unknown)}); ignored",
+                    f"{len(unknown)} run queries have no judgements (e.g. {unknown[0]}); ignored",
                 )
             )
-        absent = qrel_q - run_q
-        if absent:
+        if len(absent):
             how = "counted as 0 (-c)" if complete else "left out of the averages, as trec_eval does"
             warnings.append(
                 InputWarning(
                     run.path,
                     None,
-                    f"{len(absent)} judged queries are not in the run (e.g. {min(absent)}); {how}",
+                    f"{len(absent)} judged queries are not in the run (e.g. {absent[0]}); {how}",
                 )
             )
-        if self.max_candidates is not None:
-            _, counts = np.unique(run.qids, return_counts=True)
-            if len(counts) and counts.max() > self.max_candidates:
-                warnings.append(
-                    InputWarning(
-                        run.path,
-                        None,
-                        f"{int((counts > self.max_candidates).sum())}"
-                        f" queries have more than {self.max_candidates} "
-                        "candidates; all are scored",
-                    )
+        over = int((ev.per_query["num_ret"] > (self.max_candidates or np.inf)).sum())
+        if over:
+            warnings.append(
+                InputWarning(
+                    run.path,
+                    None,
+                    f"{over} queries have more than {self.max_candidates} candidates; "
+                    "all are scored",
                 )
+            )
+        judged = len(ev.qids) + (0 if complete else len(absent))
         return Result(
             benchmark=self.name,
             task=LINKING,
             main_metric="recip_rank",
             metrics=metrics,
             coverage={
-                "gold": len(qrel_q),
-                "scored": len(run_q & qrel_q),
+                "gold": judged,
+                "scored": judged - len(absent),
                 "missing": len(absent),
                 "extra": len(unknown),
             },
