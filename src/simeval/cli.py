@@ -416,42 +416,114 @@ def score_trec(
     report([result], as_json)
 
 
-# -- predict ----------------------------------------------------------------------------------
+# -- evaluate and predict ---------------------------------------------------------------------
+
+MeasureArg = Annotated[
+    str,
+    typer.Argument(
+        help="Measure spec: overlap | jaccard | random:seed=1 | orthographic:kind=levenshtein"
+        "|prefix|dice | vectors:path=FILE,format=auto,oov=zero|skip|backoff | "
+        "encoder:model=NAME_OR_PATH (default: the offline all-MiniLM-L6-v2).",
+        show_default=False,
+    ),
+]
+
+
+def _with_progress(measure: Any, label: str) -> Any:
+    """Attach a rich progress bar to a measure's long steps (vector scan, encoding)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+    task = progress.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    if hasattr(measure, "progress"):
+        measure.progress = update
+    return progress
+
+
+@app.command("evaluate")
+@guarded
+def evaluate_cmd(
+    measure: MeasureArg,
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--benchmark", "-b", help="A benchmark (repeatable); see `simeval benchmarks`."
+        ),
+    ] = None,
+    suite: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--suite",
+            "-s",
+            help="russe, sts12, or the group words (simlex999, wordsim353, "
+            "rg65, mc30); repeatable.",
+        ),
+    ] = None,
+    results: Annotated[
+        Path, typer.Option("--results", help="Folder whose results.jsonl gets every record.")
+    ] = Path("results"),
+    save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
+    data_dir: DataDir = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
+    print the table and append the result records to RESULTS/results.jsonl."""
+    from simeval.evaluate import evaluate
+    from simeval.measures import create_measure
+
+    m = create_measure(measure)
+    targets = [*(suite or []), *(benchmark or [])]
+    progress = _with_progress(m, f"{m.name}: loading / encoding")
+    with progress:
+        found = evaluate(
+            m,
+            *targets,
+            store=_store(data_dir),
+            results_dir=results if save else None,
+            on_target=lambda name: err.print(f"[dim]scoring {name}[/]", highlight=False),
+        )
+    report(found, as_json, f"{measure}")
+    if save and not as_json:
+        err.print(f"[dim]appended {len(found)} records to {results / 'results.jsonl'}[/]")
 
 
 @app.command("predict")
 @guarded
-def predict(
-    measure: Annotated[
-        str,
-        typer.Argument(
-            help="The measure; for now: overlap (the STS-2012 token-overlap cosine baseline)."
+def predict_cmd(
+    measure: MeasureArg,
+    out_path: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Output: a folder for STS.output.<dataset>.txt files, or a file (RUSSE "
+            "test.csv with sim filled in, or word1,word2,sim for a pair benchmark).",
         ),
     ],
-    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the output files.")],
-    suite: Annotated[str, typer.Option(help="Suite to predict for.")] = "sts12",
+    suite: Annotated[
+        str, typer.Option("--suite", "-s", help="sts12, russe, or a benchmark name.")
+    ] = "sts12",
     data_dir: DataDir = None,
 ) -> None:
-    """Write a measure's predictions as official submission files (STS.output.<dataset>.txt)."""
-    from simeval.data.sts import write_sts_output
-    from simeval.errors import InputError
-    from simeval.measures.lexical import token_cosine_batch
-    from simeval.tasks.benchmarks import load_suite
-    from simeval.tasks.sts import STSSuite
+    """Write a measure's predictions as the task's official submission files, so it can take
+    part in a shared task as a file (score them back with `simeval score`)."""
+    from simeval.evaluate import predict
+    from simeval.measures import create_measure
 
-    if measure != "overlap":
-        raise InputError(None, None, f"unknown measure {measure!r}; available: overlap")
-    s = load_suite(suite, _store(data_dir))
-    if not isinstance(s, STSSuite):
-        raise InputError(None, None, f"predict {measure} writes STS outputs; {suite} is not STS")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    import numpy as np
-
-    for b in s.benchmarks:
-        write_sts_output(
-            out_dir / f"STS.output.{b.dataset}.txt", np.asarray(token_cosine_batch(b.pairs))
-        )
-    out.print(f"wrote {len(s.benchmarks)} files to {out_dir}")
+    m = create_measure(measure)
+    with _with_progress(m, f"{m.name}: loading / encoding"):
+        written = predict(m, suite, out_path, store=_store(data_dir))
+    out.print(f"wrote {len(written)} file(s): {', '.join(map(str, written))}")
 
 
 def main() -> None:

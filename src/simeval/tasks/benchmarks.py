@@ -111,6 +111,8 @@ STS_SPECS: dict[str, tuple[str, str]] = {
     **{_sts_name(d, "test"): (d, "test") for d in STS12_TEST},
     **{_sts_name(d, "train"): (d, "train") for d in STS12_TRAIN},
 }
+# Benchmarks reported side by side, without an aggregate score.
+GROUPS = {"words": ("simlex999", "wordsim353", "rg65", "mc30")}
 SUITES = {
     "russe": ("russe-hj", "russe-rt", "russe-ae", "russe-ae2"),
     "sts12": tuple(_sts_name(d, "test") for d in STS12_TEST),

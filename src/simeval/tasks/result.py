@@ -15,15 +15,30 @@ from simeval.errors import InputWarning
 
 def package_versions() -> dict[str, str]:
     """Versions of simeval and of the libraries its numbers depend on."""
+    import sys
     from importlib.metadata import PackageNotFoundError, version
 
     out = {"python": platform.python_version()}
-    for name in ("simeval", "numpy", "scipy"):
+    heavy = ("torch", "sentence-transformers", "gensim", "pymorphy3")
+    loaded = [n for n in heavy if n.replace("-", "_") in sys.modules]
+    for name in ("simeval", "numpy", "scipy", *loaded):
         try:
             out[name] = version(name)
         except PackageNotFoundError:  # pragma: no cover
             out[name] = "unknown"
     return out
+
+
+def machine() -> dict[str, Any]:
+    """Where a result was computed."""
+    import os
+
+    return {
+        "host": platform.node(),
+        "system": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count() or 0,
+    }
 
 
 @dataclass
@@ -46,6 +61,7 @@ class Result:
     warnings: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=package_versions)
+    machine: dict[str, Any] = field(default_factory=machine)
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     seconds: float = 0.0
 

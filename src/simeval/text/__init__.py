@@ -1,0 +1,1 @@
+"""Language-aware text handling: tokenizing, normalizing, lemmatizing."""
