@@ -526,6 +526,32 @@ def predict_cmd(
     out.print(f"wrote {len(written)} file(s): {', '.join(map(str, written))}")
 
 
+@app.command("results")
+@guarded
+def results_cmd(
+    folder: Annotated[Path, typer.Argument(help="A folder holding results.jsonl.")] = Path(
+        "results"
+    ),
+) -> None:
+    """One table of the recorded results: a row per benchmark (with its main metric), a
+    column per measure (the latest record of each pair wins)."""
+    from simeval.evaluate import results_frame
+
+    frame = results_frame(folder)
+    latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
+    measures = list(dict.fromkeys(latest["measure"]))
+    table = Table(title=f"{folder / 'results.jsonl'}: main metric per benchmark")
+    table.add_column("benchmark")
+    table.add_column("metric")
+    for m in measures:
+        table.add_column(str(m), justify="right", overflow="fold")
+    for bench, rows in latest.groupby("benchmark", sort=False):
+        by = dict(zip(rows["measure"], rows["score"], strict=True))
+        metric = str(rows["main_metric"].iloc[0])
+        table.add_row(str(bench), metric, *(_fmt(by[m]) if m in by else "" for m in measures))
+    out.print(table)
+
+
 def main() -> None:
     app()
 

@@ -52,6 +52,10 @@ def expand_targets(names: Iterable[str]) -> list[str]:
     return out
 
 
+def _names(target: str | Target) -> list[str]:
+    return expand_targets([target]) if isinstance(target, str) else []
+
+
 def load_targets(names: Iterable[str], store: DataStore | None = None) -> list[Target]:
     store = store or DataStore.from_env()
     return [
@@ -125,21 +129,26 @@ def prepare(measure: Measure, targets: Sequence[Target]) -> None:
 
 def evaluate(
     measure: str | Measure,
-    *targets: str,
+    *targets: str | Target,
     store: DataStore | None = None,
     results_dir: str | Path | None = None,
     on_target: Callable[[str], None] | None = None,
 ) -> list[Result]:
-    """Evaluate ``measure`` (a spec string or a Measure) on the named targets.
+    """Evaluate ``measure`` (a spec string or a Measure) on the targets: names, or loaded
+    benchmarks and suites (an ad hoc ``PairBenchmark`` built from any gold file, say).
 
     Returns one Result per benchmark (plus one per suite with its aggregate); with
     ``results_dir`` they are also appended to ``results_dir/results.jsonl``.
     """
     m = create_measure(measure) if isinstance(measure, str) else measure
-    names = expand_targets(targets)
-    if not names:
+    if not targets:
         raise InputError(None, None, "name at least one benchmark or suite")
-    loaded = load_targets(names, store)
+    names = expand_targets(t for t in targets if isinstance(t, str))
+    by_name = dict(zip(names, load_targets(names, store), strict=True))
+    loaded = [by_name.pop(n) for t in targets for n in _names(t) if n in by_name] + [
+        t for t in targets if not isinstance(t, str)
+    ]
+    names = [t.name for t in loaded]
     with Timer() as timer:
         prepare(m, loaded)
     results: list[Result] = []

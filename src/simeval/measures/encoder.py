@@ -81,7 +81,7 @@ class EmbeddingCache:
             try:
                 with np.load(shard) as data:
                     for k, v in zip(data["keys"], data["vectors"], strict=True):
-                        self.rows[bytes(k)] = v
+                        self.rows[k.tobytes()] = v
             except (OSError, ValueError, KeyError):
                 continue  # a damaged shard is ignored; its texts are encoded again
 
@@ -93,7 +93,9 @@ class EmbeddingCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         name = uuid.uuid4().hex
         tmp = self.folder / f".{name}.tmp.npz"
-        np.savez(tmp, keys=np.array(keys, dtype="S20"), vectors=vectors.astype(np.float32))
+        # keys as raw uint8 rows: numpy's S dtype would drop a digest's trailing NUL bytes
+        raw = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), -1)
+        np.savez(tmp, keys=raw, vectors=vectors.astype(np.float32))
         os.replace(tmp, self.folder / f"{name}.npz")
 
 

