@@ -247,7 +247,7 @@ class WordVectors(Measure):
         needed = set(words)
         for t in texts:
             needed.update(tokens(t))
-        needed -= set(self.found) | {w for w in self.words_seen if w not in self.found}
+        needed -= self.words_seen
         if not needed and self.vocab is not None:
             return
         all_forms = {f for w in needed for f in self.forms(w)}
@@ -284,6 +284,7 @@ class WordVectors(Measure):
             i = self._lookup(w)
             if i is not None:
                 self.found[w] = i
+        self.unit = self.vocab.matrix()  # once, after any subword rows were added
 
     def _merge(self, vocab: Vocabulary) -> None:
         if self.vocab is None:
@@ -295,7 +296,6 @@ class WordVectors(Measure):
                 self.vocab.exact.setdefault(w, base + i)
             for w, i in vocab.normed.items():
                 self.vocab.normed.setdefault(w, base + i)
-        self.unit = self.vocab.matrix()
 
     def _lookup(self, word: str) -> int | None:
         assert self.vocab is not None
@@ -308,17 +308,10 @@ class WordVectors(Measure):
             vector = np.asarray(self.subword.get_vector(normalize(word)), dtype=np.float32)
             if np.any(vector):
                 self.vocab.rows.append(vector)
-                self.unit = self.vocab.matrix()
                 return len(self.vocab.rows) - 1
         return None
 
     # -- scoring --
-
-    def vector(self, word: str) -> np.ndarray | None:
-        if word not in self.words_seen:
-            self.prepare([word], [])
-        i = self.found.get(word)
-        return None if i is None else self.unit[i]
 
     def score_words(self, pairs: Pairs) -> np.ndarray:
         self.prepare({w for p in pairs for w in p}, [])
