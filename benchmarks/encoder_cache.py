@@ -1,6 +1,6 @@
 """The embedding cache: evaluate the offline encoder on sts12 twice with an empty cache.
 
-The first run encodes every sentence (6,3xx distinct texts); the second finds them all in the
+The first run encodes every distinct sentence (4,964); the second finds them all in the
 cache. Each run is a fresh ``simeval.evaluate("encoder", "sts12")`` call in this process (the
 model load is part of the first run only when encoding is needed: the second never loads it).
 

@@ -36,21 +36,29 @@ def _peak():
 atexit.register(_peak)
 """
 
-FLOOR = PEAK + """
+FLOOR = (
+    PEAK
+    + """
 import sys
 with open(sys.argv[1], "rb") as f:
     while f.read(1 << 24):
         pass
 """
+)
 
-SIMEVAL = PEAK + """
+SIMEVAL = (
+    PEAK
+    + """
 import sys
 from simeval.evaluate import evaluate
 results = evaluate(f"vectors:path={sys.argv[1]},format=word2vec", "russe", "words")
 print(sum(r.coverage["scored"] for r in results if r.benchmark != "russe"))
 """
+)
 
-GENSIM = PEAK + """
+GENSIM = (
+    PEAK
+    + """
 import sys
 from gensim.models import KeyedVectors
 kv = KeyedVectors.load_word2vec_format(sys.argv[1], binary=False)
@@ -58,6 +66,7 @@ for pairs in sys.argv[2:]:
     kv.evaluate_word_pairs(pairs, delimiter="\\t", case_insensitive=False)
 print(len(kv))
 """
+)
 
 
 def benchmark_words() -> tuple[list[str], list[Path]]:
