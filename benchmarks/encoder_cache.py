@@ -17,7 +17,7 @@ import time
 def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         os.environ["SIMEVAL_CACHE_DIR"] = cache
-        from simeval.evaluate import evaluate
+        from simeval.api import evaluate
 
         times, alls, encoded = [], [], []
         for _ in range(2):

@@ -50,7 +50,7 @@ SIMEVAL = (
     PEAK
     + """
 import sys
-from simeval.evaluate import evaluate
+from simeval.api import evaluate
 results = evaluate(f"vectors:path={sys.argv[1]},format=word2vec", "russe", "words")
 print(sum(r.coverage["scored"] for r in results if r.benchmark != "russe"))
 """
@@ -71,7 +71,7 @@ print(len(kv))
 
 def benchmark_words() -> tuple[list[str], list[Path]]:
     """Every benchmark word, and gensim-readable pair files (word1<TAB>word2<TAB>score)."""
-    from simeval.evaluate import load_targets
+    from simeval.api import load_targets
 
     words: dict[str, None] = {}
     files = []

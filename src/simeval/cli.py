@@ -479,7 +479,7 @@ def evaluate_cmd(
 ) -> None:
     """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
     print the table and append the result records to RESULTS/results.jsonl."""
-    from simeval.evaluate import evaluate
+    from simeval.api import evaluate
     from simeval.measures import create_measure
 
     m = create_measure(measure)
@@ -517,7 +517,7 @@ def predict_cmd(
 ) -> None:
     """Write a measure's predictions as the task's official submission files, so it can take
     part in a shared task as a file (score them back with `simeval score`)."""
-    from simeval.evaluate import predict
+    from simeval.api import predict
     from simeval.measures import create_measure
 
     m = create_measure(measure)
@@ -535,7 +535,7 @@ def results_cmd(
 ) -> None:
     """One table of the recorded results: a row per benchmark (with its main metric), a
     column per measure (the latest record of each pair wins)."""
-    from simeval.evaluate import results_frame
+    from simeval.api import results_frame
 
     frame = results_frame(folder)
     latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
