@@ -1,0 +1,1 @@
+"""Building similarity measures from corpora: count models (PPMI, SVD) and gensim models."""
