@@ -2,8 +2,10 @@
 
 Formats: ``word2vec`` text (a ``count dim`` header line; fastText ``.vec`` is the same),
 ``glove`` (text, no header), ``word2vec-bin`` (binary), ``fasttext-bin`` (a fastText model:
-subword vectors for unknown words, via gensim) and ``gensim`` (KeyedVectors saved by gensim).
-``auto`` decides from the file's first bytes.
+subword vectors for unknown words, via gensim), ``gensim`` (KeyedVectors saved by gensim) and
+``model`` (a folder written by ``simeval train``: vocab.txt with vectors.npy, memory-mapped, or
+a sparse vectors.npz; its model.bin gives fastText subwords). ``auto`` decides from the file's
+first bytes (a folder is a model).
 
 Fast path: evaluation first collects every word the requested benchmarks need, then streams the
 file once and keeps only those rows (and rows matching their normalized forms) — it never builds
@@ -34,7 +36,7 @@ from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
 from simeval.text.normalize import lemma, normalize, tokens
 
-FORMATS = ("auto", "word2vec", "glove", "word2vec-bin", "fasttext-bin", "gensim")
+FORMATS = ("auto", "word2vec", "glove", "word2vec-bin", "fasttext-bin", "gensim", "model")
 OOV_POLICIES = ("zero", "skip", "backoff")
 FASTTEXT_MAGIC = 793712314
 CHUNK = 1 << 24
@@ -42,6 +44,8 @@ CHUNK = 1 << 24
 
 def detect_format(path: Path) -> str:
     """Guess a vector file's format from its first bytes."""
+    if path.is_dir():
+        return "model"
     with open(path, "rb") as f:
         head = f.read(4096)
     if len(head) >= 4 and struct.unpack("<i", head[:4])[0] == FASTTEXT_MAGIC:
@@ -61,6 +65,24 @@ def detect_format(path: Path) -> str:
         except (UnicodeDecodeError, ValueError):
             return "word2vec-bin"
     return "glove"
+
+
+class Wanted:
+    """The words a run needs: exact forms (UTF-8 bytes, compared without decoding) and, for
+    ``oov=backoff``, normalized forms that a file word may match after normalization."""
+
+    def __init__(self, exact: set[bytes], normed: set[str] | None) -> None:
+        self.exact = exact
+        self.normed = normed
+
+    def match(self, word: bytes) -> tuple[bool, str | None]:
+        """Whether to keep a file word, and its normalized key when that is what matched."""
+        key = None
+        if self.normed is not None:
+            key = normalize(word.decode("utf-8", errors="replace"))
+            if key not in self.normed:
+                key = None
+        return word in self.exact or key is not None, key
 
 
 class Vocabulary:
@@ -117,14 +139,13 @@ def _text_lines(path: Path, progress: Callable[[int], None] | None) -> Iterator[
 def scan_text(
     path: Path,
     has_header: bool,
-    wanted: set[bytes],
-    wanted_normed: set[str] | None,
+    wanted: Wanted,
     progress: Callable[[int], None] | None = None,
 ) -> Vocabulary:
-    """One pass over a text vector file keeping the rows whose word is in ``wanted`` (UTF-8
-    bytes) or, when ``wanted_normed`` is given, whose normalized word is in it."""
+    """One pass over a text vector file keeping the rows ``wanted`` matches."""
     vocab: Vocabulary | None = None
     dim = 0
+    exact, plain = wanted.exact, wanted.normed is None
     for number, line in enumerate(_text_lines(path, progress), start=1):
         if number == 1 and has_header:
             fields = line.split()
@@ -140,17 +161,16 @@ def scan_text(
                 raise InputError(path, number, "expected a word followed by numbers")
             vocab = Vocabulary(dim)
         vocab.file_words += 1
-        normed = None
-        if wanted_normed is not None:
-            try:
-                normed = normalize(word.decode("utf-8"))
-            except UnicodeDecodeError:
-                normed = None
-            if normed not in wanted_normed:
-                normed = None
-        if word in wanted or normed is not None:
-            text = word.decode("utf-8", errors="replace").rstrip("\r")
-            vocab.add(text, _parse_row(path, number, rest, dim), normed)
+        if plain:  # the hot loop of the fast path: one set look-up a line
+            if word not in exact:
+                continue
+            normed = None
+        else:
+            keep, normed = wanted.match(word)
+            if not keep:
+                continue
+        text = word.decode("utf-8", errors="replace").rstrip("\r")
+        vocab.add(text, _parse_row(path, number, rest, dim), normed)
     if vocab is None:
         raise InputError(path, None, "empty vector file")
     return vocab
@@ -158,8 +178,7 @@ def scan_text(
 
 def scan_binary(
     path: Path,
-    wanted: set[bytes],
-    wanted_normed: set[str] | None,
+    wanted: Wanted,
     progress: Callable[[int], None] | None = None,
 ) -> Vocabulary:
     """One pass over a binary word2vec file (``count dim`` line, then per word: the word, a
@@ -187,27 +206,49 @@ def scan_binary(
             word = buf[pos:space]
             pos = space + 1 + width
             vocab.file_words += 1
-            normed = None
-            if wanted_normed is not None:
-                normed = normalize(word.decode("utf-8", errors="replace"))
-                if normed not in wanted_normed:
-                    normed = None
-            if word in wanted or normed is not None:
+            keep, normed = wanted.match(word)
+            if keep:
                 vector = np.frombuffer(buf, dtype="<f4", count=dim, offset=space + 1).copy()
                 vocab.add(word.decode("utf-8", errors="replace"), vector, normed)
     return vocab
 
 
-def _from_keyed(kv: Any, wanted: set[bytes], wanted_normed: set[str] | None) -> Vocabulary:
-    vocab = Vocabulary(kv.vector_size)
-    vocab.file_words = len(kv.index_to_key)
-    for word in kv.index_to_key:
-        normed = normalize(word) if wanted_normed is not None else None
-        if normed is not None and normed not in wanted_normed:  # type: ignore[operator]
-            normed = None
-        if word.encode("utf-8") in wanted or normed is not None:
-            vocab.add(word, np.asarray(kv[word], dtype=np.float32), normed)
+def _pick_rows(
+    words: list[str], row: Callable[[int], np.ndarray], dim: int, wanted: Wanted
+) -> Vocabulary:
+    """The wanted rows of an in-memory (or memory-mapped) vocabulary."""
+    vocab = Vocabulary(dim)
+    vocab.file_words = len(words)
+    for i, word in enumerate(words):
+        keep, normed = wanted.match(word.encode("utf-8"))
+        if keep:
+            vocab.add(word, np.asarray(row(i), dtype=np.float32).ravel(), normed)
     return vocab
+
+
+def _from_keyed(kv: Any, wanted: Wanted) -> Vocabulary:
+    return _pick_rows(list(kv.index_to_key), lambda i: kv.vectors[i], kv.vector_size, wanted)
+
+
+def load_model_folder(path: Path, wanted: Wanted) -> Vocabulary:
+    """The wanted rows of a ``simeval train`` model folder."""
+    vocab_file = path / "vocab.txt"
+    if not vocab_file.is_file():
+        raise InputError(path, None, "not a model folder: no vocab.txt")
+    words = vocab_file.read_text(encoding="utf-8").split("\n")[:-1]
+    if (path / "vectors.npy").is_file():
+        matrix: Any = np.load(path / "vectors.npy", mmap_mode="r")
+    elif (path / "vectors.npz").is_file():
+        from scipy import sparse
+
+        matrix = sparse.load_npz(path / "vectors.npz").tocsr()
+    else:
+        raise InputError(path, None, "model folder without vectors.npy or vectors.npz")
+    if matrix.shape[0] != len(words):
+        raise InputError(vocab_file, None, f"{len(words)} words for {matrix.shape[0]} vectors")
+    if hasattr(matrix, "toarray"):
+        return _pick_rows(words, lambda i: matrix[i].toarray(), matrix.shape[1], wanted)
+    return _pick_rows(words, lambda i: matrix[i], matrix.shape[1], wanted)
 
 
 class WordVectors(Measure):
@@ -251,13 +292,15 @@ class WordVectors(Measure):
         if not needed and self.vocab is not None:
             return
         all_forms = {f for w in needed for f in self.forms(w)}
-        wanted = {f.encode("utf-8") for f in all_forms}
-        wanted_normed = {normalize(f) for f in all_forms} if self.backoff else None
+        wanted = Wanted(
+            {f.encode("utf-8") for f in all_forms},
+            {normalize(f) for f in all_forms} if self.backoff else None,
+        )
         fmt = self.params["format"]
         if fmt == "auto":
             fmt = detect_format(self.path)
             self.params["format_detected"] = fmt
-        if not self.path.is_file():
+        if not self.path.exists():
             raise InputError(self.path, None, "vector file not found")
         total = self.path.stat().st_size
         done = [0]
@@ -268,16 +311,22 @@ class WordVectors(Measure):
                 self.progress(min(done[0], total), total)
 
         if fmt in ("word2vec", "glove"):
-            vocab = scan_text(self.path, fmt == "word2vec", wanted, wanted_normed, step)
+            vocab = scan_text(self.path, fmt == "word2vec", wanted, step)
         elif fmt == "word2vec-bin":
-            vocab = scan_binary(self.path, wanted, wanted_normed, step)
+            vocab = scan_binary(self.path, wanted, step)
+        elif fmt == "model":
+            vocab = load_model_folder(self.path, wanted)
+            if self.backoff and (self.path / "model.bin").is_file() and self.subword is None:
+                from simeval.measures._gensim import load_keyed
+
+                self.subword = load_keyed(self.path / "model.bin", "fasttext-bin")
         else:
             from simeval.measures._gensim import load_keyed
 
             kv = load_keyed(self.path, fmt)
             if fmt == "fasttext-bin":
                 self.subword = kv
-            vocab = _from_keyed(kv, wanted, wanted_normed)
+            vocab = _from_keyed(kv, wanted)
         self._merge(vocab)
         for w in needed:
             self.words_seen.add(w)
