@@ -105,3 +105,150 @@ def test_svd_weighting() -> None:
         # columns are defined up to sign
         signs = np.sign((got * want).sum(axis=0))
         assert got * signs == pytest.approx(want, abs=1e-4)
+
+
+# -- corpus reading and text handling -----------------------------------------------------------
+
+
+def test_ruslit_archive_with_its_cp1251_work(data_dir: Path) -> None:
+    from simeval.text.corpus import iter_documents
+
+    docs = list(iter_documents(data_dir / "corpora" / "ruslit.tar.xz"))
+    assert len(docs) == 373  # works in the corpus (its README and info.csv are not documents)
+    cp1251 = [d for d in docs if d.encoding == "cp1251"]
+    assert [d.source.rsplit("/", 1)[-1] for d in cp1251] == ["Руслан и Людмила.txt"]
+    assert "Людмила" in cp1251[0].text
+
+
+def test_gutenberg_markers_folders_and_lines(tmp_path: Path) -> None:
+    from simeval.errors import InputError
+    from simeval.text.corpus import iter_documents
+
+    book = (
+        "The Project Gutenberg EBook of X\nlicence text\n"
+        "*** START OF THIS PROJECT GUTENBERG EBOOK X ***\nThe story.\nSecond line.\n"
+        "*** END OF THIS PROJECT GUTENBERG EBOOK X ***\nmore licence\n"
+    )
+    (tmp_path / "b.txt").write_text(book)
+    (tmp_path / "a.txt").write_text("first\n\nsecond\n")
+    (tmp_path / ".hidden.txt").write_text("no")
+    docs = list(iter_documents(tmp_path))
+    assert [Path(d.source).name for d in docs] == ["a.txt", "b.txt"]
+    assert docs[1].text.strip() == "The story.\nSecond line."
+    lines = list(iter_documents(tmp_path / "a.txt", one_per_line=True))
+    assert [d.text for d in lines] == ["first", "second"]
+    (tmp_path / "bad.txt").write_bytes("日本語".encode("utf-16"))
+    with pytest.raises(InputError, match=r"bad\.txt: neither UTF-8 nor cp1251"):
+        list(iter_documents(tmp_path / "bad.txt"))
+
+
+def read_conllu(path: Path):
+    """(text, [(form, lemma, upos)]) per sentence of a CoNLL-U file, multiword ranges skipped."""
+    sentences, text, rows = [], None, []
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("# text = "):
+            text = line[len("# text = ") :]
+        elif line and not line.startswith("#"):
+            cols = line.split("\t")
+            if cols[0].isdigit():
+                rows.append((cols[1], cols[2], cols[3]))
+        elif not line and rows:
+            sentences.append((text, rows))
+            text, rows = None, []
+    return sentences
+
+
+def test_russian_tokens_and_lemmas_on_ud_gsd(data_dir: Path) -> None:
+    from simeval.text.normalize import lemma, normalize
+    from simeval.text.tokenize import words
+
+    sentences = read_conllu(data_dir / "corpora" / "ru_ud_gsd" / "ru_gsd-ud-test.conllu")
+    assert len(sentences) > 500
+    gold_tokens = found = lemma_right = lemma_total = 0
+    for text, rows in sentences:
+        gold = [normalize(f) for f, _, upos in rows if upos not in ("PUNCT", "SYM")]
+        ours = [normalize(w) for w in words(text, "ru")]
+        gold_tokens += len(gold)
+        found += sum((Counter(gold) & Counter(ours)).values())
+        for form, gold_lemma, upos in rows:
+            if upos not in ("PUNCT", "SYM", "NUM", "X"):
+                lemma_total += 1
+                lemma_right += lemma(form) == normalize(gold_lemma)
+    # Token recall: UD splits a few things razdel keeps whole (and the reverse)
+    assert found / gold_tokens > 0.97
+    # pymorphy3's most probable lemma against the treebank's (README quotes the figure)
+    accuracy = lemma_right / lemma_total
+    assert accuracy > 0.85, accuracy
+    print(f"lemma accuracy {accuracy:.4f} on {lemma_total} tokens")
+
+
+def test_sentence_boundaries_in_english_and_russian() -> None:
+    from simeval.text.tokenize import sentences
+
+    assert sentences("Mr. Smith came. He sat down!\n\nNew paragraph", "en") == [
+        "Mr. Smith came.",
+        "He sat down!",
+        "New paragraph",
+    ]
+    assert sentences("Он пришёл. Т. е. сел. «Кто там?» — спросил он.", "ru")[0] == "Он пришёл."
+
+
+def test_train_command_writes_readable_model_folders(tmp_path: Path, monkeypatch) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+    from simeval.measures import create_measure
+
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    rng = np.random.default_rng(3)
+    animals, tools = ["cat", "dog", "cow", "horse"], ["hammer", "saw", "drill", "wrench"]
+    lines = []
+    for _ in range(400):  # animals co-occur with "farm", tools with "shed"
+        group, place = (animals, "farm") if rng.random() < 0.5 else (tools, "shed")
+        lines.append(" ".join([*rng.choice(group, 3), place, *rng.choice(group, 2)]) + ".")
+    corpus = tmp_path / "toy.txt"
+    corpus.write_text("\n\n".join(lines))
+    runner = CliRunner()
+    folders = {}
+    for kind, extra in [
+        ("ppmi", []),
+        ("svd", ["--dim", "3"]),
+        ("word2vec", ["--dim", "10"]),
+        ("fasttext", ["--dim", "10"]),
+    ]:
+        out = tmp_path / kind
+        args = [
+            "train",
+            kind,
+            "--corpus",
+            str(corpus),
+            "--lang",
+            "en",
+            "--out",
+            str(out),
+            "--min-count",
+            "1",
+            "--window",
+            "2",
+            "--workers",
+            "1",
+            *extra,
+        ]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        record = json.loads((out / "config.json").read_text())
+        assert record["config"]["kind"] == kind and len(record["corpus"]["sha256"]) == 64
+        assert record["corpus"]["sentences"] == 400
+        folders[kind] = out
+    pairs = [("cat", "dog"), ("cat", "hammer"), ("cats", "dog")]
+    for kind in ("ppmi", "svd"):
+        s = create_measure(f"vectors:path={folders[kind]}").score_words(pairs)
+        assert s[0] > s[1]  # same group more similar than across groups
+        assert np.isnan(s[2])
+    ft = create_measure(f"vectors:path={folders['fasttext']},oov=backoff").score_words(pairs)
+    w2v = create_measure(f"vectors:path={folders['word2vec']},oov=backoff").score_words(pairs)
+    # "cats" is unseen: fastText's subwords give it a vector under backoff, word2vec cannot
+    plain_ft = create_measure(f"vectors:path={folders['fasttext']},oov=skip").score_words(pairs)
+    assert not np.isnan(ft[2]) and np.isnan(w2v[2]) and np.isnan(plain_ft[2])

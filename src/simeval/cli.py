@@ -526,6 +526,105 @@ def predict_cmd(
     out.print(f"wrote {len(written)} file(s): {', '.join(map(str, written))}")
 
 
+@app.command("train")
+@guarded
+def train_cmd(
+    kind: Annotated[
+        str,
+        typer.Argument(help="ppmi | svd | word2vec | fasttext", show_default=False),
+    ],
+    corpus: Annotated[
+        Path, typer.Option(help="A text file, a folder of .txt files or a .tar.xz/.tar.gz.")
+    ],
+    lang: Annotated[str, typer.Option(help="ru or en: sentence splitting and tokens.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="The model folder to write.")],
+    lemmatize: Annotated[
+        bool, typer.Option(help="Lemmas instead of word forms (pymorphy3 / simplemma).")
+    ] = False,
+    one_per_line: Annotated[
+        bool, typer.Option(help="Each non-empty line of a file is a document.")
+    ] = False,
+    min_count: Annotated[int, typer.Option(help="Drop rarer words.")] = 5,
+    window: Annotated[int, typer.Option(help="Context window on each side.")] = 5,
+    dim: Annotated[int, typer.Option(help="Dimensions (svd, word2vec, fasttext).")] = 300,
+    contexts: Annotated[
+        int,
+        typer.Option(help="Count models: 0 = every word is a context; N = top N non-stop words."),
+    ] = 0,
+    max_words: Annotated[int, typer.Option(help="Cap the vocabulary (0: no cap).")] = 0,
+    alpha: Annotated[float, typer.Option(help="PPMI context smoothing exponent.")] = 0.75,
+    shift: Annotated[float, typer.Option(help="PPMI shift k (log k subtracted).")] = 1.0,
+    power: Annotated[float, typer.Option(help="SVD eigenvalue weighting p (0, 0.5, 1).")] = 0.5,
+    sg: Annotated[int, typer.Option(help="word2vec/fasttext: 1 skip-gram, 0 CBOW.")] = 1,
+    epochs: Annotated[int, typer.Option(help="word2vec/fasttext epochs.")] = 5,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 1,
+    workers: Annotated[int, typer.Option(help="Processes / threads.")] = 2,
+    evaluate_on: Annotated[
+        list[str] | None,
+        typer.Option("--evaluate", help="Evaluate the model at once on these suites/benchmarks."),
+    ] = None,
+    results: Annotated[
+        Path, typer.Option("--results", help="Where --evaluate appends its records.")
+    ] = Path("results"),
+    data_dir: DataDir = None,
+) -> None:
+    """Train a similarity model from a corpus into a model folder that `vectors:path=FOLDER`
+    reads; the folder's config.json records every setting and the corpus sha256."""
+    from rich.progress import Progress
+
+    from simeval.cache import cache_root
+    from simeval.errors import InputError
+    from simeval.text.tokenize import LANGUAGES
+    from simeval.train.models import KINDS, TrainConfig, train
+    from simeval.train.prepared import prepare_corpus
+
+    if kind not in KINDS:
+        raise InputError(None, None, f"unknown model kind {kind!r}; one of {', '.join(KINDS)}")
+    if lang not in LANGUAGES:
+        raise InputError(None, None, f"--lang must be one of {', '.join(LANGUAGES)}")
+    config = TrainConfig(
+        kind,
+        lang,
+        lemmatize,
+        min_count,
+        window,
+        dim,
+        contexts,
+        max_words,
+        alpha,
+        shift,
+        power,
+        sg,
+        epochs=epochs,
+        seed=seed,
+        workers=workers,
+    )
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"tokenizing {corpus.name}", total=None)
+        prepared = prepare_corpus(
+            corpus,
+            lang,
+            lemmatize,
+            cache_root() / "corpora",
+            one_per_line=one_per_line,
+            progress=lambda n: progress.update(task, completed=n),
+        )
+        progress.update(task, description=f"training {kind}", completed=0, total=prepared.sentences)
+        folder = train(config, prepared, out_dir, progress=lambda n: progress.advance(task, n))
+    err.print(
+        f"{prepared.documents:,} documents, {prepared.sentences:,} sentences, "
+        f"{prepared.tokens:,} tokens -> {folder}",
+        highlight=False,
+    )
+    if evaluate_on:
+        from simeval.api import evaluate
+
+        found = evaluate(
+            f"vectors:path={folder}", *evaluate_on, store=_store(data_dir), results_dir=results
+        )
+        report(found, False, f"{kind} on {corpus.name}")
+
+
 @app.command("results")
 @guarded
 def results_cmd(

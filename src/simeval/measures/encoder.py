@@ -21,20 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from simeval.cache import cache_root
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-
-
-def cache_root() -> Path:
-    env = os.environ.get("SIMEVAL_CACHE_DIR")
-    if env:
-        return Path(env)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("simeval"))
 
 
 def default_model_path() -> Path:
