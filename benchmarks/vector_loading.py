@@ -3,8 +3,7 @@
 Writes a 1,000,000 x 300 word2vec text file (vocabulary: every word of the russe, simlex999,
 wordsim353, rg65 and mc30 benchmarks, then filler words; each row one of 1,000 random vectors,
 so the file is written in seconds), then measures, each in its own process so peak memory is
-its own (``VmHWM``, the peak resident set the child reads from /proc/self/status at exit;
-``ru_maxrss`` would also count the parent's pages at fork time):
+its own (``VmHWM``, see ``_child.py``):
 
 - floor: one plain sequential read of the file in 16 MiB chunks;
 - simeval: ``simeval.evaluate("vectors:path=F,format=word2vec", "russe", "words")``
@@ -17,48 +16,31 @@ Run: SIMEVAL_DATA_DIR=../shared/data python benchmarks/vector_loading.py [--word
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
+from _child import run_child
+
 WORD_BENCHMARKS = ("russe", "words")
 
-PEAK = """
-import atexit
-def _peak():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            print("PEAK", int(line.split()[1]) / 1024)
-atexit.register(_peak)
-"""
-
-FLOOR = (
-    PEAK
-    + """
+FLOOR = """
 import sys
 with open(sys.argv[1], "rb") as f:
     while f.read(1 << 24):
         pass
 """
-)
 
-SIMEVAL = (
-    PEAK
-    + """
+SIMEVAL = """
 import sys
 from simeval.api import evaluate
 results = evaluate(f"vectors:path={sys.argv[1]},format=word2vec", "russe", "words")
 print(sum(r.coverage["scored"] for r in results if r.benchmark != "russe"))
 """
-)
 
-GENSIM = (
-    PEAK
-    + """
+GENSIM = """
 import sys
 from gensim.models import KeyedVectors
 kv = KeyedVectors.load_word2vec_format(sys.argv[1], binary=False)
@@ -66,7 +48,6 @@ for pairs in sys.argv[2:]:
     kv.evaluate_word_pairs(pairs, delimiter="\\t", case_insensitive=False)
 print(len(kv))
 """
-)
 
 
 def benchmark_words() -> tuple[list[str], list[Path]]:
@@ -105,22 +86,6 @@ def write_vectors(path: Path, words: list[str], n: int, dim: int) -> None:
             )
 
 
-def measure(code: str, *args: str) -> tuple[float, float, str]:
-    """Wall seconds, peak resident memory (MiB) and output of ``python -c code args``."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    )
-    out, _ = proc.communicate()
-    seconds = time.perf_counter() - start
-    if proc.returncode:
-        raise RuntimeError(f"benchmark step failed ({proc.returncode})")
-    lines = out.decode().split("\n")
-    peak = float(next(x for x in lines if x.startswith("PEAK")).split()[1])
-    output = " ".join(x for x in lines if x and not x.startswith("PEAK"))
-    return seconds, peak, output
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--words", type=int, default=1_000_000)
@@ -138,9 +103,9 @@ def main() -> None:
             f"file: {args.words:,} x {args.dim} word2vec text, {size:.2f} GiB, "
             f"{len(words):,} benchmark words (written in {time.perf_counter() - t:.0f} s)"
         )
-        floor = measure(FLOOR, str(path))
-        ours = measure(SIMEVAL, str(path))
-        theirs = measure(GENSIM, str(path), *map(str, pair_files))
+        floor = run_child(FLOOR, str(path))
+        ours = run_child(SIMEVAL, str(path))
+        theirs = run_child(GENSIM, str(path), *map(str, pair_files))
     print(f"  plain read : {floor[0]:7.1f} s  {floor[1]:7.0f} MiB")
     print(f"  simeval    : {ours[0]:7.1f} s  {ours[1]:7.0f} MiB  (pairs scored: {ours[2]})")
     print(f"  gensim     : {theirs[0]:7.1f} s  {theirs[1]:7.0f} MiB")
