@@ -176,6 +176,9 @@ def test_oov_policies_and_exact_coverage(tmp_path: Path) -> None:
     back = run("backoff")
     assert back.coverage == {"gold": 5, "scored": 4, "missing": 1, "extra": 0}
     assert back.metrics["pearson"] == pytest.approx(pearsonr([*base, tree], gold[:4])[0])
+    official = run("backoff,fallback=zero")  # look-ups first, then RUSSE's 0 for the rest
+    assert official.coverage["scored"] == 4
+    assert official.metrics["pearson"] == pytest.approx(pearsonr([*base, tree, 0], gold)[0])
 
 
 def test_texts_are_averaged_word_vectors(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@
 ``orthographic``  ``kind=levenshtein|prefix|dice``, ``n=3``, ``lower=true``
 ``random``     ``seed=0``
 ``vectors``    ``path=FILE``, ``format=auto|word2vec|glove|word2vec-bin|fasttext-bin|gensim``,
-               ``oov=zero|skip|backoff``, ``sif=false``, ``lang=en``
+               ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
 ``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``
 =============  ==================================================================
 """

@@ -17,7 +17,8 @@ Out-of-vocabulary policy (``oov``):
 - ``skip``: those pairs are left out and only covered pairs are evaluated;
 - ``backoff``: try the word as is, lowercased, with ё→е, then its lemma (pymorphy3 for
   Russian), each also against the file's words normalized the same way; then fastText
-  subwords when the model has them; pairs still unknown are left out, as with ``skip``.
+  subwords when the model has them; pairs still unknown are then left out (``fallback=skip``,
+  the default) or scored 0 (``fallback=zero``, RUSSE's official rule after the look-ups).
 
 Coverage (pairs scored / gold) is reported with every result.
 """
@@ -252,17 +253,19 @@ def load_model_folder(path: Path, wanted: Wanted) -> Vocabulary:
 
 
 class WordVectors(Measure):
-    """``vectors:path=FILE,format=auto,oov=zero``: cosine of word vectors; texts are the mean
-    of their words' vectors (``sif=true`` weights them a/(a + p(w)) with word frequencies from
-    the ``wordfreq`` package, a = 1e-3, as in Arora et al. 2017, without removing the common
-    component)."""
+    """``vectors:path=FILE,format=auto,oov=zero,fallback=skip``: cosine of word vectors;
+    texts are the mean of their words' vectors (``sif=true`` weights them a/(a + p(w)) with
+    word frequencies from the ``wordfreq`` package, a = 1e-3, as in Arora et al. 2017, without
+    removing the common component)."""
 
     name = "vectors"
 
     def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self.path = Path(params["path"])
-        self.missing = "zero" if params["oov"] == "zero" else "skip"
+        self.missing = "skip" if params["oov"] == "skip" else "zero"
+        if params["oov"] == "backoff":
+            self.missing = params["fallback"]
         self.backoff = params["oov"] == "backoff"
         self.vocab: Vocabulary | None = None
         self.unit = np.zeros((0, 0), dtype=np.float32)
@@ -369,7 +372,8 @@ class WordVectors(Measure):
         ok = (ia >= 0) & (ib >= 0)
         out = np.full(len(pairs), np.nan)
         if ok.any():
-            out[ok] = np.einsum("ij,ij->i", self.unit[ia[ok]], self.unit[ib[ok]])
+            cosines = np.einsum("ij,ij->i", self.unit[ia[ok]], self.unit[ib[ok]])
+            out[ok] = np.clip(cosines, -1.0, 1.0)  # float32 rounding can pass 1 by 1e-7
         return out
 
     def _text_vector(self, text: str, weights: dict[str, float] | None) -> np.ndarray | None:
@@ -418,6 +422,7 @@ def make_vectors(p: Params) -> WordVectors:
         raise InputError(None, None, f"measure {p.spec}: needs path=FILE")
     p.get("format", "auto", str, FORMATS)
     p.get("oov", "zero", str, OOV_POLICIES)
+    p.get("fallback", "skip", str, ("skip", "zero"))
     p.get("sif", False, bool)
     p.get("lang", "en", str)
     return WordVectors(str(p.spec), p.done())

@@ -99,7 +99,7 @@ def range_warnings(predictions: ScoredPairs, low: float, high: float) -> list[In
             predictions.path,
             int(predictions.lines[i]),
             f"{len(outside)} score(s) outside [{low:g}, {high:g}] (first here: "
-            f"{s[i]!r}); ranking metrics are unaffected",
+            f"{float(s[i])!r}); ranking metrics are unaffected",
         )
     ]
 
