@@ -563,6 +563,14 @@ def train_cmd(
         list[str] | None,
         typer.Option("--evaluate", help="Evaluate the model at once on these suites/benchmarks."),
     ] = None,
+    measure_options: Annotated[
+        str,
+        typer.Option(
+            "--measure-options",
+            help="Options of the vectors: measure used by --evaluate, e.g. "
+            "oov=backoff,fallback=zero for a lemmatized model.",
+        ),
+    ] = "",
     results: Annotated[
         Path, typer.Option("--results", help="Where --evaluate appends its records.")
     ] = Path("results"),
