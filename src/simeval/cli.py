@@ -627,9 +627,8 @@ def train_cmd(
     if evaluate_on:
         from simeval.api import evaluate
 
-        found = evaluate(
-            f"vectors:path={folder}", *evaluate_on, store=_store(data_dir), results_dir=results
-        )
+        spec = f"vectors:path={folder}" + (f",{measure_options}" if measure_options else "")
+        found = evaluate(spec, *evaluate_on, store=_store(data_dir), results_dir=results)
         report(found, False, f"{kind} on {corpus.name}")
 
 
