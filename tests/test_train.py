@@ -242,6 +242,33 @@ def test_train_command_writes_readable_model_folders(tmp_path: Path, monkeypatch
         assert record["config"]["kind"] == kind and len(record["corpus"]["sha256"]) == 64
         assert record["corpus"]["sentences"] == 400
         folders[kind] = out
+    result = runner.invoke(
+        app,
+        [
+            "train",
+            "ppmi",
+            "--corpus",
+            str(corpus),
+            "--lang",
+            "en",
+            "--out",
+            str(tmp_path / "p2"),
+            "--min-count",
+            "1",
+            "--workers",
+            "1",
+            "--evaluate",
+            "mc30",
+            "--measure-options",
+            "oov=skip",
+            "--results",
+            str(tmp_path / "results"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    (record,) = [json.loads(x) for x in (tmp_path / "results" / "results.jsonl").open()]
+    assert record["system"]["spec"] == f"vectors:path={tmp_path / 'p2'},oov=skip"
+    assert record["coverage"]["scored"] == 0  # no MC-30 pair in a toy farm-and-shed corpus
     pairs = [("cat", "dog"), ("cat", "hammer"), ("cats", "dog")]
     for kind in ("ppmi", "svd"):
         s = create_measure(f"vectors:path={folders[kind]}").score_words(pairs)
