@@ -646,16 +646,21 @@ def results_cmd(
     frame = results_frame(folder)
     latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
     measures = list(dict.fromkeys(latest["measure"]))
+    # long specs (vectors:path=...) become numbered columns with a legend below the table
+    labels = [str(m) if len(str(m)) <= 24 else f"[{i}]" for i, m in enumerate(measures, 1)]
     table = Table(title=f"{folder / 'results.jsonl'}: main metric per benchmark")
     table.add_column("benchmark")
     table.add_column("metric")
-    for m in measures:
-        table.add_column(str(m), justify="right", overflow="fold")
+    for label in labels:
+        table.add_column(label, justify="right", no_wrap=True, min_width=6)
     for bench, rows in latest.groupby("benchmark", sort=False):
         by = dict(zip(rows["measure"], rows["score"], strict=True))
         metric = str(rows["main_metric"].iloc[0])
         table.add_row(str(bench), metric, *(_fmt(by[m]) if m in by else "" for m in measures))
     out.print(table)
+    for label, m in zip(labels, measures, strict=True):
+        if label != m:
+            out.print(f"{label} {m}", highlight=False)
 
 
 def main() -> None:
