@@ -16,7 +16,7 @@ from simeval.data.pairs import ScoredPairs, read_scored_pairs
 from simeval.data.store import DataStore
 from simeval.data.sts import read_sts_gold, read_sts_input
 from simeval.errors import InputError, InputWarning
-from simeval.tasks.pairs import GRADED, RELATED, PairBenchmark
+from simeval.tasks.pairs import GRADED, RELATED, PairBenchmark, extra_pairs
 from simeval.tasks.result import Result, Timer, warning_texts
 from simeval.tasks.sts import STSBenchmark, STSSuite
 
@@ -187,22 +187,12 @@ class RusseSuite:
                 b.evaluate(predictions, missing=missing, system=system, extra_ok=expected)
                 for b in self.benchmarks
             ]
-            extra = [i for i, p in enumerate(predictions.pairs) if p not in expected]
             index = predictions.lookup()
             unscored = [
                 p for p in expected if p not in index or np.isnan(predictions.scores[index[p]])
             ]
-        warnings: list[InputWarning] = list(predictions.warnings)
-        if extra:
-            p = predictions.pairs[extra[0]]
-            warnings.append(
-                InputWarning(
-                    predictions.path,
-                    int(predictions.lines[extra[0]]),
-                    f"{len(extra)} pair(s) are not in test.csv (first: "
-                    f"{p[0]},{p[1]}); they are ignored",
-                )
-            )
+            n_extra, extra_warnings = extra_pairs(predictions, expected, "test.csv")
+        warnings: list[InputWarning] = [*predictions.warnings, *extra_warnings]
         metrics = {
             b.name.removeprefix("russe-"): r.score
             for b, r in zip(self.benchmarks, results, strict=True)
@@ -218,7 +208,7 @@ class RusseSuite:
                     "gold": len(expected),
                     "scored": len(expected) - len(unscored),
                     "missing": len(unscored),
-                    "extra": len(extra),
+                    "extra": n_extra,
                 },
                 system=system or {},
                 data={k: v for b in self.benchmarks for k, v in b.data.items()},

@@ -70,21 +70,26 @@ def align_pairs(
             )
         action = "scored 0 as the official RUSSE scorer does" if missing == "zero" else "skipped"
         warnings.append(InputWarning(predictions.path, None, f"{text}; {action}"))
-    gold_set = set(gold.pairs) | (extra_ok or frozenset())
-    extra_rows = [i for i, p in enumerate(predictions.pairs) if p not in gold_set]
-    if extra_rows and extra_ok is None:
-        first_pair = predictions.pairs[extra_rows[0]]
-        warnings.append(
-            InputWarning(
-                predictions.path,
-                int(predictions.lines[extra_rows[0]]),
-                f"{len(extra_rows)} scored pair(s) are not in the gold (first: {first_pair[0]},"
-                f"{first_pair[1]}); they are ignored",
-            )
-        )
+    n_extra, extra_warnings = extra_pairs(
+        predictions, set(gold.pairs) | (extra_ok or frozenset()), "the gold"
+    )
+    if extra_ok is None:
+        warnings += extra_warnings
     if missing == "zero":
         scores = np.where(covered, scores, 0.0)
-    return Alignment(scores, covered, len(extra_rows), warnings)
+    return Alignment(scores, covered, n_extra, warnings)
+
+
+def extra_pairs(
+    predictions: ScoredPairs, known: set | frozenset, where: str
+) -> tuple[int, list[InputWarning]]:
+    """How many scored pairs are not in ``known``, and a warning naming the first (ignored)."""
+    rows = [i for i, p in enumerate(predictions.pairs) if p not in known]
+    if not rows:
+        return 0, []
+    a, b = predictions.pairs[rows[0]]
+    text = f"{len(rows)} scored pair(s) are not in {where} (first: {a},{b}); they are ignored"
+    return len(rows), [InputWarning(predictions.path, int(predictions.lines[rows[0]]), text)]
 
 
 def range_warnings(predictions: ScoredPairs, low: float, high: float) -> list[InputWarning]:
