@@ -52,10 +52,6 @@ def expand_targets(names: Iterable[str]) -> list[str]:
     return out
 
 
-def _names(target: str | Target) -> list[str]:
-    return expand_targets([target]) if isinstance(target, str) else []
-
-
 def load_targets(names: Iterable[str], store: DataStore | None = None) -> list[Target]:
     store = store or DataStore.from_env()
     return [
@@ -75,9 +71,10 @@ def _items(target: Target) -> tuple[list[tuple[str, str]], bool]:
     return [p for b in target.benchmarks for p in b.pairs], False  # type: ignore[union-attr]
 
 
-def _scores(measure: Measure, target: Target) -> np.ndarray:
+def _scores(measure: Measure, target: Target) -> tuple[list[tuple[str, str]], np.ndarray]:
+    """The pairs of ``target`` and the measure's scores for them."""
     pairs, words = _items(target)
-    return measure.score_words(pairs) if words else measure.score_texts(pairs)
+    return pairs, measure.score_words(pairs) if words else measure.score_texts(pairs)
 
 
 def _as_pairs(pairs: list[tuple[str, str]], scores: np.ndarray) -> ScoredPairs:
@@ -95,19 +92,19 @@ def _sts_outputs(target: STSBenchmark | STSSuite, scores: np.ndarray) -> dict[st
     return out
 
 
-def _evaluate_target(measure: Measure, target: Target, system: dict[str, Any]) -> list[Result]:
-    pairs, _ = _items(target)
-    scores = _scores(measure, target)
+def _evaluate_target(measure: Measure, target: Target) -> list[Result]:
+    """Score ``target`` through its task; the caller fills in each Result's system."""
+    pairs, scores = _scores(measure, target)
     if isinstance(target, PairBenchmark):
-        return [target.evaluate(_as_pairs(pairs, scores), missing=measure.missing, system=system)]
+        return [target.evaluate(_as_pairs(pairs, scores), missing=measure.missing)]
     if isinstance(target, RusseSuite):
-        return target.evaluate(_as_pairs(pairs, scores), missing=measure.missing, system=system)
+        return target.evaluate(_as_pairs(pairs, scores), missing=measure.missing)
     outputs = _sts_outputs(target, scores)
     unscored = int(np.isnan(scores).sum())
     if isinstance(target, STSBenchmark):
-        results = [target.evaluate(outputs[target.dataset], system=system)]
+        results = [target.evaluate(outputs[target.dataset])]
     else:
-        results = target.evaluate(outputs, system=system)
+        results = target.evaluate(outputs)
     if unscored:
         text = str(
             InputWarning(None, None, f"{unscored} sentence pairs could not be scored; scored 0")
@@ -143,20 +140,20 @@ def evaluate(
     m = create_measure(measure) if isinstance(measure, str) else measure
     if not targets:
         raise InputError(None, None, "name at least one benchmark or suite")
-    names = expand_targets(t for t in targets if isinstance(t, str))
-    by_name = dict(zip(names, load_targets(names, store), strict=True))
-    loaded = [by_name.pop(n) for t in targets for n in _names(t) if n in by_name] + [
-        t for t in targets if not isinstance(t, str)
-    ]
-    names = [t.name for t in loaded]
+    store = store or DataStore.from_env()
+    loaded: list[Target] = []
+    for t in targets:  # in the order given, each benchmark or suite once
+        for target in load_targets([t], store) if isinstance(t, str) else [t]:
+            if all(target.name != x.name for x in loaded):
+                loaded.append(target)
     with Timer() as timer:
         prepare(m, loaded)
     results: list[Result] = []
-    for name, target in zip(names, loaded, strict=True):
+    for target in loaded:
         if on_target:
-            on_target(name)
+            on_target(target.name)
         with Timer() as t:
-            found = _evaluate_target(m, target, m.describe())
+            found = _evaluate_target(m, target)
         for r in found:
             r.seconds = t.seconds
         results.extend(found)
@@ -229,7 +226,7 @@ def predict(
     m = create_measure(measure) if isinstance(measure, str) else measure
     (loaded,) = load_targets([target], store)
     prepare(m, [loaded])
-    scores = _scores(m, loaded)
+    pairs, scores = _scores(m, loaded)
     out = Path(out)
     if isinstance(loaded, STSBenchmark | STSSuite):
         out.mkdir(parents=True, exist_ok=True)
@@ -239,10 +236,9 @@ def predict(
             write_sts_output(f, output.scores)
             written.append(f)
         return written
-    pairs, _ = _items(loaded)
     if isinstance(loaded, RusseSuite):
+        by_pair = dict(zip(pairs, scores, strict=True))
         pairs = loaded.template.pairs  # every line of test.csv, in its order
-        by_pair = dict(zip(_items(loaded)[0], scores, strict=True))
         scores = np.array([by_pair[p] for p in pairs])
     out.parent.mkdir(parents=True, exist_ok=True)
     write_pairs(out, pairs, scores)
