@@ -77,6 +77,10 @@ def test_parallel_chunked_counting_equals_one_pass(tmp_path: Path) -> None:
     m = cooccurrence(f, words, contexts, window=3, workers=2, chunk_lines=37)
     expected = brute_force([s.split() for s in lines], set(words), set(contexts), 3)
     assert as_counter(m, words, contexts) == expected
+    # every word a context: the shared look-up path
+    m = cooccurrence(f, words, words, window=3, workers=2, chunk_lines=37)
+    expected = brute_force([s.split() for s in lines], set(words), set(words), 3)
+    assert as_counter(m, words, words) == expected
 
 
 def test_ppmi_by_hand() -> None:

@@ -84,16 +84,18 @@ def count_chunk(
 ) -> sparse.csr_matrix:
     """Co-occurrence counts of one chunk of sentences (see the module docstring)."""
     n_words, n_contexts = len(word_ids), len(context_ids)
+    same_ids = context_ids is word_ids  # every word is a context: look each token up once
     w_list: list[int] = []
     c_list: list[int] = []
     sent_list: list[int] = []
     for s, line in enumerate(lines):
         toks = line.split()
         w_list.extend(word_ids.get(t, -1) for t in toks)
-        c_list.extend(context_ids.get(t, -1) for t in toks)
+        if not same_ids:
+            c_list.extend(context_ids.get(t, -1) for t in toks)
         sent_list.extend([s] * len(toks))
     w = np.array(w_list, dtype=np.int64)
-    c = np.array(c_list, dtype=np.int64)
+    c = w if same_ids else np.array(c_list, dtype=np.int64)
     sent = np.array(sent_list, dtype=np.int64)
     rows, cols = [], []
     for d in range(1, window + 1):
@@ -121,7 +123,8 @@ def cooccurrence(
 ) -> sparse.csr_matrix:
     """The words × contexts co-occurrence matrix of a tokenized corpus file."""
     word_ids = {w: i for i, w in enumerate(words)}
-    context_ids = {w: i for i, w in enumerate(contexts)}
+    same = list(contexts) == list(words)
+    context_ids = word_ids if same else {w: i for i, w in enumerate(contexts)}
     total = sparse.csr_matrix((len(words), len(contexts)), dtype=np.float64)
     chunks = read_lines(path, chunk_lines)
     if workers <= 1:
