@@ -272,7 +272,6 @@ class WordVectors(Measure):
         self.subword: Any = None  # gensim FastTextKeyedVectors for fasttext-bin
         self.found: dict[str, int] = {}
         self.words_seen: set[str] = set()
-        self.words_found: set[str] = set()
         self.progress: Callable[[int, int], None] | None = None
 
     # -- loading --
