@@ -251,8 +251,14 @@ def test_results_are_appended_and_framed(store, tmp_path: Path) -> None:
     assert records[0]["data"] and records[0]["versions"]["numpy"] and records[0]["machine"]
     frame = results_frame(tmp_path)
     assert len(frame) == 6 and set(frame["measure"]) == {"random:seed=1", "overlap"}
-    (tmp_path / "results.jsonl").write_text('{"benchmark": 1}\nnot json\n')
+    # every record names its items file, and the file is there
+    assert all((tmp_path / r["items_file"]).is_file() for r in records)
+    good = '{"benchmark": "x", "task": "sts", "main_metric": "pearson", "metrics": {}}'
+    (tmp_path / "results.jsonl").write_text(good + "\nnot json\n")
     with pytest.raises(InputError, match=r"results.jsonl:2: not a JSON record"):
+        load_results(tmp_path)
+    (tmp_path / "results.jsonl").write_text('{"benchmark": 1}\n')
+    with pytest.raises(InputError, match=r"results.jsonl:1: the record has no 'task'"):
         load_results(tmp_path)
 
 

@@ -32,11 +32,12 @@ from simeval.tasks.benchmarks import (
     load_suite,
 )
 from simeval.tasks.pairs import PairBenchmark
+from simeval.tasks.records import load_results, save_results, system_name
 from simeval.tasks.result import Result, Timer
 from simeval.tasks.sts import STSBenchmark, STSSuite
 
 Target = PairBenchmark | STSBenchmark | RusseSuite | STSSuite
-RESULTS_FILE = "results.jsonl"
+__all__ = ["evaluate", "load_results", "predict", "results_frame", "save_results"]
 
 
 def expand_targets(names: Iterable[str]) -> list[str]:
@@ -165,33 +166,6 @@ def evaluate(
     return results
 
 
-def save_results(folder: str | Path, results: Sequence[Result]) -> Path:
-    """Append results to ``folder/results.jsonl`` (created if needed)."""
-    path = Path(folder) / RESULTS_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as f:
-        for r in results:
-            f.write(r.to_json() + "\n")
-    return path
-
-
-def load_results(folder: str | Path) -> list[dict[str, Any]]:
-    """Every record of ``folder/results.jsonl``; a malformed line is an error naming it."""
-    import json
-
-    path = Path(folder) / RESULTS_FILE
-    if not path.is_file():
-        raise InputError(path, None, "no results file")
-    out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise InputError(path, number, f"not a JSON record: {exc.msg}") from None
-    return out
-
-
 def results_frame(folder: str | Path) -> Any:
     """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``)."""
     try:
@@ -202,7 +176,7 @@ def results_frame(folder: str | Path) -> Any:
     for r in load_results(folder):
         row = {
             "benchmark": r["benchmark"],
-            "measure": r["system"].get("spec", r["system"].get("path")),
+            "measure": system_name(r["system"]),
             "main_metric": r["main_metric"],
             "score": r["metrics"].get(r["main_metric"]),
             **{f"metric.{k}": v for k, v in r["metrics"].items()},

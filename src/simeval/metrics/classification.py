@@ -98,8 +98,8 @@ def russe_labels(word1: Sequence[str], word2: Sequence[str], y_score: ArrayLike)
     This is the official scorer's rule (``evaluate.py``: sort by word1, usim desc, word2; a pair
     at 1-based position i is related iff i ≤ n/2).
     """
-    w1 = np.asarray(word1, dtype=str)
-    w2 = np.asarray(word2, dtype=str)
+    w1 = np.asarray(word1)  # strings, or integer codes in the strings' order
+    w2 = np.asarray(word2)
     s = np.asarray(y_score, dtype=float)
     order = np.lexsort((w2, -s, w1))
     sorted_w1 = w1[order]

@@ -16,7 +16,8 @@ from simeval.data.pairs import ScoredPairs, read_scored_pairs
 from simeval.data.store import DataStore
 from simeval.data.sts import read_sts_gold, read_sts_input
 from simeval.errors import InputError, InputWarning
-from simeval.tasks.pairs import GRADED, RELATED, PairBenchmark, extra_pairs
+from simeval.tasks.items import GRADED, RELATED, RUSSE_SUITE, concat_items
+from simeval.tasks.pairs import PairBenchmark, extra_pairs
 from simeval.tasks.result import Result, Timer, warning_texts
 from simeval.tasks.sts import STSBenchmark, STSSuite
 
@@ -201,7 +202,7 @@ class RusseSuite:
         results.append(
             Result(
                 benchmark=self.name,
-                task="russe-suite",
+                task=RUSSE_SUITE,
                 main_metric="sum",
                 metrics=metrics,
                 coverage={
@@ -215,6 +216,7 @@ class RusseSuite:
                 warnings=warning_texts(warnings),
                 settings={"missing": missing},
                 seconds=timer.seconds,
+                items=concat_items([(r.benchmark, r.task, r.items) for r in results]),
             )
         )
         return results

@@ -10,9 +10,8 @@ import numpy as np
 from simeval.data.trec import Qrels, Run
 from simeval.errors import InputWarning
 from simeval.metrics import evaluate_trec
+from simeval.tasks.items import LINKING, LINKING_METRICS
 from simeval.tasks.result import Result, Timer, warning_texts
-
-LINKING = "linking"
 
 
 @dataclass
@@ -100,4 +99,8 @@ class LinkingBenchmark:
             warnings=warning_texts(warnings),
             settings={"complete": complete},
             seconds=timer.seconds,
+            items={
+                "qid": np.asarray([str(q) for q in ev.qids], dtype=str),
+                **{k: np.asarray(ev.per_query[k], dtype=float) for k in LINKING_METRICS},
+            },
         )

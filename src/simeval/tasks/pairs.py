@@ -20,18 +20,10 @@ import numpy as np
 
 from simeval.data.pairs import ScoredPairs
 from simeval.errors import InputError, InputWarning
-from simeval.metrics import (
-    average_precision,
-    average_precision_trapezoid,
-    pearson,
-    roc_auc,
-    russe_accuracy,
-    spearman,
-)
+from simeval.tasks.items import GRADED, MAIN_METRIC, RELATED, Items, graded_metrics, related_metrics
 from simeval.tasks.result import Result, Timer, warning_texts
 
 MISSING_POLICIES = ("zero", "skip", "error")
-GRADED, RELATED = "graded-pairs", "related-pairs"
 
 
 @dataclass
@@ -133,7 +125,7 @@ class PairBenchmark:
 
     @property
     def main_metric(self) -> str:
-        return "spearman" if self.task == GRADED else "ap_trapezoid"
+        return MAIN_METRIC[self.task]
 
     def __len__(self) -> int:
         return len(self.gold)
@@ -142,14 +134,26 @@ class PairBenchmark:
         """Metrics of system ``scores`` given in gold order (no NaN)."""
         g = self.gold.scores
         if self.task == GRADED:
-            return {"spearman": spearman(scores, g), "pearson": pearson(scores, g)}
+            return graded_metrics(g, scores)
         w1 = [a for a, _ in self.gold.pairs]
         w2 = [b for _, b in self.gold.pairs]
+        return related_metrics(g, scores, np.asarray(w1), np.asarray(w2))
+
+    def items(self, aligned: Alignment, missing: str) -> Items:
+        """One row per gold pair: the score as it entered the metrics, and the gold's columns."""
+        counted = aligned.covered | (missing == "zero")
         return {
-            "ap_trapezoid": average_precision_trapezoid(g, scores),
-            "ap": average_precision(g, scores),
-            "accuracy": russe_accuracy(w1, w2, scores, g),
-            "roc_auc": roc_auc(g, scores),
+            "word1": np.array([a for a, _ in self.gold.pairs], dtype=str),
+            "word2": np.array([b for _, b in self.gold.pairs], dtype=str),
+            "gold": np.asarray(self.gold.scores, dtype=float),
+            "score": np.where(counted, aligned.scores, np.nan),
+            "covered": aligned.covered.astype(np.int64),
+            "counted": counted.astype(np.int64),
+            **{
+                k: np.array(v, dtype=str)
+                for k, v in self.gold.columns.items()
+                if k not in ("word1", "word2", "gold", "score", "covered", "counted")
+            },
         }
 
     def evaluate(
@@ -188,6 +192,7 @@ class PairBenchmark:
             warnings=warning_texts(warnings),
             settings={"missing": missing},
             seconds=timer.seconds,
+            items=self.items(aligned, missing),
         )
 
     def subset(self, mask: np.ndarray) -> PairBenchmark:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import platform
 import time
-from dataclasses import asdict, dataclass, field
+import uuid
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,7 +50,8 @@ class Result:
     ``coverage`` counts items: ``gold`` (items in the benchmark), ``scored`` (items the system
     scored), ``missing`` (gold items without a score), ``extra`` (scored items not in the gold).
     ``data`` maps every data file read to its sha256; ``system`` describes the submission file
-    or the measure.
+    or the measure. ``items`` holds the per-item rows (``tasks/items.py``) that statistics are
+    computed from; they are saved to ``items_file`` beside the results, not in the record.
     """
 
     benchmark: str
@@ -64,6 +67,10 @@ class Result:
     machine: dict[str, Any] = field(default_factory=machine)
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     seconds: float = 0.0
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:16])
+    # per-item rows (tasks/items.py); saved beside the record, not inside it
+    items: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    items_file: str | None = None
 
     @property
     def score(self) -> float:
@@ -71,7 +78,9 @@ class Result:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; NaN metrics become null."""
-        d = asdict(self)
+        d = {
+            f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.name != "items"
+        }
         d["metrics"] = {
             k: (None if isinstance(v, float) and math.isnan(v) else v)
             for k, v in self.metrics.items()

@@ -16,10 +16,8 @@ import numpy as np
 from simeval.data.sts import STSOutput
 from simeval.errors import InputError
 from simeval.metrics import pearson, sts_all, sts_allnrm, sts_mean, weighted_pearson
+from simeval.tasks.items import STS, STS_SUITE, Items, concat_items
 from simeval.tasks.result import Result, Timer
-
-STS = "sts"
-STS_SUITE = "sts-suite"
 
 
 @dataclass
@@ -66,7 +64,20 @@ class STSBenchmark:
             system=system or {},
             data=dict(self.data),
             seconds=timer.seconds,
+            items=self.items(output),
         )
+
+    def items(self, output: STSOutput) -> Items:
+        """One row per gold-scored line (lines with an empty gold are not evaluated)."""
+        m = self.scored
+        ones = np.ones(int(m.sum()), dtype=np.int64)
+        return {
+            "item": np.flatnonzero(m) + 1,
+            "gold": self.gold[m],
+            "score": np.asarray(output.scores, dtype=float)[m],
+            "covered": ones,
+            "counted": ones,
+        }
 
 
 @dataclass
@@ -115,6 +126,7 @@ class STSSuite:
                 system=system or {},
                 data=data,
                 seconds=timer.seconds,
+                items=concat_items([(r.benchmark, r.task, r.items) for r in results]),
             )
         )
         return results

@@ -1,0 +1,262 @@
+"""Statistics over per-item scores: confidence intervals and tests comparing two systems.
+
+Every function is pure and seeded; a statistic is any function of a row-index array (one
+bootstrap replicate) to a dict of metric values, so one resampling serves every metric.
+
+- Bootstrap intervals are percentile intervals (Efron & Tibshirani 1993, ch. 13): resample the
+  items with replacement B times (within strata when given: STS datasets, RUSSE benchmarks),
+  recompute the metric, take the (1−level)/2 and (1+level)/2 quantiles. Replicates where the
+  metric is undefined (NaN: a constant resample) are left out and counted.
+- Fisher-z intervals for a correlation r over n items: tanh(atanh(r) ± z_q · se) with
+  se = 1/√(n−3) for Pearson and √((1 + r²/2)/(n−3)) for Spearman (Bonett & Wright 2000).
+- Williams' test (Steiger 1980, eq. 7) for two correlations with a shared variable.
+- Paired bootstrap and approximate randomization (Noreen 1989) for any metric; Holm's step-down
+  correction for many comparisons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import norm
+from scipy.stats import t as student_t
+
+Statistic = Callable[[np.ndarray], Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A two-sided interval at ``level`` (0.95 = 95%)."""
+
+    low: float
+    high: float
+    level: float
+
+    def contains(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """System A minus system B on one metric: the difference, its interval and a p-value."""
+
+    metric: str
+    a: float
+    b: float
+    difference: float
+    interval: Interval | None
+    p_value: float
+    test: str
+    statistic: float | None = None
+
+    def significant(self, alpha: float = 0.05) -> bool:
+        return bool(self.p_value < alpha)
+
+
+def strata_groups(strata: Sequence | np.ndarray | None, n: int) -> list[np.ndarray]:
+    """Row indices of each stratum (one group of all rows when ``strata`` is None)."""
+    if strata is None:
+        return [np.arange(n)]
+    _, codes = np.unique(np.asarray(strata), return_inverse=True)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    return np.split(order, bounds)
+
+
+def bootstrap_rows(
+    n: int, replicates: int, seed: int, strata: Sequence | np.ndarray | None = None
+) -> Iterator[np.ndarray]:
+    """``replicates`` resamples of the rows 0..n−1 with replacement, each stratum keeping its
+    size (so an aggregate over datasets keeps every dataset's weight)."""
+    rng = np.random.default_rng(seed)
+    groups = strata_groups(strata, n)
+    for _ in range(replicates):
+        yield np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
+
+
+def bootstrap(
+    statistic: Statistic,
+    n: int,
+    replicates: int = 1000,
+    seed: int = 0,
+    strata: Sequence | np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values."""
+    samples: dict[str, list[float]] = {}
+    for rows in bootstrap_rows(n, replicates, seed, strata):
+        for name, value in statistic(rows).items():
+            samples.setdefault(name, []).append(value)
+    return {k: np.asarray(v, dtype=float) for k, v in samples.items()}
+
+
+def percentile_interval(samples: np.ndarray, level: float = 0.95) -> Interval:
+    """The percentile interval of bootstrap ``samples`` (NaN replicates left out; NaN bounds
+    when none is defined)."""
+    finite = samples[~np.isnan(samples)]
+    if not len(finite):
+        return Interval(float("nan"), float("nan"), level)
+    tail = (1 - level) / 2 * 100
+    low, high = np.percentile(finite, [tail, 100 - tail])
+    return Interval(float(low), float(high), level)
+
+
+def bootstrap_intervals(
+    statistic: Statistic,
+    n: int,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    strata: Sequence | np.ndarray | None = None,
+) -> dict[str, Interval]:
+    """Percentile bootstrap intervals for every metric of ``statistic``."""
+    samples = bootstrap(statistic, n, replicates, seed, strata)
+    return {k: percentile_interval(v, level) for k, v in samples.items()}
+
+
+def fisher_z_interval(r: float, n: int, level: float = 0.95, kind: str = "pearson") -> Interval:
+    """Interval for a correlation through Fisher's z = atanh(r) (module docstring for se).
+
+    NaN bounds when n ≤ 3 or r is NaN; r = ±1 gives the degenerate interval [r, r].
+    """
+    if n <= 3 or np.isnan(r):
+        return Interval(float("nan"), float("nan"), level)
+    if abs(r) >= 1:
+        return Interval(float(r), float(r), level)
+    if kind == "pearson":
+        se = 1 / np.sqrt(n - 3)
+    elif kind == "spearman":
+        se = np.sqrt((1 + r * r / 2) / (n - 3))
+    else:
+        raise ValueError(f"kind must be pearson or spearman, got {kind!r}")
+    z, q = np.arctanh(r), norm.ppf((1 + level) / 2)
+    return Interval(float(np.tanh(z - q * se)), float(np.tanh(z + q * se)), level)
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
+    """Williams' t for H0: ρ12 = ρ13, where variable 1 (the gold) is shared (Steiger 1980, eq. 7):
+
+        t = (r12 − r13) · √( (n−1)(1+r23) / ( 2·(n−1)/(n−3)·|R| + r̄²·(1−r23)³ ) ),
+        |R| = 1 − r12² − r13² − r23² + 2·r12·r13·r23,  r̄ = (r12 + r13)/2,
+
+    with n − 3 degrees of freedom. Returns (t, two-sided p).
+    """
+    if n <= 3:
+        raise ValueError(f"Williams' test needs more than 3 items, got {n}")
+    det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    rbar = (r12 + r13) / 2
+    denom = 2 * (n - 1) / (n - 3) * det + rbar**2 * (1 - r23) ** 3
+    if denom <= 0:  # the two systems are the same variable: no difference can be shown
+        return 0.0, 1.0
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23) / denom)
+    return float(t), float(2 * student_t.sf(abs(t), n - 3))
+
+
+def paired_bootstrap(
+    statistic_a: Statistic,
+    statistic_b: Statistic,
+    n: int,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    strata: Sequence | np.ndarray | None = None,
+) -> dict[str, Comparison]:
+    """A − B for every metric, both systems scored on the same resampled items.
+
+    The interval is the percentile interval of the replicate differences δ_b. The two-sided
+    p-value tests δ = 0 by shifting the replicates to the null (Efron & Tibshirani 1993, §16.4):
+    p = (1 + #{b : |δ_b − δ| ≥ |δ|}) / (B + 1).
+    """
+    full = np.arange(n)
+    a0, b0 = statistic_a(full), statistic_b(full)
+    diffs: dict[str, list[float]] = {k: [] for k in a0}
+    for rows in bootstrap_rows(n, replicates, seed, strata):
+        sa, sb = statistic_a(rows), statistic_b(rows)
+        for k in diffs:
+            diffs[k].append(sa[k] - sb[k])
+    out = {}
+    for k, values in diffs.items():
+        d = np.asarray(values)
+        d = d[~np.isnan(d)]
+        delta = a0[k] - b0[k]
+        extreme = int(np.sum(np.abs(d - delta) >= abs(delta) - 1e-12))
+        out[k] = Comparison(
+            k,
+            a0[k],
+            b0[k],
+            delta,
+            percentile_interval(d, level),
+            (1 + extreme) / (len(d) + 1),
+            "paired bootstrap",
+        )
+    return out
+
+
+def approximate_randomization(
+    metric: Callable[[np.ndarray], Mapping[str, float]],
+    scores_a: np.ndarray,
+    scores_b: np.ndarray,
+    rounds: int = 1000,
+    seed: int = 0,
+) -> dict[str, Comparison]:
+    """Approximate randomization (Noreen 1989): under H0 the two systems' outputs are
+    exchangeable item by item. Each round swaps every item's pair of outputs with probability
+    1/2 and recomputes δ_r = metric(A′) − metric(B′); p = (1 + #{r : |δ_r| ≥ |δ|}) / (R + 1).
+
+    ``metric`` maps one system's per-item outputs to metric values. For rank-based metrics
+    (average precision, accuracy by rank, AUC, ρ) pass each system's scores as fractional
+    ranks, so the swapped outputs share a scale; for per-query values (reciprocal rank) pass
+    the values themselves.
+    """
+    a = np.asarray(scores_a, dtype=float)
+    b = np.asarray(scores_b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"the systems have {len(a)} and {len(b)} items")
+    rng = np.random.default_rng(seed)
+    ma, mb = metric(a), metric(b)
+    counts = dict.fromkeys(ma, 0)
+    for _ in range(rounds):
+        swap = rng.random(len(a)) < 0.5
+        sa, sb = metric(np.where(swap, b, a)), metric(np.where(swap, a, b))
+        for k in counts:
+            counts[k] += abs(sa[k] - sb[k]) >= abs(ma[k] - mb[k]) - 1e-12
+    return {
+        k: Comparison(
+            k,
+            ma[k],
+            mb[k],
+            ma[k] - mb[k],
+            None,
+            (1 + counts[k]) / (rounds + 1),
+            "approximate randomization",
+        )
+        for k in ma
+    }
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979), in the input order.
+
+    Sorted ascending p_(1) ≤ … ≤ p_(m): p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) · p_(j)).
+    Rejecting where p̃ < α controls the family-wise error rate at α.
+    """
+    p = np.asarray(p_values, dtype=float)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def fractional_ranks(x: np.ndarray, strata: Sequence | np.ndarray | None = None) -> np.ndarray:
+    """Average ranks divided by the group size (within each stratum): order and ties kept,
+    scale removed, so two systems' outputs can be swapped item by item."""
+    from scipy.stats import rankdata
+
+    x = np.asarray(x, dtype=float)
+    out = np.empty(len(x))
+    for g in strata_groups(strata, len(x)):
+        out[g] = rankdata(x[g]) / len(g)
+    return out

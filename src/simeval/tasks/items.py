@@ -1,0 +1,215 @@
+"""Per-item records of a result, and the task kinds' metrics computed from them.
+
+A result keeps, beside its numbers, one row per gold item: the gold value, the system's score
+as it entered the metrics, and the benchmark's metadata (SimLex-999's POS and concreteness,
+WordSim-353's split membership). Reports compute confidence intervals, subsets and
+comparisons from these rows without running the measure again.
+
+Columns by task kind:
+
+- pair benchmarks: ``word1, word2, gold, score, covered, counted`` and the gold file's extra
+  columns. ``covered`` = the system scored the pair; ``counted`` = the pair entered the metrics
+  (with ``--missing zero`` an uncovered pair is counted with score 0);
+- STS: ``item`` (1-based line), ``gold, score, covered, counted``;
+- suites: the members' common columns plus ``benchmark`` and ``task``;
+- linking: ``qid`` and the per-query ``success_1, success_5, recip_rank``.
+
+:func:`task_metrics` is the one definition of which metrics a task kind reports; the task
+classes call it on the full item set and :class:`ItemMetrics` on resampled rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from simeval.errors import InputError
+from simeval.metrics import (
+    average_precision,
+    average_precision_trapezoid,
+    pearson,
+    roc_auc,
+    russe_accuracy,
+    spearman,
+    sts_all,
+    sts_allnrm,
+    sts_mean,
+)
+from simeval.metrics.stats import strata_groups
+
+GRADED, RELATED = "graded-pairs", "related-pairs"
+STS, STS_SUITE, RUSSE_SUITE, LINKING = "sts", "sts-suite", "russe-suite", "linking"
+MAIN_METRIC = {
+    GRADED: "spearman",
+    RELATED: "ap_trapezoid",
+    STS: "pearson",
+    STS_SUITE: "all",
+    RUSSE_SUITE: "sum",
+    LINKING: "recip_rank",
+}
+LINKING_METRICS = ("success_1", "success_5", "recip_rank")
+NUMERIC = ("gold", "score", "covered", "counted", "item", *LINKING_METRICS)
+
+Items = dict[str, np.ndarray]
+
+
+def graded_metrics(gold: np.ndarray, score: np.ndarray) -> dict[str, float]:
+    """Spearman's ρ (main) and Pearson's r of system scores with graded gold."""
+    return {"spearman": spearman(score, gold), "pearson": pearson(score, gold)}
+
+
+def related_metrics(
+    gold: np.ndarray, score: np.ndarray, word1: np.ndarray, word2: np.ndarray
+) -> dict[str, float]:
+    """RUSSE's related/unrelated metrics: AP as in 2015 (main), step-wise AP, accuracy, AUC."""
+    return {
+        "ap_trapezoid": average_precision_trapezoid(gold, score),
+        "ap": average_precision(gold, score),
+        "accuracy": russe_accuracy(word1, word2, score, gold),
+        "roc_auc": roc_auc(gold, score),
+    }
+
+
+def task_metrics(task: str, items: Mapping[str, np.ndarray]) -> dict[str, float]:
+    """Every metric of ``task`` over the counted rows of ``items``."""
+    return ItemMetrics(task, items)()
+
+
+def _main_of(task: str, gold: np.ndarray, score: np.ndarray) -> float:
+    """The main metric of a member benchmark (RUSSE's sum adds these)."""
+    if task == GRADED:
+        return spearman(score, gold)
+    return average_precision_trapezoid(gold, score)
+
+
+class ItemMetrics:
+    """The metrics of one result as a function of resampled rows or replaced scores.
+
+    ``metrics(rows)`` evaluates the rows ``rows`` (a bootstrap replicate, repeats allowed) and
+    ``metrics(scores=s)`` the same items with other per-item outputs (approximate
+    randomization). Words are coded once as integers whose order is the code-point order, so
+    RUSSE accuracy's tie-break by word2 is kept without comparing strings in every replicate.
+    """
+
+    def __init__(self, task: str, items: Mapping[str, np.ndarray]) -> None:
+        if task not in MAIN_METRIC:
+            raise ValueError(f"no item metrics for task kind {task!r}")
+        self.task = task
+        keep = np.asarray(items["counted"], dtype=bool) if "counted" in items else None
+        self.items = {k: (v[keep] if keep is not None else v) for k, v in items.items()}
+        self.n = len(next(iter(self.items.values()))) if self.items else 0
+        self.strata = self.items.get("benchmark") if task in (STS_SUITE, RUSSE_SUITE) else None
+        self.words = None
+        if task == RELATED:
+            self.words = tuple(
+                np.unique(np.asarray(self.items[c]), return_inverse=True)[1]
+                for c in ("word1", "word2")
+            )
+        self.groups = strata_groups(self.strata, self.n) if self.strata is not None else []
+
+    @property
+    def values(self) -> np.ndarray:
+        """The per-item outputs that approximate randomization swaps."""
+        if self.task == LINKING:
+            return np.column_stack([self.items[k] for k in LINKING_METRICS])
+        return np.asarray(self.items["score"], dtype=float)
+
+    def __call__(
+        self, rows: np.ndarray | None = None, scores: np.ndarray | None = None
+    ) -> dict[str, float]:
+        rows = np.arange(self.n) if rows is None else rows
+        if self.task == LINKING:
+            values = self.values if scores is None else scores
+            return {k: float(values[rows, i].mean()) for i, k in enumerate(LINKING_METRICS)}
+        score = np.asarray(self.items["score"] if scores is None else scores, dtype=float)
+        gold = np.asarray(self.items["gold"], dtype=float)
+        if self.task == GRADED:
+            return graded_metrics(gold[rows], score[rows])
+        if self.task == RELATED:
+            assert self.words is not None
+            w1, w2 = self.words
+            return related_metrics(gold[rows], score[rows], w1[rows], w2[rows])
+        if self.task == STS:
+            return {"pearson": pearson(score[rows], gold[rows])}
+        # a suite: rows drawn within each member (stratified), so split them by member again
+        member = self.strata[rows]  # type: ignore[index]
+        names = [str(self.strata[g[0]]) for g in self.groups]  # type: ignore[index]
+        parts = [rows[member == name] for name in names]
+        if self.task == STS_SUITE:
+            golds = [gold[p] for p in parts]
+            systems = [score[p] for p in parts]
+            return {
+                "all": sts_all(golds, systems),
+                "allnrm": sts_allnrm(golds, systems),
+                "mean": sts_mean(
+                    [pearson(s, g) for g, s in zip(golds, systems, strict=True)],
+                    [len(p) for p in parts],
+                ),
+            }
+        tasks = self.items["task"]
+        out = {
+            name.removeprefix("russe-"): _main_of(str(tasks[p[0]]), gold[p], score[p])
+            for name, p in zip(names, parts, strict=True)
+        }
+        out["sum"] = float(sum(out.values()))
+        return out
+
+
+def concat_items(members: list[tuple[str, str, Items]]) -> Items:
+    """The items of a suite: each member's (name, task, items), columns common to all kept."""
+    common = [c for c in members[0][2] if all(c in m[2] for m in members)]
+    out = {c: np.concatenate([m[2][c] for m in members]) for c in common}
+    out["benchmark"] = np.concatenate([np.full(len(m[2]["gold"]), m[0]) for m in members])
+    out["task"] = np.concatenate([np.full(len(m[2]["gold"]), m[1]) for m in members])
+    return out
+
+
+def write_items(path: str | Path, items: Mapping[str, np.ndarray]) -> None:
+    """Write items as gzipped tab-separated text with a header (floats in full precision)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    columns = list(items)
+    text = io.StringIO()
+    writer = csv.writer(text, delimiter="\t", lineterminator="\n")
+    writer.writerow(columns)
+    cells = [_cells(items[c]) for c in columns]
+    writer.writerows(zip(*cells, strict=True))
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as f:
+        f.write(text.getvalue())
+
+
+def _cells(values: np.ndarray) -> list[str]:
+    if values.dtype.kind == "f":
+        return ["" if np.isnan(v) else repr(float(v)) for v in values]
+    if values.dtype.kind in "biu":
+        return [str(int(v)) for v in values]
+    return [str(v) for v in values]
+
+
+def read_items(path: str | Path) -> Items:
+    """Read an items file written by :func:`write_items`; numeric columns become floats."""
+    path = Path(path)
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            rows = list(csv.reader(f, delimiter="\t"))
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise InputError(path, None, f"cannot read the items file: {exc}") from None
+    if not rows:
+        raise InputError(path, None, "empty items file")
+    header, body = rows[0], rows[1:]
+    for number, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise InputError(path, number, f"{len(row)} fields, expected {len(header)}")
+    out: Items = {}
+    for i, column in enumerate(header):
+        cells = [r[i] for r in body]
+        if column in NUMERIC:
+            out[column] = np.array([float(c) if c else np.nan for c in cells])
+        else:
+            out[column] = np.array(cells, dtype=str)
+    return out
