@@ -48,6 +48,18 @@ DataDir = Annotated[
     ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print results as JSON lines.")]
+KeepIn = Annotated[
+    Path | None,
+    typer.Option(
+        "--results",
+        help="Also append the records, with their per-item rows, to this folder's "
+        "results.jsonl (for `simeval report` and `simeval compare`).",
+    ),
+]
+SystemName = Annotated[
+    str | None,
+    typer.Option("--name", help="The system's name in reports (default: the file's path)."),
+]
 Missing = Annotated[
     str,
     typer.Option(
@@ -120,6 +132,18 @@ def report(results: Sequence[Any], as_json: bool, title: str = "") -> None:
             )
         out.print(table)
     out.print("[dim]* main metric[/]")
+
+
+def _keep(results: Sequence[Any], folder: Path | None, name: str | None) -> None:
+    """Name the system and append the records to ``folder`` when asked."""
+    for r in results:
+        if name:
+            r.system["name"] = name
+    if folder is not None:
+        from simeval.tasks.records import save_results
+
+        save_results(folder, results)
+        err.print(f"[dim]appended {len(results)} records to {folder / 'results.jsonl'}[/]")
 
 
 def _system(path: Path, column: str | None = None) -> dict[str, Any]:
@@ -254,6 +278,8 @@ def score_russe(
     column: Annotated[str, typer.Option(help="Column holding the system's scores.")] = "sim",
     missing: Missing = "zero",
     data_dir: DataDir = None,
+    keep: KeepIn = None,
+    name: SystemName = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Score a RUSSE 2015 submission: HJ (Spearman), RT, AE, AE2 (average precision as in
@@ -265,6 +291,7 @@ def score_russe(
     suite = load_suite("russe", _store(data_dir))
     predictions = read_scored_pairs(file, column)
     results = suite.evaluate(predictions, missing=missing, system=_system(file, column))
+    _keep(results, keep, name)
     report(results, as_json, f"RUSSE 2015 — {file}")
 
 
@@ -273,6 +300,8 @@ def score_russe(
 def score_sts12(
     path: Annotated[Path, typer.Argument(help="Folder holding STS.output.<dataset>.txt files.")],
     data_dir: DataDir = None,
+    keep: KeepIn = None,
+    name: SystemName = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Score SemEval-2012 STS outputs: Pearson per test set, ALL, ALLnrm and Mean."""
@@ -295,6 +324,7 @@ def score_sts12(
             )
         outputs[b.dataset] = read_sts_output(f, len(b.gold))
     results = suite.evaluate(outputs, system={"kind": "submission", "path": str(path)})
+    _keep(results, keep, name)
     report(results, as_json, f"SemEval-2012 STS — {path}")
 
 
@@ -303,6 +333,8 @@ def score_sts12(
 def score_sts(
     gold: Annotated[list[Path], typer.Option("--gold", help="STS.gs files (any year).")],
     pred: Annotated[list[Path], typer.Option("--pred", help="System outputs, same order.")],
+    keep: KeepIn = None,
+    name: SystemName = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Score STS outputs of any year against gold files; with several datasets also ALL,
@@ -327,6 +359,7 @@ def score_sts(
         results = [benches[0].evaluate(outputs[benches[0].dataset])]
     else:
         results = STSSuite("sts", benches).evaluate(outputs)
+    _keep(results, keep, name)
     report(results, as_json)
 
 
@@ -357,6 +390,8 @@ def score_pairs(
     ] = None,
     missing: Missing = "error",
     data_dir: DataDir = None,
+    keep: KeepIn = None,
+    name: SystemName = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Score a word-pair file against a gold pair file or a named benchmark."""
@@ -382,6 +417,7 @@ def score_pairs(
     predictions = read_scored_pairs(pred, pred_column)
     result = bench.evaluate(predictions, missing=missing, system=_system(pred, pred_column))
     result.warnings = [str(w) for w in predictions.warnings] + result.warnings
+    _keep([result], keep, name)
     report([result], as_json)
 
 
@@ -403,6 +439,8 @@ def score_trec(
             help="Average over every judged query, missing ones scoring 0 (trec_eval -c).",
         ),
     ] = False,
+    keep: KeepIn = None,
+    name: SystemName = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
@@ -413,6 +451,7 @@ def score_trec(
 
     bench = LinkingBenchmark(qrels.name, read_qrels(qrels), data={str(qrels): sha256_file(qrels)})
     result = bench.evaluate(read_run(run), complete=complete, system=_system(run))
+    _keep([result], keep, name)
     report([result], as_json)
 
 
@@ -661,6 +700,206 @@ def results_cmd(
     for label, m in zip(labels, measures, strict=True):
         if label != m:
             out.print(f"{label} {m}", highlight=False)
+
+
+# -- reports ----------------------------------------------------------------------------------
+
+ResultsDir = Annotated[
+    Path, typer.Argument(help="A folder holding results.jsonl (and items/ beside it).")
+]
+Replicates = Annotated[
+    int, typer.Option("--bootstrap", "-B", min=50, help="Bootstrap replicates (and AR rounds).")
+]
+Seed = Annotated[int, typer.Option(help="Seed of the resampling: the same seed, the same numbers.")]
+Level = Annotated[
+    float, typer.Option(min=0.5, max=0.999, help="Confidence level of the intervals.")
+]
+
+
+def _ceilings(data_dir: Path | None) -> dict[str, dict[str, float]]:
+    """Agreement ceilings of the benchmarks whose individual ratings are in the data folder."""
+    from simeval.build.agreement import RATINGS, agreement, pooled, read_ratings
+
+    out: dict[str, dict[str, float]] = {}
+    try:
+        store = _store(data_dir)
+        for bench, files in RATINGS.items():
+            parts = [agreement(f, read_ratings(store.path(f))) for f in files]
+            both = pooled(bench, parts)
+            out[bench] = {
+                "raters, pairwise ρ": both.pairwise,
+                "raters, leave-one-out ρ": both.leave_one_out,
+            }
+    except SimevalError as exc:  # no data folder: the report goes without ceilings
+        err.print(f"[yellow]warning:[/] no agreement ceilings: {exc}", highlight=False)
+    return out
+
+
+@app.command("report")
+@guarded
+def report_cmd(
+    folder: ResultsDir = Path("results"),
+    html_out: Annotated[
+        Path, typer.Option("--html", help="Where to write the self-contained HTML report.")
+    ] = Path("report.html"),
+    by: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--by",
+            help="Also split every benchmark by this item column (e.g. POS, concQ); by value, "
+            "or by quartile for a column of many numbers. Repeatable.",
+        ),
+    ] = None,
+    top: Annotated[int, typer.Option(min=1, help="Systems in each top-N table.")] = 5,
+    replicates: Replicates = 1000,
+    seed: Seed = 0,
+    level: Level = 0.95,
+    data_dir: DataDir = None,
+) -> None:
+    """Write one HTML file over a results folder: the overall leaderboard (dominated systems
+    dropped, ranked by the sum of main scores), top-N per benchmark, every metric with its
+    bootstrap interval and p-value against the best (Holm), subsets (SimLex-999 POS,
+    concreteness quartiles and SimAssoc333; WordSim-353 similarity/relatedness; suite
+    members), agreement ceilings, scatter plots and precision-recall curves. Nothing is
+    scored again: everything comes from the recorded per-item rows."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from simeval.report.collect import load_grid
+    from simeval.report.html import ReportOptions, build_report
+
+    grid = load_grid(folder)
+    options = ReportOptions(replicates, seed, level, top, by or (), _ceilings(data_dir))
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("report", total=len(grid.benchmarks))
+
+        def step(bench: str) -> None:
+            bar.update(
+                task, advance=0 if bar.tasks[0].description == "report" else 1, description=bench
+            )
+
+        page = build_report(grid, options, str(folder), step)
+    html_out.parent.mkdir(parents=True, exist_ok=True)
+    html_out.write_text(page, encoding="utf-8")
+    err.print(
+        f"wrote {html_out} ({len(page) // 1024} KiB): {len(grid.systems)} systems, "
+        f"{len(grid.benchmarks)} benchmarks",
+        highlight=False,
+    )
+
+
+@app.command("leaderboard")
+@guarded
+def leaderboard_cmd(
+    folder: ResultsDir = Path("results"),
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="markdown, latex, csv or html.")
+    ] = "markdown",
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="Columns of the overall table (default: every benchmark; RUSSE as its four "
+            "parts, STS as ALL). Repeatable.",
+        ),
+    ] = None,
+    top: Annotated[
+        int, typer.Option(min=0, help="Also print the top N of every benchmark (0: none).")
+    ] = 0,
+    keep_dominated: Annotated[
+        bool, typer.Option(help="Keep systems another beats on every benchmark.")
+    ] = False,
+) -> None:
+    """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
+    another are dropped, the rest ranked by the sum of their main scores; best per column
+    marked. With --top N, the top N per benchmark too (RUSSE Tables 6-9)."""
+    from simeval.errors import InputError
+    from simeval.report.collect import load_grid
+    from simeval.report.html import overall_benchmarks
+    from simeval.report.leaderboard import RENDERERS, overall_table, top_table
+
+    if fmt not in RENDERERS:
+        raise InputError(None, None, f"--format must be one of {', '.join(RENDERERS)}")
+    grid = load_grid(folder)
+    columns = benchmark or overall_benchmarks(grid)
+    unknown = [b for b in columns if b not in grid.benchmarks]
+    if unknown:
+        raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
+    scores = grid.scores()
+    render = RENDERERS[fmt]
+    sys.stdout.write(render(overall_table(scores, columns, prune=not keep_dominated)))
+    for b in grid.benchmarks if top else []:
+        have = {s: v for s, v in scores.items() if b in v}
+        sys.stdout.write("\n" + render(top_table(have, b, top, grid.main_metric(b))))
+
+
+def _p(p: float) -> str:
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+@app.command("compare")
+@guarded
+def compare_cmd(
+    a: Annotated[str, typer.Argument(help="System A: its name (or a unique part of it).")],
+    b: Annotated[str, typer.Argument(help="System B.")],
+    benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="The benchmark.")],
+    folder: Annotated[
+        Path, typer.Option("--results", help="The results folder holding both systems.")
+    ] = Path("results"),
+    replicates: Replicates = 1000,
+    seed: Seed = 0,
+    level: Level = 0.95,
+    alpha: Annotated[float, typer.Option(help="Significance level of the verdict.")] = 0.05,
+) -> None:
+    """Is A better than B on a benchmark? Prints A − B for every metric with its paired
+    bootstrap interval, and the verdict of the test suited to the main metric: Williams' test
+    for correlations, approximate randomization for AP, accuracy and MRR, the paired bootstrap
+    for other aggregates."""
+    from simeval.errors import InputError
+    from simeval.report.collect import load_grid
+    from simeval.report.compare import compare
+
+    grid = load_grid(folder)
+    sa, sb = grid.resolve(a), grid.resolve(b)
+    ea, eb = grid.get(sa, benchmark), grid.get(sb, benchmark)
+    for system, e in ((sa, ea), (sb, eb)):
+        if e is None:
+            raise InputError(None, None, f"{system} has no result on {benchmark} in {folder}")
+    assert ea is not None and eb is not None
+    v = compare(ea, eb, replicates, seed, level)
+    table = Table(title=f"{benchmark}: A − B over {v.n} items (A = {sa}; B = {sb})")
+    for column in ("metric", "A", "B", "A − B", f"{level:.0%} interval", "p", "test"):
+        table.add_column(column, justify="left" if column in ("metric", "test") else "right")
+    for name, c in v.metrics.items():
+        interval = c.interval
+        span = "" if interval is None else f"[{_fmt(interval.low)}, {_fmt(interval.high)}]"
+        table.add_row(
+            name + (" *" if name == v.main.metric else ""),
+            _fmt(c.a),
+            _fmt(c.b),
+            _fmt(c.difference),
+            span,
+            _p(c.p_value),
+            c.test,
+        )
+    out.print(table)
+    m = v.main
+    better = sa if m.difference > 0 else sb
+    if m.p_value < alpha:
+        verdict = f"{better} is better on {m.metric} ({m.test}, p = {_p(m.p_value)} < {alpha})"
+    else:
+        verdict = (
+            f"no significant difference on {m.metric} ({m.test}, p = {_p(m.p_value)} ≥ {alpha})"
+        )
+    out.print(f"verdict: {verdict}", highlight=False)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from simeval.metrics.classification import (
     average_precision,
     average_precision_trapezoid,
+    precision_recall_curve,
     roc_auc,
     russe_accuracy,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "evaluate_trec",
     "least_squares_fit",
     "pearson",
+    "precision_recall_curve",
     "roc_auc",
     "russe_accuracy",
     "spearman",

@@ -56,6 +56,17 @@ def average_precision(y_true: ArrayLike, y_score: ArrayLike) -> float:
     return float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
 
 
+def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """(precision, recall) at each distinct score threshold, highest first, as
+    ``sklearn.metrics.precision_recall_curve`` gives them reversed and without its final
+    (1, 0) point. Empty arrays when a class is missing."""
+    points = _pr_points(y_true, y_score, 0.0)
+    if points is None:
+        return np.array([]), np.array([])
+    tps, fps, positives = points
+    return tps / (tps + fps), tps / positives
+
+
 def average_precision_trapezoid(y_true: ArrayLike, y_score: ArrayLike) -> float:
     """Average precision as the RUSSE 2015 scorer computed it (scikit-learn 0.16–0.18).
 

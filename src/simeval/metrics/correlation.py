@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import rankdata
 
 
 def _as_arrays(*arrays: Sequence[float] | np.ndarray) -> list[np.ndarray]:
@@ -58,7 +57,20 @@ def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -
     Matches ``scipy.stats.spearmanr`` (the RUSSE 2015 scorer's HJ metric). NaN on constant input.
     """
     x, y = _as_arrays(x, y)
-    return pearson(rankdata(x), rankdata(y))
+    return pearson(average_ranks(x), average_ranks(y))
+
+
+def average_ranks(x: np.ndarray) -> np.ndarray:
+    """1-based ranks, tied values sharing their average rank (``scipy.stats.rankdata``'s
+    default, without its input checks: bootstrap replicates call this thousands of times)."""
+    order = np.argsort(x, kind="mergesort")
+    xs = x[order]
+    first = np.r_[True, xs[1:] != xs[:-1]]
+    starts = np.flatnonzero(first)
+    ends = np.r_[starts[1:], len(x)]
+    ranks = np.empty(len(x))
+    ranks[order] = ((starts + ends + 1) / 2)[np.cumsum(first) - 1]
+    return ranks
 
 
 def least_squares_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:

@@ -204,7 +204,8 @@ def approximate_randomization(
     exchangeable item by item. Each round swaps every item's pair of outputs with probability
     1/2 and recomputes δ_r = metric(A′) − metric(B′); p = (1 + #{r : |δ_r| ≥ |δ|}) / (R + 1).
 
-    ``metric`` maps one system's per-item outputs to metric values. For rank-based metrics
+    ``metric`` maps one system's per-item outputs (a vector, or a row per item) to metric
+    values. For rank-based metrics
     (average precision, accuracy by rank, AUC, ρ) pass each system's scores as fractional
     ranks, so the swapped outputs share a scale; for per-query values (reciprocal rank) pass
     the values themselves.
@@ -217,7 +218,7 @@ def approximate_randomization(
     ma, mb = metric(a), metric(b)
     counts = dict.fromkeys(ma, 0)
     for _ in range(rounds):
-        swap = rng.random(len(a)) < 0.5
+        swap = (rng.random(len(a)) < 0.5).reshape(-1, *[1] * (a.ndim - 1))  # whole rows
         sa, sb = metric(np.where(swap, b, a)), metric(np.where(swap, a, b))
         for k in counts:
             counts[k] += abs(sa[k] - sb[k]) >= abs(ma[k] - mb[k]) - 1e-12

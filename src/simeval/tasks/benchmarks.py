@@ -32,6 +32,8 @@ class PairSpec:
     column: str | None = None
     score_range: tuple[float, float] | None = None
     exclude: str | None = None  # pairs of this gold file are removed (rt-train = rt - rt-test)
+    # (column, gold file): a 1/0 column marking the pairs that file also holds (subsets)
+    marks: tuple[tuple[str, str], ...] = ()
 
 
 RUSSE_RANGE = (0.0, 1.0)
@@ -83,7 +85,13 @@ PAIR_SPECS: dict[str, PairSpec] = {
         column="SimLex999",
     ),
     "wordsim353": PairSpec(
-        "wordsim353/combined.csv", GRADED, "WordSim-353: 353 English pairs, 0-10"
+        "wordsim353/combined.csv",
+        GRADED,
+        "WordSim-353: 353 English pairs, 0-10 (similarity/relatedness split marked)",
+        marks=(
+            ("similarity", "wordsim353/similarity.tab"),
+            ("relatedness", "wordsim353/relatedness.tab"),
+        ),
     ),
     "wordsim353-sim": PairSpec(
         "wordsim353/similarity.tab",
@@ -138,6 +146,10 @@ def _load_pairs(name: str, spec: PairSpec, store: DataStore) -> PairBenchmark:
         }
         gold = gold.take(np.array([p not in removed for p in gold.pairs], dtype=bool))
         data[spec.exclude] = store._entry_of(spec.exclude)[1].sha256
+    for column, marker in spec.marks:
+        marked = {p for p in read_scored_pairs(store.path(marker), keep_duplicates=True).pairs}
+        gold.columns[column] = ["1" if p in marked else "0" for p in gold.pairs]
+        data[marker] = store._entry_of(marker)[1].sha256
     return PairBenchmark(name, spec.task, gold, spec.description, data, spec.score_range)
 
 
@@ -214,7 +226,7 @@ class RusseSuite:
                 system=system or {},
                 data={k: v for b in self.benchmarks for k, v in b.data.items()},
                 warnings=warning_texts(warnings),
-                settings={"missing": missing},
+                settings={"missing": missing, "members": [b.name for b in self.benchmarks]},
                 seconds=timer.seconds,
                 items=concat_items([(r.benchmark, r.task, r.items) for r in results]),
             )

@@ -96,10 +96,11 @@ class ItemMetrics:
     RUSSE accuracy's tie-break by word2 is kept without comparing strings in every replicate.
     """
 
-    def __init__(self, task: str, items: Mapping[str, np.ndarray]) -> None:
+    def __init__(self, task: str, items: Mapping[str, np.ndarray], main_only: bool = False) -> None:
         if task not in MAIN_METRIC:
             raise ValueError(f"no item metrics for task kind {task!r}")
         self.task = task
+        self.main_only = main_only  # the main metric alone (and a suite's parts): cheaper
         keep = np.asarray(items["counted"], dtype=bool) if "counted" in items else None
         self.items = {k: (v[keep] if keep is not None else v) for k, v in items.items()}
         self.n = len(next(iter(self.items.values()))) if self.items else 0
@@ -128,6 +129,8 @@ class ItemMetrics:
             return {k: float(values[rows, i].mean()) for i, k in enumerate(LINKING_METRICS)}
         score = np.asarray(self.items["score"] if scores is None else scores, dtype=float)
         gold = np.asarray(self.items["gold"], dtype=float)
+        if self.main_only and self.task in (GRADED, RELATED):
+            return {MAIN_METRIC[self.task]: _main_of(self.task, gold[rows], score[rows])}
         if self.task == GRADED:
             return graded_metrics(gold[rows], score[rows])
         if self.task == RELATED:
@@ -143,6 +146,8 @@ class ItemMetrics:
         if self.task == STS_SUITE:
             golds = [gold[p] for p in parts]
             systems = [score[p] for p in parts]
+            if self.main_only:
+                return {"all": sts_all(golds, systems)}
             return {
                 "all": sts_all(golds, systems),
                 "allnrm": sts_allnrm(golds, systems),

@@ -125,6 +125,7 @@ class STSSuite:
                 coverage={"gold": n, "scored": n, "missing": 0, "extra": 0},
                 system=system or {},
                 data=data,
+                settings={"members": [b.name for b in self.benchmarks]},
                 seconds=timer.seconds,
                 items=concat_items([(r.benchmark, r.task, r.items) for r in results]),
             )

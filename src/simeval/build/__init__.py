@@ -1,0 +1,1 @@
+"""Building benchmark data: annotation aggregation and agreement."""

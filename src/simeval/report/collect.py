@@ -1,0 +1,102 @@
+"""A results folder as a grid: the latest record of every (system, benchmark)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simeval.errors import InputError
+from simeval.tasks.items import Items
+from simeval.tasks.records import load_items, load_results, system_name
+
+
+@dataclass
+class Entry:
+    """One system's latest result on one benchmark."""
+
+    system: str
+    record: dict[str, Any]
+    folder: Path
+    _items: Items | None = field(default=None, repr=False)
+
+    @property
+    def benchmark(self) -> str:
+        return str(self.record["benchmark"])
+
+    @property
+    def task(self) -> str:
+        return str(self.record["task"])
+
+    @property
+    def main_metric(self) -> str:
+        return str(self.record["main_metric"])
+
+    @property
+    def score(self) -> float:
+        value = self.record["metrics"].get(self.main_metric)
+        return float("nan") if value is None else float(value)
+
+    def items(self) -> Items:
+        """The per-item rows (read once); an error when the record was saved without them."""
+        if self._items is None:
+            found = load_items(self.folder, self.record)
+            if found is None:
+                raise InputError(
+                    self.folder / "results.jsonl",
+                    None,
+                    f"{self.system} on {self.benchmark} has no per-item rows (recorded by an "
+                    "older simeval); evaluate it again to get intervals and tests",
+                )
+            self._items = found
+        return self._items
+
+
+@dataclass
+class Grid:
+    """Systems × benchmarks, in the order they were first recorded."""
+
+    entries: dict[tuple[str, str], Entry]
+    systems: list[str]
+    benchmarks: list[str]
+
+    def get(self, system: str, benchmark: str) -> Entry | None:
+        return self.entries.get((system, benchmark))
+
+    def scores(self) -> dict[str, dict[str, float]]:
+        """system → benchmark → main score."""
+        out: dict[str, dict[str, float]] = {s: {} for s in self.systems}
+        for (s, b), e in self.entries.items():
+            out[s][b] = e.score
+        return out
+
+    def main_metric(self, benchmark: str) -> str:
+        return next(e.main_metric for (_, b), e in self.entries.items() if b == benchmark)
+
+    def resolve(self, name: str) -> str:
+        """A system by its full name, or by a unique part of it."""
+        if name in self.systems:
+            return name
+        found = [s for s in self.systems if name in s]
+        if len(found) == 1:
+            return found[0]
+        known = "; ".join(self.systems)
+        what = "matches several systems" if found else "is not a system here"
+        raise InputError(None, None, f"{name!r} {what}; systems: {known}")
+
+
+def load_grid(folder: str | Path) -> Grid:
+    """Read ``folder/results.jsonl``; a later record of the same system and benchmark wins."""
+    folder = Path(folder)
+    entries: dict[tuple[str, str], Entry] = {}
+    systems: list[str] = []
+    benchmarks: list[str] = []
+    for record in load_results(folder):
+        system = system_name(record.get("system", {}))
+        bench = str(record["benchmark"])
+        entries[(system, bench)] = Entry(system, record, folder)
+        if system not in systems:
+            systems.append(system)
+        if bench not in benchmarks:
+            benchmarks.append(bench)
+    return Grid(entries, systems, benchmarks)

@@ -1,0 +1,124 @@
+"""Is system A better than system B on a benchmark? Differences, intervals and tests.
+
+Both results must have been scored on the same items (same benchmark and data). Only items
+that entered both results' metrics are compared.
+
+The verdict rests on one test per main metric:
+
+- a correlation (Spearman, Pearson, STS ALL): Williams' test for dependent correlations that
+  share the gold, with r23 the same kind of correlation between the two systems;
+- AP, accuracy, AUC (related pairs): approximate randomization on each system's scores turned
+  into fractional ranks (within each member for a suite);
+- success@k and MRR (linking): approximate randomization of the per-query values;
+- any other aggregate (RUSSE's sum, STS ALLnrm and Mean): the paired bootstrap.
+
+Every metric also gets the paired-bootstrap interval of A − B.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simeval.errors import InputError
+from simeval.metrics import pearson, spearman
+from simeval.metrics.stats import (
+    Comparison,
+    approximate_randomization,
+    fractional_ranks,
+    paired_bootstrap,
+    williams_test,
+)
+from simeval.report.collect import Entry
+from simeval.tasks.items import LINKING, RELATED, RUSSE_SUITE, ItemMetrics, Items
+
+CORRELATIONS = {"spearman": spearman, "pearson": pearson, "all": pearson}
+
+
+@dataclass
+class Verdict:
+    """A − B on every metric; ``main`` is the comparison the verdict rests on."""
+
+    benchmark: str
+    a: str
+    b: str
+    n: int
+    main: Comparison
+    metrics: dict[str, Comparison]
+
+
+def _aligned(a: Entry, b: Entry) -> tuple[Items, Items]:
+    """The two item tables restricted to the items both results counted, in one order."""
+    ia, ib = a.items(), b.items()
+    if a.task == LINKING:
+        common = np.intersect1d(ia["qid"], ib["qid"])
+        pick_a = np.searchsorted(ia["qid"], common, sorter=np.argsort(ia["qid"]))
+        pick_b = np.searchsorted(ib["qid"], common, sorter=np.argsort(ib["qid"]))
+        rows_a, rows_b = np.argsort(ia["qid"])[pick_a], np.argsort(ib["qid"])[pick_b]
+        return {k: v[rows_a] for k, v in ia.items()}, {k: v[rows_b] for k, v in ib.items()}
+    same = len(ia["gold"]) == len(ib["gold"]) and np.array_equal(
+        ia["gold"], ib["gold"], equal_nan=True
+    )
+    for key in ("word1", "word2", "benchmark"):
+        same = same and (key not in ia or np.array_equal(ia[key], ib.get(key)))
+    if not same:
+        raise InputError(
+            None,
+            None,
+            f"{a.system} and {b.system} were not scored on the same items of {a.benchmark} "
+            "(different data?); they cannot be compared item by item",
+        )
+    both = (ia["counted"] > 0) & (ib["counted"] > 0)
+    return {k: v[both] for k, v in ia.items()}, {k: v[both] for k, v in ib.items()}
+
+
+def compare(
+    a: Entry,
+    b: Entry,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    main_only: bool = False,
+) -> Verdict:
+    """Compare two results on the same benchmark (module docstring)."""
+    if a.benchmark != b.benchmark or a.task != b.task:
+        raise InputError(None, None, f"cannot compare {a.benchmark} with {b.benchmark}")
+    ia, ib = _aligned(a, b)
+    ma = ItemMetrics(a.task, ia, main_only)
+    mb = ItemMetrics(a.task, ib, main_only)
+    n = ma.n
+    if n < 4:
+        raise InputError(None, None, f"{a.benchmark}: only {n} items scored by both systems")
+    boot = paired_bootstrap(ma, mb, n, replicates, seed, level, ma.strata)
+    main = a.main_metric
+    if main in CORRELATIONS:
+        corr = CORRELATIONS[main]
+        r23 = corr(ma.values, mb.values)
+        t, p = williams_test(boot[main].a, boot[main].b, r23, n)
+        chosen = Comparison(
+            main,
+            boot[main].a,
+            boot[main].b,
+            boot[main].difference,
+            boot[main].interval,
+            p,
+            "Williams",
+            t,
+        )
+    elif a.task in (RELATED, LINKING) or (a.task == RUSSE_SUITE and main != "sum"):
+        values_a, values_b = ma.values, mb.values
+        if a.task != LINKING:
+            values_a = fractional_ranks(values_a, ma.strata)
+            values_b = fractional_ranks(values_b, mb.strata)
+        ar = approximate_randomization(lambda v: ma(scores=v), values_a, values_b, replicates, seed)
+        for k, c in ar.items():
+            # values and interval from the original scores; the p-value from the swaps
+            boot[k] = Comparison(
+                k, boot[k].a, boot[k].b, boot[k].difference, boot[k].interval, c.p_value, c.test
+            )
+        chosen = boot[main]
+    else:
+        chosen = boot[main]
+    boot[main] = chosen
+    return Verdict(a.benchmark, a.system, b.system, n, chosen, boot)

@@ -1,0 +1,335 @@
+"""The HTML report: one self-contained file (images inline, no network) over a results folder.
+
+Sections: the overall leaderboard (dominated systems dropped, ranked by the sum), the top
+systems per benchmark, then per benchmark every metric with its bootstrap interval, the
+p-value of each system against the best (Holm-corrected), subsets with interval whiskers and
+agreement ceilings, and a plot: human vs system scatter for graded benchmarks, precision-recall
+curves for related/unrelated ones, bars per member for suites.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+
+from simeval.metrics import precision_recall_curve
+from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
+from simeval.report import plots
+from simeval.report.collect import Entry, Grid
+from simeval.report.compare import CORRELATIONS, compare
+from simeval.report.leaderboard import Table, overall_table, to_html, top_table
+from simeval.report.subsets import Subset, by_column, named_views, score_subsets
+from simeval.tasks.items import GRADED, RELATED, STS, STS_SUITE, ItemMetrics
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class ReportOptions:
+    replicates: int = 1000
+    seed: int = 0
+    level: float = 0.95
+    top: int = 5
+    by: Sequence[str] = ()
+    # benchmark → {label: value}: reference lines such as agreement ceilings
+    references: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    benchmarks: Sequence[str] | None = None  # overall-table columns; None = the default rule
+
+
+def overall_benchmarks(grid: Grid) -> list[str]:
+    """The overall table's columns: every benchmark, except that a suite whose main metric is
+    its members' sum (RUSSE) is shown as its members, and any other suite (STS: ALL) replaces
+    its members."""
+    drop: set[str] = set()
+    for (_, bench), e in grid.entries.items():
+        members = e.record.get("settings", {}).get("members", [])
+        if members:
+            drop |= {bench} if e.main_metric == "sum" else set(members)
+    return [b for b in grid.benchmarks if b not in drop]
+
+
+def _fmt(value: float) -> str:
+    return "–" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def _ci(interval: Interval) -> str:
+    return f"[{_fmt(interval.low)}, {_fmt(interval.high)}]"
+
+
+def _img(png: bytes, alt: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"></figure>'
+
+
+def _table(title: str, columns: list[str], rows: list[list[str]], sort_keys: list[list]) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = []
+    for row, keys in zip(rows, sort_keys, strict=True):
+        cells = []
+        for cell, key in zip(row, keys, strict=True):
+            sort = (
+                ""
+                if key is None or (isinstance(key, float) and math.isnan(key))
+                else (f' data-sort="{key}"')
+            )
+            cells.append(f"<td{sort}>{cell}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        f'<table class="sortable"><caption>{html.escape(title)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+class ReportBuilder:
+    def __init__(self, grid: Grid, options: ReportOptions, progress: Progress | None = None):
+        self.grid = grid
+        self.o = options
+        self.progress = progress or (lambda _: None)
+
+    def entries(self, bench: str) -> list[Entry]:
+        return [e for s in self.grid.systems if (e := self.grid.get(s, bench)) is not None]
+
+    # -- per benchmark ---------------------------------------------------------------------
+
+    def metric_table(self, bench: str, entries: list[Entry]) -> str:
+        """Every metric with its bootstrap interval, and p against the best (Holm)."""
+        o = self.o
+        main = entries[0].main_metric
+        names = [k for k in entries[0].record["metrics"] if not k.startswith("num_")]
+        best = max(entries, key=lambda e: -math.inf if math.isnan(e.score) else e.score)
+        p_raw: dict[str, float] = {}
+        for e in entries:
+            if e is not best and not math.isnan(e.score):
+                p_raw[e.system] = compare(best, e, o.replicates, o.seed, o.level, True).main.p_value
+        adjusted = dict(zip(p_raw, holm(list(p_raw.values())), strict=True)) if p_raw else {}
+        rows, keys = [], []
+        for e in entries:
+            metric = ItemMetrics(e.task, e.items())
+            cis = bootstrap_intervals(
+                metric, metric.n, o.replicates, o.seed, o.level, metric.strata
+            )
+            row = [html.escape(e.system)]
+            key: list = [e.system]
+            for k in names:
+                value = e.record["metrics"].get(k)
+                value = float("nan") if value is None else float(value)
+                text = f"{_fmt(value)} <small>{_ci(cis[k])}</small>" if k in cis else _fmt(value)
+                row.append(f"<strong>{text}</strong>" if e is best and k == main else text)
+                key.append(value)
+            if main in CORRELATIONS and e.task in (GRADED, STS):
+                fz = fisher_z_interval(
+                    e.score, metric.n, o.level, "spearman" if main == "spearman" else "pearson"
+                )
+                row.append(_ci(fz))
+                key.append(fz.low)
+            cov = e.record.get("coverage", {})
+            row.append(f"{cov.get('scored', '')} / {cov.get('gold', '')}")
+            key.append(cov.get("scored"))
+            p = adjusted.get(e.system)
+            row.append(
+                "best" if e is best else _fmt(p) + (" *" if p is not None and p < 0.05 else "")
+            )
+            key.append(-1.0 if e is best else p)
+            rows.append(row)
+            keys.append(key)
+        columns = ["system", *[k + (" (main)" if k == main else "") for k in names]]
+        if len(rows[0]) > len(columns) + 2:
+            columns.append("Fisher-z CI")
+        columns += ["scored / gold", "p vs best (Holm)"]
+        level = f"{o.level:.0%}"
+        return _table(
+            f"{bench}: metrics with {level} bootstrap intervals (B = {o.replicates}, "
+            f"seed {o.seed})",
+            columns,
+            rows,
+            keys,
+        )
+
+    def subset_section(self, bench: str, entries: list[Entry]) -> str:
+        first = entries[0].items()
+        views: dict[str, list[Subset]] = {}
+        for s in named_views(bench, first):
+            views.setdefault(s.view, []).append(s)
+        for column in self.o.by:
+            if column in first:
+                for s in by_column(first, column):
+                    views.setdefault(s.view, []).append(s)
+        out = []
+        for view, subsets in views.items():
+            everything = Subset(view, "all", np.ones(len(first["gold"]), dtype=bool))
+            groups = [everything, *subsets]
+            series: dict[str, list[tuple[float, float, float]]] = {}
+            rows, keys = [], []
+            scored = {}
+            for e in entries:
+                scored[e.system] = score_subsets(
+                    e.task,
+                    e.items(),
+                    [_same(g, e) for g in groups],
+                    self.o.replicates,
+                    self.o.seed,
+                    self.o.level,
+                )
+                series[e.system] = [
+                    (s.value, s.interval.low, s.interval.high) for s in scored[e.system]
+                ]
+            for i, g in enumerate(groups):
+                row = [html.escape(g.label), str(scored[entries[0].system][i].n)]
+                key: list = [g.label, scored[entries[0].system][i].n]
+                for e in entries:
+                    s = scored[e.system][i]
+                    row.append(f"{_fmt(s.value)} <small>{_ci(s.interval)}</small>")
+                    key.append(s.value)
+                rows.append(row)
+                keys.append(key)
+            metric = scored[entries[0].system][1].task if len(groups) > 1 else ""
+            out.append(
+                _table(
+                    f"{bench} by {view}", ["subset", "n", *[e.system for e in entries]], rows, keys
+                )
+            )
+            refs = dict(self.o.references.get(bench, {}))
+            out.append(
+                _img(
+                    plots.bars(
+                        f"{bench} by {view}",
+                        [g.label for g in groups],
+                        series,
+                        f"main metric ({metric})",
+                        refs,
+                    ),
+                    f"{bench} by {view}: bars",
+                )
+            )
+        return "".join(out)
+
+    def plot(self, bench: str, entries: list[Entry]) -> str:
+        task = entries[0].task
+        if task == RELATED:
+            curves = {}
+            for e in entries:
+                it = e.items()
+                keep = it["counted"] > 0
+                precision, recall = precision_recall_curve(it["gold"][keep], it["score"][keep])
+                curves[e.system] = (precision, recall, e.score)
+            return _img(
+                plots.pr_curves(f"{bench}: precision-recall", curves),
+                f"{bench}: precision-recall curves",
+            )
+        if task in (GRADED, STS_SUITE) or (task == STS and not self._in_suite(bench)):
+            panels = []
+            for e in entries:
+                it = e.items()
+                keep = it["counted"] > 0
+                panels.append(
+                    (
+                        e.system,
+                        it["gold"][keep],
+                        it["score"][keep],
+                        f"{e.main_metric} = {_fmt(e.score)}",
+                    )
+                )
+            return _img(
+                plots.scatter(f"{bench}: human vs system", panels),
+                f"{bench}: human vs system scatter",
+            )
+        return ""
+
+    def _in_suite(self, bench: str) -> bool:
+        return any(
+            bench in e.record.get("settings", {}).get("members", [])
+            for e in self.grid.entries.values()
+        )
+
+    # -- the page --------------------------------------------------------------------------
+
+    def build(self, folder: str = "") -> str:
+        grid, o = self.grid, self.o
+        scores = grid.scores()
+        columns = list(o.benchmarks or overall_benchmarks(grid))
+        parts = [
+            f"<h1>simeval report</h1><p class='meta'>{html.escape(folder)} · "
+            f"{len(grid.systems)} systems · {len(grid.benchmarks)} benchmarks · "
+            f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
+        ]
+        parts.append("<h2>Overall</h2>" + to_html(overall_table(scores, columns)))
+        parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
+        for bench in grid.benchmarks:
+            parts.append(to_html(_top(scores, bench, o.top, grid.main_metric(bench))))
+        parts.append("</div>")
+        for bench in grid.benchmarks:
+            self.progress(bench)
+            entries = self.entries(bench)
+            parts.append(f"<h2 id='{html.escape(bench)}'>{html.escape(bench)}</h2>")
+            parts.append(self.metric_table(bench, entries))
+            parts.append(self.subset_section(bench, entries))
+            parts.append(self.plot(bench, entries))
+        return PAGE.format(body="\n".join(parts))
+
+
+def _top(scores: Mapping[str, Mapping[str, float]], bench: str, n: int, metric: str) -> Table:
+    return top_table({s: v for s, v in scores.items() if bench in v}, bench, n, metric)
+
+
+def _same(subset: Subset, entry: Entry) -> Subset:
+    """The subset for another system's items: the same rows (items share the gold order)."""
+    return (
+        subset
+        if len(subset.mask) == len(entry.items()["gold"])
+        else Subset(subset.view, subset.label, np.zeros(len(entry.items()["gold"]), dtype=bool))
+    )
+
+
+def build_report(
+    grid: Grid, options: ReportOptions, folder: str = "", progress: Progress | None = None
+) -> str:
+    """The whole report as one HTML string."""
+    return ReportBuilder(grid, options, progress).build(folder)
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>simeval report</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em; max-width: 1200px; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 13px; }}
+caption {{ text-align: left; font-weight: 600; padding: 4px 0; }}
+th, td {{ border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; }}
+th {{ cursor: pointer; background: #f3f3f3; user-select: none; }}
+td:first-child, th:first-child {{ text-align: left; }}
+small {{ color: #666; }} .note, .meta {{ color: #555; font-size: 13px; }}
+.tops {{ display: flex; flex-wrap: wrap; gap: 1.5em; }}
+figure {{ margin: 0.5em 0; }} img {{ max-width: 100%; }}
+</style></head><body>
+{body}
+<script>
+document.querySelectorAll("table.sortable th").forEach(function (th) {{
+  th.addEventListener("click", function () {{
+    var table = th.closest("table"), body = table.tBodies[0];
+    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var down = th.dataset.order !== "desc";
+    th.dataset.order = down ? "desc" : "asc";
+    var rows = Array.prototype.slice.call(body.rows);
+    function key(row) {{
+      var cell = row.cells[col];
+      if (!cell) return "";
+      var v = cell.dataset.sort;
+      return v === undefined ? cell.textContent : parseFloat(v);
+    }}
+    rows.sort(function (a, b) {{
+      var x = key(a), y = key(b);
+      var numbers = typeof x === "number" && typeof y === "number";
+      var c = numbers ? x - y : String(x).localeCompare(String(y));
+      return down ? -c : c;
+    }});
+    rows.forEach(function (r) {{ body.appendChild(r); }});
+  }});
+}});
+</script>
+</body></html>
+"""

@@ -1,0 +1,194 @@
+"""Leaderboards: top-N per benchmark and an overall table with dominated systems dropped.
+
+The overall table follows RUSSE 2015 Table 5: a system is dropped when another beats it on
+every benchmark of the table, the rest are ranked by the sum of their main scores.
+
+- *Beats on every benchmark*: X dominates Y when, on each benchmark, X has a score and it is
+  strictly higher than Y's, or Y has none. A tie on one benchmark protects Y; a system missing a
+  benchmark can dominate no one (it beats no one there).
+- *Sum*: a missing score adds 0 (as the RUSSE scorer gives a missing pair 0) and shows as "–".
+- *Ranks*: competition ranking (1, 2, 2, 4): equal sums share a rank; ties are listed by name.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Scores = Mapping[str, Mapping[str, float]]
+
+
+@dataclass
+class Table:
+    """Rows of cells (str, int or float; None = no value) with the best cells marked."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    best: set[tuple[int, int]] = field(default_factory=set)
+    note: str = ""
+
+
+def _has(scores: Scores, system: str, benchmark: str) -> bool:
+    value = scores[system].get(benchmark)
+    return value is not None and not math.isnan(value)
+
+
+def dominators(scores: Scores, benchmarks: Sequence[str]) -> dict[str, list[str]]:
+    """For every dominated system, the systems that beat it on every benchmark."""
+    out: dict[str, list[str]] = {}
+    for y in scores:
+        for x in scores:
+            if x != y and all(
+                _has(scores, x, b) and (not _has(scores, y, b) or scores[x][b] > scores[y][b])
+                for b in benchmarks
+            ):
+                out.setdefault(y, []).append(x)
+    return out
+
+
+def competition_ranks(values: Sequence[float]) -> list[int]:
+    """1 + the number of values strictly greater (values assumed sorted descending or not)."""
+    return [1 + sum(v > x for v in values) for x in values]
+
+
+def _mark_best(table: Table, columns: Sequence[int]) -> None:
+    for c in columns:
+        values = [r[c] for r in table.rows if isinstance(r[c], float) and not math.isnan(r[c])]
+        if values:
+            top = max(values)
+            table.best |= {(i, c) for i, r in enumerate(table.rows) if r[c] == top}
+
+
+def overall_table(scores: Scores, benchmarks: Sequence[str], prune: bool = True) -> Table:
+    """Systems ranked by the sum of their main scores after dropping dominated ones."""
+    beaten = dominators(scores, benchmarks) if prune else {}
+    kept = [s for s in scores if s not in beaten]
+    sums = {s: float(sum(scores[s][b] for b in benchmarks if _has(scores, s, b))) for s in kept}
+    kept.sort(key=lambda s: (-sums[s], s))
+    ranks = competition_ranks([sums[s] for s in kept])
+    rows = [
+        [rank, s, *(scores[s][b] if _has(scores, s, b) else None for b in benchmarks), sums[s]]
+        for rank, s in zip(ranks, kept, strict=True)
+    ]
+    table = Table("Overall: sum of main scores", ["rank", "system", *benchmarks, "sum"], rows)
+    _mark_best(table, range(2, 3 + len(benchmarks)))
+    if beaten:
+        table.note = "Dropped (beaten on every benchmark): " + "; ".join(
+            f"{y} (by {', '.join(xs)})" for y, xs in beaten.items()
+        )
+    return table
+
+
+def top_table(scores: Scores, benchmark: str, n: int, metric: str = "") -> Table:
+    """The systems ranked 1..n on one benchmark (all systems tied at rank n included)."""
+    have = [s for s in scores if _has(scores, s, benchmark)]
+    have.sort(key=lambda s: (-scores[s][benchmark], s))
+    ranks = competition_ranks([scores[s][benchmark] for s in have])
+    rows = [[r, s, scores[s][benchmark]] for r, s in zip(ranks, have, strict=True) if r <= n]
+    table = Table(f"{benchmark}: top {n}", ["rank", "system", metric or "score"], rows)
+    _mark_best(table, [2])
+    return table
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def to_markdown(table: Table) -> str:
+    lines = [f"**{table.title}**", "", "| " + " | ".join(table.columns) + " |"]
+    lines.append(
+        "|" + "|".join("---:" if i != 1 else "---" for i in range(len(table.columns))) + "|"
+    )
+    for i, row in enumerate(table.rows):
+        cells = [
+            f"**{_cell(v)}**" if (i, j) in table.best else _cell(v).replace("|", "\\|")
+            for j, v in enumerate(row)
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    if table.note:
+        lines += ["", table.note]
+    return "\n".join(lines) + "\n"
+
+
+def _latex_escape(text: str) -> str:
+    for a, b in (
+        ("\\", r"\textbackslash{}"),
+        ("&", r"\&"),
+        ("%", r"\%"),
+        ("$", r"\$"),
+        ("#", r"\#"),
+        ("_", r"\_"),
+        ("{", r"\{"),
+        ("}", r"\}"),
+        ("~", r"\~{}"),
+        ("^", r"\^{}"),
+    ):
+        text = text.replace(a, b)
+    return text.replace(r"\textbackslash\{\}", r"\textbackslash{}")
+
+
+def to_latex(table: Table) -> str:
+    spec = "r" + "l" + "r" * (len(table.columns) - 2)
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        rf"\begin{{tabular}}{{{spec}}}",
+        r"\hline",
+        " & ".join(_latex_escape(c) for c in table.columns) + r" \\",
+        r"\hline",
+    ]
+    for i, row in enumerate(table.rows):
+        cells = [
+            rf"\textbf{{{_cell(v)}}}" if (i, j) in table.best else _latex_escape(_cell(v))
+            for j, v in enumerate(row)
+        ]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\hline", r"\end{tabular}", rf"\caption{{{_latex_escape(table.title)}}}"]
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(table: Table) -> str:
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(table.columns)
+    for row in table.rows:
+        writer.writerow(
+            ["" if v is None else (f"{v:.6g}" if isinstance(v, float) else v) for v in row]
+        )
+    return text.getvalue()
+
+
+def to_html(table: Table) -> str:
+    """A sortable table (the report's script sorts on a header click)."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    body = []
+    for i, row in enumerate(table.rows):
+        cells = []
+        for j, v in enumerate(row):
+            text = html.escape(_cell(v))
+            sort = "" if not isinstance(v, int | float) else f' data-sort="{v}"'
+            cells.append(
+                f"<td{sort}><strong>{text}</strong></td>"
+                if (i, j) in table.best
+                else f"<td{sort}>{text}</td>"
+            )
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    note = f'<p class="note">{html.escape(table.note)}</p>' if table.note else ""
+    return (
+        f'<table class="sortable"><caption>{html.escape(table.title)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
+    )
+
+
+RENDERERS = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv, "html": to_html}

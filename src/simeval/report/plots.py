@@ -1,0 +1,118 @@
+"""Figures for the report (matplotlib, drawn off screen), returned as PNG bytes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError("plots need matplotlib: pip install 'simeval[report]'") from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig: Any) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    _pyplot().close(fig)
+    return buffer.getvalue()
+
+
+def bars(
+    title: str,
+    groups: Sequence[str],
+    series: Mapping[str, Sequence[tuple[float, float, float]]],
+    ylabel: str,
+    references: Mapping[str, float] | None = None,
+) -> bytes:
+    """Grouped bars: for each system, (value, low, high) per group, drawn with whiskers;
+    ``references`` are horizontal lines (agreement ceilings)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(groups) * max(1, len(series)) / 2), 3.4))
+    width = 0.8 / max(1, len(series))
+    x = np.arange(len(groups))
+    for k, (system, values) in enumerate(series.items()):
+        v = np.array([t[0] for t in values], dtype=float)
+        low = np.array([t[1] for t in values], dtype=float)
+        high = np.array([t[2] for t in values], dtype=float)
+        err = np.vstack([np.clip(v - low, 0, None), np.clip(high - v, 0, None)])
+        err = np.nan_to_num(err)
+        ax.bar(
+            x + (k - (len(series) - 1) / 2) * width,
+            np.nan_to_num(v),
+            width,
+            yerr=err,
+            capsize=2,
+            label=_short(system),
+        )
+    styles = iter(["--", ":", "-."])
+    for label, value in (references or {}).items():
+        ax.axhline(
+            value,
+            color="black",
+            linestyle=next(styles, "--"),
+            linewidth=1,
+            label=f"{label} {value:.3f}",
+        )
+    ax.set_xticks(
+        x,
+        groups,
+        rotation=20 if max(map(len, groups)) > 6 else 0,
+        ha="right" if max(map(len, groups)) > 6 else "center",
+    )
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.axhline(0, color="grey", linewidth=0.5)
+    ax.legend(fontsize=7, loc="best")
+    return _png(fig)
+
+
+def pr_curves(title: str, curves: Mapping[str, tuple[np.ndarray, np.ndarray, float]]) -> bytes:
+    """Precision against recall, one step curve per system: (precision, recall, AP)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(5, 3.8))
+    for system, (precision, recall, ap) in curves.items():
+        ax.step(
+            np.r_[0, recall],
+            np.r_[precision[:1], precision],
+            where="pre",
+            label=f"{_short(system)} (AP {ap:.3f})",
+        )
+    ax.set_xlabel("recall")
+    ax.set_ylabel("precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="lower left")
+    return _png(fig)
+
+
+def scatter(title: str, panels: Sequence[tuple[str, np.ndarray, np.ndarray, str]]) -> bytes:
+    """Human (gold) against system scores, a panel per system: (system, gold, score, label)."""
+    plt = _pyplot()
+    cols = min(4, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.9 * rows), squeeze=False)
+    for ax, (system, gold, score, label) in zip(axes.flat, panels, strict=False):
+        ax.scatter(gold, score, s=4, alpha=0.4)
+        ax.set_title(f"{_short(system)}\n{label}", fontsize=8)
+        ax.set_xlabel("gold", fontsize=8)
+        ax.set_ylabel("system", fontsize=8)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.axis("off")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _short(name: str, width: int = 28) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"

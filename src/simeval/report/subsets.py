@@ -1,0 +1,124 @@
+"""Subsets of a benchmark's items, and a result's main metric on each with an interval.
+
+Named views (from the seed papers):
+
+- ``simlex999``: ``POS`` (A, N, V); ``concreteness``: quartiles of conc(w1) + conc(w2), as the
+  SimLex-999 paper splits them; ``SimAssoc333``: the 333 most associated pairs vs the rest;
+- ``wordsim353``: the ``similarity`` and ``relatedness`` splits of Agirre et al. (2009)
+  (they overlap: unrelated pairs belong to both);
+- a suite (``sts12``, ``russe``): one subset per member benchmark.
+
+``--by COLUMN`` groups by any item column: by value, or by quartile when the column holds
+numbers with more than 8 distinct values.
+
+Quartiles: with edges q1 ≤ q2 ≤ q3 the 25/50/75th percentiles (linear interpolation), Q1 holds
+v ≤ q1, Q2 q1 < v ≤ q2, Q3 q2 < v ≤ q3, Q4 v > q3 (``pandas.qcut``'s intervals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simeval.errors import InputError
+from simeval.metrics.stats import Interval, bootstrap_intervals
+from simeval.tasks.items import MAIN_METRIC, ItemMetrics, Items
+
+
+@dataclass(frozen=True)
+class Subset:
+    view: str
+    label: str
+    mask: np.ndarray
+
+
+@dataclass(frozen=True)
+class SubsetScore:
+    subset: Subset
+    task: str
+    value: float
+    interval: Interval
+    n: int
+
+
+def quartiles(values: np.ndarray) -> np.ndarray:
+    """Quartile 1-4 of each value (module docstring)."""
+    edges = np.percentile(values, [25, 50, 75])
+    return np.searchsorted(edges, values, side="left") + 1
+
+
+def _numeric(column: np.ndarray) -> np.ndarray | None:
+    try:
+        return np.asarray(column, dtype=float)
+    except ValueError:
+        return None
+
+
+def by_column(items: Items, column: str, view: str | None = None) -> list[Subset]:
+    """Subsets by the values of ``column`` (quartiles for many distinct numbers)."""
+    if column not in items:
+        raise InputError(None, None, f"no item column {column!r}; columns: {', '.join(items)}")
+    values = items[column]
+    numbers = _numeric(values)
+    if numbers is not None and len(np.unique(numbers)) > 8:
+        q = quartiles(numbers)
+        return [Subset(view or column, f"Q{k}", q == k) for k in range(1, 5)]
+    labels = list(dict.fromkeys(str(v) for v in values))
+    if numbers is not None:
+        labels.sort(key=float)
+    text = values.astype(str)
+    return [Subset(view or column, label, text == label) for label in labels]
+
+
+def named_views(benchmark: str, items: Items) -> list[Subset]:
+    """The seed papers' subsets of ``benchmark`` that its items support."""
+    out: list[Subset] = []
+    if "benchmark" in items:
+        out += by_column(items, "benchmark", "member")
+    if {"conc(w1)", "conc(w2)"} <= set(items):
+        total = items["conc(w1)"].astype(float) + items["conc(w2)"].astype(float)
+        q = quartiles(total)
+        out += [Subset("concreteness", f"Q{k}", q == k) for k in range(1, 5)]
+    if "POS" in items:
+        out += by_column(items, "POS")
+    if "SimAssoc333" in items:
+        marked = items["SimAssoc333"].astype(str) == "1"
+        out += [
+            Subset("SimAssoc333", "SimAssoc333", marked),
+            Subset("SimAssoc333", "rest", ~marked),
+        ]
+    for split in ("similarity", "relatedness"):
+        if split in items and benchmark.startswith("wordsim353"):
+            out.append(Subset("split", split, items[split].astype(str) == "1"))
+    return out
+
+
+def subset_task(task: str, items: Items, mask: np.ndarray) -> str:
+    """The task kind of a subset: a suite's member subset has its member's kind."""
+    if "task" in items and mask.any():
+        kinds = set(items["task"][mask])
+        if len(kinds) == 1:
+            return str(kinds.pop())
+    return task
+
+
+def score_subsets(
+    task: str,
+    items: Items,
+    subsets: list[Subset],
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> list[SubsetScore]:
+    """The main metric on each subset with a bootstrap interval."""
+    out = []
+    for s in subsets:
+        kind = subset_task(task, items, s.mask)
+        part = {k: v[s.mask] for k, v in items.items()}
+        metric = ItemMetrics(kind, part, main_only=True)
+        main = MAIN_METRIC[kind]
+        value = metric()[main]
+        ci = bootstrap_intervals(metric, metric.n, replicates, seed, level, metric.strata)[main]
+        out.append(SubsetScore(s, kind, value, ci, metric.n))
+    return out
