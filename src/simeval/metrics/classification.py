@@ -34,7 +34,7 @@ def _pr_points(
     distinct = (
         np.flatnonzero(np.abs(step) > tie_tolerance) if tie_tolerance else np.flatnonzero(step)
     )
-    ends = np.r_[distinct, len(y) - 1]
+    ends = np.append(distinct, len(y) - 1)
     tps = np.cumsum(y == 1)[ends].astype(float)
     fps = (ends + 1) - tps
     return tps, fps, positives
@@ -53,7 +53,7 @@ def average_precision(y_true: ArrayLike, y_score: ArrayLike) -> float:
     tps, fps, positives = points
     precision = tps / (tps + fps)
     recall = tps / positives
-    return float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
+    return float(np.sum(np.diff(recall, prepend=0.0) * precision))
 
 
 def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -82,8 +82,8 @@ def average_precision_trapezoid(y_true: ArrayLike, y_score: ArrayLike) -> float:
         return float("nan")
     tps, fps, positives = points
     last = int(np.searchsorted(tps, tps[-1]))
-    precision = np.r_[1.0, (tps / (tps + fps))[: last + 1]]
-    recall = np.r_[0.0, (tps / positives)[: last + 1]]
+    precision = np.concatenate(([1.0], (tps / (tps + fps))[: last + 1]))
+    recall = np.concatenate(([0.0], (tps / positives)[: last + 1]))
     return float(np.sum(np.diff(recall) * (precision[1:] + precision[:-1]) / 2))
 
 
@@ -114,8 +114,8 @@ def russe_labels(word1: Sequence[str], word2: Sequence[str], y_score: ArrayLike)
     s = np.asarray(y_score, dtype=float)
     order = np.lexsort((w2, -s, w1))
     sorted_w1 = w1[order]
-    starts = np.r_[0, np.flatnonzero(sorted_w1[1:] != sorted_w1[:-1]) + 1]
-    sizes = np.diff(np.r_[starts, len(order)])
+    starts = np.concatenate(([0], np.flatnonzero(sorted_w1[1:] != sorted_w1[:-1]) + 1))
+    sizes = np.diff(starts, append=len(order))
     position = np.arange(len(order)) - np.repeat(starts, sizes) + 1
     labels = np.empty(len(order), dtype=np.int64)
     labels[order] = (position <= np.repeat(sizes, sizes) / 2).astype(np.int64)

@@ -65,9 +65,11 @@ def average_ranks(x: np.ndarray) -> np.ndarray:
     default, without its input checks: bootstrap replicates call this thousands of times)."""
     order = np.argsort(x, kind="mergesort")
     xs = x[order]
-    first = np.r_[True, xs[1:] != xs[:-1]]
+    first = np.empty(len(x), dtype=bool)  # np.r_ costs more than the ranking on small input
+    first[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=first[1:])
     starts = np.flatnonzero(first)
-    ends = np.r_[starts[1:], len(x)]
+    ends = np.append(starts[1:], len(x))
     ranks = np.empty(len(x))
     ranks[order] = ((starts + ends + 1) / 2)[np.cumsum(first) - 1]
     return ranks

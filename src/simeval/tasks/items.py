@@ -112,6 +112,14 @@ class ItemMetrics:
                 for c in ("word1", "word2")
             )
         self.groups = strata_groups(self.strata, self.n) if self.strata is not None else []
+        # members as integer codes in order of first appearance, and their names
+        self.member = np.zeros(self.n, dtype=np.int64)
+        for code, g in enumerate(sorted(self.groups, key=lambda g: int(g[0]))):
+            self.member[g] = code
+        self.member_names = [
+            str(self.strata[g[0]])  # type: ignore[index]
+            for g in sorted(self.groups, key=lambda g: int(g[0]))
+        ]
 
     @property
     def values(self) -> np.ndarray:
@@ -140,9 +148,12 @@ class ItemMetrics:
         if self.task == STS:
             return {"pearson": pearson(score[rows], gold[rows])}
         # a suite: rows drawn within each member (stratified), so split them by member again
-        member = self.strata[rows]  # type: ignore[index]
-        names = [str(self.strata[g[0]]) for g in self.groups]  # type: ignore[index]
-        parts = [rows[member == name] for name in names]
+        member = self.member[rows]
+        order = np.argsort(member, kind="stable")
+        parts = np.split(
+            rows[order], np.cumsum(np.bincount(member, minlength=len(self.groups)))[:-1]
+        )
+        names = self.member_names
         if self.task == STS_SUITE:
             golds = [gold[p] for p in parts]
             systems = [score[p] for p in parts]
