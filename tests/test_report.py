@@ -356,3 +356,43 @@ def test_report_opens_in_headless_chromium(report_file: Path, tmp_path: Path) ->
     pixels = mpimg.imread(shot)
     assert pixels.shape[0] > 500 and pixels.std() > 0.05  # drawn, not a blank page
     assert not math.isnan(float(pixels.mean()))
+
+
+def test_compare_linking_runs_by_randomization(tmp_path: Path) -> None:
+    """40 queries; run A ranks the relevant document first everywhere (MRR 1), run B on
+    every other query only second (MRR 0.75). Each differing query favours A, so under
+    the swaps |δ| is reached only when all 20 fall the same way: p = 1/(R+1) in practice."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(40)))
+    for name, second in (("a", ()), ("b", range(0, 40, 2))):
+        lines = []
+        for i in range(40):
+            rel, other = (1.0, 2.0) if i in second else (2.0, 1.0)
+            lines += [f"q{i} Q0 d{i} 1 {rel} {name}\n", f"q{i} Q0 x{i} 2 {other} {name}\n"]
+        run = tmp_path / f"{name}.run"
+        run.write_text("".join(lines))
+        got = runner.invoke(
+            app,
+            [
+                "score",
+                "trec",
+                "--qrels",
+                str(qrels),
+                "--run",
+                str(run),
+                "--results",
+                str(tmp_path / "res"),
+                "--name",
+                name,
+            ],
+        )
+        assert got.exit_code == 0, got.output
+    grid = load_grid(tmp_path / "res")
+    v = compare(grid.get("a", "qrels"), grid.get("b", "qrels"), replicates=300, seed=2)
+    assert v.main.metric == "recip_rank" and v.main.test == "approximate randomization"
+    assert v.main.difference == pytest.approx(0.25)
+    assert v.main.p_value == pytest.approx(1 / 301)
+    assert v.metrics["success_5"].difference == 0.0 and v.metrics["success_5"].p_value == 1.0
+    low, high = v.main.interval.low, v.main.interval.high
+    # the bootstrap difference is 0.5 × (share of halved queries drawn): sd 0.5·√(.25/40) ≈ .04
+    assert 0.1 < low < 0.25 < high < 0.4

@@ -15,6 +15,7 @@ from simeval.data.pairs import ScoredPairs
 from simeval.metrics.stats import (
     approximate_randomization,
     bootstrap_intervals,
+    bootstrap_rows,
     fisher_z_interval,
     fractional_ranks,
     holm,
@@ -183,3 +184,42 @@ def test_percentile_interval_level() -> None:
     ci = bootstrap_intervals(lambda rows: {"mean": float(x[rows].mean())}, 400, 2000, seed=1)
     half = norm.ppf(0.975) * x.std() / math.sqrt(400)
     assert ci["mean"].high - ci["mean"].low == pytest.approx(2 * half, rel=0.1)
+
+
+def test_cluster_bootstrap_draws_whole_clusters_within_strata() -> None:
+    clusters = np.array([0, 0, 0, 1, 1, 2, 3, 3, 4, 4, 4, 4])
+    strata = np.array(["a"] * 5 + ["b"] * 7)  # clusters 0, 1 in a; 2, 3, 4 in b
+    rows_of = {c: set(np.flatnonzero(clusters == c)) for c in range(5)}
+    seen = set()
+    for rows in bootstrap_rows(12, 300, seed=4, strata=strata, clusters=clusters):
+        drawn = clusters[rows]
+        counts = {c: int((drawn == c).sum()) for c in range(5)}
+        for c, k in counts.items():  # a drawn cluster comes whole, maybe several times
+            assert k % len(rows_of[c]) == 0
+        assert sum(counts[c] // len(rows_of[c]) for c in (0, 1)) == 2  # two clusters from a
+        assert sum(counts[c] // len(rows_of[c]) for c in (2, 3, 4)) == 3  # three from b
+        seen.add(tuple(sorted(counts.items())))
+    assert len(seen) > 10  # it does resample
+
+
+def test_related_pairs_are_resampled_by_word1() -> None:
+    items = {
+        "word1": np.array(["x", "x", "y", "y", "z", "z"]),
+        "word2": np.array(["a", "b", "a", "b", "a", "b"]),
+        "gold": np.array([1.0, 0, 1, 0, 1, 0]),
+        "score": np.array([0.9, 0.1, 0.2, 0.8, 0.7, 0.6]),
+        "counted": np.ones(6),
+    }
+    metric = ItemMetrics("related-pairs", items)
+    assert metric.clusters.tolist() == [0, 0, 1, 1, 2, 2]
+    # accuracy is whole-word1 correct or wrong here (2 of 3 word1 right): replicates can only
+    # take the values k/3
+    ci = bootstrap_intervals(metric, 6, 200, seed=0, **metric.resampling)
+    samples = [
+        metric(rows)["accuracy"]
+        for rows in __import__("simeval.metrics.stats", fromlist=["x"]).bootstrap_rows(
+            6, 50, 0, clusters=metric.clusters
+        )
+    ]
+    assert set(np.round(np.array(samples) * 3, 9)) <= {0.0, 1.0, 2.0, 3.0}
+    assert 0 <= ci["accuracy"].low <= 2 / 3 <= ci["accuracy"].high <= 1

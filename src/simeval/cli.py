@@ -842,7 +842,14 @@ def leaderboard_cmd(
 
 
 def _p(p: float) -> str:
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+    if p >= 1e-4:
+        return f"{p:.4f}"
+    return f"{p:.1e}" if p > 1e-300 else "< 1e-300"
+
+
+def _p_is(p: float) -> str:
+    text = _p(p)
+    return text if text.startswith("<") else f"= {text}"
 
 
 @app.command("compare")
@@ -894,10 +901,10 @@ def compare_cmd(
     m = v.main
     better = sa if m.difference > 0 else sb
     if m.p_value < alpha:
-        verdict = f"{better} is better on {m.metric} ({m.test}, p = {_p(m.p_value)} < {alpha})"
+        verdict = f"{better} is better on {m.metric} ({m.test}, p {_p_is(m.p_value)} < {alpha})"
     else:
         verdict = (
-            f"no significant difference on {m.metric} ({m.test}, p = {_p(m.p_value)} ≥ {alpha})"
+            f"no significant difference on {m.metric} ({m.test}, p {_p_is(m.p_value)} ≥ {alpha})"
         )
     out.print(f"verdict: {verdict}", highlight=False)
 

@@ -6,7 +6,8 @@ bootstrap replicate) to a dict of metric values, so one resampling serves every 
 - Bootstrap intervals are percentile intervals (Efron & Tibshirani 1993, ch. 13): resample the
   items with replacement B times (within strata when given: STS datasets, RUSSE benchmarks),
   recompute the metric, take the (1−level)/2 and (1+level)/2 quantiles. Replicates where the
-  metric is undefined (NaN: a constant resample) are left out and counted.
+  metric is undefined (NaN: a constant resample) are left out. With clusters, whole clusters
+  are drawn (a cluster bootstrap: for RUSSE, all pairs of one word1 together).
 - Fisher-z intervals for a correlation r over n items: tanh(atanh(r) ± z_q · se) with
   se = 1/√(n−3) for Pearson and √((1 + r²/2)/(n−3)) for Spearman (Bonett & Wright 2000).
 - Williams' test (Steiger 1980, eq. 7) for two correlations with a shared variable.
@@ -66,14 +67,36 @@ def strata_groups(strata: Sequence | np.ndarray | None, n: int) -> list[np.ndarr
 
 
 def bootstrap_rows(
-    n: int, replicates: int, seed: int, strata: Sequence | np.ndarray | None = None
+    n: int,
+    replicates: int,
+    seed: int,
+    strata: Sequence | np.ndarray | None = None,
+    clusters: Sequence | np.ndarray | None = None,
 ) -> Iterator[np.ndarray]:
     """``replicates`` resamples of the rows 0..n−1 with replacement, each stratum keeping its
-    size (so an aggregate over datasets keeps every dataset's weight)."""
+    size (so an aggregate over datasets keeps every dataset's weight).
+
+    With ``clusters`` the units drawn are clusters (all their rows together), as many per
+    stratum as it has; a cluster must lie within one stratum.
+    """
     rng = np.random.default_rng(seed)
-    groups = strata_groups(strata, n)
+    if clusters is None:
+        groups = strata_groups(strata, n)
+        for _ in range(replicates):
+            yield np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
+        return
+    members = strata_groups(clusters, n)  # rows of each cluster
+    order = np.concatenate(members)
+    sizes = np.array([len(m) for m in members])
+    starts = np.cumsum(sizes) - sizes
+    first_rows = np.array([m[0] for m in members])
+    label = None if strata is None else np.asarray(strata)[first_rows]
+    units = strata_groups(label, len(members))  # clusters of each stratum
     for _ in range(replicates):
-        yield np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
+        pick = np.concatenate([u[rng.integers(0, len(u), len(u))] for u in units])
+        counts = sizes[pick]
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        yield order[np.repeat(starts[pick], counts) + offsets]
 
 
 def bootstrap(
@@ -82,10 +105,11 @@ def bootstrap(
     replicates: int = 1000,
     seed: int = 0,
     strata: Sequence | np.ndarray | None = None,
+    clusters: Sequence | np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values."""
     samples: dict[str, list[float]] = {}
-    for rows in bootstrap_rows(n, replicates, seed, strata):
+    for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
         for name, value in statistic(rows).items():
             samples.setdefault(name, []).append(value)
     return {k: np.asarray(v, dtype=float) for k, v in samples.items()}
@@ -109,9 +133,10 @@ def bootstrap_intervals(
     seed: int = 0,
     level: float = 0.95,
     strata: Sequence | np.ndarray | None = None,
+    clusters: Sequence | np.ndarray | None = None,
 ) -> dict[str, Interval]:
     """Percentile bootstrap intervals for every metric of ``statistic``."""
-    samples = bootstrap(statistic, n, replicates, seed, strata)
+    samples = bootstrap(statistic, n, replicates, seed, strata, clusters)
     return {k: percentile_interval(v, level) for k, v in samples.items()}
 
 
@@ -161,6 +186,7 @@ def paired_bootstrap(
     seed: int = 0,
     level: float = 0.95,
     strata: Sequence | np.ndarray | None = None,
+    clusters: Sequence | np.ndarray | None = None,
 ) -> dict[str, Comparison]:
     """A − B for every metric, both systems scored on the same resampled items.
 
@@ -171,7 +197,7 @@ def paired_bootstrap(
     full = np.arange(n)
     a0, b0 = statistic_a(full), statistic_b(full)
     diffs: dict[str, list[float]] = {k: [] for k in a0}
-    for rows in bootstrap_rows(n, replicates, seed, strata):
+    for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
         sa, sb = statistic_a(rows), statistic_b(rows)
         for k in diffs:
             diffs[k].append(sa[k] - sb[k])

@@ -90,7 +90,7 @@ def compare(
     n = ma.n
     if n < 4:
         raise InputError(None, None, f"{a.benchmark}: only {n} items scored by both systems")
-    boot = paired_bootstrap(ma, mb, n, replicates, seed, level, ma.strata)
+    boot = paired_bootstrap(ma, mb, n, replicates, seed, level, **ma.resampling)
     main = a.main_metric
     if main in CORRELATIONS:
         corr = CORRELATIONS[main]

@@ -112,7 +112,7 @@ class ReportBuilder:
         for e in entries:
             metric = ItemMetrics(e.task, e.items())
             cis = bootstrap_intervals(
-                metric, metric.n, o.replicates, o.seed, o.level, metric.strata
+                metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
             )
             row = [html.escape(e.system)]
             key: list = [e.system]

@@ -119,6 +119,8 @@ def score_subsets(
         metric = ItemMetrics(kind, part, main_only=True)
         main = MAIN_METRIC[kind]
         value = metric()[main]
-        ci = bootstrap_intervals(metric, metric.n, replicates, seed, level, metric.strata)[main]
+        ci = bootstrap_intervals(metric, metric.n, replicates, seed, level, **metric.resampling)[
+            main
+        ]
         out.append(SubsetScore(s, kind, value, ci, metric.n))
     return out

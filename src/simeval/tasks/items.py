@@ -15,7 +15,8 @@ Columns by task kind:
 - linking: ``qid`` and the per-query ``success_1, success_5, recip_rank``.
 
 :func:`task_metrics` is the one definition of which metrics a task kind reports; the task
-classes call it on the full item set and :class:`ItemMetrics` on resampled rows.
+classes call it on the full item set and :class:`ItemMetrics` on resampled rows. Suites are
+resampled within members (strata) and related/unrelated pairs by word1 (clusters).
 """
 
 from __future__ import annotations
@@ -120,6 +121,26 @@ class ItemMetrics:
             str(self.strata[g[0]])  # type: ignore[index]
             for g in sorted(self.groups, key=lambda g: int(g[0]))
         ]
+        self.clusters = self._clusters()
+
+    def _clusters(self) -> np.ndarray | None:
+        """Resampling units: a related/unrelated pair set is drawn by word1 (RUSSE accuracy
+        labels pairs within each word1, and every word1 has as many related as unrelated
+        partners); other items are drawn one by one."""
+        if self.task == RELATED:
+            return self.words[0]  # type: ignore[index]
+        if self.task == RUSSE_SUITE and "word1" in self.items:
+            word1 = np.unique(np.asarray(self.items["word1"]), return_inverse=True)[1]
+            single = np.asarray(self.items["task"]) != RELATED
+            # (member, word1) for related pairs; a unit of its own for every other row
+            unit = self.member * (int(word1.max()) + 1 + self.n) + word1
+            return np.where(single, -1 - np.arange(self.n), unit)
+        return None
+
+    @property
+    def resampling(self) -> dict[str, np.ndarray | None]:
+        """How the bootstrap draws this result's items: ``strata`` and ``clusters``."""
+        return {"strata": self.strata, "clusters": self.clusters}
 
     @property
     def values(self) -> np.ndarray:
