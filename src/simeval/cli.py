@@ -735,6 +735,28 @@ def _ceilings(data_dir: Path | None) -> dict[str, dict[str, float]]:
     return out
 
 
+@app.command("agreement")
+@guarded
+def agreement_cmd(data_dir: DataDir = None) -> None:
+    """Inter-annotator agreement where individual ratings ship with the data (WordSim-353
+    set1 and set2): average pairwise Spearman (the SimLex-999 paper's measure: 0.61 for
+    WordSim-353) and leave-one-out (each rater against the mean of the others). The report
+    draws the pooled values as ceilings."""
+    from simeval.build.agreement import RATINGS, agreement, pooled, read_ratings
+
+    store = _store(data_dir)
+    table = Table(title="Inter-annotator agreement (Spearman's ρ)")
+    for column in ("ratings", "pairs", "raters", "pairwise", "leave-one-out"):
+        table.add_column(column, justify="left" if column == "ratings" else "right")
+    for bench, files in RATINGS.items():
+        parts = [agreement(f, read_ratings(store.path(f))) for f in files]
+        for a in [*parts, pooled(f"{bench} (pooled by pairs)", parts)]:
+            table.add_row(
+                a.name, str(a.items), str(a.raters), _fmt(a.pairwise), _fmt(a.leave_one_out)
+            )
+    out.print(table)
+
+
 @app.command("report")
 @guarded
 def report_cmd(
