@@ -396,3 +396,22 @@ def test_compare_linking_runs_by_randomization(tmp_path: Path) -> None:
     low, high = v.main.interval.low, v.main.interval.high
     # the bootstrap difference is 0.5 × (share of halved queries drawn): sd 0.5·√(.25/40) ≈ .04
     assert 0.1 < low < 0.25 < high < 0.4
+
+
+def test_records_without_rows_are_reported_without_intervals(lexical_dir: Path, tmp_path):
+    folder = tmp_path / "old"
+    shutil.copytree(lexical_dir, folder)
+    records = [json.loads(x) for x in (folder / "results.jsonl").read_text().splitlines()]
+    for r in records:
+        if r["system"]["spec"] == "orthographic:kind=dice":
+            del r["items_file"]  # as recorded before per-item rows existed
+    (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "old.html"
+    got = runner.invoke(app, ["report", str(folder), "--html", str(out), "-B", "50"])
+    assert got.exit_code == 0, got.output
+    page = out.read_text(encoding="utf-8")
+    assert "Recorded without per-item rows" in page and "<td>orthographic:kind=dice</td>" in page
+    got = runner.invoke(
+        app, ["compare", "dice", "prefix", "-b", "simlex999", "--results", str(folder)]
+    )
+    assert got.exit_code == 2 and "has no per-item rows" in got.output

@@ -37,6 +37,10 @@ class Entry:
         value = self.record["metrics"].get(self.main_metric)
         return float("nan") if value is None else float(value)
 
+    @property
+    def has_items(self) -> bool:
+        return bool(self.record.get("items_file"))
+
     def items(self) -> Items:
         """The per-item rows (read once); an error when the record was saved without them."""
         if self._items is None:

@@ -105,15 +105,17 @@ class ReportBuilder:
         best = max(entries, key=lambda e: -math.inf if math.isnan(e.score) else e.score)
         p_raw: dict[str, float] = {}
         for e in entries:
-            if e is not best and not math.isnan(e.score):
+            if e is not best and not math.isnan(e.score) and best.has_items and e.has_items:
                 p_raw[e.system] = compare(best, e, o.replicates, o.seed, o.level, True).main.p_value
         adjusted = dict(zip(p_raw, holm(list(p_raw.values())), strict=True)) if p_raw else {}
         rows, keys = [], []
         for e in entries:
-            metric = ItemMetrics(e.task, e.items())
-            cis = bootstrap_intervals(
-                metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
-            )
+            cis: dict[str, Interval] = {}
+            if e.has_items:  # older records carry no rows: their numbers, without intervals
+                metric = ItemMetrics(e.task, e.items())
+                cis = bootstrap_intervals(
+                    metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
+                )
             row = [html.escape(e.system)]
             key: list = [e.system]
             for k in names:
@@ -123,8 +125,9 @@ class ReportBuilder:
                 row.append(f"<strong>{text}</strong>" if e is best and k == main else text)
                 key.append(value)
             if main in CORRELATIONS and e.task in (GRADED, STS):
+                n = int(e.record.get("coverage", {}).get("scored", 0))
                 fz = fisher_z_interval(
-                    e.score, metric.n, o.level, "spearman" if main == "spearman" else "pearson"
+                    e.score, n, o.level, "spearman" if main == "spearman" else "pearson"
                 )
                 row.append(_ci(fz))
                 key.append(fz.low)
@@ -268,8 +271,16 @@ class ReportBuilder:
             entries = self.entries(bench)
             parts.append(f"<h2 id='{html.escape(bench)}'>{html.escape(bench)}</h2>")
             parts.append(self.metric_table(bench, entries))
-            parts.append(self.subset_section(bench, entries))
-            parts.append(self.plot(bench, entries))
+            with_rows = [e for e in entries if e.has_items]
+            if len(with_rows) < len(entries):
+                old = ", ".join(e.system for e in entries if not e.has_items)
+                parts.append(
+                    f"<p class='note'>Recorded without per-item rows (no intervals, "
+                    f"subsets or plots; evaluate again to get them): {html.escape(old)}</p>"
+                )
+            if with_rows:
+                parts.append(self.subset_section(bench, with_rows))
+                parts.append(self.plot(bench, with_rows))
         return PAGE.format(body="\n".join(parts))
 
 
@@ -302,6 +313,7 @@ caption {{ text-align: left; font-weight: 600; padding: 4px 0; }}
 th, td {{ border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; }}
 th {{ cursor: pointer; background: #f3f3f3; user-select: none; }}
 td:first-child, th:first-child {{ text-align: left; }}
+.board td:nth-child(2), .board th:nth-child(2) {{ text-align: left; }}
 small {{ color: #666; }} .note, .meta {{ color: #555; font-size: 13px; }}
 .tops {{ display: flex; flex-wrap: wrap; gap: 1.5em; }}
 figure {{ margin: 0.5em 0; }} img {{ max-width: 100%; }}

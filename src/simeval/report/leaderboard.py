@@ -186,7 +186,7 @@ def to_html(table: Table) -> str:
         body.append("<tr>" + "".join(cells) + "</tr>")
     note = f'<p class="note">{html.escape(table.note)}</p>' if table.note else ""
     return (
-        f'<table class="sortable"><caption>{html.escape(table.title)}</caption>'
+        f'<table class="sortable board"><caption>{html.escape(table.title)}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
     )
 
