@@ -802,10 +802,8 @@ def report_cmd(
     with bar:
         task = bar.add_task("report", total=len(grid.benchmarks))
 
-        def step(bench: str) -> None:
-            bar.update(
-                task, advance=0 if bar.tasks[0].description == "report" else 1, description=bench
-            )
+        def step(bench: str) -> None:  # called as each benchmark starts
+            bar.update(task, completed=grid.benchmarks.index(bench), description=bench)
 
         page = build_report(grid, options, str(folder), step)
     html_out.parent.mkdir(parents=True, exist_ok=True)

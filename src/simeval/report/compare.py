@@ -52,10 +52,7 @@ def _aligned(a: Entry, b: Entry) -> tuple[Items, Items]:
     """The two item tables restricted to the items both results counted, in one order."""
     ia, ib = a.items(), b.items()
     if a.task == LINKING:
-        common = np.intersect1d(ia["qid"], ib["qid"])
-        pick_a = np.searchsorted(ia["qid"], common, sorter=np.argsort(ia["qid"]))
-        pick_b = np.searchsorted(ib["qid"], common, sorter=np.argsort(ib["qid"]))
-        rows_a, rows_b = np.argsort(ia["qid"])[pick_a], np.argsort(ib["qid"])[pick_b]
+        _, rows_a, rows_b = np.intersect1d(ia["qid"], ib["qid"], return_indices=True)
         return {k: v[rows_a] for k, v in ia.items()}, {k: v[rows_b] for k, v in ib.items()}
     same = len(ia["gold"]) == len(ib["gold"]) and np.array_equal(
         ia["gold"], ib["gold"], equal_nan=True

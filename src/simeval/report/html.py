@@ -164,21 +164,24 @@ class ReportBuilder:
                 for s in by_column(first, column):
                     views.setdefault(s.view, []).append(s)
         out = []
+        if not views:
+            return ""
+        everything = Subset("", "all", np.ones(len(first["gold"]), dtype=bool))
+        o = self.o
+
+        def score(e: Entry, subsets: list[Subset]) -> list:
+            return score_subsets(
+                e.task, e.items(), [_same(g, e) for g in subsets], o.replicates, o.seed, o.level
+            )
+
+        whole = {e.system: score(e, [everything])[0] for e in entries}  # the same in every view
         for view, subsets in views.items():
-            everything = Subset(view, "all", np.ones(len(first["gold"]), dtype=bool))
             groups = [everything, *subsets]
             series: dict[str, list[tuple[float, float, float]]] = {}
             rows, keys = [], []
             scored = {}
             for e in entries:
-                scored[e.system] = score_subsets(
-                    e.task,
-                    e.items(),
-                    [_same(g, e) for g in groups],
-                    self.o.replicates,
-                    self.o.seed,
-                    self.o.level,
-                )
+                scored[e.system] = [whole[e.system], *score(e, subsets)]
                 series[e.system] = [
                     (s.value, s.interval.low, s.interval.high) for s in scored[e.system]
                 ]

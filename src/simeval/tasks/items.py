@@ -41,7 +41,6 @@ from simeval.metrics import (
     sts_allnrm,
     sts_mean,
 )
-from simeval.metrics.stats import strata_groups
 
 GRADED, RELATED = "graded-pairs", "related-pairs"
 STS, STS_SUITE, RUSSE_SUITE, LINKING = "sts", "sts-suite", "russe-suite", "linking"
@@ -112,15 +111,14 @@ class ItemMetrics:
                 np.unique(np.asarray(self.items[c]), return_inverse=True)[1]
                 for c in ("word1", "word2")
             )
-        self.groups = strata_groups(self.strata, self.n) if self.strata is not None else []
-        # members as integer codes in order of first appearance, and their names
+        # a suite's members as integer codes in order of first appearance, and their names
         self.member = np.zeros(self.n, dtype=np.int64)
-        for code, g in enumerate(sorted(self.groups, key=lambda g: int(g[0]))):
-            self.member[g] = code
-        self.member_names = [
-            str(self.strata[g[0]])  # type: ignore[index]
-            for g in sorted(self.groups, key=lambda g: int(g[0]))
-        ]
+        self.member_names: list[str] = []
+        if self.strata is not None:
+            names, first, codes = np.unique(self.strata, return_index=True, return_inverse=True)
+            appearance = np.argsort(first)
+            self.member = np.argsort(appearance)[codes]
+            self.member_names = [str(x) for x in names[appearance]]
         self.clusters = self._clusters()
 
     def _clusters(self) -> np.ndarray | None:
@@ -133,7 +131,7 @@ class ItemMetrics:
             word1 = np.unique(np.asarray(self.items["word1"]), return_inverse=True)[1]
             single = np.asarray(self.items["task"]) != RELATED
             # (member, word1) for related pairs; a unit of its own for every other row
-            unit = self.member * (int(word1.max()) + 1 + self.n) + word1
+            unit = self.member * (int(word1.max()) + 1) + word1
             return np.where(single, -1 - np.arange(self.n), unit)
         return None
 
@@ -172,7 +170,7 @@ class ItemMetrics:
         member = self.member[rows]
         order = np.argsort(member, kind="stable")
         parts = np.split(
-            rows[order], np.cumsum(np.bincount(member, minlength=len(self.groups)))[:-1]
+            rows[order], np.cumsum(np.bincount(member, minlength=len(self.member_names)))[:-1]
         )
         names = self.member_names
         if self.task == STS_SUITE:
