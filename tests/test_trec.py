@@ -172,3 +172,16 @@ def test_ids_are_bytes_compared_as_strcmp(tmp_path: Path) -> None:
     run = read_run(f)
     ev = evaluate_trec(run.qids, run.docnos, run.scores, ["запрос"], ["é"], [1])
     assert ev.qids.tolist() == ["запрос"] and ev.aggregates["success_1"] == 1.0
+
+
+def test_ids_of_different_array_widths_still_match() -> None:
+    # Qrels ids stored as S10 and run ids as S40 (or the other way round) are the same ids:
+    # a hit must be found whatever the numpy widths (this once failed silently with 0).
+    run_q = np.array([b"q1", b"q1", b"q2"], dtype="S40")
+    run_d = np.array([b"d1", b"d-long-long-long-long-long", b"d2"], dtype="S40")
+    qrel_q = np.array([b"q1", b"q2"], dtype="S2")
+    qrel_d = np.array([b"d1", b"d2"], dtype="S2")
+    ev = evaluate_trec(run_q, run_d, [2.0, 1.0, 1.0], qrel_q, qrel_d, [1, 1])
+    assert ev.aggregates["success_1"] == 1.0  # both queries rank their document first
+    ev = evaluate_trec(qrel_q, qrel_d, [1.0, 1.0], run_q[:1], run_d[:1], [1])
+    assert ev.aggregates["recip_rank"] == 1.0

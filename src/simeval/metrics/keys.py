@@ -74,7 +74,12 @@ def exact_codes(*arrays: np.ndarray) -> list[np.ndarray]:
 
 def joint_keys(*arrays: np.ndarray, exact: bool) -> list[np.ndarray]:
     """Hash keys (``exact=False``) or exact codes for each array."""
-    return exact_codes(*arrays) if exact else [hash_ids(a) for a in arrays]
+    if exact:
+        return exact_codes(*arrays)
+    # One width for all: the hash folds whole 8-byte words, padding included, so b"ab" as S2
+    # and as S9 would otherwise hash differently.
+    width = max(max(a.dtype.itemsize for a in arrays), 1)
+    return [hash_ids(a.astype(f"S{width}")) for a in arrays]
 
 
 def pair_keys(first: np.ndarray, second: np.ndarray, *, exact: bool) -> np.ndarray:
