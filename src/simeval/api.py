@@ -20,23 +20,28 @@ import numpy as np
 from simeval.data.pairs import ScoredPairs, write_pairs
 from simeval.data.store import DataStore
 from simeval.data.sts import STSOutput, write_sts_output
+from simeval.data.trec import Run, write_run
 from simeval.errors import InputError, InputWarning
 from simeval.measures import Measure, create_measure
+from simeval.measures.linking import LinkingInput, Progress, Ranker, TopK, rank_by_pairs
 from simeval.tasks.benchmarks import (
     GROUPS,
     PAIR_SPECS,
     STS_SPECS,
     SUITES,
+    XLING_SPECS,
     RusseSuite,
     load_benchmark,
     load_suite,
 )
+from simeval.tasks.linking import LinkingBenchmark, LinkingSuite
 from simeval.tasks.pairs import PairBenchmark
 from simeval.tasks.records import load_results, save_results, system_name
 from simeval.tasks.result import Result, Timer
 from simeval.tasks.sts import STSBenchmark, STSSuite
 
-Target = PairBenchmark | STSBenchmark | RusseSuite | STSSuite
+Target = PairBenchmark | STSBenchmark | RusseSuite | STSSuite | LinkingBenchmark | LinkingSuite
+LINKING_DEPTH = 5  # candidates per query, as BUCC 2015 allowed
 __all__ = ["evaluate", "load_results", "predict", "results_frame", "save_results"]
 
 
@@ -45,8 +50,8 @@ def expand_targets(names: Iterable[str]) -> list[str]:
     out: list[str] = []
     for name in names:
         for n in GROUPS.get(name, (name,)):
-            if n not in (*PAIR_SPECS, *STS_SPECS, *SUITES):
-                known = ", ".join([*SUITES, *GROUPS, *PAIR_SPECS, *STS_SPECS])
+            if n not in (*PAIR_SPECS, *STS_SPECS, *XLING_SPECS, *SUITES):
+                known = ", ".join([*SUITES, *GROUPS, *PAIR_SPECS, *STS_SPECS, *XLING_SPECS])
                 raise InputError(None, None, f"unknown benchmark or suite {n!r}; known: {known}")
             if n not in out:
                 out.append(n)
@@ -63,6 +68,8 @@ def load_targets(names: Iterable[str], store: DataStore | None = None) -> list[T
 
 def _items(target: Target) -> tuple[list[tuple[str, str]], bool]:
     """The pairs a measure must score for ``target`` and whether they are words."""
+    if isinstance(target, LinkingBenchmark | LinkingSuite):
+        return [], False  # rankers read whole collections (linking_input)
     if isinstance(target, PairBenchmark):
         return list(dict.fromkeys(target.gold.pairs)), True
     if isinstance(target, RusseSuite):
@@ -93,8 +100,58 @@ def _sts_outputs(target: STSBenchmark | STSSuite, scores: np.ndarray) -> dict[st
     return out
 
 
+def linking_input(benchmark: LinkingBenchmark) -> LinkingInput:
+    """The documents of a linking benchmark as a ranker sees them: test queries, every English
+    document, and the train queries with the position of their gold document."""
+    coll = benchmark.collection
+    if coll is None:
+        raise InputError(None, None, f"{benchmark.name} has qrels only, no documents to rank")
+    position = {d.id: i for i, d in enumerate(coll.corpus)}
+    train = coll.split("train")
+    return LinkingInput(
+        coll.lang,
+        [q.text for q in coll.split("test")],
+        [d.text for d in coll.corpus],
+        [q.text for q in train],
+        np.array([position[coll.links[q.id]] for q in train], dtype=np.int64),
+    )
+
+
+def rank(
+    measure: Measure,
+    benchmark: LinkingBenchmark,
+    k: int = LINKING_DEPTH,
+    progress: Progress | None = None,
+) -> Run:
+    """The measure's top ``k`` English documents for every test query, as a run."""
+    data = linking_input(benchmark)
+    if isinstance(measure, Ranker):
+        top: TopK = measure.rank(data, k, progress)
+    else:
+        top = rank_by_pairs(measure, data, k, progress)
+    coll = benchmark.collection
+    assert coll is not None
+    qids = np.array([q.id.encode() for q in coll.split("test")], dtype=bytes)
+    docnos = np.array([d.id.encode() for d in coll.corpus], dtype=bytes)
+    found = top.index >= 0
+    rows = np.nonzero(found)[0]
+    n = int(found.sum())
+    return Run(
+        None,
+        qids[rows],
+        docnos[top.index[found]],
+        top.score[found].astype(float),
+        np.arange(1, n + 1),
+        system_name(measure.describe()),
+    )
+
+
 def _evaluate_target(measure: Measure, target: Target) -> list[Result]:
     """Score ``target`` through its task; the caller fills in each Result's system."""
+    if isinstance(target, LinkingBenchmark):
+        return [target.evaluate(rank(measure, target))]
+    if isinstance(target, LinkingSuite):
+        return target.evaluate({b.name: rank(measure, b) for b in target.benchmarks})
     pairs, scores = _scores(measure, target)
     if isinstance(target, PairBenchmark):
         return [target.evaluate(_as_pairs(pairs, scores), missing=measure.missing)]
@@ -199,9 +256,11 @@ def predict(
     folder ``out``, or a word1,word2,sim file for a pair benchmark."""
     m = create_measure(measure) if isinstance(measure, str) else measure
     (loaded,) = load_targets([target], store)
+    out = Path(out)
+    if isinstance(loaded, LinkingBenchmark | LinkingSuite):
+        return _predict_linking(m, loaded, out)
     prepare(m, [loaded])
     pairs, scores = _scores(m, loaded)
-    out = Path(out)
     if isinstance(loaded, STSBenchmark | STSSuite):
         out.mkdir(parents=True, exist_ok=True)
         written = []
@@ -217,3 +276,22 @@ def predict(
     out.parent.mkdir(parents=True, exist_ok=True)
     write_pairs(out, pairs, scores)
     return [out]
+
+
+def _predict_linking(
+    measure: Measure, target: LinkingBenchmark | LinkingSuite, out: Path
+) -> list[Path]:
+    """BUCC 2015 runs: ``id1 X id2 Y score run.name``, at most five candidates per query; one
+    file for a benchmark, ``<benchmark>.run`` files in the folder ``out`` for a suite."""
+    benches = [target] if isinstance(target, LinkingBenchmark) else target.benchmarks
+    if isinstance(target, LinkingSuite):
+        out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for b in benches:
+        run = rank(measure, b)
+        path = out / f"{b.name}.run" if isinstance(target, LinkingSuite) else out
+        path.parent.mkdir(parents=True, exist_ok=True)
+        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in run.name) or "simeval"
+        write_run(path, run.qids, run.docnos, run.scores, name, depth=LINKING_DEPTH, bucc=True)
+        written.append(path)
+    return written

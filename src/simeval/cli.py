@@ -30,8 +30,12 @@ score_app = typer.Typer(
     help="Score submission files exactly as the official scorers do, with validation.",
     no_args_is_help=True,
 )
+build_app = typer.Typer(
+    help="Build benchmark datasets (BUCC 2015-style linking collections).", no_args_is_help=True
+)
 app.add_typer(data_app, name="data")
 app.add_typer(score_app, name="score")
+app.add_typer(build_app, name="build")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -505,8 +509,8 @@ def evaluate_cmd(
         typer.Option(
             "--suite",
             "-s",
-            help="russe, sts12, or the group words (simlex999, wordsim353, "
-            "rg65, mc30); repeatable.",
+            help="russe, sts12, xling (de/fr/ru/tr/zh-en document linking), or the group "
+            "words (simlex999, wordsim353, rg65, mc30); repeatable.",
         ),
     ] = None,
     results: Annotated[
@@ -545,12 +549,13 @@ def predict_cmd(
         Path,
         typer.Option(
             "--out",
-            help="Output: a folder for STS.output.<dataset>.txt files, or a file (RUSSE "
-            "test.csv with sim filled in, or word1,word2,sim for a pair benchmark).",
+            help="Output: a folder for STS.output.<dataset>.txt files or for xling's "
+            "<benchmark>.run files, or a file (RUSSE test.csv with sim filled in, "
+            "word1,word2,sim for a pair benchmark, a BUCC run for one xling-X-en).",
         ),
     ],
     suite: Annotated[
-        str, typer.Option("--suite", "-s", help="sts12, russe, or a benchmark name.")
+        str, typer.Option("--suite", "-s", help="sts12, russe, xling, or a benchmark name.")
     ] = "sts12",
     data_dir: DataDir = None,
 ) -> None:
@@ -733,6 +738,64 @@ def _ceilings(data_dir: Path | None) -> dict[str, dict[str, float]]:
     except SimevalError as exc:  # no data folder: the report goes without ceilings
         err.print(f"[yellow]warning:[/] no agreement ceilings: {exc}", highlight=False)
     return out
+
+
+@build_app.command("linking")
+@guarded
+def build_linking(
+    out_dir: Annotated[Path, typer.Argument(help="Folder to write the benchmark into.")],
+    lang: Annotated[str, typer.Option(help="Language of the X side (de, fr, ru, tr, zh).")],
+    inputs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--input",
+            help="FORMAT:FILE[,FILE...][@SOURCE], repeatable. Formats: ntrex:IDS,X,EN; "
+            "wmt-sgm:X,EN; wmt-xml:FILE; wmt-txt:DOCS,EN,X; marked-lines:X,EN; xquad:X,EN; "
+            "wiki-tsv:ARCHIVE,MEMBER. Default: every source staged in xling/ for LANG.",
+        ),
+    ] = None,
+    drop_first: Annotated[
+        bool, typer.Option(help="Drop each document's first sentence (BUCC: yes).")
+    ] = True,
+    iqr: Annotated[
+        bool, typer.Option(help="Keep pairs whose length ratio is within the IQR (BUCC: yes).")
+    ] = True,
+    test_share: Annotated[
+        float, typer.Option(help="Share of kept pairs held back as test, per source.")
+    ] = 0.5,
+    drop_sentences: Annotated[
+        float,
+        typer.Option(help="Comparability noise: drop each sentence with this probability."),
+    ] = 0.0,
+    seed: Annotated[int, typer.Option(help="Seed of the noise and the split.")] = 0,
+    data_dir: DataDir = None,
+) -> None:
+    """Build a BUCC 2015-style linking benchmark from linked document pairs: drop first
+    sentences, filter by length ratio, split train/test, write queries, English corpus and
+    qrels (layout: simeval.data.documents)."""
+    from simeval.build.linking import Preparation, prepare
+    from simeval.data.docpairs import read_input, xling_pairs
+    from simeval.data.documents import write_collection
+    from simeval.data.textio import sha256_file
+
+    options = Preparation(drop_first, drop_sentences, iqr, test_share, seed)
+    if inputs:
+        pairs, data = [], {}
+        for spec in inputs:
+            found, files = read_input(spec, lang)
+            pairs += found
+            data.update({str(f): sha256_file(f) for f in files})
+    else:
+        pairs, data = xling_pairs(lang, _store(data_dir))
+    collection = prepare(pairs, lang, options)
+    collection.meta["data"] = data
+    written = write_collection(collection, out_dir)
+    c = collection.meta["counts"]
+    out.print(
+        f"{c['read']} pairs read, {c['non_empty']} non-empty, {c['kept']} kept "
+        f"({c['train']} train, {c['test']} test), {c['corpus']} English documents"
+    )
+    out.print(f"wrote {', '.join(str(p) for p in written)}")
 
 
 @app.command("agreement")

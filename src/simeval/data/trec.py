@@ -146,10 +146,13 @@ def write_run(
     run_name: str = "simeval",
     *,
     depth: int | None = None,
+    bucc: bool = False,
 ) -> None:
     """Write a run in trec_eval's order (per query by score descending, ties by docno
     descending), ranks from 1, at most ``depth`` documents per query (BUCC 2015 asked for at
-    most 5), so a cut keeps exactly the documents trec_eval would rank first."""
+    most 5), so a cut keeps exactly the documents trec_eval would rank first. ``bucc`` writes
+    BUCC 2015's six fields ``id1 X id2 Y score run.name`` instead of ``Q0`` and the rank
+    (trec_eval reads both the same way)."""
     q, d = as_text(as_bytes(qids)), as_text(as_bytes(docnos))
     values = np.asarray(scores, dtype=float)
     out: list[str] = []
@@ -160,7 +163,8 @@ def write_run(
         previous = q[i]
         if depth is not None and rank > depth:
             continue
-        out.append(f"{q[i]} Q0 {d[i]} {rank} {float(values[i])!r} {run_name}\n")
+        second, fourth = ("X", "Y") if bucc else ("Q0", rank)
+        out.append(f"{q[i]} {second} {d[i]} {fourth} {float(values[i])!r} {run_name}\n")
     Path(path).write_text("".join(out), encoding="utf-8")
 
 

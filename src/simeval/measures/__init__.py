@@ -9,6 +9,20 @@
                ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
 ``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``
 =============  ==================================================================
+
+Rankers for cross-language document linking (``xling-*``, BUCC 2015):
+
+==============  =================================================================
+``dictionary``  ``dict=xling|PATH``, ``format=hunalign|tsv``, ``translations=3``,
+                ``lemmas=true``, ``max_df=0.5``
+``hapax``       ``max_df=0.05``, ``min_length=3``
+``procrustes``  ``x=MODEL_DIR``, ``en=MODEL_DIR`` (``simeval train`` folders; default:
+                word2vec trained on the benchmark's own documents), ``dim=100``,
+                ``ann_from=50000``
+``combine``     ``rankers=dictionary+hapax+procrustes``, ``depth=20``, ``seed=0``
+==============  =================================================================
+
+Any measure that scores text pairs also ranks (every pair scored; small collections only).
 """
 
 from __future__ import annotations
@@ -17,7 +31,18 @@ from simeval.errors import InputError
 from simeval.measures.base import Measure
 from simeval.measures.spec import MeasureSpec, Params, parse_spec
 
-MEASURES = ("overlap", "jaccard", "orthographic", "random", "vectors", "encoder")
+MEASURES = (
+    "overlap",
+    "jaccard",
+    "orthographic",
+    "random",
+    "vectors",
+    "encoder",
+    "dictionary",
+    "hapax",
+    "procrustes",
+    "combine",
+)
 
 
 def create_measure(spec: str | MeasureSpec) -> Measure:
@@ -32,6 +57,18 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
         from simeval.measures.vectors import make_vectors
 
         return make_vectors(p)
+    if parsed.name in ("dictionary", "hapax"):
+        from simeval.measures.xling import make_xling
+
+        return make_xling(parsed.name, p)
+    if parsed.name == "procrustes":
+        from simeval.measures.crosslingual import make_procrustes
+
+        return make_procrustes(p)
+    if parsed.name == "combine":
+        from simeval.measures.combination import make_combination
+
+        return make_combination(p)
     if parsed.name == "encoder":
         from simeval.measures.encoder import make_encoder
 

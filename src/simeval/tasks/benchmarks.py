@@ -16,12 +16,13 @@ from simeval.data.pairs import ScoredPairs, read_scored_pairs
 from simeval.data.store import DataStore
 from simeval.data.sts import read_sts_gold, read_sts_input
 from simeval.errors import InputError, InputWarning
-from simeval.tasks.items import GRADED, RELATED, RUSSE_SUITE, concat_items
+from simeval.tasks.items import GRADED, LINKING, RELATED, RUSSE_SUITE, concat_items
+from simeval.tasks.linking import LinkingBenchmark, LinkingSuite
 from simeval.tasks.pairs import PairBenchmark, extra_pairs
 from simeval.tasks.result import Result, Timer, warning_texts
 from simeval.tasks.sts import STSBenchmark, STSSuite
 
-Benchmark = PairBenchmark | STSBenchmark
+Benchmark = PairBenchmark | STSBenchmark | LinkingBenchmark
 
 
 @dataclass(frozen=True)
@@ -120,11 +121,15 @@ STS_SPECS: dict[str, tuple[str, str]] = {
     **{_sts_name(d, "test"): (d, "test") for d in STS12_TEST},
     **{_sts_name(d, "train"): (d, "train") for d in STS12_TRAIN},
 }
+XLING_LANGUAGES = ("de", "fr", "ru", "tr", "zh")
+XLING_SPECS = {f"xling-{x}-en": x for x in XLING_LANGUAGES}
+
 # Benchmarks reported side by side, without an aggregate score.
 GROUPS = {"words": ("simlex999", "wordsim353", "rg65", "mc30")}
 SUITES = {
     "russe": ("russe-hj", "russe-rt", "russe-ae", "russe-ae2"),
     "sts12": tuple(_sts_name(d, "test") for d in STS12_TEST),
+    "xling": tuple(XLING_SPECS),
 }
 
 
@@ -133,7 +138,30 @@ def list_benchmarks() -> list[tuple[str, str, str]]:
     out = [(n, s.task, s.description) for n, s in PAIR_SPECS.items()]
     for name, (dataset, split) in STS_SPECS.items():
         out.append((name, "sts", f"SemEval-2012 STS {split} set {dataset}"))
+    for name, lang in XLING_SPECS.items():
+        out.append((name, LINKING, _xling_description(lang)))
     return out
+
+
+def _xling_description(lang: str) -> str:
+    return (
+        f"{lang}-en document linking (BUCC 2015 style) from every {lang}-en pair in xling/, "
+        "BUCC preparation (first sentence dropped, IQR length filter, half held out)"
+    )
+
+
+def load_xling(lang: str, store: DataStore | None = None, options: Any = None) -> LinkingBenchmark:
+    """``xling-<lang>-en``: every staged X-en document pair, prepared as BUCC 2015 did
+    (:mod:`simeval.build.linking`, default options); the test split is the benchmark and the
+    train split comes with it for learned rankers."""
+    from simeval.build.linking import prepare
+    from simeval.data.docpairs import xling_pairs
+
+    pairs, data = xling_pairs(lang, store)
+    collection = prepare(pairs, lang, options)
+    collection.meta["data"] = data
+    name = f"xling-{lang}-en"
+    return LinkingBenchmark.from_collection(name, collection, _xling_description(lang), data)
 
 
 def _load_pairs(name: str, spec: PairSpec, store: DataStore) -> PairBenchmark:
@@ -172,7 +200,9 @@ def load_benchmark(name: str, store: DataStore | None = None) -> Benchmark:
         return _load_pairs(name, PAIR_SPECS[name], store)
     if name in STS_SPECS:
         return _load_sts(name, store)
-    known = ", ".join([*PAIR_SPECS, *STS_SPECS])
+    if name in XLING_SPECS:
+        return load_xling(XLING_SPECS[name], store)
+    known = ", ".join([*PAIR_SPECS, *STS_SPECS, *XLING_SPECS])
     raise InputError(None, None, f"unknown benchmark {name!r}; known: {known}")
 
 
@@ -234,12 +264,14 @@ class RusseSuite:
         return results
 
 
-def load_suite(name: str, store: DataStore | None = None) -> RusseSuite | STSSuite:
-    """The named suite: ``russe`` or ``sts12``."""
+def load_suite(name: str, store: DataStore | None = None) -> RusseSuite | STSSuite | LinkingSuite:
+    """The named suite: ``russe``, ``sts12`` or ``xling``."""
     store = store or DataStore.from_env()
     if name not in SUITES:
         raise InputError(None, None, f"unknown suite {name!r}; known: {', '.join(SUITES)}")
     members = [load_benchmark(n, store) for n in SUITES[name]]
+    if name == "xling":
+        return LinkingSuite(name, members, "Cross-language document linking, de/fr/ru/tr/zh-en")  # type: ignore[arg-type]
     if name == "russe":
         template = read_scored_pairs(store.path("russe/test.csv"), keep_duplicates=True)
         return RusseSuite(name, members, template)  # type: ignore[arg-type]

@@ -44,6 +44,7 @@ from simeval.metrics import (
 
 GRADED, RELATED = "graded-pairs", "related-pairs"
 STS, STS_SUITE, RUSSE_SUITE, LINKING = "sts", "sts-suite", "russe-suite", "linking"
+LINKING_SUITE = "linking-suite"
 MAIN_METRIC = {
     GRADED: "spearman",
     RELATED: "ap_trapezoid",
@@ -51,6 +52,7 @@ MAIN_METRIC = {
     STS_SUITE: "all",
     RUSSE_SUITE: "sum",
     LINKING: "recip_rank",
+    LINKING_SUITE: "recip_rank",
 }
 LINKING_METRICS = ("success_1", "success_5", "recip_rank")
 NUMERIC = ("gold", "score", "covered", "counted", "item", *LINKING_METRICS)
@@ -104,7 +106,8 @@ class ItemMetrics:
         keep = np.asarray(items["counted"], dtype=bool) if "counted" in items else None
         self.items = {k: (v[keep] if keep is not None else v) for k, v in items.items()}
         self.n = len(next(iter(self.items.values()))) if self.items else 0
-        self.strata = self.items.get("benchmark") if task in (STS_SUITE, RUSSE_SUITE) else None
+        suites = (STS_SUITE, RUSSE_SUITE, LINKING_SUITE)
+        self.strata = self.items.get("benchmark") if task in suites else None
         self.words = None
         if task == RELATED:
             self.words = tuple(
@@ -143,9 +146,16 @@ class ItemMetrics:
     @property
     def values(self) -> np.ndarray:
         """The per-item outputs that approximate randomization swaps."""
-        if self.task == LINKING:
+        if self.task in (LINKING, LINKING_SUITE):
             return np.column_stack([self.items[k] for k in LINKING_METRICS])
         return np.asarray(self.items["score"], dtype=float)
+
+    def _parts(self, rows: np.ndarray) -> list[np.ndarray]:
+        """A suite's rows split by member (rows are drawn within each member, stratified)."""
+        member = self.member[rows]
+        order = np.argsort(member, kind="stable")
+        sizes = np.bincount(member, minlength=len(self.member_names))
+        return np.split(rows[order], np.cumsum(sizes)[:-1])
 
     def __call__(
         self, rows: np.ndarray | None = None, scores: np.ndarray | None = None
@@ -154,6 +164,13 @@ class ItemMetrics:
         if self.task == LINKING:
             values = self.values if scores is None else scores
             return {k: float(values[rows, i].mean()) for i, k in enumerate(LINKING_METRICS)}
+        if self.task == LINKING_SUITE:  # the mean over member benchmarks (languages)
+            values = self.values if scores is None else scores
+            parts = self._parts(rows)
+            return {
+                k: float(np.mean([values[p, i].mean() for p in parts]))
+                for i, k in enumerate(LINKING_METRICS)
+            }
         score = np.asarray(self.items["score"] if scores is None else scores, dtype=float)
         gold = np.asarray(self.items["gold"], dtype=float)
         if self.main_only and self.task in (GRADED, RELATED):
@@ -166,12 +183,7 @@ class ItemMetrics:
             return related_metrics(gold[rows], score[rows], w1[rows], w2[rows])
         if self.task == STS:
             return {"pearson": pearson(score[rows], gold[rows])}
-        # a suite: rows drawn within each member (stratified), so split them by member again
-        member = self.member[rows]
-        order = np.argsort(member, kind="stable")
-        parts = np.split(
-            rows[order], np.cumsum(np.bincount(member, minlength=len(self.member_names)))[:-1]
-        )
+        parts = self._parts(rows)
         names = self.member_names
         if self.task == STS_SUITE:
             golds = [gold[p] for p in parts]
@@ -199,8 +211,11 @@ def concat_items(members: list[tuple[str, str, Items]]) -> Items:
     """The items of a suite: each member's (name, task, items), columns common to all kept."""
     common = [c for c in members[0][2] if all(c in m[2] for m in members)]
     out = {c: np.concatenate([m[2][c] for m in members]) for c in common}
-    out["benchmark"] = np.concatenate([np.full(len(m[2]["gold"]), m[0]) for m in members])
-    out["task"] = np.concatenate([np.full(len(m[2]["gold"]), m[1]) for m in members])
+    sizes = [len(next(iter(m[2].values()))) for m in members]
+    out["benchmark"] = np.concatenate(
+        [np.full(n, m[0]) for n, m in zip(sizes, members, strict=True)]
+    )
+    out["task"] = np.concatenate([np.full(n, m[1]) for n, m in zip(sizes, members, strict=True)])
     return out
 
 

@@ -7,11 +7,32 @@ from typing import Any
 
 import numpy as np
 
+from simeval.data.documents import LinkingCollection
 from simeval.data.trec import Qrels, Run
 from simeval.errors import InputWarning
 from simeval.metrics import evaluate_trec
-from simeval.tasks.items import LINKING, LINKING_METRICS
+from simeval.metrics.keys import as_text
+from simeval.tasks.items import LINKING, LINKING_METRICS, LINKING_SUITE, concat_items
 from simeval.tasks.result import Result, Timer, warning_texts
+
+
+def collection_qrels(collection: LinkingCollection, split: str = "test") -> Qrels:
+    """The gold links of one split as TREC qrels (relevance 1)."""
+    queries = collection.split(split)
+    qids = np.array([q.id.encode() for q in queries], dtype=bytes)
+    docnos = np.array([collection.links[q.id].encode() for q in queries], dtype=bytes)
+    n = len(queries)
+    return Qrels(None, qids, docnos, np.ones(n, np.int64), np.arange(1, n + 1))
+
+
+def by_source(sources: np.ndarray, items: dict[str, np.ndarray]) -> dict[str, dict[str, float]]:
+    """Per-query metrics averaged within each source (plus the number of queries)."""
+    out: dict[str, dict[str, float]] = {}
+    for source in sorted(set(sources.tolist())):
+        rows = sources == source
+        out[str(source)] = {k: float(items[k][rows].mean()) for k in LINKING_METRICS}
+        out[str(source)]["num_q"] = int(rows.sum())
+    return out
 
 
 @dataclass
@@ -23,6 +44,20 @@ class LinkingBenchmark:
     description: str = ""
     data: dict[str, str] = field(default_factory=dict)
     max_candidates: int | None = None  # BUCC 2015 allowed 5
+    # the documents, when the benchmark was built from a collection (measures need them)
+    collection: LinkingCollection | None = None
+
+    @classmethod
+    def from_collection(
+        cls,
+        name: str,
+        collection: LinkingCollection,
+        description: str = "",
+        data: dict[str, str] | None = None,
+    ) -> LinkingBenchmark:
+        """The test split of ``collection`` as a benchmark (at most 5 candidates, as BUCC)."""
+        qrels = collection_qrels(collection, "test")
+        return cls(name, qrels, description, dict(data or {}), 5, collection)
 
     def evaluate(
         self, run: Run, *, complete: bool = False, system: dict[str, Any] | None = None
@@ -83,6 +118,13 @@ class LinkingBenchmark:
                 )
             )
         judged = len(ev.qids) + (0 if complete else len(absent))
+        items = {
+            "qid": as_text(np.asarray(ev.qids)).astype(str),
+            **{k: np.asarray(ev.per_query[k], dtype=float) for k in LINKING_METRICS},
+        }
+        if self.collection is not None:
+            source = {q.id: q.source for q in self.collection.queries}
+            items["source"] = np.asarray([source.get(q, "") for q in items["qid"]], dtype=str)
         return Result(
             benchmark=self.name,
             task=LINKING,
@@ -99,8 +141,46 @@ class LinkingBenchmark:
             warnings=warning_texts(warnings),
             settings={"complete": complete},
             seconds=timer.seconds,
-            items={
-                "qid": np.asarray([str(q) for q in ev.qids], dtype=str),
-                **{k: np.asarray(ev.per_query[k], dtype=float) for k in LINKING_METRICS},
-            },
+            items=items,
+            breakdown=by_source(items["source"], items) if "source" in items else {},
         )
+
+
+@dataclass
+class LinkingSuite:
+    """Linking benchmarks reported together (``xling``: one per language), with the mean of
+    success@1, success@5 and MRR over the members (each language weighs the same)."""
+
+    name: str
+    benchmarks: list[LinkingBenchmark]
+    description: str = ""
+
+    def evaluate(
+        self, runs: dict[str, Run], *, system: dict[str, Any] | None = None
+    ) -> list[Result]:
+        """A result per member (``runs`` maps member names to runs), then the suite's."""
+        with Timer() as timer:
+            results = [b.evaluate(runs[b.name], system=system) for b in self.benchmarks]
+        metrics = {k: float(np.mean([r.metrics[k] for r in results])) for k in LINKING_METRICS}
+        results.append(
+            Result(
+                benchmark=self.name,
+                task=LINKING_SUITE,
+                main_metric="recip_rank",
+                metrics=metrics,
+                coverage={
+                    k: sum(r.coverage.get(k, 0) for r in results)
+                    for k in ("gold", "scored", "missing", "extra")
+                },
+                system=system or {},
+                data={k: v for b in self.benchmarks for k, v in b.data.items()},
+                warnings=[w for r in results for w in r.warnings],
+                settings={"members": [b.name for b in self.benchmarks]},
+                seconds=timer.seconds,
+                items=concat_items([(r.benchmark, r.task, r.items) for r in results]),
+                breakdown={
+                    r.benchmark: {k: r.metrics[k] for k in LINKING_METRICS} for r in results
+                },
+            )
+        )
+        return results

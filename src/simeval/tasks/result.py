@@ -71,6 +71,8 @@ class Result:
     # per-item rows (tasks/items.py); saved beside the record, not inside it
     items: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     items_file: str | None = None
+    # the main metrics again within named parts of the benchmark (linking: per source)
+    breakdown: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def score(self) -> float:

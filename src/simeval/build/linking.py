@@ -1,0 +1,129 @@
+"""Turning linked document pairs into a BUCC 2015-style linking benchmark.
+
+The BUCC 2015 preparation, each step an option with the BUCC default:
+
+1. ``drop_first`` (on): remove the first sentence of every document, on both sides (BUCC
+   removed it because Wikipedia's first sentence often names the English title).
+2. ``drop_sentences`` (0.0, off): "comparability" noise. Each sentence of each side is dropped
+   independently with this probability (at least one is kept), so translated pairs stop being
+   sentence-for-sentence parallel and behave more like comparable articles.
+3. ``iqr`` (on): keep a pair only if its length ratio ``len(X) / len(English)`` (characters of
+   the remaining text) lies within the inter-quartile range of the ratios of all pairs,
+   ``Q1 <= r <= Q3`` (quartiles by linear interpolation, ``numpy.percentile``).
+4. ``test_share`` (0.5): split the kept pairs into train (links given) and test (links held
+   back), within each source, so every source is split in the same proportion.
+
+The English side of the benchmark is every English document read, including those whose pair
+was filtered out in step 3: a query competes against the whole collection. Documents left
+empty by step 1 are dropped with their pair. Everything random draws from ``seed``.
+
+The result is written and read by :mod:`simeval.data.documents` (its docstring gives the
+layout).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from simeval.data.docpairs import DocPair
+from simeval.data.documents import Document, LinkingCollection
+from simeval.errors import InputError
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """The BUCC 2015 preparation steps (see the module docstring); defaults are BUCC's."""
+
+    drop_first: bool = True
+    drop_sentences: float = 0.0
+    iqr: bool = True
+    test_share: float = 0.5
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.drop_sentences < 1.0:
+            raise InputError(None, None, f"drop_sentences={self.drop_sentences}: need 0 <= p < 1")
+        if not 0.0 <= self.test_share <= 1.0:
+            raise InputError(None, None, f"test_share={self.test_share}: need 0 <= share <= 1")
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"\s+", "_", text.strip()) or "_"
+
+
+def _noisy(sentences: list[str], p: float, rng: np.random.Generator) -> list[str]:
+    if p <= 0 or len(sentences) <= 1:
+        return sentences
+    keep = rng.random(len(sentences)) >= p
+    if not keep.any():
+        keep[rng.integers(len(sentences))] = True
+    return [s for s, k in zip(sentences, keep, strict=True) if k]
+
+
+def iqr_mask(ratios: np.ndarray) -> np.ndarray:
+    """True where ``Q1 <= ratio <= Q3`` (numpy's linear-interpolation quartiles)."""
+    if len(ratios) == 0:
+        return np.zeros(0, dtype=bool)
+    q1, q3 = np.percentile(ratios, [25, 75])
+    return (ratios >= q1) & (ratios <= q3)
+
+
+def prepare(
+    pairs: list[DocPair], lang: str, options: Preparation | None = None
+) -> LinkingCollection:
+    """Apply the BUCC preparation to ``pairs`` (see the module docstring)."""
+    options = options or Preparation()
+    rng = np.random.default_rng(options.seed)
+    counts: dict[str, Any] = {"read": len(pairs)}
+    queries: list[Document] = []
+    corpus: list[Document] = []
+    seen: set[str] = set()
+    for p in pairs:
+        x = [s for s in p.x if s.strip()]
+        en = [s for s in p.en if s.strip()]
+        if options.drop_first:
+            x, en = x[1:], en[1:]
+        x = _noisy(x, options.drop_sentences, rng)
+        en = _noisy(en, options.drop_sentences, rng)
+        base = f"{_ident(p.source)}/{_ident(p.doc_id)}"
+        if base in seen:
+            raise InputError(None, None, f"document {p.doc_id!r} of {p.source} appears twice")
+        seen.add(base)
+        if en:
+            corpus.append(Document(f"en:{base}", p.source, p.doc_id, "\n".join(en)))
+        if x and en:
+            queries.append(Document(f"{lang}:{base}", p.source, p.doc_id, "\n".join(x)))
+    counts["non_empty"] = len(queries)
+    if options.iqr and queries:
+        lengths = {d.id: len(d.text) for d in corpus}
+        ratios = np.array([len(q.text) / lengths["en" + q.id[len(lang) :]] for q in queries])
+        q1, q3 = np.percentile(ratios, [25, 75])
+        counts["iqr"] = [round(float(q1), 6), round(float(q3), 6)]
+        queries = [q for q, keep in zip(queries, iqr_mask(ratios), strict=True) if keep]
+    counts["kept"] = len(queries)
+    by_source: dict[str, list[Document]] = {}
+    for q in queries:
+        by_source.setdefault(q.source, []).append(q)
+    for docs in by_source.values():
+        order = rng.permutation(len(docs))
+        n_test = round(options.test_share * len(docs))
+        for rank, i in enumerate(order):
+            docs[i].split = "test" if rank < n_test else "train"
+    counts["train"] = sum(q.split == "train" for q in queries)
+    counts["test"] = sum(q.split == "test" for q in queries)
+    counts["corpus"] = len(corpus)
+    counts["by_source"] = {
+        s: {
+            "queries": len(docs),
+            "test": sum(d.split == "test" for d in docs),
+            "corpus": sum(d.source == s for d in corpus),
+        }
+        for s, docs in sorted(by_source.items())
+    }
+    links = {q.id: "en" + q.id[len(lang) :] for q in queries}
+    meta = {"lang": lang, "options": asdict(options), "counts": counts}
+    return LinkingCollection(lang, queries, corpus, links, meta)

@@ -1,0 +1,157 @@
+"""Sparse cross-lingual rankers: dictionary translation (CCNUNLP, BUCC 2015) and rare shared
+strings (LINA's hapax legomena matching, BUCC 2015).
+
+``dictionary``: every query token is replaced by up to ``translations`` English words from a
+bilingual dictionary (looked up as written, then by lemma: pymorphy3 for Russian, simplemma
+for de/fr/tr); a token without a translation is kept as written, so numbers and names still
+match. Both sides become TF-IDF vectors fitted on the English documents (scikit-learn's
+``TfidfVectorizer``: sublinear tf, smooth idf ``ln((1+N)/(1+df)) + 1``, L2 rows, terms in more
+than ``max_df`` of the English documents dropped); the score is the cosine.
+
+``hapax``: both sides are reduced to matching keys (:func:`simeval.text.multilingual.fold`:
+accents removed, Cyrillic transliterated, lowercase), and only keys that occur on both sides
+and in at most ``max_df`` of the English documents are kept: numbers, names, Latin-script
+tokens in Russian or Chinese text, cognates. TF-IDF over those keys (binary tf), cosine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from simeval.measures.linking import Matrix, VectorRanker
+from simeval.measures.spec import Params
+from simeval.text.multilingual import doc_tokens, fold, is_cjk, lemmatizer
+
+
+@lru_cache(maxsize=20_000)  # combine tokenizes each text once for all its rankers
+def cached_tokens(text: str, lang: str) -> tuple[str, ...]:
+    return tuple(doc_tokens(text, lang))
+
+
+def _identity(tokens: Sequence[str]) -> Sequence[str]:
+    return tokens
+
+
+def tfidf(
+    corpus: list[Sequence[str]], queries: list[Sequence[str]], max_df: float, binary: bool = False
+) -> tuple[Matrix, Matrix]:
+    """TF-IDF rows fitted on the English ``corpus`` (module docstring), for queries and corpus."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vec = TfidfVectorizer(
+        analyzer=_identity,
+        sublinear_tf=not binary,
+        binary=binary,
+        max_df=max_df if len(corpus) > 1 else 1.0,
+        dtype=np.float32,
+    )
+    d = vec.fit_transform(corpus)
+    return vec.transform(queries), d
+
+
+class DictionaryRanker(VectorRanker):
+    name = "dictionary"
+
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
+        super().__init__(spec, params)
+        self.facts: dict[str, Any] = {}
+        self.data: dict[str, str] = {}
+
+    def table(self, lang: str) -> dict[str, tuple[str, ...]]:
+        """X word (and its lemma) → up to ``translations`` English words."""
+        from simeval.data.dictionaries import read_dictionary, xling_dictionary
+
+        path = self.params["dict"]
+        if path == "xling":
+            pairs, data = xling_dictionary(lang, "full")
+            self.data.update(data)
+        else:
+            pairs = read_dictionary(path, self.params["format"])
+        en_form = lemmatizer("en") if self.params["lemmas"] else str.lower
+        x_lemma = lemmatizer(lang)
+        out: dict[str, list[str]] = {}
+        for x, en in pairs:
+            for key in dict.fromkeys(
+                (x.lower(), x_lemma(x.lower()) if self.params["lemmas"] else x.lower())
+            ):
+                words = out.setdefault(key, [])
+                target = en_form(en.lower())
+                if target not in words and len(words) < self.params["translations"]:
+                    words.append(target)
+        self.facts["dictionary_entries"] = len(pairs)
+        return {k: tuple(v) for k, v in out.items()}
+
+    def vectors(
+        self, queries: Sequence[str], corpus: Sequence[str], lang: str
+    ) -> tuple[Matrix, Matrix]:
+        table = self.table(lang)
+        lemmas = self.params["lemmas"]
+        x_lemma = lemmatizer(lang)
+        en_form = lemmatizer("en") if lemmas else (lambda w: w)
+        found = total = 0
+        translated: list[list[str]] = []
+        for text in queries:
+            out: list[str] = []
+            for tok in cached_tokens(text, lang):
+                words = table.get(tok) or (table.get(x_lemma(tok)) if lemmas else None)
+                total += 1
+                if words:
+                    found += 1
+                    out.extend(words)
+                else:
+                    out.append(tok)
+            translated.append(out)
+        english = [[en_form(t) for t in cached_tokens(text, "en")] for text in corpus]
+        self.facts["translated_tokens"] = round(found / max(total, 1), 4)
+        return tfidf(english, translated, self.params["max_df"])
+
+    def extra(self) -> dict[str, Any]:
+        return dict(self.facts)
+
+
+class AnchorRanker(VectorRanker):
+    name = "hapax"
+
+    def vectors(
+        self, queries: Sequence[str], corpus: Sequence[str], lang: str
+    ) -> tuple[Matrix, Matrix]:
+        min_len = self.params["min_length"]
+
+        def keys(text: str, language: str) -> list[str]:
+            out = []
+            for tok in cached_tokens(text, language):
+                if is_cjk(tok):
+                    continue
+                key = fold(tok)
+                if len(key) >= min_len or key.isdigit():
+                    out.append(key)
+            return out
+
+        q_keys = [keys(t, lang) for t in queries]
+        d_keys = [keys(t, "en") for t in corpus]
+        shared = {k for ks in q_keys for k in ks} & {k for ks in d_keys for k in ks}
+        q_keys = [[k for k in ks if k in shared] for ks in q_keys]
+        d_keys = [[k for k in ks if k in shared] for ks in d_keys]
+        return tfidf(d_keys, q_keys, self.params["max_df"], binary=True)
+
+
+def make_xling(name: str, p: Params) -> VectorRanker:
+    if name == "dictionary":
+        dict_path = p.get("dict", "xling")
+        fmt = p.get("format", "hunalign", choices=("hunalign", "tsv"))
+        params = {
+            "dict": dict_path,
+            "format": fmt,
+            "translations": p.get("translations", 3, int),
+            "lemmas": p.get("lemmas", True, bool),
+            "max_df": p.get("max_df", 0.5, float),
+        }
+        p.done()
+        return DictionaryRanker(str(p.spec), params)
+    params = {"max_df": p.get("max_df", 0.05, float), "min_length": p.get("min_length", 3, int)}
+    p.done()
+    return AnchorRanker(str(p.spec), params)
