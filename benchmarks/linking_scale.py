@@ -31,7 +31,7 @@ from simeval.measures.linking import top_k_sparse
 
 
 def peak_mib() -> float:
-    for line in open("/proc/self/status"):
+    for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return float("nan")

@@ -65,5 +65,6 @@ def synthetic_collection(
     dictionary = [(str(x_words[i]), str(en_words[i])) for i in known]
     ambiguous = known[rng.random(len(known)) < ambiguity]
     wrong = rng.integers(0, vocab, len(ambiguous))
-    dictionary += [(str(x_words[i]), str(en_words[j])) for i, j in zip(ambiguous, wrong, strict=True)]
+    pairs = zip(ambiguous, wrong, strict=True)
+    dictionary += [(str(x_words[i]), str(en_words[j])) for i, j in pairs]
     return SyntheticCollection(queries, corpus, dictionary)
