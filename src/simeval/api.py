@@ -148,10 +148,20 @@ def rank(
 
 def _evaluate_target(measure: Measure, target: Target) -> list[Result]:
     """Score ``target`` through its task; the caller fills in each Result's system."""
-    if isinstance(target, LinkingBenchmark):
-        return [target.evaluate(rank(measure, target))]
-    if isinstance(target, LinkingSuite):
-        return target.evaluate({b.name: rank(measure, b) for b in target.benchmarks})
+    if isinstance(target, LinkingBenchmark | LinkingSuite):
+        # facts of each ranking (dictionary coverage, BLI precision) belong to its language
+        benches = [target] if isinstance(target, LinkingBenchmark) else target.benchmarks
+        runs, facts = {}, {}
+        for b in benches:
+            runs[b.name] = rank(measure, b)
+            facts[b.name] = measure.extra()
+        if isinstance(target, LinkingBenchmark):
+            results = [target.evaluate(runs[target.name])]
+        else:
+            results = target.evaluate(runs)
+        for r in results:
+            r.settings["facts"] = facts.get(r.benchmark, {})
+        return results
     pairs, scores = _scores(measure, target)
     if isinstance(target, PairBenchmark):
         return [target.evaluate(_as_pairs(pairs, scores), missing=measure.missing)]

@@ -11,7 +11,8 @@ in Python:
 
 - sparse rows: the product ``Q · Dᵀ`` in blocks of queries sized so a block's dense score
   matrix stays under ``memory`` bytes (256 MiB by default), top k per row by
-  ``numpy.argpartition``. This is exact.
+  ``numpy.argpartition``. Exact up to ``exact_below`` documents; for larger corpora,
+  candidates from the rare terms, rescored in full (:func:`top_k_sparse`; approximate).
 - dense rows: faiss, ``IndexFlatIP`` (exact) below ``ann_from`` English documents and
   ``IndexHNSWFlat`` (approximate, M=32, efSearch=128) from there on.
 
@@ -68,28 +69,69 @@ def top_rows(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return _order_rows(part, np.take_along_axis(scores, part, 1))
 
 
+def _blocked(
+    q: sparse.csr_matrix, dt: sparse.csr_matrix, k: int, memory: int, progress: Progress | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top k of ``q · dt`` by blocks of query rows whose dense score block fits ``memory``."""
+    nq, nd = q.shape[0], dt.shape[1]
+    block = max(1, memory // (4 * max(nd, 1)))
+    index = np.empty((nq, k), np.int64)
+    score = np.empty((nq, k), np.float32)
+    for start in range(0, nq, block):
+        stop = min(nq, start + block)
+        index[start:stop], score[start:stop] = top_rows((q[start:stop] @ dt).toarray(), k)
+        if progress:
+            progress(stop, nq)
+    return index, score
+
+
 def top_k_sparse(
     q: sparse.csr_matrix,
     d: sparse.csr_matrix,
     k: int,
     memory: int = 256 << 20,
     progress: Progress | None = None,
+    rare: float = 0.05,
+    candidates: int = 200,
+    exact_below: int = 20_000,
 ) -> TopK:
-    """Exact top k of ``q · dᵀ`` computed in blocks of query rows (module docstring)."""
+    """Top k of ``q · dᵀ``: exact below ``exact_below`` documents, else in two stages.
+
+    Below ``exact_below`` documents every score is computed (:func:`_blocked`). Above it the
+    full product costs too much (with Zipfian words nearly every pair shares a common term),
+    so:
+
+    1. *candidates*: the partial scores over rare terms (in at most ``rare`` of the
+       documents) — a sparse, cheap product — give each query its ``candidates`` best
+       documents;
+    2. *rescoring*: each candidate's full score is its rare part plus its dot product over
+       the common terms; the top k of those is returned.
+
+    This is approximate: a document whose score comes mostly from common terms can be missed.
+    On 20,000 synthetic comparable pairs (``benchmarks/linking_scale.py``) the default
+    settings returned exactly the top 5 for 99.97% of queries, success@5 .8985 against .8988,
+    in 1/6 of the time; the scale script measures the agreement again in every run.
+    """
     nq, nd = q.shape[0], d.shape[0]
-    dt = d.T.tocsr().astype(np.float32)
     q = q.tocsr().astype(np.float32)
-    block = max(1, memory // (4 * max(nd, 1)))
+    d = d.tocsr().astype(np.float32)
     k = min(k, nd)
-    index = np.empty((nq, k), np.int64)
-    score = np.empty((nq, k), np.float32)
-    for start in range(0, nq, block):
-        stop = min(nq, start + block)
-        dense = (q[start:stop] @ dt).toarray()
-        index[start:stop], score[start:stop] = top_rows(dense, k)
-        if progress:
-            progress(stop, nq)
-    return TopK(index, score)
+    if nd < exact_below or candidates <= k or candidates >= nd:
+        return TopK(*_blocked(q, d.T.tocsr(), k, memory, progress))
+    df = np.bincount(d.indices, minlength=d.shape[1])
+    is_rare = (df <= max(1, rare * nd)).astype(np.float32)
+    q_rare, d_rare = (q @ sparse.diags(is_rare)).tocsr(), (d @ sparse.diags(is_rare)).tocsr()
+    q_common = (q @ sparse.diags(1 - is_rare)).tocsr()
+    d_common = (d @ sparse.diags(1 - is_rare)).tocsr()
+    cand, rare_score = _blocked(q_rare, d_rare.T.tocsr(), candidates, memory, progress)
+    rows = np.repeat(np.arange(nq), candidates)
+    full = rare_score.ravel().astype(np.float64)
+    step = 1 << 20
+    for start in range(0, len(rows), step):
+        part = slice(start, start + step)
+        full[part] += pair_scores(q_common, d_common, rows[part], cand.ravel()[part])
+    index, score = _order_rows(cand, full.reshape(nq, candidates).astype(np.float32))
+    return TopK(index[:, :k], score[:, :k])
 
 
 def top_k_dense(

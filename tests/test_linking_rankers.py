@@ -1,0 +1,193 @@
+"""Rankers and their search against independent computations (numpy, scipy, pytrec_eval), and
+their results on the xling benchmarks against a random ranker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pytrec_eval
+from scipy import sparse
+from scipy.linalg import orthogonal_procrustes
+from typer.testing import CliRunner
+
+from simeval import api
+from simeval.build.synthetic import synthetic_collection
+from simeval.cli import app
+from simeval.data.trec import read_run
+from simeval.measures.combination import _group_top
+from simeval.measures.crosslingual import procrustes
+from simeval.measures.linking import top_k_dense, top_k_sparse
+from simeval.tasks.benchmarks import load_benchmark, load_suite
+from simeval.text.multilingual import doc_tokens, fold
+
+runner = CliRunner()
+
+
+def test_blocked_sparse_top_k_equals_full_sort() -> None:
+    rng = np.random.default_rng(0)
+    q = sparse.random(300, 500, density=0.02, random_state=1, format="csr", dtype=np.float32)
+    d = sparse.random(700, 500, density=0.02, random_state=2, format="csr", dtype=np.float32)
+    full = (q @ d.T).toarray()
+    # tiny memory budget: blocks of 2 queries; the result must not depend on blocking
+    top = top_k_sparse(q, d, 5, memory=2 * 4 * 700)
+    for i in rng.choice(300, 60, replace=False):
+        expect = sorted(range(700), key=lambda j: (-full[i, j], j))[:5]
+        assert top.index[i].tolist() == expect
+        assert np.allclose(top.score[i], full[i, expect])
+
+
+def test_two_stage_sparse_search_rescores_rare_term_candidates() -> None:
+    # columns with Zipf-like document frequencies: a few common terms, many rare ones
+    rng = np.random.default_rng(7)
+    n_terms = 400
+    p = 1 / np.arange(1, n_terms + 1)
+    p /= p.sum()
+
+    def rows(n: int) -> sparse.csr_matrix:
+        cols = [np.unique(rng.choice(n_terms, 15, p=p)) for _ in range(n)]
+        indptr = np.cumsum([0] + [len(c) for c in cols])
+        data = rng.random(indptr[-1]).astype(np.float32)
+        m = sparse.csr_matrix((data, np.concatenate(cols), indptr), shape=(n, n_terms))
+        norms = np.sqrt(m.multiply(m).sum(axis=1)).A.ravel()
+        return sparse.diags(1 / norms) @ m
+
+    q, d = rows(400), rows(1500)
+    full = (q @ d.T).toarray()
+    expect = np.sort(full, axis=1)[:, ::-1][:, :5]
+    # candidates from rare terms, rescored: most queries get the exact top 5
+    top = top_k_sparse(q, d, 5, exact_below=0, candidates=50, rare=0.02)
+    assert np.allclose(np.take_along_axis(full, top.index, 1), top.score, atol=1e-5)
+    # every term counted as rare: stage 1 is the full product, so the result is exact
+    top = top_k_sparse(q, d, 5, exact_below=0, candidates=50, rare=1.0)
+    assert np.allclose(top.score, expect, atol=1e-5)
+    # as many candidates as documents: exact
+    top = top_k_sparse(q, d, 5, exact_below=0, candidates=1500)
+    assert np.allclose(top.score, expect, atol=1e-5)
+
+
+def test_dense_search_exact_and_hnsw() -> None:
+    rng = np.random.default_rng(3)
+    d = rng.normal(size=(3000, 32)).astype(np.float32)
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    q = d[:200] + 0.3 * rng.normal(size=(200, 32)).astype(np.float32)
+    exact = np.argsort(-(q @ d.T), axis=1, kind="stable")[:, :5]
+    flat = top_k_dense(q, d, 5)
+    assert (flat.index == exact).mean() > 0.999  # float32 ties aside, identical
+    hnsw = top_k_dense(q, d, 5, ann_from=0)
+    recall = np.mean([len(set(a) & set(b)) / 5 for a, b in zip(hnsw.index, exact, strict=True)])
+    assert recall > 0.95
+
+
+def test_procrustes_matches_scipy_and_recovers_a_rotation() -> None:
+    rng = np.random.default_rng(5)
+    y = rng.normal(size=(400, 20))
+    rotation, _ = np.linalg.qr(rng.normal(size=(20, 20)))
+    x = y @ rotation.T + 0.01 * rng.normal(size=(400, 20))
+    w = procrustes(x, y)
+    expect, _ = orthogonal_procrustes(x, y)
+    assert np.allclose(w, expect, atol=1e-8)
+    assert np.allclose(w, rotation, atol=0.01)  # x @ w ≈ y undoes the rotation
+
+
+def test_group_top_by_hand() -> None:
+    q = np.array([0, 0, 0, 1, 1, 2])
+    d = np.array([5, 6, 7, 5, 8, 9])
+    s = np.array([0.1, 0.9, 0.9, -1.0, 2.0, 0.0], dtype=np.float32)
+    top = _group_top(q, d, s, 4, 2)
+    # query 0: 6 and 7 tie at 0.9 -> lower position first; query 3 has no candidate
+    assert top.index.tolist() == [[6, 7], [8, 5], [9, -1], [-1, -1]]
+
+
+def test_transliteration_and_tokens() -> None:
+    assert fold("Дегтярёв") == "degtyarev"
+    assert fold("Щукин") == "shchukin" and fold("объём") == "obem"
+    assert fold("Gaëlle") == "gaelle" and fold("İstanbul") == "istanbul"
+    assert doc_tokens("Hallo, Welt!\nZweite Zeile 2019.", "de") == [
+        "hallo", "welt", "zweite", "zeile", "2019"
+    ]  # fmt: skip
+    assert "威尔士" in doc_tokens("威尔士国民议会议员担心", "zh")
+
+
+def test_synthetic_collection_is_seeded_and_linked() -> None:
+    a = synthetic_collection(200, vocab=2000, seed=1)
+    b = synthetic_collection(200, vocab=2000, seed=1)
+    assert a.queries == b.queries and a.corpus == b.corpus and a.dictionary == b.dictionary
+    assert len(a.queries) == len(a.corpus) == 200
+    # comparable, not parallel: the X document shares some but not all translated words
+    en = set(a.corpus[0].split())
+    x_as_en = {"e" + w[1:] for w in a.queries[0].split()}
+    assert 0 < len(en & x_as_en) < len(x_as_en)
+
+
+# -- on the real benchmarks ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small(data_dir: Path) -> dict:
+    return {lang: load_benchmark(f"xling-{lang}-en") for lang in ("fr", "tr")}
+
+
+@pytest.mark.parametrize("spec", ["dictionary", "hapax", "procrustes", "combine"])
+def test_rankers_beat_random_by_a_wide_margin(small: dict, spec: str) -> None:
+    for lang, bench in small.items():
+        n_docs = len(bench.collection.corpus)
+        # a random ranking puts the gold document at rank r <= 5 with probability 1/N each:
+        # expected reciprocal rank (1 + 1/2 + 1/3 + 1/4 + 1/5) / N
+        random_mrr = sum(1 / r for r in range(1, 6)) / n_docs
+        (res,) = api.evaluate(spec, bench)
+        assert res.metrics["num_ret"] <= 5 * res.metrics["num_q"]
+        assert res.metrics["recip_rank"] > 10 * random_mrr, lang
+        assert res.metrics["success_5"] >= res.metrics["success_1"]
+        assert set(res.breakdown) == set(bench.collection.meta["counts"]["by_source"])
+
+
+def test_suite_aggregate_is_the_mean_of_languages(data_dir: Path) -> None:
+    suite = load_suite("xling")
+    results = api.evaluate("hapax", suite)
+    members, total = results[:-1], results[-1]
+    assert [r.benchmark for r in members] == [
+        f"xling-{x}-en" for x in ("de", "fr", "ru", "tr", "zh")
+    ]
+    for k in ("success_1", "success_5", "recip_rank"):
+        assert total.metrics[k] == pytest.approx(np.mean([r.metrics[k] for r in members]))
+    # per-source breakdown: query-weighted means give back each language's score
+    for r in members:
+        n = sum(v["num_q"] for v in r.breakdown.values())
+        mrr = sum(v["recip_rank"] * v["num_q"] for v in r.breakdown.values()) / n
+        assert mrr == pytest.approx(r.metrics["recip_rank"]) and n == r.metrics["num_q"]
+
+
+def test_predicted_runs_score_identically_with_pytrec_eval(tmp_path: Path, small: dict) -> None:
+    run_file = tmp_path / "tr.run"
+    result = runner.invoke(
+        app, ["predict", "hapax", "--suite", "xling-tr-en", "--out", str(run_file)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line.split() for line in run_file.read_text().splitlines()]
+    assert all(len(f) == 6 and f[1] == "X" and f[3] == "Y" for f in lines)  # BUCC's form
+    per_query: dict[str, dict[str, float]] = {}
+    for qid, _, docno, _, score, _ in lines:
+        per_query.setdefault(qid, {})[docno] = float(score)
+    assert max(len(v) for v in per_query.values()) == 5
+    bench = small["tr"]
+    qrels: dict[str, dict[str, int]] = {}
+    for q, d in zip(bench.qrels.qids, bench.qrels.docnos, strict=True):
+        qrels.setdefault(q.decode(), {})[d.decode()] = 1
+    measures = {"success.1", "success.5", "recip_rank"}
+    evaluated = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(per_query)
+    expect = {m: np.mean([v[m.replace(".", "_")] for v in evaluated.values()]) for m in measures}
+    ours = bench.evaluate(read_run(run_file))
+    for m, v in expect.items():
+        assert ours.metrics[m.replace(".", "_")] == pytest.approx(v, abs=1e-12)
+    qrels_file = tmp_path / "qrels"
+    qrels_file.write_text("".join(f"{q} 0 {d} 1\n" for q, v in qrels.items() for d in v))
+    cli = runner.invoke(
+        app, ["score", "trec", "--qrels", str(qrels_file), "--run", str(run_file), "--json"]
+    )
+    assert cli.exit_code == 0, cli.output
+    record = json.loads(cli.output)
+    record = record[0] if isinstance(record, list) else record
+    assert record["metrics"]["recip_rank"] == pytest.approx(expect["recip_rank"], abs=1e-12)
