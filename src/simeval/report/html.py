@@ -159,14 +159,15 @@ class ReportBuilder:
         views: dict[str, list[Subset]] = {}
         for s in named_views(bench, first):
             views.setdefault(s.view, []).append(s)
-        for column in self.o.by:
+        by = [*self.o.by, *(["source"] if "source" in first else [])]  # linking: per source
+        for column in dict.fromkeys(by):
             if column in first:
                 for s in by_column(first, column):
                     views.setdefault(s.view, []).append(s)
         out = []
         if not views:
             return ""
-        everything = Subset("", "all", np.ones(len(first["gold"]), dtype=bool))
+        everything = Subset("", "all", np.ones(_rows(first), dtype=bool))
         o = self.o
 
         def score(e: Entry, subsets: list[Subset]) -> list:
@@ -291,12 +292,16 @@ def _top(scores: Mapping[str, Mapping[str, float]], bench: str, n: int, metric: 
     return top_table({s: v for s, v in scores.items() if bench in v}, bench, n, metric)
 
 
+def _rows(items: dict) -> int:
+    return len(next(iter(items.values())))
+
+
 def _same(subset: Subset, entry: Entry) -> Subset:
     """The subset for another system's items: the same rows (items share the gold order)."""
     return (
         subset
-        if len(subset.mask) == len(entry.items()["gold"])
-        else Subset(subset.view, subset.label, np.zeros(len(entry.items()["gold"]), dtype=bool))
+        if len(subset.mask) == _rows(entry.items())
+        else Subset(subset.view, subset.label, np.zeros(_rows(entry.items()), dtype=bool))
     )
 
 
