@@ -64,12 +64,10 @@ def _noisy(sentences: list[str], p: float, rng: np.random.Generator) -> list[str
     return [s for s, k in zip(sentences, keep, strict=True) if k]
 
 
-def iqr_mask(ratios: np.ndarray) -> np.ndarray:
-    """True where ``Q1 <= ratio <= Q3`` (numpy's linear-interpolation quartiles)."""
-    if len(ratios) == 0:
-        return np.zeros(0, dtype=bool)
+def iqr_bounds(ratios: np.ndarray) -> tuple[float, float]:
+    """Q1 and Q3 of ``ratios`` (numpy's linear-interpolation quartiles)."""
     q1, q3 = np.percentile(ratios, [25, 75])
-    return (ratios >= q1) & (ratios <= q3)
+    return float(q1), float(q3)
 
 
 def prepare(
@@ -82,6 +80,8 @@ def prepare(
     queries: list[Document] = []
     corpus: list[Document] = []
     seen: set[str] = set()
+    linked: dict[str, str] = {}  # query id -> English id
+    ratios: list[float] = []  # characters X / English, one per query
     for p in pairs:
         x = [s for s in p.x if s.strip()]
         en = [s for s in p.en if s.strip()]
@@ -97,13 +97,13 @@ def prepare(
             corpus.append(Document(f"en:{base}", p.source, p.doc_id, "\n".join(en)))
         if x and en:
             queries.append(Document(f"{lang}:{base}", p.source, p.doc_id, "\n".join(x)))
+            linked[queries[-1].id] = corpus[-1].id
+            ratios.append(len(queries[-1].text) / len(corpus[-1].text))
     counts["non_empty"] = len(queries)
     if options.iqr and queries:
-        lengths = {d.id: len(d.text) for d in corpus}
-        ratios = np.array([len(q.text) / lengths["en" + q.id[len(lang) :]] for q in queries])
-        q1, q3 = np.percentile(ratios, [25, 75])
-        counts["iqr"] = [round(float(q1), 6), round(float(q3), 6)]
-        queries = [q for q, keep in zip(queries, iqr_mask(ratios), strict=True) if keep]
+        q1, q3 = iqr_bounds(np.array(ratios))
+        counts["iqr"] = [round(q1, 6), round(q3, 6)]
+        queries = [q for q, r in zip(queries, ratios, strict=True) if q1 <= r <= q3]
     counts["kept"] = len(queries)
     by_source: dict[str, list[Document]] = {}
     for q in queries:
@@ -124,6 +124,6 @@ def prepare(
         }
         for s, docs in sorted(by_source.items())
     }
-    links = {q.id: "en" + q.id[len(lang) :] for q in queries}
+    links = {q.id: linked[q.id] for q in queries}
     meta = {"lang": lang, "options": asdict(options), "counts": counts}
     return LinkingCollection(lang, queries, corpus, links, meta)

@@ -320,7 +320,8 @@ def read_input(spec: str, lang: str) -> tuple[list[DocPair], list[Path]]:
     files = [Path(f) for f in files_text.split(",") if f]
     if len(files) != len(expected.split(",")):
         raise InputError(None, None, f"input {spec!r}: {fmt} takes {expected}")
-    for f in files if fmt != "wiki-tsv" else files[:1]:
+    on_disk = files[:1] if fmt == "wiki-tsv" else files  # the member is a name in the archive
+    for f in on_disk:
         if not f.is_file():
             raise InputError(f, None, "no such file")
-    return reader(files, lang, source or fmt), files if fmt != "wiki-tsv" else files[:1]
+    return reader(files, lang, source or fmt), on_disk
