@@ -19,7 +19,7 @@ from simeval.cli import app
 from simeval.data.trec import read_run
 from simeval.measures.combination import _group_top
 from simeval.measures.crosslingual import procrustes
-from simeval.measures.linking import top_k_dense, top_k_sparse
+from simeval.measures.linking import dense_terms, top_k_dense, top_k_sparse, top_rows
 from simeval.tasks.benchmarks import load_benchmark, load_suite
 from simeval.text.multilingual import doc_tokens, fold
 
@@ -39,33 +39,46 @@ def test_blocked_sparse_top_k_equals_full_sort() -> None:
         assert np.allclose(top.score[i], full[i, expect])
 
 
-def test_two_stage_sparse_search_rescores_rare_term_candidates() -> None:
-    # columns with Zipf-like document frequencies: a few common terms, many rare ones
-    rng = np.random.default_rng(7)
-    n_terms = 400
+def _zipf_rows(rng: np.random.Generator, n: int, n_terms: int = 400) -> sparse.csr_matrix:
+    """L2-normalized rows whose terms follow a Zipf law: a few common terms, many rare."""
     p = 1 / np.arange(1, n_terms + 1)
     p /= p.sum()
+    cols = [np.unique(rng.choice(n_terms, 15, p=p)) for _ in range(n)]
+    indptr = np.cumsum([0] + [len(c) for c in cols])
+    data = rng.random(indptr[-1]).astype(np.float32)
+    m = sparse.csr_matrix((data, np.concatenate(cols), indptr), shape=(n, n_terms))
+    norms = np.sqrt(m.multiply(m).sum(axis=1)).A.ravel()
+    return sparse.csr_matrix(sparse.diags(1 / norms) @ m)
 
-    def rows(n: int) -> sparse.csr_matrix:
-        cols = [np.unique(rng.choice(n_terms, 15, p=p)) for _ in range(n)]
-        indptr = np.cumsum([0] + [len(c) for c in cols])
-        data = rng.random(indptr[-1]).astype(np.float32)
-        m = sparse.csr_matrix((data, np.concatenate(cols), indptr), shape=(n, n_terms))
-        norms = np.sqrt(m.multiply(m).sum(axis=1)).A.ravel()
-        return sparse.diags(1 / norms) @ m
 
-    q, d = rows(400), rows(1500)
+def test_sparse_search_splits_frequent_terms_into_a_dense_product() -> None:
+    rng = np.random.default_rng(7)
+    q, d = _zipf_rows(rng, 400), _zipf_rows(rng, 1500)
     full = (q @ d.T).toarray()
-    expect = np.sort(full, axis=1)[:, ::-1][:, :5]
-    # candidates from rare terms, rescored: most queries get the exact top 5
-    top = top_k_sparse(q, d, 5, exact_below=0, candidates=50, rare=0.02)
-    assert np.allclose(np.take_along_axis(full, top.index, 1), top.score, atol=1e-5)
-    # every term counted as rare: stage 1 is the full product, so the result is exact
-    top = top_k_sparse(q, d, 5, exact_below=0, candidates=50, rare=1.0)
-    assert np.allclose(top.score, expect, atol=1e-5)
-    # as many candidates as documents: exact
-    top = top_k_sparse(q, d, 5, exact_below=0, candidates=1500)
-    assert np.allclose(top.score, expect, atol=1e-5)
+    expect = np.lexsort((np.broadcast_to(np.arange(1500), full.shape), -full), axis=1)[:, :5]
+    # the split is chosen by modelled cost: frequent terms go dense, never all of them
+    common = dense_terms(q, d, 256 << 20)
+    df = np.bincount(d.indices, minlength=400)
+    assert 0 < len(common) < 400
+    assert df[common].min() >= np.delete(df, common).max()
+    # whatever the split (memory caps the dense part at 0, 3, or 60 terms), the result
+    # is the full sort, ties by corpus position
+    for memory in (4 * 1500 - 1, 3 * 4 * 1500, 60 * 4 * 1500):
+        top = top_k_sparse(q, d, 5, memory=memory)
+        assert (top.index == expect).all()
+        assert np.allclose(top.score, np.take_along_axis(full, expect, 1), atol=1e-6)
+
+
+def test_top_rows_orders_ties_by_position_and_puts_nan_last() -> None:
+    rng = np.random.default_rng(11)
+    for m in (1, 4, 9, 50, 1601):
+        scores = rng.integers(0, 4, (120, m)).astype(np.float32)  # many ties
+        scores[rng.random(scores.shape) < 0.05] = np.nan
+        key = np.where(np.isnan(scores), np.inf, -scores)
+        for k in (1, 5):
+            expect = np.lexsort((np.broadcast_to(np.arange(m), key.shape), key), axis=1)
+            index, _ = top_rows(scores, k)
+            assert (index == expect[:, : min(k, m)]).all()
 
 
 def test_dense_search_exact_and_hnsw() -> None:

@@ -16,9 +16,9 @@ tokens in Russian or Chinese text, cognates. TF-IDF over those keys (binary tf),
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -26,14 +26,16 @@ from simeval.measures.linking import Matrix, VectorRanker
 from simeval.measures.spec import Params
 from simeval.text.multilingual import doc_tokens, fold, is_cjk, lemmatizer
 
+T = TypeVar("T")
+
 
 @lru_cache(maxsize=20_000)  # combine tokenizes each text once for all its rankers
 def cached_tokens(text: str, lang: str) -> tuple[str, ...]:
     return tuple(doc_tokens(text, lang))
 
 
-def _identity(tokens: Sequence[str]) -> Sequence[str]:
-    return tokens
+def _identity(x: T) -> T:
+    return x
 
 
 def tfidf(
@@ -61,6 +63,12 @@ class DictionaryRanker(VectorRanker):
         self.facts: dict[str, Any] = {}
         self.data: dict[str, str] = {}
 
+    def forms(self, lang: str) -> tuple[Callable[[str], str], Callable[[str], str]]:
+        """The X-word and English-word keys: their lemmas if ``lemmas``, else the word."""
+        if not self.params["lemmas"]:
+            return _identity, _identity
+        return lemmatizer(lang), lemmatizer("en")
+
     def table(self, lang: str) -> dict[str, tuple[str, ...]]:
         """X word (and its lemma) → up to ``translations`` English words."""
         from simeval.data.dictionaries import read_dictionary, xling_dictionary
@@ -71,13 +79,10 @@ class DictionaryRanker(VectorRanker):
             self.data.update(data)
         else:
             pairs = read_dictionary(path, self.params["format"])
-        en_form = lemmatizer("en") if self.params["lemmas"] else str.lower
-        x_lemma = lemmatizer(lang)
+        x_lemma, en_form = self.forms(lang)
         out: dict[str, list[str]] = {}
         for x, en in pairs:
-            for key in dict.fromkeys(
-                (x.lower(), x_lemma(x.lower()) if self.params["lemmas"] else x.lower())
-            ):
+            for key in dict.fromkeys((x.lower(), x_lemma(x.lower()))):
                 words = out.setdefault(key, [])
                 target = en_form(en.lower())
                 if target not in words and len(words) < self.params["translations"]:
@@ -89,15 +94,13 @@ class DictionaryRanker(VectorRanker):
         self, queries: Sequence[str], corpus: Sequence[str], lang: str
     ) -> tuple[Matrix, Matrix]:
         table = self.table(lang)
-        lemmas = self.params["lemmas"]
-        x_lemma = lemmatizer(lang)
-        en_form = lemmatizer("en") if lemmas else (lambda w: w)
+        x_lemma, en_form = self.forms(lang)
         found = total = 0
         translated: list[list[str]] = []
         for text in queries:
             out: list[str] = []
             for tok in cached_tokens(text, lang):
-                words = table.get(tok) or (table.get(x_lemma(tok)) if lemmas else None)
+                words = table.get(tok) or table.get(x_lemma(tok))
                 total += 1
                 if words:
                     found += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from simeval.text.normalize import normalize
 from simeval.text.tokenize import words
@@ -47,6 +47,7 @@ def doc_tokens(text: str, lang: str) -> list[str]:
     return out
 
 
+@cache  # one function, hence one lemma cache, per language
 def lemmatizer(lang: str) -> Callable[[str], str]:
     """A word → lemma function (lowercase) for ``lang``; identity for Chinese."""
     if lang == "ru":
