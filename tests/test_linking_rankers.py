@@ -18,7 +18,7 @@ from simeval.build.synthetic import synthetic_collection
 from simeval.cli import app
 from simeval.data.trec import read_run
 from simeval.measures.combination import _group_top
-from simeval.measures.crosslingual import procrustes
+from simeval.measures.crosslingual import procrustes, train_word2vec
 from simeval.measures.linking import dense_terms, top_k_dense, top_k_sparse, top_rows
 from simeval.tasks.benchmarks import load_benchmark, load_suite
 from simeval.text.multilingual import doc_tokens, fold
@@ -103,6 +103,17 @@ def test_procrustes_matches_scipy_and_recovers_a_rotation() -> None:
     expect, _ = orthogonal_procrustes(x, y)
     assert np.allclose(w, expect, atol=1e-8)
     assert np.allclose(w, rotation, atol=0.01)  # x @ w ≈ y undoes the rotation
+
+
+def test_word2vec_for_procrustes_repeats_exactly() -> None:
+    rng = np.random.default_rng(2)
+    # 80,000 words: several of gensim's 10,000-word jobs, so two threads would interleave
+    # (with workers=2 the rows differ between two runs on this input)
+    docs = [[f"w{i}" for i in rng.zipf(1.5, 40) if i < 300] for _ in range(2000)]
+    words1, rows1 = train_word2vec(docs, 16)
+    words2, rows2 = train_word2vec(docs, 16)
+    assert words1 == words2
+    assert np.array_equal(rows1, rows2)
 
 
 def test_group_top_by_hand() -> None:

@@ -18,7 +18,7 @@ Rankers for cross-language document linking (``xling-*``, BUCC 2015):
 ``hapax``       ``max_df=0.05``, ``min_length=3``
 ``procrustes``  ``x=MODEL_DIR``, ``en=MODEL_DIR`` (``simeval train`` folders; default:
                 word2vec trained on the benchmark's own documents), ``dim=100``,
-                ``ann_from=50000``
+                ``ann_from=50000``, ``workers=1`` (2: faster, not reproducible)
 ``combine``     ``rankers=dictionary+hapax+procrustes``, ``depth=20``, ``seed=0``
 ==============  =================================================================
 

@@ -3,9 +3,12 @@ into document vectors.
 
 1. Monolingual vectors for X and English: the model folders of ``simeval train`` given by
    ``x=`` and ``en=`` (``vocab.txt`` + ``vectors.npy``), or, by default, gensim word2vec
-   (skip-gram, ``dim`` dimensions, window 5, min count 2, 10 epochs, seed 0) trained on the
-   benchmark's own documents, one side at a time. That reads the query texts but never a link;
-   no other X-language corpus is staged here except for Russian.
+   (skip-gram, ``dim`` dimensions, window 5, min count 2, 10 epochs, seed 0, ``workers``
+   threads) trained on the benchmark's own documents, one side at a time. That reads the
+   query texts but never a link; no other X-language corpus is staged here except for
+   Russian. The default, one thread, repeats exactly from run to run; gensim's threads
+   interleave their updates, so ``workers=2`` is faster but its numbers move (procrustes
+   MRR on xling by up to .04).
 2. Every vector is L2-normalized, centred and normalized again (MUSE's ``renorm,center,renorm``).
 3. The map ``W = U Vᵀ`` with ``U Σ Vᵀ = svd(Xᵀ Y)`` over the train dictionary pairs found in
    both vocabularies (:func:`simeval.data.dictionaries.xling_dictionary`, part ``train``)
@@ -65,8 +68,8 @@ def read_model_folder(path: str | Path) -> Space:
     return vocab, rows.astype(np.float32)
 
 
-def train_word2vec(docs: list[Sequence[str]], dim: int, seed: int = 0) -> Space:
-    """Skip-gram vectors from token lists (gensim)."""
+def train_word2vec(docs: list[Sequence[str]], dim: int, seed: int = 0, workers: int = 1) -> Space:
+    """Skip-gram vectors from token lists (gensim; exactly reproducible with one worker)."""
     try:
         from gensim.models import Word2Vec
     except ImportError as exc:  # pragma: no cover - depends on the extras installed
@@ -79,7 +82,7 @@ def train_word2vec(docs: list[Sequence[str]], dim: int, seed: int = 0) -> Space:
         sg=1,
         epochs=10,
         seed=seed,
-        workers=2,
+        workers=workers,
     )
     return list(model.wv.index_to_key), model.wv.vectors.astype(np.float32)
 
@@ -132,7 +135,7 @@ class ProcrustesRanker(VectorRanker):
         path = self.params[which]
         if path:
             return read_model_folder(path)
-        return train_word2vec(docs, self.params["dim"])
+        return train_word2vec(docs, self.params["dim"], workers=self.params["workers"])
 
     def vectors(
         self, queries: Sequence[str], corpus: Sequence[str], lang: str
@@ -178,6 +181,7 @@ def make_procrustes(p: Params) -> ProcrustesRanker:
         "en": p.get("en", ""),
         "dim": p.get("dim", 100, int),
         "ann_from": p.get("ann_from", 50_000, int),
+        "workers": p.get("workers", 1, int),
     }
     p.done()
     return ProcrustesRanker(str(p.spec), params)
