@@ -17,8 +17,9 @@ from simeval import api
 from simeval.build.synthetic import synthetic_collection
 from simeval.cli import app
 from simeval.data.trec import read_run
+from simeval.errors import InputError
 from simeval.measures.combination import _group_top
-from simeval.measures.crosslingual import procrustes, train_word2vec
+from simeval.measures.crosslingual import dense_model_folder, procrustes, train_word2vec
 from simeval.measures.linking import dense_terms, top_k_dense, top_k_sparse, top_rows
 from simeval.tasks.benchmarks import load_benchmark, load_suite
 from simeval.text.multilingual import doc_tokens, fold
@@ -114,6 +115,20 @@ def test_word2vec_for_procrustes_repeats_exactly() -> None:
     words2, rows2 = train_word2vec(docs, 16)
     assert words1 == words2
     assert np.array_equal(rows1, rows2)
+
+
+def test_procrustes_reads_dense_model_folders_only(tmp_path: Path) -> None:
+    dense, ppmi = tmp_path / "dense", tmp_path / "ppmi"
+    for folder in (dense, ppmi):
+        folder.mkdir()
+        (folder / "vocab.txt").write_text("дом\nкот\n", encoding="utf-8")
+    np.save(dense / "vectors.npy", np.array([[1, 2], [3, 4]], dtype=np.float32))
+    sparse.save_npz(ppmi / "vectors.npz", sparse.csr_matrix(np.eye(2, dtype=np.float32)))
+    words, rows = dense_model_folder(dense)
+    assert words == ["дом", "кот"]
+    assert rows.tolist() == [[1, 2], [3, 4]]
+    with pytest.raises(InputError, match="dense vectors"):
+        dense_model_folder(ppmi)
 
 
 def test_group_top_by_hand() -> None:

@@ -29,18 +29,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from simeval.errors import InputError
 from simeval.measures.linking import Matrix, Progress, TopK, VectorRanker, top_k_dense
 from simeval.measures.spec import Params
+from simeval.measures.vectors import normalize_rows, read_model_folder
 from simeval.measures.xling import cached_tokens
 
 Space = tuple[list[str], np.ndarray]  # vocabulary, rows
-
-
-def normalize_rows(m: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(m, axis=1, keepdims=True)
-    return m / np.where(norms == 0, 1, norms)
 
 
 def renorm_center(m: np.ndarray) -> np.ndarray:
@@ -55,17 +52,13 @@ def procrustes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return u @ vt
 
 
-def read_model_folder(path: str | Path) -> Space:
-    """``vocab.txt`` and dense ``vectors.npy`` of a ``simeval train`` model folder."""
-    folder = Path(path)
-    vocab_file, rows_file = folder / "vocab.txt", folder / "vectors.npy"
-    if not rows_file.is_file():
-        raise InputError(folder, None, "no vectors.npy (a dense simeval train model folder)")
-    vocab = vocab_file.read_text(encoding="utf-8").splitlines()
-    rows = np.load(rows_file)
-    if len(vocab) != len(rows):
-        raise InputError(vocab_file, None, f"{len(vocab)} words for {len(rows)} vectors")
-    return vocab, rows.astype(np.float32)
+def dense_model_folder(path: str | Path) -> Space:
+    """The words and dense rows of a ``simeval train`` model folder; a PPMI folder (sparse
+    rows) is refused."""
+    words, matrix = read_model_folder(Path(path))
+    if sparse.issparse(matrix):
+        raise InputError(path, None, "procrustes needs dense vectors (vectors.npy), not PPMI rows")
+    return words, np.asarray(matrix, dtype=np.float32)
 
 
 def train_word2vec(docs: list[Sequence[str]], dim: int, seed: int = 0, workers: int = 1) -> Space:
@@ -134,7 +127,7 @@ class ProcrustesRanker(VectorRanker):
     def _space(self, which: str, docs: list[Sequence[str]]) -> Space:
         path = self.params[which]
         if path:
-            return read_model_folder(path)
+            return dense_model_folder(path)
         return train_word2vec(docs, self.params["dim"], workers=self.params["workers"])
 
     def vectors(

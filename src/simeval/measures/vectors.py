@@ -108,8 +108,7 @@ class Vocabulary:
     def matrix(self) -> np.ndarray:
         """Rows scaled to unit length (zero rows stay zero)."""
         m = np.vstack(self.rows).astype(np.float32) if self.rows else np.zeros((0, self.dim))
-        norms = np.linalg.norm(m, axis=1, keepdims=True)
-        return m / np.where(norms == 0, 1, norms)
+        return normalize_rows(m)
 
 
 def _parse_row(path: Path, number: int, values: bytes | list[bytes], dim: int) -> np.ndarray:
@@ -231,8 +230,15 @@ def _from_keyed(kv: Any, wanted: Wanted) -> Vocabulary:
     return _pick_rows(list(kv.index_to_key), lambda i: kv.vectors[i], kv.vector_size, wanted)
 
 
-def load_model_folder(path: Path, wanted: Wanted) -> Vocabulary:
-    """The wanted rows of a ``simeval train`` model folder."""
+def normalize_rows(m: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (zero rows stay zero)."""
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    return m / np.where(norms == 0, 1, norms)
+
+
+def read_model_folder(path: Path) -> tuple[list[str], Any]:
+    """The words and rows of a ``simeval train`` model folder: ``vectors.npy`` memory-mapped,
+    or ``vectors.npz`` as a sparse CSR matrix; one word of ``vocab.txt`` per row."""
     vocab_file = path / "vocab.txt"
     if not vocab_file.is_file():
         raise InputError(path, None, "not a model folder: no vocab.txt")
@@ -247,6 +253,12 @@ def load_model_folder(path: Path, wanted: Wanted) -> Vocabulary:
         raise InputError(path, None, "model folder without vectors.npy or vectors.npz")
     if matrix.shape[0] != len(words):
         raise InputError(vocab_file, None, f"{len(words)} words for {matrix.shape[0]} vectors")
+    return words, matrix
+
+
+def load_model_folder(path: Path, wanted: Wanted) -> Vocabulary:
+    """The wanted rows of a ``simeval train`` model folder."""
+    words, matrix = read_model_folder(path)
     if hasattr(matrix, "toarray"):
         return _pick_rows(words, lambda i: matrix[i].toarray(), matrix.shape[1], wanted)
     return _pick_rows(words, lambda i: matrix[i], matrix.shape[1], wanted)
