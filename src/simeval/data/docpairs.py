@@ -291,7 +291,7 @@ def xling_pairs(lang: str, store: DataStore | None = None) -> tuple[list[DocPair
     data: dict[str, str] = {}
     for _, reader, files in _sources(lang):
         pairs.extend(reader(store.path))
-        data.update({f: store._entry_of(f)[1].sha256 for f in files})
+        data.update({f: store.sha256(f) for f in files})
     return pairs, data
 
 

@@ -75,6 +75,10 @@ class DataStore:
                     return entry, f
         raise DataError(f"{path} is not a catalogued file")
 
+    def sha256(self, path: str) -> str:
+        """The catalogued sha256 of ``path`` (what a result records of the data it used)."""
+        return self._entry_of(path)[1].sha256
+
     def _check(self, local: Path, f: CatalogFile) -> None:
         if local in self._verified:
             return

@@ -166,18 +166,18 @@ def load_xling(lang: str, store: DataStore | None = None, options: Any = None) -
 
 def _load_pairs(name: str, spec: PairSpec, store: DataStore) -> PairBenchmark:
     path = store.path(spec.path)
-    data = {spec.path: store._entry_of(spec.path)[1].sha256}
+    data = {spec.path: store.sha256(spec.path)}
     gold = read_scored_pairs(path, spec.column, require_scores=True, keep_duplicates=True)
     if spec.exclude:
         removed = {
             p for p in read_scored_pairs(store.path(spec.exclude), keep_duplicates=True).pairs
         }
         gold = gold.take(np.array([p not in removed for p in gold.pairs], dtype=bool))
-        data[spec.exclude] = store._entry_of(spec.exclude)[1].sha256
+        data[spec.exclude] = store.sha256(spec.exclude)
     for column, marker in spec.marks:
         marked = {p for p in read_scored_pairs(store.path(marker), keep_duplicates=True).pairs}
         gold.columns[column] = ["1" if p in marked else "0" for p in gold.pairs]
-        data[marker] = store._entry_of(marker)[1].sha256
+        data[marker] = store.sha256(marker)
     return PairBenchmark(name, spec.task, gold, spec.description, data, spec.score_range)
 
 
@@ -189,7 +189,7 @@ def _load_sts(name: str, store: DataStore) -> STSBenchmark:
     gold = read_sts_gold(store.path(gs))
     if len(pairs) != len(gold):
         raise InputError(store.path(gs), None, f"{len(gold)} gold lines for {len(pairs)} pairs")
-    data = {p: store._entry_of(p)[1].sha256 for p in (inp, gs)}
+    data = {p: store.sha256(p) for p in (inp, gs)}
     return STSBenchmark(name, dataset, pairs, gold, f"SemEval-2012 STS {split} {dataset}", data)
 
 
