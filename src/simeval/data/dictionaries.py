@@ -49,11 +49,8 @@ def _xling_bli(lang: str, part: str) -> str:
     return f"xling/xling_bli/bli_datasets/en-{lang}/yacle.{name}.en-{lang}.tsv"
 
 
-def xling_dictionary(
-    lang: str, part: str = "full", store: DataStore | None = None
-) -> tuple[Pairs, dict[str, str]]:
-    """(X word, English word) pairs of ``part`` (full/train/test) and the sha256 of each file
-    read (module docstring)."""
+def xling_dictionary(lang: str, part: str = "full", store: DataStore | None = None) -> Pairs:
+    """(X word, English word) pairs of ``part`` (full/train/test) (module docstring)."""
     store = store or DataStore.from_env()
     muse = "xling/muse_dicts_hunalign/dict/"
     files: list[tuple[str, str, bool]] = []  # path, format, X word first
@@ -69,12 +66,10 @@ def xling_dictionary(
     else:
         raise InputError(None, None, f"no {part} dictionary for {lang}")
     pairs: Pairs = []
-    data: dict[str, str] = {}
     for path, fmt, first in files:
         pairs += read_dictionary(store.path(path), fmt, first)
-        data[path] = store._entry_of(path)[1].sha256
     if lang == "zh" and part == "train":
         sources = list(dict.fromkeys(x for x, _ in pairs))[:5000]
         keep = set(sources)
         pairs = [p for p in pairs if p[0] in keep]
-    return list(dict.fromkeys(pairs)), data
+    return list(dict.fromkeys(pairs))

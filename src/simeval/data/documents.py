@@ -15,7 +15,6 @@ Layout (one folder), written by :func:`write_collection`:
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,8 +108,3 @@ def read_collection(folder: str | Path) -> LinkingCollection:
                 }
             )
     return LinkingCollection(str(meta.get("lang", "")), queries, corpus, links, meta)
-
-
-def source_counts(collection: LinkingCollection, split: str = "test") -> Counter[str]:
-    """Queries of ``split`` per source."""
-    return Counter(q.source for q in collection.split(split))

@@ -19,7 +19,7 @@ Rankers for cross-language document linking (``xling-*``, BUCC 2015):
 ``procrustes``  ``x=MODEL_DIR``, ``en=MODEL_DIR`` (``simeval train`` folders; default:
                 word2vec trained on the benchmark's own documents), ``dim=100``,
                 ``ann_from=50000``, ``workers=1`` (2: faster, not reproducible)
-``combine``     ``rankers=dictionary+hapax+procrustes``, ``depth=20``, ``seed=0``
+``combine``     ``rankers=dictionary+hapax+procrustes``, ``depth=20``
 ==============  =================================================================
 
 Any measure that scores text pairs also ranks (every pair scored; small collections only).

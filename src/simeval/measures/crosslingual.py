@@ -142,7 +142,7 @@ class ProcrustesRanker(VectorRanker):
         x_rows, e_rows = renorm_center(x_rows), renorm_center(e_rows)
         xv = {w: i for i, w in enumerate(x_words)}
         ev = {w: i for i, w in enumerate(e_words)}
-        train, _ = xling_dictionary(lang, "train")
+        train = xling_dictionary(lang, "train")
         known = [
             (xv[x.lower()], ev[e.lower()]) for x, e in train if x.lower() in xv and e.lower() in ev
         ]
@@ -155,7 +155,7 @@ class ProcrustesRanker(VectorRanker):
         mapped = normalize_rows(x_rows @ w)
         self.facts.update({"map_pairs": len(known), "x_vocab": len(xv), "en_vocab": len(ev)})
         if lang != "zh":
-            test, _ = xling_dictionary(lang, "test")
+            test = xling_dictionary(lang, "test")
             lowered = [(x.lower(), e.lower()) for x, e in test]
             p1, n = bli_precision(lowered, xv, ev, mapped, e_rows)
             self.facts.update({"bli_p1": round(p1, 4), "bli_pairs": n})

@@ -61,7 +61,6 @@ class DictionaryRanker(VectorRanker):
     def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self.facts: dict[str, Any] = {}
-        self.data: dict[str, str] = {}
 
     def forms(self, lang: str) -> tuple[Callable[[str], str], Callable[[str], str]]:
         """The X-word and English-word keys: their lemmas if ``lemmas``, else the word."""
@@ -75,8 +74,7 @@ class DictionaryRanker(VectorRanker):
 
         path = self.params["dict"]
         if path == "xling":
-            pairs, data = xling_dictionary(lang, "full")
-            self.data.update(data)
+            pairs = xling_dictionary(lang, "full")
         else:
             pairs = read_dictionary(path, self.params["format"])
         x_lemma, en_form = self.forms(lang)
