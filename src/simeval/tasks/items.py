@@ -45,6 +45,7 @@ from simeval.metrics import (
 GRADED, RELATED = "graded-pairs", "related-pairs"
 STS, STS_SUITE, RUSSE_SUITE, LINKING = "sts", "sts-suite", "russe-suite", "linking"
 LINKING_SUITE = "linking-suite"
+LINKING_TASKS = (LINKING, LINKING_SUITE)  # items are queries (qid), scored without a gold column
 MAIN_METRIC = {
     GRADED: "spearman",
     RELATED: "ap_trapezoid",
@@ -146,7 +147,7 @@ class ItemMetrics:
     @property
     def values(self) -> np.ndarray:
         """The per-item outputs that approximate randomization swaps."""
-        if self.task in (LINKING, LINKING_SUITE):
+        if self.task in LINKING_TASKS:
             return np.column_stack([self.items[k] for k in LINKING_METRICS])
         return np.asarray(self.items["score"], dtype=float)
 
