@@ -5,7 +5,7 @@ comparable collection (``simeval.build.synthetic``: Zipfian vocabulary, syntheti
 X documents that keep 25% of their English counterpart's words), then in the same run:
 
 1. simeval's path: tokenize, translate through the dictionary, TF-IDF both sides, then
-   ``simeval.measures.linking.top_k_sparse``: in blocks of queries, the frequent terms'
+   ``simeval.measures.search.top_k_sparse``: in blocks of queries, the frequent terms'
    product by BLAS plus the rest's sparse product, top 5 per query; success@5;
 2. the named alternative, brute force on a random sample of queries: the sample's sparse
    product with every document, made dense and fully sorted per query (``argsort``),
@@ -28,7 +28,7 @@ import numpy as np
 
 from simeval.build.synthetic import synthetic_collection
 from simeval.measures import create_measure
-from simeval.measures.linking import dense_terms, top_k_sparse
+from simeval.measures.search import dense_terms, top_k_sparse
 
 # top_k_sparse's score-block budget, passed to it and to dense_terms so the split printed is
 # the one the search used

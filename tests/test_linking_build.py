@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from simeval.build.linking import Preparation, prepare
+from simeval.build.bucc import Preparation, prepare
 from simeval.cli import app
 from simeval.data.docpairs import (
     DocPair,

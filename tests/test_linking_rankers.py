@@ -19,8 +19,8 @@ from simeval.cli import app
 from simeval.data.trec import read_run
 from simeval.errors import InputError
 from simeval.measures.combination import _group_top
-from simeval.measures.crosslingual import dense_model_folder, procrustes, train_word2vec
-from simeval.measures.linking import dense_terms, top_k_dense, top_k_sparse, top_rows
+from simeval.measures.procrustes import dense_model_folder, procrustes, train_word2vec
+from simeval.measures.search import dense_terms, top_k_dense, top_k_sparse, top_rows
 from simeval.tasks.benchmarks import load_benchmark, load_suite
 from simeval.text.multilingual import doc_tokens, fold
 

@@ -40,7 +40,7 @@ from simeval.report.leaderboard import (
     top_table,
 )
 from simeval.report.subsets import named_views, quartiles
-from simeval.tasks.records import save_results
+from simeval.results.store import save_results
 
 runner = CliRunner()
 

@@ -22,8 +22,9 @@ from simeval.metrics.stats import (
     paired_bootstrap,
     williams_test,
 )
+from simeval.results.items import read_items, write_items
 from simeval.tasks.benchmarks import load_benchmark
-from simeval.tasks.items import ItemMetrics, read_items, task_metrics, write_items
+from simeval.tasks.items import ItemMetrics, task_metrics
 
 # -- items: the metrics recomputed from a result's rows equal the result's metrics ----------
 

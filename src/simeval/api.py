@@ -23,7 +23,9 @@ from simeval.data.sts import STSOutput, write_sts_output
 from simeval.data.trec import Run, write_run
 from simeval.errors import InputError, InputWarning
 from simeval.measures import Measure, create_measure
-from simeval.measures.linking import LinkingInput, Progress, Ranker, TopK, rank_by_pairs
+from simeval.measures.search import LinkingInput, Progress, Ranker, TopK, rank_by_pairs
+from simeval.results.record import Result, Timer
+from simeval.results.store import load_results, save_results, system_name
 from simeval.tasks.benchmarks import (
     GROUPS,
     PAIR_SPECS,
@@ -36,8 +38,6 @@ from simeval.tasks.benchmarks import (
 )
 from simeval.tasks.linking import LinkingBenchmark, LinkingSuite
 from simeval.tasks.pairs import PairBenchmark
-from simeval.tasks.records import load_results, save_results, system_name
-from simeval.tasks.result import Result, Timer
 from simeval.tasks.sts import STSBenchmark, STSSuite
 
 Target = PairBenchmark | STSBenchmark | RusseSuite | STSSuite | LinkingBenchmark | LinkingSuite

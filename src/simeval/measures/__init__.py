@@ -58,11 +58,11 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
 
         return make_vectors(p)
     if parsed.name in ("dictionary", "hapax"):
-        from simeval.measures.xling import make_xling
+        from simeval.measures.dictionary import make_xling
 
         return make_xling(parsed.name, p)
     if parsed.name == "procrustes":
-        from simeval.measures.crosslingual import make_procrustes
+        from simeval.measures.procrustes import make_procrustes
 
         return make_procrustes(p)
     if parsed.name == "combine":

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError
-from simeval.measures.linking import (
+from simeval.measures.search import (
     LinkingInput,
     Progress,
     Ranker,

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
+from simeval.results.store import load_items, load_results, system_name
 from simeval.tasks.items import Items
-from simeval.tasks.records import load_items, load_results, system_name
 
 
 @dataclass

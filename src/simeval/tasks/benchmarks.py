@@ -16,10 +16,10 @@ from simeval.data.pairs import ScoredPairs, read_scored_pairs
 from simeval.data.store import DataStore
 from simeval.data.sts import read_sts_gold, read_sts_input
 from simeval.errors import InputError, InputWarning
+from simeval.results.record import Result, Timer, warning_texts
 from simeval.tasks.items import GRADED, LINKING, RELATED, RUSSE_SUITE, concat_items
 from simeval.tasks.linking import LinkingBenchmark, LinkingSuite
 from simeval.tasks.pairs import PairBenchmark, extra_pairs
-from simeval.tasks.result import Result, Timer, warning_texts
 from simeval.tasks.sts import STSBenchmark, STSSuite
 
 Benchmark = PairBenchmark | STSBenchmark | LinkingBenchmark
@@ -152,9 +152,9 @@ def _xling_description(lang: str) -> str:
 
 def load_xling(lang: str, store: DataStore | None = None, options: Any = None) -> LinkingBenchmark:
     """``xling-<lang>-en``: every staged X-en document pair, prepared as BUCC 2015 did
-    (:mod:`simeval.build.linking`, default options); the test split is the benchmark and the
+    (:mod:`simeval.build.bucc`, default options); the test split is the benchmark and the
     train split comes with it for learned rankers."""
-    from simeval.build.linking import prepare
+    from simeval.build.bucc import prepare
     from simeval.data.docpairs import xling_pairs
 
     pairs, data = xling_pairs(lang, store)

@@ -12,8 +12,8 @@ from simeval.data.trec import Qrels, Run
 from simeval.errors import InputWarning
 from simeval.metrics import evaluate_trec
 from simeval.metrics.keys import as_text
+from simeval.results.record import Result, Timer, warning_texts
 from simeval.tasks.items import LINKING, LINKING_METRICS, LINKING_SUITE, concat_items
-from simeval.tasks.result import Result, Timer, warning_texts
 
 
 def collection_qrels(collection: LinkingCollection, split: str = "test") -> Qrels:

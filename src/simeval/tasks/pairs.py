@@ -20,8 +20,8 @@ import numpy as np
 
 from simeval.data.pairs import ScoredPairs
 from simeval.errors import InputError, InputWarning
+from simeval.results.record import Result, Timer, warning_texts
 from simeval.tasks.items import GRADED, MAIN_METRIC, RELATED, Items, graded_metrics, related_metrics
-from simeval.tasks.result import Result, Timer, warning_texts
 
 MISSING_POLICIES = ("zero", "skip", "error")
 

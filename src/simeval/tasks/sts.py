@@ -16,8 +16,8 @@ import numpy as np
 from simeval.data.sts import STSOutput
 from simeval.errors import InputError
 from simeval.metrics import pearson, sts_all, sts_allnrm, sts_mean, weighted_pearson
+from simeval.results.record import Result, Timer
 from simeval.tasks.items import STS, STS_SUITE, Items, concat_items
-from simeval.tasks.result import Result, Timer
 
 
 @dataclass

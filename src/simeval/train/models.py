@@ -137,7 +137,7 @@ def train(
 ) -> Path:
     """Train ``config.kind`` on a prepared corpus into the folder ``out`` (written as a
     temporary folder and renamed, so a failed run leaves nothing half-written)."""
-    from simeval.tasks.result import package_versions
+    from simeval.results.record import package_versions
 
     if config.kind not in KINDS:
         raise InputError(None, None, f"unknown model kind {config.kind!r}; one of {KINDS}")

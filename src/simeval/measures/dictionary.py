@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from simeval.measures.linking import Matrix, VectorRanker
+from simeval.measures.search import Matrix, VectorRanker
 from simeval.measures.spec import Params
 from simeval.text.multilingual import doc_tokens, fold, is_cjk, lemmatizer
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
-from simeval.tasks.items import Items, read_items, write_items
-from simeval.tasks.result import Result
+from simeval.results.items import Items, read_items, write_items
+from simeval.results.record import Result
 
 RESULTS_FILE = "results.jsonl"
 ITEMS_FOLDER = "items"

@@ -32,10 +32,10 @@ import numpy as np
 from scipy import sparse
 
 from simeval.errors import InputError
-from simeval.measures.linking import Matrix, Progress, TopK, VectorRanker, top_k_dense
+from simeval.measures.dictionary import cached_tokens
+from simeval.measures.search import Matrix, Progress, TopK, VectorRanker, top_k_dense
 from simeval.measures.spec import Params
 from simeval.measures.vectors import normalize_rows, read_model_folder
-from simeval.measures.xling import cached_tokens
 
 Space = tuple[list[str], np.ndarray]  # vocabulary, rows
 

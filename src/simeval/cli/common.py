@@ -1,0 +1,158 @@
+"""What every command group shares: the Typer apps, consoles, common options, the error guard
+and how results are printed and kept."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simeval.errors import SimevalError
+
+app = typer.Typer(
+    help="The simeval command line: evaluate similarity measures as the shared tasks do."
+    "\n\nSee `simeval COMMAND --help`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+data_app = typer.Typer(
+    help="The data catalog: list, describe, fetch and verify data sets.", no_args_is_help=True
+)
+score_app = typer.Typer(
+    help="Score submission files exactly as the official scorers do, with validation.",
+    no_args_is_help=True,
+)
+build_app = typer.Typer(
+    help="Build benchmark datasets (BUCC 2015-style linking collections).", no_args_is_help=True
+)
+app.add_typer(data_app, name="data")
+app.add_typer(score_app, name="score")
+app.add_typer(build_app, name="build")
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+F = TypeVar("F", bound=Callable[..., Any])
+STATE: dict[str, Any] = {"data_dir": None}
+
+DataDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        envvar="SIMEVAL_DATA_DIR",
+        show_envvar=True,
+        help="Local data mirror laid out like shared/data (russe/, sts2012/, ...).",
+    ),
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print results as JSON lines.")]
+KeepIn = Annotated[
+    Path | None,
+    typer.Option(
+        "--results",
+        help="Also append the records, with their per-item rows, to this folder's "
+        "results.jsonl (for `simeval report` and `simeval compare`).",
+    ),
+]
+SystemName = Annotated[
+    str | None,
+    typer.Option("--name", help="The system's name in reports (default: the file's path)."),
+]
+Missing = Annotated[
+    str,
+    typer.Option(
+        "--missing",
+        help="What a gold pair without a score gets: zero (RUSSE's official rule), "
+        "skip (evaluate covered pairs only) or error.",
+    ),
+]
+
+
+def guarded(fn: F) -> F:
+    """Turn simeval errors into a one-line message and exit status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SimevalError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def store_of(data_dir: Path | None) -> Any:
+    from simeval.data.store import DataStore
+
+    return DataStore.from_env(data_dir)
+
+
+def fmt(value: Any) -> str:
+    if isinstance(value, float):
+        if value != value:
+            return "–"
+        return f"{value:.0f}" if value.is_integer() and abs(value) >= 10 else f"{value:.4f}"
+    return str(value)
+
+
+def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> None:
+    """Print results: a table per task kind (or JSON lines), warnings on standard error."""
+    from simeval.results.record import Result
+
+    seen: set[str] = set()
+    for r in results:
+        for w in r.warnings:
+            if w not in seen:
+                seen.add(w)
+                err.print(f"[yellow]warning:[/] {w}", highlight=False)
+    if as_json:
+        for r in results:
+            sys.stdout.write(r.to_json() + "\n")
+        return
+    groups: dict[tuple[str, ...], list[Result]] = {}
+    for r in results:
+        groups.setdefault(tuple(r.metrics), []).append(r)
+    for metric_names, rows in groups.items():
+        table = Table(title=title or None, title_justify="left")
+        table.add_column("benchmark")
+        for m in metric_names:
+            table.add_column(m + (" *" if m == rows[0].main_metric else ""), justify="right")
+        table.add_column("scored / gold", justify="right")
+        table.add_column("missing", justify="right")
+        for r in rows:
+            cov = r.coverage
+            table.add_row(
+                r.benchmark,
+                *(fmt(r.metrics[m]) for m in metric_names),
+                f"{cov.get('scored', 0)} / {cov.get('gold', 0)}",
+                str(cov.get("missing", 0)),
+            )
+        out.print(table)
+    out.print("[dim]* main metric[/]")
+
+
+def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) -> None:
+    """Name the system and append the records to ``folder`` when asked."""
+    for r in results:
+        if name:
+            r.system["name"] = name
+    if folder is not None:
+        from simeval.results.store import save_results
+
+        save_results(folder, results)
+        err.print(f"[dim]appended {len(results)} records to {folder / 'results.jsonl'}[/]")
+
+
+def submission(path: Path, column: str | None = None) -> dict[str, Any]:
+    from simeval.data.textio import sha256_file
+
+    d: dict[str, Any] = {"kind": "submission", "path": str(path), "sha256": sha256_file(path)}
+    if column:
+        d["column"] = column
+    return d

@@ -1,0 +1,131 @@
+"""`simeval data …` and `simeval benchmarks`: the catalog and the named benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from simeval.cli.common import (
+    DataDir,
+    app,
+    data_app,
+    err,
+    guarded,
+    out,
+    store_of,
+)
+
+# -- data -------------------------------------------------------------------------------------
+
+
+@data_app.command("list")
+def data_list() -> None:
+    """List the catalogued data sets."""
+    from simeval.data.catalog import CATALOG
+
+    table = Table()
+    for c in ("name", "files", "MB", "licence", "title"):
+        table.add_column(c)
+    for e in CATALOG.values():
+        table.add_row(
+            e.name,
+            str(len(e.files)),
+            f"{sum(f.size for f in e.files) / 1e6:.1f}",
+            e.licence,
+            e.title,
+        )
+    out.print(table)
+
+
+@data_app.command("info")
+@guarded
+def data_info(name: str, data_dir: DataDir = None) -> None:
+    """Describe a data set: source, licence, citation, files and where they are found."""
+    from simeval.data.catalog import CATALOG
+
+    if name not in CATALOG:
+        raise typer.BadParameter(f"unknown data set {name!r}; known: {', '.join(CATALOG)}")
+    e = CATALOG[name]
+    store = store_of(data_dir)
+    out.print(f"[bold]{e.title}[/] ({e.name})\n{e.description}\n")
+    out.print(f"upstream: {e.upstream}\nlicence:  {e.licence}")
+    if e.note:
+        out.print(f"note:     {e.note}")
+    table = Table()
+    for c in ("file", "bytes", "sha256", "local copy"):
+        table.add_column(c)
+    for f in e.files:
+        local = store.locate(f.path)
+        table.add_row(f.path, str(f.size), f.sha256[:16] + "…", str(local) if local else "–")
+    out.print(table)
+    out.print("citation:\n" + e.citation, highlight=False)
+
+
+@data_app.command("fetch")
+@guarded
+def data_fetch(
+    names: Annotated[list[str] | None, typer.Argument(help="Data sets (default: all).")] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Make data sets available: found in the mirror or cache, else downloaded and verified."""
+    from rich.progress import Progress
+
+    from simeval.data.catalog import CATALOG
+
+    chosen = names or list(CATALOG)
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("fetching", total=None)
+
+        def show(path: str, done: int, total: int) -> None:
+            progress.update(task, description=path, completed=done, total=total)
+
+        store = store_of(data_dir)
+        store.progress = show
+        for name in chosen:
+            if name not in CATALOG:
+                raise typer.BadParameter(f"unknown data set {name!r}")
+            paths = store.fetch(name)
+            root = paths[0].parents[len(Path(CATALOG[name].files[0].path).parts) - 1]
+            out.print(f"{name}: {len(paths)} files ready in {root}")
+
+
+@data_app.command("verify")
+@guarded
+def data_verify(
+    names: Annotated[list[str] | None, typer.Argument(help="Data sets (default: all).")] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Check the sha256 of every local file against the catalog; exit 1 if any is wrong or
+    missing."""
+    from simeval.data.catalog import CATALOG
+
+    store = store_of(data_dir)
+    bad = 0
+    for name in names or list(CATALOG):
+        statuses = store.verify(name)
+        ok = sum(s == "ok" for _, s in statuses)
+        out.print(f"{name}: {ok}/{len(statuses)} files ok")
+        for path, status in statuses:
+            if status != "ok":
+                bad += 1
+                out.print(f"  [red]{path}: {status}[/]", highlight=False)
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command("benchmarks")
+def benchmarks() -> None:
+    """List the named benchmarks and suites."""
+    from simeval.tasks.benchmarks import SUITES, list_benchmarks
+
+    table = Table()
+    for c in ("name", "task", "description"):
+        table.add_column(c)
+    for row in list_benchmarks():
+        table.add_row(*row)
+    for name, members in SUITES.items():
+        table.add_row(name, "suite", ", ".join(members))
+    out.print(table)

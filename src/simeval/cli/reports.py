@@ -1,0 +1,279 @@
+"""`simeval report`, `leaderboard`, `compare`, `agreement`: reading results folders."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from simeval.cli.common import (
+    DataDir,
+    app,
+    err,
+    fmt,
+    guarded,
+    out,
+    store_of,
+)
+from simeval.errors import SimevalError
+
+
+@app.command("results")
+@guarded
+def results_cmd(
+    folder: Annotated[Path, typer.Argument(help="A folder holding results.jsonl.")] = Path(
+        "results"
+    ),
+) -> None:
+    """One table of the recorded results: a row per benchmark (with its main metric), a
+    column per measure (the latest record of each pair wins)."""
+    from simeval.api import results_frame
+
+    frame = results_frame(folder)
+    latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
+    measures = list(dict.fromkeys(latest["measure"]))
+    # long specs (vectors:path=...) become numbered columns with a legend below the table
+    labels = [str(m) if len(str(m)) <= 24 else f"[{i}]" for i, m in enumerate(measures, 1)]
+    table = Table(title=f"{folder / 'results.jsonl'}: main metric per benchmark")
+    table.add_column("benchmark")
+    table.add_column("metric")
+    for label in labels:
+        table.add_column(label, justify="right", no_wrap=True, min_width=6)
+    for bench, rows in latest.groupby("benchmark", sort=False):
+        by = dict(zip(rows["measure"], rows["score"], strict=True))
+        metric = str(rows["main_metric"].iloc[0])
+        table.add_row(str(bench), metric, *(fmt(by[m]) if m in by else "" for m in measures))
+    out.print(table)
+    for label, m in zip(labels, measures, strict=True):
+        if label != m:
+            out.print(f"{label} {m}", highlight=False)
+
+
+# -- reports ----------------------------------------------------------------------------------
+
+ResultsDir = Annotated[
+    Path, typer.Argument(help="A folder holding results.jsonl (and items/ beside it).")
+]
+Replicates = Annotated[
+    int, typer.Option("--bootstrap", "-B", min=50, help="Bootstrap replicates (and AR rounds).")
+]
+Seed = Annotated[int, typer.Option(help="Seed of the resampling: the same seed, the same numbers.")]
+Level = Annotated[
+    float, typer.Option(min=0.5, max=0.999, help="Confidence level of the intervals.")
+]
+
+
+def _ceilings(data_dir: Path | None) -> dict[str, dict[str, float]]:
+    """Agreement ceilings of the benchmarks whose individual ratings are in the data folder."""
+    from simeval.build.agreement import RATINGS, agreement, pooled, read_ratings
+
+    out: dict[str, dict[str, float]] = {}
+    try:
+        store = store_of(data_dir)
+        for bench, files in RATINGS.items():
+            parts = [agreement(f, read_ratings(store.path(f))) for f in files]
+            both = pooled(bench, parts)
+            out[bench] = {
+                "raters, pairwise ρ": both.pairwise,
+                "raters, leave-one-out ρ": both.leave_one_out,
+            }
+    except SimevalError as exc:  # no data folder: the report goes without ceilings
+        err.print(f"[yellow]warning:[/] no agreement ceilings: {exc}", highlight=False)
+    return out
+
+
+@app.command("agreement")
+@guarded
+def agreement_cmd(data_dir: DataDir = None) -> None:
+    """Inter-annotator agreement where individual ratings ship with the data (WordSim-353
+    set1 and set2): average pairwise Spearman (the SimLex-999 paper's measure: 0.61 for
+    WordSim-353) and leave-one-out (each rater against the mean of the others). The report
+    draws the pooled values as ceilings."""
+    from simeval.build.agreement import RATINGS, agreement, pooled, read_ratings
+
+    store = store_of(data_dir)
+    table = Table(title="Inter-annotator agreement (Spearman's ρ)")
+    for column in ("ratings", "pairs", "raters", "pairwise", "leave-one-out"):
+        table.add_column(column, justify="left" if column == "ratings" else "right")
+    for bench, files in RATINGS.items():
+        parts = [agreement(f, read_ratings(store.path(f))) for f in files]
+        for a in [*parts, pooled(f"{bench} (pooled by pairs)", parts)]:
+            table.add_row(
+                a.name, str(a.items), str(a.raters), fmt(a.pairwise), fmt(a.leave_one_out)
+            )
+    out.print(table)
+
+
+@app.command("report")
+@guarded
+def report_cmd(
+    folder: ResultsDir = Path("results"),
+    html_out: Annotated[
+        Path, typer.Option("--html", help="Where to write the self-contained HTML report.")
+    ] = Path("report.html"),
+    by: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--by",
+            help="Also split every benchmark by this item column (e.g. POS, concQ); by value, "
+            "or by quartile for a column of many numbers. Repeatable.",
+        ),
+    ] = None,
+    top: Annotated[int, typer.Option(min=1, help="Systems in each top-N table.")] = 5,
+    replicates: Replicates = 1000,
+    seed: Seed = 0,
+    level: Level = 0.95,
+    data_dir: DataDir = None,
+) -> None:
+    """Write one HTML file over a results folder: the overall leaderboard (dominated systems
+    dropped, ranked by the sum of main scores), top-N per benchmark, every metric with its
+    bootstrap interval and p-value against the best (Holm), subsets (SimLex-999 POS,
+    concreteness quartiles and SimAssoc333; WordSim-353 similarity/relatedness; suite
+    members), agreement ceilings, scatter plots and precision-recall curves. Nothing is
+    scored again: everything comes from the recorded per-item rows."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from simeval.report.collect import load_grid
+    from simeval.report.html import ReportOptions, build_report
+
+    grid = load_grid(folder)
+    options = ReportOptions(replicates, seed, level, top, by or (), _ceilings(data_dir))
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("report", total=len(grid.benchmarks))
+
+        def step(bench: str) -> None:  # called as each benchmark starts
+            bar.update(task, completed=grid.benchmarks.index(bench), description=bench)
+
+        page = build_report(grid, options, str(folder), step)
+    html_out.parent.mkdir(parents=True, exist_ok=True)
+    html_out.write_text(page, encoding="utf-8")
+    err.print(
+        f"wrote {html_out} ({len(page) // 1024} KiB): {len(grid.systems)} systems, "
+        f"{len(grid.benchmarks)} benchmarks",
+        highlight=False,
+    )
+
+
+@app.command("leaderboard")
+@guarded
+def leaderboard_cmd(
+    folder: ResultsDir = Path("results"),
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="markdown, latex, csv or html.")
+    ] = "markdown",
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="Columns of the overall table (default: every benchmark; RUSSE as its four "
+            "parts, STS as ALL). Repeatable.",
+        ),
+    ] = None,
+    top: Annotated[
+        int, typer.Option(min=0, help="Also print the top N of every benchmark (0: none).")
+    ] = 0,
+    keep_dominated: Annotated[
+        bool, typer.Option(help="Keep systems another beats on every benchmark.")
+    ] = False,
+) -> None:
+    """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
+    another are dropped, the rest ranked by the sum of their main scores; best per column
+    marked. With --top N, the top N per benchmark too (RUSSE Tables 6-9)."""
+    from simeval.errors import InputError
+    from simeval.report.collect import load_grid
+    from simeval.report.html import overall_benchmarks
+    from simeval.report.leaderboard import RENDERERS, overall_table, top_table
+
+    if fmt not in RENDERERS:
+        raise InputError(None, None, f"--format must be one of {', '.join(RENDERERS)}")
+    grid = load_grid(folder)
+    columns = benchmark or overall_benchmarks(grid)
+    unknown = [b for b in columns if b not in grid.benchmarks]
+    if unknown:
+        raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
+    scores = grid.scores()
+    render = RENDERERS[fmt]
+    sys.stdout.write(render(overall_table(scores, columns, prune=not keep_dominated)))
+    for b in grid.benchmarks if top else []:
+        have = {s: v for s, v in scores.items() if b in v}
+        sys.stdout.write("\n" + render(top_table(have, b, top, grid.main_metric(b))))
+
+
+def _p(p: float) -> str:
+    if p >= 1e-4:
+        return f"{p:.4f}"
+    return f"{p:.1e}" if p > 1e-300 else "< 1e-300"
+
+
+def _p_is(p: float) -> str:
+    text = _p(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+@app.command("compare")
+@guarded
+def compare_cmd(
+    a: Annotated[str, typer.Argument(help="System A: its name (or a unique part of it).")],
+    b: Annotated[str, typer.Argument(help="System B.")],
+    benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="The benchmark.")],
+    folder: Annotated[
+        Path, typer.Option("--results", help="The results folder holding both systems.")
+    ] = Path("results"),
+    replicates: Replicates = 1000,
+    seed: Seed = 0,
+    level: Level = 0.95,
+    alpha: Annotated[float, typer.Option(help="Significance level of the verdict.")] = 0.05,
+) -> None:
+    """Is A better than B on a benchmark? Prints A − B for every metric with its paired
+    bootstrap interval, and the verdict of the test suited to the main metric: Williams' test
+    for correlations, approximate randomization for AP, accuracy and MRR, the paired bootstrap
+    for other aggregates."""
+    from simeval.errors import InputError
+    from simeval.report.collect import load_grid
+    from simeval.report.compare import compare
+
+    grid = load_grid(folder)
+    sa, sb = grid.resolve(a), grid.resolve(b)
+    ea, eb = grid.get(sa, benchmark), grid.get(sb, benchmark)
+    for system, e in ((sa, ea), (sb, eb)):
+        if e is None:
+            raise InputError(None, None, f"{system} has no result on {benchmark} in {folder}")
+    assert ea is not None and eb is not None
+    v = compare(ea, eb, replicates, seed, level)
+    table = Table(title=f"{benchmark}: A − B over {v.n} items (A = {sa}; B = {sb})")
+    for column in ("metric", "A", "B", "A − B", f"{level:.0%} interval", "p", "test"):
+        table.add_column(column, justify="left" if column in ("metric", "test") else "right")
+    for name, c in v.metrics.items():
+        interval = c.interval
+        span = "" if interval is None else f"[{fmt(interval.low)}, {fmt(interval.high)}]"
+        table.add_row(
+            name + (" *" if name == v.main.metric else ""),
+            fmt(c.a),
+            fmt(c.b),
+            fmt(c.difference),
+            span,
+            _p(c.p_value),
+            c.test,
+        )
+    out.print(table)
+    m = v.main
+    better = sa if m.difference > 0 else sb
+    if m.p_value < alpha:
+        verdict = f"{better} is better on {m.metric} ({m.test}, p {_p_is(m.p_value)} < {alpha})"
+    else:
+        verdict = (
+            f"no significant difference on {m.metric} ({m.test}, p {_p_is(m.p_value)} ≥ {alpha})"
+        )
+    out.print(f"verdict: {verdict}", highlight=False)

@@ -1,0 +1,235 @@
+"""`simeval evaluate`, `predict` and `train`: measures run on benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from simeval.cli.common import (
+    DataDir,
+    JsonFlag,
+    app,
+    err,
+    guarded,
+    out,
+    print_results,
+    store_of,
+)
+
+# -- evaluate and predict ---------------------------------------------------------------------
+
+MeasureArg = Annotated[
+    str,
+    typer.Argument(
+        help="Measure spec: overlap | jaccard | random:seed=1 | orthographic:kind=levenshtein"
+        "|prefix|dice | vectors:path=FILE,format=auto,oov=zero|skip|backoff | "
+        "encoder:model=NAME_OR_PATH (default: the offline all-MiniLM-L6-v2).",
+        show_default=False,
+    ),
+]
+
+
+def _with_progress(measure: Any, label: str) -> Any:
+    """Attach a rich progress bar to a measure's long steps (vector scan, encoding)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+    task = progress.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    if hasattr(measure, "progress"):
+        measure.progress = update
+    return progress
+
+
+@app.command("evaluate")
+@guarded
+def evaluate_cmd(
+    measure: MeasureArg,
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--benchmark", "-b", help="A benchmark (repeatable); see `simeval benchmarks`."
+        ),
+    ] = None,
+    suite: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--suite",
+            "-s",
+            help="russe, sts12, xling (de/fr/ru/tr/zh-en document linking), or the group "
+            "words (simlex999, wordsim353, rg65, mc30); repeatable.",
+        ),
+    ] = None,
+    results: Annotated[
+        Path, typer.Option("--results", help="Folder whose results.jsonl gets every record.")
+    ] = Path("results"),
+    save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
+    data_dir: DataDir = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
+    print the table and append the result records to RESULTS/results.jsonl."""
+    from simeval.api import evaluate
+    from simeval.measures import create_measure
+
+    m = create_measure(measure)
+    targets = [*(suite or []), *(benchmark or [])]
+    progress = _with_progress(m, f"{m.name}: loading / encoding")
+    with progress:
+        found = evaluate(
+            m,
+            *targets,
+            store=store_of(data_dir),
+            results_dir=results if save else None,
+            on_target=lambda name: err.print(f"[dim]scoring {name}[/]", highlight=False),
+        )
+    print_results(found, as_json, f"{measure}")
+    if save and not as_json:
+        err.print(f"[dim]appended {len(found)} records to {results / 'results.jsonl'}[/]")
+
+
+@app.command("predict")
+@guarded
+def predict_cmd(
+    measure: MeasureArg,
+    out_path: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Output: a folder for STS.output.<dataset>.txt files or for xling's "
+            "<benchmark>.run files, or a file (RUSSE test.csv with sim filled in, "
+            "word1,word2,sim for a pair benchmark, a BUCC run for one xling-X-en).",
+        ),
+    ],
+    suite: Annotated[
+        str, typer.Option("--suite", "-s", help="sts12, russe, xling, or a benchmark name.")
+    ] = "sts12",
+    data_dir: DataDir = None,
+) -> None:
+    """Write a measure's predictions as the task's official submission files, so it can take
+    part in a shared task as a file (score them back with `simeval score`)."""
+    from simeval.api import predict
+    from simeval.measures import create_measure
+
+    m = create_measure(measure)
+    with _with_progress(m, f"{m.name}: loading / encoding"):
+        written = predict(m, suite, out_path, store=store_of(data_dir))
+    out.print(f"wrote {len(written)} file(s): {', '.join(map(str, written))}")
+
+
+@app.command("train")
+@guarded
+def train_cmd(
+    kind: Annotated[
+        str,
+        typer.Argument(help="ppmi | svd | word2vec | fasttext", show_default=False),
+    ],
+    corpus: Annotated[
+        Path, typer.Option(help="A text file, a folder of .txt files or a .tar.xz/.tar.gz.")
+    ],
+    lang: Annotated[str, typer.Option(help="ru or en: sentence splitting and tokens.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="The model folder to write.")],
+    lemmatize: Annotated[
+        bool, typer.Option(help="Lemmas instead of word forms (pymorphy3 / simplemma).")
+    ] = False,
+    one_per_line: Annotated[
+        bool, typer.Option(help="Each non-empty line of a file is a document.")
+    ] = False,
+    min_count: Annotated[int, typer.Option(help="Drop rarer words.")] = 5,
+    window: Annotated[int, typer.Option(help="Context window on each side.")] = 5,
+    dim: Annotated[int, typer.Option(help="Dimensions (svd, word2vec, fasttext).")] = 300,
+    contexts: Annotated[
+        int,
+        typer.Option(help="Count models: 0 = every word is a context; N = top N non-stop words."),
+    ] = 0,
+    max_words: Annotated[int, typer.Option(help="Cap the vocabulary (0: no cap).")] = 0,
+    alpha: Annotated[float, typer.Option(help="PPMI context smoothing exponent.")] = 0.75,
+    shift: Annotated[float, typer.Option(help="PPMI shift k (log k subtracted).")] = 1.0,
+    power: Annotated[float, typer.Option(help="SVD eigenvalue weighting p (0, 0.5, 1).")] = 0.5,
+    sg: Annotated[int, typer.Option(help="word2vec/fasttext: 1 skip-gram, 0 CBOW.")] = 1,
+    epochs: Annotated[int, typer.Option(help="word2vec/fasttext epochs.")] = 5,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 1,
+    workers: Annotated[int, typer.Option(help="Processes / threads.")] = 2,
+    evaluate_on: Annotated[
+        list[str] | None,
+        typer.Option("--evaluate", help="Evaluate the model at once on these suites/benchmarks."),
+    ] = None,
+    measure_options: Annotated[
+        str,
+        typer.Option(
+            "--measure-options",
+            help="Options of the vectors: measure used by --evaluate, e.g. "
+            "oov=backoff,fallback=zero for a lemmatized model.",
+        ),
+    ] = "",
+    results: Annotated[
+        Path, typer.Option("--results", help="Where --evaluate appends its records.")
+    ] = Path("results"),
+    data_dir: DataDir = None,
+) -> None:
+    """Train a similarity model from a corpus into a model folder that `vectors:path=FOLDER`
+    reads; the folder's config.json records every setting and the corpus sha256."""
+    from rich.progress import Progress
+
+    from simeval.cache import cache_root
+    from simeval.errors import InputError
+    from simeval.text.tokenize import LANGUAGES
+    from simeval.train.models import KINDS, TrainConfig, train
+    from simeval.train.prepared import prepare_corpus
+
+    if kind not in KINDS:
+        raise InputError(None, None, f"unknown model kind {kind!r}; one of {', '.join(KINDS)}")
+    if lang not in LANGUAGES:
+        raise InputError(None, None, f"--lang must be one of {', '.join(LANGUAGES)}")
+    config = TrainConfig(
+        kind=kind,
+        lang=lang,
+        lemmatize=lemmatize,
+        min_count=min_count,
+        window=window,
+        dim=dim,
+        contexts=contexts,
+        max_words=max_words,
+        alpha=alpha,
+        shift=shift,
+        power=power,
+        sg=sg,
+        epochs=epochs,
+        seed=seed,
+        workers=workers,
+    )
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"tokenizing {corpus.name}", total=None)
+        prepared = prepare_corpus(
+            corpus,
+            lang,
+            lemmatize,
+            cache_root() / "corpora",
+            one_per_line=one_per_line,
+            progress=lambda n: progress.update(task, completed=n),
+        )
+        progress.update(task, description=f"training {kind}", completed=0, total=prepared.sentences)
+        folder = train(config, prepared, out_dir, progress=lambda n: progress.advance(task, n))
+    err.print(
+        f"{prepared.documents:,} documents, {prepared.sentences:,} sentences, "
+        f"{prepared.tokens:,} tokens -> {folder}",
+        highlight=False,
+    )
+    if evaluate_on:
+        from simeval.api import evaluate
+
+        spec = f"vectors:path={folder}" + (f",{measure_options}" if measure_options else "")
+        found = evaluate(spec, *evaluate_on, store=store_of(data_dir), results_dir=results)
+        print_results(found, False, f"{kind} on {corpus.name}")

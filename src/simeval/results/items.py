@@ -1,0 +1,67 @@
+"""Per-item rows of a result on disk: gzipped tab-separated text with a header.
+
+Columns are described in :mod:`simeval.tasks.items`; numeric columns (``NUMERIC``) are read
+back as floats (empty cells as NaN), every other column as text.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from simeval.errors import InputError
+
+Items = dict[str, np.ndarray]
+LINKING_METRICS = ("success_1", "success_5", "recip_rank")
+NUMERIC = ("gold", "score", "covered", "counted", "item", *LINKING_METRICS)
+
+
+def write_items(path: str | Path, items: Mapping[str, np.ndarray]) -> None:
+    """Write items as gzipped tab-separated text with a header (floats in full precision)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    columns = list(items)
+    text = io.StringIO()
+    writer = csv.writer(text, delimiter="\t", lineterminator="\n")
+    writer.writerow(columns)
+    cells = [_cells(items[c]) for c in columns]
+    writer.writerows(zip(*cells, strict=True))
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as f:
+        f.write(text.getvalue())
+
+
+def _cells(values: np.ndarray) -> list[str]:
+    if values.dtype.kind == "f":
+        return ["" if np.isnan(v) else repr(float(v)) for v in values]
+    if values.dtype.kind in "biu":
+        return [str(int(v)) for v in values]
+    return [str(v) for v in values]
+
+
+def read_items(path: str | Path) -> Items:
+    """Read an items file written by :func:`write_items`; numeric columns become floats."""
+    path = Path(path)
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            rows = list(csv.reader(f, delimiter="\t"))
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise InputError(path, None, f"cannot read the items file: {exc}") from None
+    if not rows:
+        raise InputError(path, None, "empty items file")
+    header, body = rows[0], rows[1:]
+    for number, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise InputError(path, number, f"{len(row)} fields, expected {len(header)}")
+    out: Items = {}
+    for i, column in enumerate(header):
+        cells = [r[i] for r in body]
+        if column in NUMERIC:
+            out[column] = np.array([float(c) if c else np.nan for c in cells])
+        else:
+            out[column] = np.array(cells, dtype=str)
+    return out
