@@ -215,9 +215,9 @@ def test_xling_pairs_match_sources_md(lang: str, data_dir: Path) -> None:
     r = np.array(ratios)
     q1, q3 = np.percentile(r, [25, 75])
     kept = int(((r >= q1) & (r <= q3)).sum())
-    from simeval.tasks.benchmarks import load_benchmark
+    from simeval.api import load_target
 
-    bench = load_benchmark(f"xling-{lang}-en")
+    bench = load_target(f"xling-{lang}-en")
     coll = bench.collection
     assert coll is not None and len(coll.queries) == kept and len(coll.corpus) == english
     n_test, n_train = len(coll.split("test")), len(coll.split("train"))

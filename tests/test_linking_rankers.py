@@ -14,6 +14,7 @@ from scipy.linalg import orthogonal_procrustes
 from typer.testing import CliRunner
 
 from simeval import api
+from simeval.api import load_target
 from simeval.build.synthetic import synthetic_collection
 from simeval.cli import app
 from simeval.data.trec import read_run
@@ -21,7 +22,6 @@ from simeval.errors import InputError
 from simeval.measures.combination import _group_top
 from simeval.measures.procrustes import dense_model_folder, procrustes, train_word2vec
 from simeval.measures.search import dense_terms, top_k_dense, top_k_sparse, top_rows
-from simeval.tasks.benchmarks import load_benchmark, load_suite
 from simeval.text.multilingual import doc_tokens, fold
 
 runner = CliRunner()
@@ -166,7 +166,7 @@ def test_synthetic_collection_is_seeded_and_linked() -> None:
 
 @pytest.fixture(scope="module")
 def small(data_dir: Path) -> dict:
-    return {lang: load_benchmark(f"xling-{lang}-en") for lang in ("fr", "tr")}
+    return {lang: load_target(f"xling-{lang}-en") for lang in ("fr", "tr")}
 
 
 @pytest.mark.parametrize("spec", ["dictionary", "hapax", "procrustes", "combine"])
@@ -184,7 +184,7 @@ def test_rankers_beat_random_by_a_wide_margin(small: dict, spec: str) -> None:
 
 
 def test_suite_aggregate_is_the_mean_of_languages(data_dir: Path) -> None:
-    suite = load_suite("xling")
+    suite = load_target("xling")
     results = api.evaluate("hapax", suite)
     members, total = results[:-1], results[-1]
     assert [r.benchmark for r in members] == [
@@ -218,7 +218,7 @@ def test_predicted_runs_score_identically_with_pytrec_eval(tmp_path: Path, small
     measures = {"success.1", "success.5", "recip_rank"}
     evaluated = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(per_query)
     expect = {m: np.mean([v[m.replace(".", "_")] for v in evaluated.values()]) for m in measures}
-    ours = bench.evaluate(read_run(run_file))
+    (ours,) = bench.evaluate(read_run(run_file))
     for m, v in expect.items():
         assert ours.metrics[m.replace(".", "_")] == pytest.approx(v, abs=1e-12)
     qrels_file = tmp_path / "qrels"

@@ -199,9 +199,9 @@ def test_wordsim_agreement_matches_the_published_value(data_dir: Path) -> None:
 
 
 def test_score_records_then_leaderboard_and_compare(store, data_dir: Path, tmp_path: Path):
-    from simeval.tasks.benchmarks import load_benchmark
+    from simeval.api import load_target
 
-    gold = load_benchmark("simlex999", store).gold
+    gold = load_target("simlex999", store).gold
     rng = np.random.default_rng(0)
     for name, noise in (("close", 0.5), ("far", 6.0)):
         f = tmp_path / f"{name}.csv"

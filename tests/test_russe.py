@@ -19,9 +19,9 @@ from sklearn.metrics import (
 )
 from typer.testing import CliRunner
 
+from simeval.api import load_target
 from simeval.cli import app
 from simeval.data.pairs import read_scored_pairs, write_pairs
-from simeval.tasks.benchmarks import load_suite
 from simeval.tasks.pairs import GRADED, RELATED, PairBenchmark
 
 runner = CliRunner()
@@ -148,8 +148,8 @@ def test_russe_suite_matches_official_procedure(data_dir: Path, tmp_path: Path, 
 
 
 def test_benchmark_sizes(store) -> None:
-    suite = load_suite("russe", store)
-    sizes = {b.name: len(b) for b in suite.benchmarks}
+    suite = load_target("russe", store)
+    sizes = {b.name: len(b) for b in suite.members}
     assert sizes == {"russe-hj": 333, "russe-rt": 9548, "russe-ae": 1952, "russe-ae2": 3002}
     assert sum(sizes.values()) == 14835  # the lines of test.csv
 
@@ -162,15 +162,15 @@ def test_missing_policies(tmp_path: Path) -> None:
     gold = read_scored_pairs(gold_file, require_scores=True)
     pred = read_scored_pairs(pred_file)
     bench = PairBenchmark("toy", RELATED, gold)
-    zero = bench.evaluate(pred, missing="zero")
+    (zero,) = bench.evaluate(pred, missing="zero")
     # d,f scored 0: ranking 0.9(1) 0.2(1) 0.1(0) 0(0) -> perfect
     assert zero.metrics["ap"] == 1.0
     assert zero.coverage == {"gold": 4, "scored": 3, "missing": 1, "extra": 1}
-    skip = bench.evaluate(pred, missing="skip")
+    (skip,) = bench.evaluate(pred, missing="skip")
     # a,b .9 (1); d,e .2 (1); a,c .1 (0): AP 1
     assert skip.metrics["ap"] == 1.0 and skip.coverage["scored"] == 3
     graded = PairBenchmark("toy", GRADED, gold)
-    assert np.isfinite(graded.evaluate(pred, missing="skip").metrics["spearman"])
+    assert np.isfinite(graded.evaluate(pred, missing="skip")[0].metrics["spearman"])
     from simeval.errors import InputError
 
     with pytest.raises(InputError, match="1 of 4 gold pairs have no score"):

@@ -10,7 +10,7 @@ import pytest
 from scipy.stats import norm, pearsonr, spearmanr
 from scipy.stats import t as student_t
 
-from simeval.api import evaluate
+from simeval.api import evaluate, load_target
 from simeval.data.pairs import ScoredPairs
 from simeval.metrics.stats import (
     approximate_randomization,
@@ -23,7 +23,6 @@ from simeval.metrics.stats import (
     williams_test,
 )
 from simeval.results.items import read_items, write_items
-from simeval.tasks.benchmarks import load_benchmark
 from simeval.tasks.items import ItemMetrics, task_metrics
 
 # -- items: the metrics recomputed from a result's rows equal the result's metrics ----------
@@ -52,11 +51,11 @@ def test_item_metrics_reproduce_every_result(overlap_results, tmp_path: Path) ->
 
 
 def test_items_keep_the_missing_policy(store) -> None:
-    bench = load_benchmark("simlex999", store)
+    bench = load_target("simlex999", store)
     half = bench.gold.take(np.arange(len(bench)) % 2 == 0)
     submission = ScoredPairs(None, half.pairs, np.arange(len(half), dtype=float), half.lines)
     for missing in ("zero", "skip"):
-        r = bench.evaluate(submission, missing=missing)
+        (r,) = bench.evaluate(submission, missing=missing)
         assert task_metrics(r.task, r.items)["spearman"] == pytest.approx(r.score, abs=1e-12)
         assert r.items["covered"].sum() == 500
         assert r.items["counted"].sum() == (999 if missing == "zero" else 500)

@@ -10,10 +10,10 @@ import pytest
 from scipy.stats import pearsonr
 from typer.testing import CliRunner
 
+from simeval.api import load_target
 from simeval.cli import app
 from simeval.data.sts import read_sts_output, write_sts_output
 from simeval.errors import InputError
-from simeval.tasks.benchmarks import load_suite
 
 runner = CliRunner()
 # SemEval-2012 Task 6 paper, baseline/tokencos row
@@ -50,10 +50,10 @@ def test_baseline_reproduces_paper(baseline_dir: Path) -> None:
 
 
 def test_baseline_matches_scipy(baseline_dir: Path, store) -> None:
-    suite = load_suite("sts12", store)
-    for b in suite.benchmarks:
+    suite = load_target("sts12", store)
+    for b in suite.members:
         out = read_sts_output(baseline_dir / f"STS.output.{b.dataset}.txt", len(b.gold))
-        assert b.evaluate(out).score == pytest.approx(pearsonr(out.scores, b.gold)[0], abs=1e-12)
+        assert b.evaluate(out)[0].score == pytest.approx(pearsonr(out.scores, b.gold)[0], abs=1e-12)
 
 
 def test_short_output_is_an_error(baseline_dir: Path, tmp_path: Path) -> None:

@@ -1,194 +1,90 @@
 """Run a measure on benchmarks and suites through the same task code as ``simeval score``.
 
-``evaluate("overlap", "sts12")`` scores the measure on every item of the targets, hands the
-scores to ``Task.evaluate`` exactly as a submission file's scores would be, and returns Result
-records (optionally appended to a results folder as JSON lines). ``predict`` writes the same
-scores as the task's official submission files.
+``evaluate("overlap", "sts12")`` asks the measure what each target requests (word pairs, text
+pairs or documents to link), turns its answers into the task's submission, and scores that
+with ``Task.evaluate`` exactly as a submission file would be scored; it returns Result records
+(optionally appended to a results folder). ``predict`` writes the same submission as the
+task's official file(s); ``score`` reads a file and scores it. Nothing here depends on the kind
+of task: every kind implements the contract of :mod:`simeval.tasks.base`.
 
 Targets: a benchmark (``simlex999``, ``russe-hj``, ``sts12-msrvid``), a suite (``russe``,
-``sts12``) or a group (``words`` = simlex999, wordsim353, rg65, mc30).
+``sts12``, ``xling``), a group (``words``), a name from a user registry file (``registry=``
+or ``SIMEVAL_REGISTRY``), or a path: a pair file, an STS folder or a linking folder.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from simeval.data.pairs import ScoredPairs, write_pairs
 from simeval.data.store import DataStore
-from simeval.data.sts import STSOutput, write_sts_output
-from simeval.data.trec import Run, write_run
-from simeval.errors import InputError, InputWarning
+from simeval.errors import InputError
 from simeval.measures import Measure, create_measure
-from simeval.measures.search import LinkingInput, Progress, Ranker, TopK, rank_by_pairs
 from simeval.results.record import Result, Timer
 from simeval.results.store import load_results, save_results, system_name
-from simeval.tasks.benchmarks import (
-    GROUPS,
-    PAIR_SPECS,
-    STS_SPECS,
-    SUITES,
-    XLING_SPECS,
-    RusseSuite,
-    load_benchmark,
-    load_suite,
-)
-from simeval.tasks.linking import LinkingBenchmark, LinkingSuite
-from simeval.tasks.pairs import PairBenchmark
-from simeval.tasks.sts import STSBenchmark, STSSuite
+from simeval.tasks.registry import Registry
 
-Target = PairBenchmark | STSBenchmark | RusseSuite | STSSuite | LinkingBenchmark | LinkingSuite
-LINKING_DEPTH = 5  # candidates per query, as BUCC 2015 allowed
-__all__ = ["evaluate", "load_results", "predict", "results_frame", "save_results"]
+__all__ = [
+    "evaluate",
+    "load_results",
+    "load_target",
+    "predict",
+    "results_frame",
+    "save_results",
+    "score",
+]
+
+Target = Any  # tasks.base.Benchmark | tasks.base.Suite
 
 
-def expand_targets(names: Iterable[str]) -> list[str]:
-    """Benchmark and suite names with groups expanded, duplicates dropped, order kept."""
-    out: list[str] = []
+def registry_of(registry: Registry | str | Path | Iterable[str | Path] | None) -> Registry:
+    """A Registry, or the default one with these registry files added."""
+    if isinstance(registry, Registry):
+        return registry
+    if registry is None:
+        return Registry.default()
+    files = [registry] if isinstance(registry, str | Path) else list(registry)
+    return Registry.default(files)
+
+
+def load_target(
+    name: str,
+    store: DataStore | None = None,
+    registry: Registry | str | Path | None = None,
+    **how: Any,
+) -> Target:
+    """The benchmark or suite ``name`` (or at path ``name``; ``how``: ``kind``, ``gold_column``
+    for a pair file). Collections with a builder are built once into the cache."""
+    from simeval.build.bucc import build_collection
+
+    return registry_of(registry).load(name, store, build_collection, **how)
+
+
+def load_targets(
+    names: Iterable[str],
+    store: DataStore | None = None,
+    registry: Registry | str | Path | None = None,
+    **how: Any,
+) -> list[Target]:
+    """Targets by name, groups expanded, each once, in the order given."""
+    reg = registry_of(registry)
+    expanded: list[str] = []
     for name in names:
-        for n in GROUPS.get(name, (name,)):
-            if n not in (*PAIR_SPECS, *STS_SPECS, *XLING_SPECS, *SUITES):
-                known = ", ".join([*SUITES, *GROUPS, *PAIR_SPECS, *STS_SPECS, *XLING_SPECS])
-                raise InputError(None, None, f"unknown benchmark or suite {n!r}; known: {known}")
-            if n not in out:
-                out.append(n)
-    return out
-
-
-def load_targets(names: Iterable[str], store: DataStore | None = None) -> list[Target]:
+        reg.check(name)
+        expanded += [n for n in reg.expand(name) if n not in expanded]
     store = store or DataStore.from_env()
-    return [
-        load_suite(n, store) if n in SUITES else load_benchmark(n, store)
-        for n in expand_targets(names)
-    ]
+    return [load_target(n, store, reg, **how) for n in expanded]
 
 
-def _items(target: Target) -> tuple[list[tuple[str, str]], bool]:
-    """The pairs a measure must score for ``target`` and whether they are words."""
-    if isinstance(target, LinkingBenchmark | LinkingSuite):
-        return [], False  # rankers read whole collections (linking_input)
-    if isinstance(target, PairBenchmark):
-        return list(dict.fromkeys(target.gold.pairs)), True
-    if isinstance(target, RusseSuite):
-        return list(dict.fromkeys(target.template.pairs)), True
-    if isinstance(target, STSBenchmark):
-        return target.pairs, False
-    return [p for b in target.benchmarks for p in b.pairs], False  # type: ignore[union-attr]
-
-
-def _scores(measure: Measure, target: Target) -> tuple[list[tuple[str, str]], np.ndarray]:
-    """The pairs of ``target`` and the measure's scores for them."""
-    pairs, words = _items(target)
-    return pairs, measure.score_words(pairs) if words else measure.score_texts(pairs)
-
-
-def _as_pairs(pairs: list[tuple[str, str]], scores: np.ndarray) -> ScoredPairs:
-    return ScoredPairs(None, pairs, scores, np.arange(1, len(pairs) + 1))
-
-
-def _sts_outputs(target: STSBenchmark | STSSuite, scores: np.ndarray) -> dict[str, STSOutput]:
-    """Per-dataset outputs; a pair the measure cannot score gets 0 (STS needs every line)."""
-    benches = [target] if isinstance(target, STSBenchmark) else target.benchmarks
-    out, start = {}, 0
-    for b in benches:
-        part = scores[start : start + len(b.pairs)]
-        start += len(b.pairs)
-        out[b.dataset] = STSOutput(None, np.nan_to_num(part, nan=0.0), None)
-    return out
-
-
-def linking_input(benchmark: LinkingBenchmark) -> LinkingInput:
-    """The documents of a linking benchmark as a ranker sees them: test queries, every English
-    document, and the train queries with the position of their gold document."""
-    coll = benchmark.collection
-    if coll is None:
-        raise InputError(None, None, f"{benchmark.name} has qrels only, no documents to rank")
-    position = {d.id: i for i, d in enumerate(coll.corpus)}
-    train = coll.split("train")
-    return LinkingInput(
-        coll.lang,
-        [q.text for q in coll.split("test")],
-        [d.text for d in coll.corpus],
-        [q.text for q in train],
-        np.array([position[coll.links[q.id]] for q in train], dtype=np.int64),
-    )
-
-
-def rank(
-    measure: Measure,
-    benchmark: LinkingBenchmark,
-    k: int = LINKING_DEPTH,
-    progress: Progress | None = None,
-) -> Run:
-    """The measure's top ``k`` English documents for every test query, as a run."""
-    data = linking_input(benchmark)
-    if isinstance(measure, Ranker):
-        top: TopK = measure.rank(data, k, progress)
-    else:
-        top = rank_by_pairs(measure, data, k, progress)
-    coll = benchmark.collection
-    assert coll is not None
-    qids = np.array([q.id.encode() for q in coll.split("test")], dtype=bytes)
-    docnos = np.array([d.id.encode() for d in coll.corpus], dtype=bytes)
-    found = top.index >= 0
-    rows = np.nonzero(found)[0]
-    n = int(found.sum())
-    return Run(
-        None,
-        qids[rows],
-        docnos[top.index[found]],
-        top.score[found].astype(float),
-        np.arange(1, n + 1),
-        system_name(measure.describe()),
-    )
-
-
-def _evaluate_target(measure: Measure, target: Target) -> list[Result]:
-    """Score ``target`` through its task; the caller fills in each Result's system."""
-    if isinstance(target, LinkingBenchmark | LinkingSuite):
-        # facts of each ranking (dictionary coverage, BLI precision) belong to its language
-        benches = [target] if isinstance(target, LinkingBenchmark) else target.benchmarks
-        runs, facts = {}, {}
-        for b in benches:
-            runs[b.name] = rank(measure, b)
-            facts[b.name] = measure.extra()
-        if isinstance(target, LinkingBenchmark):
-            results = [target.evaluate(runs[target.name])]
-        else:
-            results = target.evaluate(runs)
-        for r in results:
-            r.settings["facts"] = facts.get(r.benchmark, {})
-        return results
-    pairs, scores = _scores(measure, target)
-    if isinstance(target, PairBenchmark):
-        return [target.evaluate(_as_pairs(pairs, scores), missing=measure.missing)]
-    if isinstance(target, RusseSuite):
-        return target.evaluate(_as_pairs(pairs, scores), missing=measure.missing)
-    outputs = _sts_outputs(target, scores)
-    unscored = int(np.isnan(scores).sum())
-    if isinstance(target, STSBenchmark):
-        results = [target.evaluate(outputs[target.dataset])]
-    else:
-        results = target.evaluate(outputs)
-    if unscored:
-        text = str(
-            InputWarning(None, None, f"{unscored} sentence pairs could not be scored; scored 0")
-        )
-        for r in results:
-            r.warnings.append(text)
-    return results
-
-
-def prepare(measure: Measure, targets: Sequence[Target]) -> None:
+def prepare(measure: Measure, targets: Iterable[Target]) -> None:
     """Let the measure load what every target needs, in one go (one pass over a vector file)."""
     words: set[str] = set()
     texts: set[str] = set()
     for t in targets:
-        pairs, is_words = _items(t)
-        (words if is_words else texts).update(x for p in pairs for x in p)
+        for request in t.requests():
+            words |= request.words()
+            texts |= request.texts()
     measure.prepare(words, texts)
 
 
@@ -198,9 +94,10 @@ def evaluate(
     store: DataStore | None = None,
     results_dir: str | Path | None = None,
     on_target: Callable[[str], None] | None = None,
+    registry: Registry | str | Path | None = None,
 ) -> list[Result]:
-    """Evaluate ``measure`` (a spec string or a Measure) on the targets: names, or loaded
-    benchmarks and suites (an ad hoc ``PairBenchmark`` built from any gold file, say).
+    """Evaluate ``measure`` (a spec string or a Measure) on the targets: names, paths, or
+    loaded benchmarks and suites.
 
     Returns one Result per benchmark (plus one per suite with its aggregate); with
     ``results_dir`` they are also appended to ``results_dir/results.jsonl``.
@@ -209,9 +106,10 @@ def evaluate(
     if not targets:
         raise InputError(None, None, "name at least one benchmark or suite")
     store = store or DataStore.from_env()
+    reg = registry_of(registry)
     loaded: list[Target] = []
     for t in targets:  # in the order given, each benchmark or suite once
-        for target in load_targets([t], store) if isinstance(t, str) else [t]:
+        for target in load_targets([t], store, reg) if isinstance(t, str) else [t]:
             if all(target.name != x.name for x in loaded):
                 loaded.append(target)
     with Timer() as timer:
@@ -221,7 +119,7 @@ def evaluate(
         if on_target:
             on_target(target.name)
         with Timer() as t:
-            found = _evaluate_target(m, target)
+            found = target.evaluate(target.submit(m), missing=m.missing)
         for r in found:
             r.seconds = t.seconds
         results.extend(found)
@@ -231,6 +129,48 @@ def evaluate(
     if results_dir is not None:
         save_results(results_dir, results)
     return results
+
+
+def predict(
+    measure: str | Measure,
+    target: str | Target,
+    out: str | Path,
+    store: DataStore | None = None,
+    registry: Registry | str | Path | None = None,
+) -> list[Path]:
+    """Write the measure's submission for ``target`` as the task's official file(s): RUSSE's
+    test.csv with ``sim`` filled in (empty where the measure cannot score), a folder of
+    STS.output.<dataset>.txt files, a word1,word2,sim file for a pair benchmark, BUCC runs."""
+    m = create_measure(measure) if isinstance(measure, str) else measure
+    loaded = load_target(target, store, registry) if isinstance(target, str) else target
+    prepare(m, [loaded])
+    return loaded.write_submission(loaded.submit(m), Path(out))
+
+
+def score(
+    target: str | Target,
+    path: str | Path,
+    *,
+    store: DataStore | None = None,
+    registry: Registry | str | Path | None = None,
+    system: dict[str, Any] | None = None,
+    read: dict[str, Any] | None = None,
+    **options: Any,
+) -> list[Result]:
+    """Score the submission at ``path`` (a file, or a folder for a suite of several files)
+    against ``target``; ``read`` goes to the reader (``column``), ``options`` to the task
+    (``missing``, ``complete``, ``max_retrieved``)."""
+    from simeval.data.textio import sha256_file
+
+    loaded = load_target(target, store, registry) if isinstance(target, str) else target
+    path = Path(path)
+    submission = loaded.read_submission(path, **(read or {}))
+    if system is None:
+        system = {"kind": "submission", "path": str(path)}
+        if path.is_file():
+            system["sha256"] = sha256_file(path)
+        system.update({k: v for k, v in (read or {}).items() if v is not None})
+    return loaded.evaluate(submission, system=system, **options)
 
 
 def results_frame(folder: str | Path) -> Any:
@@ -253,55 +193,3 @@ def results_frame(folder: str | Path) -> Any:
         }
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def predict(
-    measure: str | Measure,
-    target: str,
-    out: str | Path,
-    store: DataStore | None = None,
-) -> list[Path]:
-    """Write the official submission file(s) for ``target``: RUSSE's test.csv with ``sim``
-    filled in (empty where the measure cannot score), STS.output.<dataset>.txt files in the
-    folder ``out``, or a word1,word2,sim file for a pair benchmark."""
-    m = create_measure(measure) if isinstance(measure, str) else measure
-    (loaded,) = load_targets([target], store)
-    out = Path(out)
-    if isinstance(loaded, LinkingBenchmark | LinkingSuite):
-        return _predict_linking(m, loaded, out)
-    prepare(m, [loaded])
-    pairs, scores = _scores(m, loaded)
-    if isinstance(loaded, STSBenchmark | STSSuite):
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for dataset, output in _sts_outputs(loaded, scores).items():
-            f = out / f"STS.output.{dataset}.txt"
-            write_sts_output(f, output.scores)
-            written.append(f)
-        return written
-    if isinstance(loaded, RusseSuite):
-        by_pair = dict(zip(pairs, scores, strict=True))
-        pairs = loaded.template.pairs  # every line of test.csv, in its order
-        scores = np.array([by_pair[p] for p in pairs])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_pairs(out, pairs, scores)
-    return [out]
-
-
-def _predict_linking(
-    measure: Measure, target: LinkingBenchmark | LinkingSuite, out: Path
-) -> list[Path]:
-    """BUCC 2015 runs: ``id1 X id2 Y score run.name``, at most five candidates per query; one
-    file for a benchmark, ``<benchmark>.run`` files in the folder ``out`` for a suite."""
-    benches = [target] if isinstance(target, LinkingBenchmark) else target.benchmarks
-    if isinstance(target, LinkingSuite):
-        out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for b in benches:
-        run = rank(measure, b)
-        path = out / f"{b.name}.run" if isinstance(target, LinkingSuite) else out
-        path.parent.mkdir(parents=True, exist_ok=True)
-        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in run.name) or "simeval"
-        write_run(path, run.qids, run.docnos, run.scores, name, depth=LINKING_DEPTH, bucc=True)
-        written.append(path)
-    return written

@@ -127,3 +127,55 @@ def prepare(
     links = {q.id: linked[q.id] for q in queries}
     meta = {"lang": lang, "options": asdict(options), "counts": counts}
     return LinkingCollection(lang, queries, corpus, links, meta)
+
+
+MANIFEST = "manifest.json"
+FORMAT = 1  # bump when the preparation's output changes, so cached collections are rebuilt
+
+
+def cached_xling(lang: str, store: Any, options: Preparation | None = None) -> LinkingCollection:
+    """``xling-<lang>-en``'s collection: every staged X-en pair (:func:`xling_pairs`) prepared
+    once into the cache (``collections/xling-<lang>-en-<key>``) and read from there after.
+
+    The key hashes the inputs' catalogued sha256, the preparation's settings and ``FORMAT``;
+    ``manifest.json`` beside the collection records them. The folder is written under a
+    temporary name and renamed, so a build cut short leaves nothing that looks finished.
+    """
+    import hashlib
+    import json
+    import os
+    import shutil
+
+    from simeval.cache import cache_root
+    from simeval.data.docpairs import xling_files, xling_pairs
+    from simeval.data.documents import read_collection, write_collection
+
+    options = options or Preparation()
+    manifest = {
+        "builder": "bucc",
+        "format": FORMAT,
+        "settings": {"lang": lang, **asdict(options)},
+        "inputs": {f: store.sha256(f) for f in xling_files(lang)},
+    }
+    key = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
+    folder = cache_root() / "collections" / f"xling-{lang}-en-{key}"
+    if not (folder / MANIFEST).is_file():
+        pairs, data = xling_pairs(lang, store)
+        collection = prepare(pairs, lang, options)
+        collection.meta["data"] = data
+        partial = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
+        write_collection(collection, partial)
+        (partial / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        try:
+            os.replace(partial, folder)
+        except OSError:  # another process finished first: keep its folder
+            shutil.rmtree(partial, ignore_errors=True)
+    return read_collection(folder)
+
+
+def build_collection(entry: Any, store: Any) -> LinkingCollection:
+    """The collection of a registry entry with a builder (``tasks.registry.CollectionEntry``)."""
+    builders = {"bucc": lambda lang: cached_xling(lang, store)}
+    if entry.builder not in builders:
+        raise InputError(None, None, f"{entry.name}: unknown builder {entry.builder!r}")
+    return builders[entry.builder](**dict(entry.options))

@@ -64,11 +64,54 @@ SystemName = Annotated[
     typer.Option("--name", help="The system's name in reports (default: the file's path)."),
 ]
 Missing = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--missing",
-        help="What a gold pair without a score gets: zero (RUSSE's official rule), "
-        "skip (evaluate covered pairs only) or error.",
+        help="What a gold pair without a score gets: zero (RUSSE's official rule and its "
+        "default), skip (evaluate covered pairs only) or error (the default elsewhere).",
+        show_default=False,
+    ),
+]
+RegistryFiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--registry",
+        help="A TOML file naming your own benchmarks and suites (repeatable; also "
+        "SIMEVAL_REGISTRY, files separated by ':'). See `simeval benchmarks --help`.",
+    ),
+]
+Kind = Annotated[
+    str | None,
+    typer.Option(
+        "--kind",
+        help="For a gold pair file: graded (correlations; the default) or related (gold 1/0: "
+        "AP, accuracy, ROC AUC).",
+        show_default=False,
+    ),
+]
+GoldColumn = Annotated[
+    str | None,
+    typer.Option(
+        help="For a gold pair file: its score column, a name or 1-based number (default: "
+        "sim, score or the third)."
+    ),
+]
+Complete = Annotated[
+    bool,
+    typer.Option(
+        "-c",
+        "--complete",
+        help="Linking: average over every judged query, missing ones scoring 0 (trec_eval -c).",
+    ),
+]
+MaxRetrieved = Annotated[
+    int | None,
+    typer.Option(
+        "-M",
+        "--max-retrieved",
+        min=1,
+        help="Linking: count only the first N documents of each query (trec_eval -M; "
+        "default: all, as trec_eval).",
     ),
 ]
 
@@ -91,6 +134,17 @@ def store_of(data_dir: Path | None) -> Any:
     from simeval.data.store import DataStore
 
     return DataStore.from_env(data_dir)
+
+
+def registry_of(files: list[Path] | None) -> Any:
+    from simeval.tasks.registry import Registry
+
+    return Registry.default(list(files or []))
+
+
+def task_options(**options: Any) -> dict[str, Any]:
+    """The options given on the command line (None: the task's default)."""
+    return {k: v for k, v in options.items() if v is not None}
 
 
 def fmt(value: Any) -> str:
@@ -147,12 +201,3 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
 
         save_results(folder, results)
         err.print(f"[dim]appended {len(results)} records to {folder / 'results.jsonl'}[/]")
-
-
-def submission(path: Path, column: str | None = None) -> dict[str, Any]:
-    from simeval.data.textio import sha256_file
-
-    d: dict[str, Any] = {"kind": "submission", "path": str(path), "sha256": sha256_file(path)}
-    if column:
-        d["column"] = column
-    return d

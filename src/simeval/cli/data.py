@@ -10,11 +10,13 @@ from rich.table import Table
 
 from simeval.cli.common import (
     DataDir,
+    RegistryFiles,
     app,
     data_app,
     err,
     guarded,
     out,
+    registry_of,
     store_of,
 )
 
@@ -117,15 +119,20 @@ def data_verify(
 
 
 @app.command("benchmarks")
-def benchmarks() -> None:
-    """List the named benchmarks and suites."""
-    from simeval.tasks.benchmarks import SUITES, list_benchmarks
+@guarded
+def benchmarks(registry: RegistryFiles = None) -> None:
+    """List the benchmarks and suites: the catalog's and those of --registry files (or
+    SIMEVAL_REGISTRY). A registry file is TOML:
 
+    [benchmark.NAME] kind = "graded"|"related"|"sts"|"linking", gold = "FILE" (pairs, STS),
+    input = "FILE" (STS), folder = "DIR" (linking: qrels, queries.jsonl, corpus.jsonl),
+    column, description, missing; [suite.NAME] members = [...], aggregate =
+    "sum"|"sts"|"mean"|"none". Paths are relative to the registry file. A path to a pair
+    file, an STS folder or a linking folder also works wherever a name does.
+    """
     table = Table()
     for c in ("name", "task", "description"):
         table.add_column(c)
-    for row in list_benchmarks():
+    for row in registry_of(registry).describe():
         table.add_row(*row)
-    for name, members in SUITES.items():
-        table.add_row(name, "suite", ", ".join(members))
     out.print(table)

@@ -9,13 +9,18 @@ import typer
 
 from simeval.cli.common import (
     DataDir,
+    GoldColumn,
     JsonFlag,
+    Kind,
+    RegistryFiles,
     app,
     err,
     guarded,
     out,
     print_results,
+    registry_of,
     store_of,
+    task_options,
 )
 
 # -- evaluate and predict ---------------------------------------------------------------------
@@ -60,7 +65,10 @@ def evaluate_cmd(
     benchmark: Annotated[
         list[str] | None,
         typer.Option(
-            "--benchmark", "-b", help="A benchmark (repeatable); see `simeval benchmarks`."
+            "--benchmark",
+            "-b",
+            help="A benchmark (repeatable; see `simeval benchmarks`), a name from --registry, "
+            "or a path: a gold pair file, an STS folder or a linking folder.",
         ),
     ] = None,
     suite: Annotated[
@@ -68,10 +76,13 @@ def evaluate_cmd(
         typer.Option(
             "--suite",
             "-s",
-            help="russe, sts12, xling (de/fr/ru/tr/zh-en document linking), or the group "
-            "words (simlex999, wordsim353, rg65, mc30); repeatable.",
+            help="russe, sts12, xling (de/fr/ru/tr/zh-en document linking), the group words "
+            "(simlex999, wordsim353, rg65, mc30), or a registry suite; repeatable.",
         ),
     ] = None,
+    kind: Kind = None,
+    gold_column: GoldColumn = None,
+    registry: RegistryFiles = None,
     results: Annotated[
         Path, typer.Option("--results", help="Folder whose results.jsonl gets every record.")
     ] = Path("results"),
@@ -81,17 +92,21 @@ def evaluate_cmd(
 ) -> None:
     """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
     print the table and append the result records to RESULTS/results.jsonl."""
-    from simeval.api import evaluate
+    from simeval.api import evaluate, load_targets
     from simeval.measures import create_measure
 
     m = create_measure(measure)
-    targets = [*(suite or []), *(benchmark or [])]
+    store = store_of(data_dir)
+    how = task_options(kind=kind, gold_column=gold_column)
+    targets = load_targets(
+        [*(suite or []), *(benchmark or [])], store, registry_of(registry), **how
+    )
     progress = _with_progress(m, f"{m.name}: loading / encoding")
     with progress:
         found = evaluate(
             m,
             *targets,
-            store=store_of(data_dir),
+            store=store,
             results_dir=results if save else None,
             on_target=lambda name: err.print(f"[dim]scoring {name}[/]", highlight=False),
         )
@@ -108,24 +123,32 @@ def predict_cmd(
         Path,
         typer.Option(
             "--out",
-            help="Output: a folder for STS.output.<dataset>.txt files or for xling's "
-            "<benchmark>.run files, or a file (RUSSE test.csv with sim filled in, "
-            "word1,word2,sim for a pair benchmark, a BUCC run for one xling-X-en).",
+            help="Output: a folder for a suite of several files (STS.output.<dataset>.txt, "
+            "<benchmark>.run) or a file (RUSSE test.csv with sim filled in, word1,word2,sim "
+            "for a pair benchmark, a BUCC run for one linking benchmark).",
         ),
     ],
     suite: Annotated[
-        str, typer.Option("--suite", "-s", help="sts12, russe, xling, or a benchmark name.")
+        str,
+        typer.Option(
+            "--suite", "-s", help="sts12, russe, xling, a benchmark, a registry name or a path."
+        ),
     ] = "sts12",
+    kind: Kind = None,
+    gold_column: GoldColumn = None,
+    registry: RegistryFiles = None,
     data_dir: DataDir = None,
 ) -> None:
     """Write a measure's predictions as the task's official submission files, so it can take
     part in a shared task as a file (score them back with `simeval score`)."""
-    from simeval.api import predict
+    from simeval.api import load_target, predict
     from simeval.measures import create_measure
 
     m = create_measure(measure)
+    how = task_options(kind=kind, gold_column=gold_column)
+    target = load_target(suite, store_of(data_dir), registry_of(registry), **how)
     with _with_progress(m, f"{m.name}: loading / encoding"):
-        written = predict(m, suite, out_path, store=store_of(data_dir))
+        written = predict(m, target, out_path)
     out.print(f"wrote {len(written)} file(s): {', '.join(map(str, written))}")
 
 

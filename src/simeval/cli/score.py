@@ -1,27 +1,112 @@
-"""`simeval score …`: submission files scored as the official scorers do."""
+"""`simeval score …`: submission files scored as the official scorers do, through the task
+contract (``api.score``): read and validate the file, align it with the gold, compute the
+kind's metrics from the rows."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from simeval.cli.common import (
+    Complete,
     DataDir,
+    GoldColumn,
     JsonFlag,
     KeepIn,
+    Kind,
+    MaxRetrieved,
     Missing,
+    RegistryFiles,
     SystemName,
     guarded,
     keep_results,
     print_results,
+    registry_of,
     score_app,
     store_of,
-    submission,
+    task_options,
 )
 
-# -- score ------------------------------------------------------------------------------------
+
+def _score(
+    target: Any,
+    path: Path,
+    *,
+    data_dir: Path | None,
+    registry: list[Path] | None = None,
+    keep: Path | None,
+    name: str | None,
+    as_json: bool,
+    title: str = "",
+    read: dict[str, Any] | None = None,
+    **options: Any,
+) -> None:
+    from simeval.api import score
+
+    results = score(
+        target,
+        path,
+        store=store_of(data_dir),
+        registry=registry_of(registry),
+        read=read,
+        **task_options(**options),
+    )
+    keep_results(results, keep, name)
+    print_results(results, as_json, title)
+
+
+@score_app.command("file")
+@guarded
+def score_file(
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A benchmark or suite (see `simeval benchmarks`), a name from --registry, or "
+            "a path: a gold pair file, an STS folder or a linking folder.",
+            show_default=False,
+        ),
+    ],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="The submission: a file, or a folder of the members' files for a suite "
+            "(STS.output.<dataset>.txt, <benchmark>.run, <benchmark>.csv).",
+            show_default=False,
+        ),
+    ],
+    column: Annotated[
+        str | None, typer.Option(help="Pair submissions: the system's score column.")
+    ] = None,
+    missing: Missing = None,
+    complete: Complete = False,
+    max_retrieved: MaxRetrieved = None,
+    kind: Kind = None,
+    gold_column: GoldColumn = None,
+    registry: RegistryFiles = None,
+    data_dir: DataDir = None,
+    keep: KeepIn = None,
+    name: SystemName = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Score a submission against any benchmark or suite: catalog, registry or path."""
+    from simeval.api import load_target
+
+    how = task_options(kind=kind, gold_column=gold_column)
+    loaded = load_target(target, store_of(data_dir), registry_of(registry), **how)
+    linking = {"complete": complete or None, "max_retrieved": max_retrieved}
+    _score(
+        loaded,
+        path,
+        data_dir=data_dir,
+        keep=keep,
+        name=name,
+        as_json=as_json,
+        read={"column": column},
+        missing=missing,
+        **linking,
+    )
 
 
 @score_app.command("russe")
@@ -29,7 +114,7 @@ from simeval.cli.common import (
 def score_russe(
     file: Annotated[Path, typer.Argument(help="test.csv with the sim column filled in.")],
     column: Annotated[str, typer.Option(help="Column holding the system's scores.")] = "sim",
-    missing: Missing = "zero",
+    missing: Missing = None,
     data_dir: DataDir = None,
     keep: KeepIn = None,
     name: SystemName = None,
@@ -38,14 +123,17 @@ def score_russe(
     """Score a RUSSE 2015 submission: HJ (Spearman), RT, AE, AE2 (average precision as in
     2015, plus step-wise AP, accuracy and ROC AUC). Pairs without a score count as 0, as in
     the official scorer, and are counted."""
-    from simeval.data.pairs import read_scored_pairs
-    from simeval.tasks.benchmarks import load_suite
-
-    suite = load_suite("russe", store_of(data_dir))
-    predictions = read_scored_pairs(file, column)
-    results = suite.evaluate(predictions, missing=missing, system=submission(file, column))
-    keep_results(results, keep, name)
-    print_results(results, as_json, f"RUSSE 2015 — {file}")
+    _score(
+        "russe",
+        file,
+        data_dir=data_dir,
+        keep=keep,
+        name=name,
+        as_json=as_json,
+        title=f"RUSSE 2015 — {file}",
+        read={"column": column},
+        missing=missing,
+    )
 
 
 @score_app.command("sts12")
@@ -58,27 +146,15 @@ def score_sts12(
     as_json: JsonFlag = False,
 ) -> None:
     """Score SemEval-2012 STS outputs: Pearson per test set, ALL, ALLnrm and Mean."""
-    from simeval.data.sts import read_sts_output
-    from simeval.errors import InputError
-    from simeval.tasks.benchmarks import load_suite
-
-    suite = load_suite("sts12", store_of(data_dir))
-    if not path.is_dir():
-        raise InputError(path, None, "expected a folder with STS.output.<dataset>.txt files")
-    outputs = {}
-    for b in suite.benchmarks:  # type: ignore[union-attr]
-        f = path / f"STS.output.{b.dataset}.txt"
-        if not f.is_file():
-            raise InputError(
-                f,
-                None,
-                f"missing: every 2012 test set needs an output file "
-                f"({', '.join(x.dataset for x in suite.benchmarks)})",
-            )
-        outputs[b.dataset] = read_sts_output(f, len(b.gold))
-    results = suite.evaluate(outputs, system={"kind": "submission", "path": str(path)})
-    keep_results(results, keep, name)
-    print_results(results, as_json, f"SemEval-2012 STS — {path}")
+    _score(
+        "sts12",
+        path,
+        data_dir=data_dir,
+        keep=keep,
+        name=name,
+        as_json=as_json,
+        title=f"SemEval-2012 STS — {path}",
+    )
 
 
 @score_app.command("sts")
@@ -92,10 +168,10 @@ def score_sts(
 ) -> None:
     """Score STS outputs of any year against gold files; with several datasets also ALL,
     ALLnrm and Mean."""
-    from simeval.data.sts import read_sts_gold, read_sts_output
-    from simeval.data.textio import sha256_file
+    from simeval.data.sts import read_sts_gold
     from simeval.errors import InputError
-    from simeval.tasks.sts import STSBenchmark, STSSuite
+    from simeval.tasks.base import Suite, sha256_of
+    from simeval.tasks.sts import STSBenchmark
 
     if len(gold) != len(pred):
         raise InputError(
@@ -103,15 +179,12 @@ def score_sts(
         )
     benches, outputs = [], {}
     for g, p in zip(gold, pred, strict=True):
-        values = read_sts_gold(g)
-        name = g.name.removeprefix("STS.gs.").removesuffix(".txt")
-        b = STSBenchmark(name, name, [], values, data={str(g): sha256_file(g)})
+        dataset = g.name.removeprefix("STS.gs.").removesuffix(".txt")
+        b = STSBenchmark(dataset, dataset, [], read_sts_gold(g), data=sha256_of([g]))
         benches.append(b)
-        outputs[name] = read_sts_output(p, len(values))
-    if len(benches) == 1:
-        results = [benches[0].evaluate(outputs[benches[0].dataset])]
-    else:
-        results = STSSuite("sts", benches).evaluate(outputs)
+        outputs[b.name] = b.read_submission(p)
+    target: Any = benches[0] if len(benches) == 1 else Suite("sts", benches, "sts")
+    results = target.evaluate(outputs[benches[0].name] if len(benches) == 1 else outputs)
     keep_results(results, keep, name)
     print_results(results, as_json)
 
@@ -130,48 +203,47 @@ def score_pairs(
         str | None,
         typer.Option(help="A named benchmark instead of --gold (see `simeval benchmarks`)."),
     ] = None,
-    kind: Annotated[
-        str,
-        typer.Option(help="graded (correlations) or related (gold 1/0: AP, accuracy, ROC AUC)."),
-    ] = "graded",
-    gold_column: Annotated[
-        str | None,
-        typer.Option(help="Gold score column: name or 1-based number (default: sim or the third)."),
-    ] = None,
+    kind: Kind = None,
+    gold_column: GoldColumn = None,
     pred_column: Annotated[
         str | None, typer.Option(help="System score column (same rules); e.g. usim.")
     ] = None,
-    missing: Missing = "error",
+    missing: Missing = None,
+    registry: RegistryFiles = None,
     data_dir: DataDir = None,
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Score a word-pair file against a gold pair file or a named benchmark."""
-    from simeval.data.pairs import read_scored_pairs
-    from simeval.data.textio import sha256_file
+    from simeval.api import load_target
     from simeval.errors import InputError
-    from simeval.tasks.benchmarks import load_benchmark
-    from simeval.tasks.pairs import GRADED, RELATED, PairBenchmark
+    from simeval.tasks.pairs import KIND_NAMES, PairBenchmark
+    from simeval.tasks.registry import pair_file
 
     if (gold is None) == (benchmark is None):
         raise InputError(None, None, "give exactly one of --gold FILE or --benchmark NAME")
     if benchmark is not None:
-        bench = load_benchmark(benchmark, store_of(data_dir))
-        if not isinstance(bench, PairBenchmark):
+        target = load_target(benchmark, store_of(data_dir), registry_of(registry))
+        if not isinstance(target, PairBenchmark):
             raise InputError(None, None, f"{benchmark} is not a word-pair benchmark")
+        if kind is not None and KIND_NAMES.get(kind) != target.kind:
+            raise InputError(
+                None, None, f"--kind {kind} conflicts with {benchmark}, a {target.kind} benchmark"
+            )
     else:
         assert gold is not None
-        if kind not in ("graded", "related"):
-            raise InputError(None, None, f"--kind must be graded or related, not {kind!r}")
-        g = read_scored_pairs(gold, gold_column, require_scores=True, keep_duplicates=True)
-        task = GRADED if kind == "graded" else RELATED
-        bench = PairBenchmark(gold.name, task, g, data={str(gold): sha256_file(gold)})
-    predictions = read_scored_pairs(pred, pred_column)
-    result = bench.evaluate(predictions, missing=missing, system=submission(pred, pred_column))
-    result.warnings = [str(w) for w in predictions.warnings] + result.warnings
-    keep_results([result], keep, name)
-    print_results([result], as_json)
+        target = pair_file(gold, kind or "graded", gold_column)
+    _score(
+        target,
+        pred,
+        data_dir=data_dir,
+        keep=keep,
+        name=name,
+        as_json=as_json,
+        read={"column": pred_column},
+        missing=missing,
+    )
 
 
 @score_app.command("trec")
@@ -184,25 +256,26 @@ def score_trec(
             "--run", help="TREC run: qid Q0 docno rank score runid (BUCC: id1 X id2 Y score run)."
         ),
     ],
-    complete: Annotated[
-        bool,
-        typer.Option(
-            "-c",
-            "--complete",
-            help="Average over every judged query, missing ones scoring 0 (trec_eval -c).",
-        ),
-    ] = False,
+    complete: Complete = False,
+    max_retrieved: MaxRetrieved = None,
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
     num_q, num_ret, num_rel, num_rel_ret."""
-    from simeval.data.textio import sha256_file
-    from simeval.data.trec import read_qrels, read_run
+    from simeval.data.trec import read_qrels
+    from simeval.tasks.base import sha256_of
     from simeval.tasks.linking import LinkingBenchmark
 
-    bench = LinkingBenchmark(qrels.name, read_qrels(qrels), data={str(qrels): sha256_file(qrels)})
-    result = bench.evaluate(read_run(run), complete=complete, system=submission(run))
-    keep_results([result], keep, name)
-    print_results([result], as_json)
+    target = LinkingBenchmark(qrels.name, read_qrels(qrels), data=sha256_of([qrels]))
+    _score(
+        target,
+        run,
+        data_dir=None,
+        keep=keep,
+        name=name,
+        as_json=as_json,
+        complete=complete,
+        max_retrieved=max_retrieved,
+    )

@@ -281,6 +281,13 @@ def _sources(lang: str) -> list[tuple[str, Reader, list[str]]]:
     return out
 
 
+def xling_files(lang: str) -> list[str]:
+    """The catalogued files ``xling_pairs`` reads for ``lang``."""
+    if lang not in LANGUAGES:
+        raise InputError(None, None, f"language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+    return [f for _, _, files in _sources(lang) for f in files]
+
+
 def xling_pairs(lang: str, store: DataStore | None = None) -> tuple[list[DocPair], dict[str, str]]:
     """Every gold document pair X-en staged in ``xling/`` for ``lang`` (de, fr, ru, tr, zh),
     and the sha256 of each file read."""

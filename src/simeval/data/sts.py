@@ -12,13 +12,13 @@ short output file was silently misaligned. Here a different number of lines is a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from simeval.data.textio import iter_lines, parse_float
-from simeval.errors import InputError
+from simeval.errors import InputError, InputWarning
 
 
 @dataclass
@@ -28,6 +28,7 @@ class STSOutput:
     path: str | None
     scores: np.ndarray
     confidences: np.ndarray | None
+    warnings: list[InputWarning] = field(default_factory=list)
 
 
 def read_sts_input(path: str | Path) -> list[tuple[str, str]]:

@@ -38,6 +38,14 @@ class Measure:
             raise NotImplementedError(f"{self.name} scores neither words nor texts")
         return self.score_words(pairs)
 
+    def rank(self, data: Any, k: int, progress: Any = None) -> Any:
+        """The top ``k`` documents of ``data.corpus`` for each of ``data.queries`` (a
+        ``measures.search.TopK``). A measure that only scores text pairs scores every (query,
+        document) pair: quadratic, for small collections; rankers override this."""
+        from simeval.measures.search import rank_by_pairs
+
+        return rank_by_pairs(self, data, k, progress)
+
     def describe(self) -> dict[str, Any]:
         """What a Result records as its system."""
         return {"kind": "measure", "measure": self.name, "spec": self.spec, "params": self.params}

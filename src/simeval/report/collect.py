@@ -8,7 +8,7 @@ from typing import Any
 
 from simeval.errors import InputError
 from simeval.results.store import load_items, load_results, system_name
-from simeval.tasks.items import Items
+from simeval.tasks.items import Items, canonical
 
 
 @dataclass
@@ -26,7 +26,7 @@ class Entry:
 
     @property
     def task(self) -> str:
-        return str(self.record["task"])
+        return canonical(str(self.record["task"]))
 
     @property
     def main_metric(self) -> str:

@@ -31,7 +31,7 @@ from simeval.metrics.stats import (
     williams_test,
 )
 from simeval.report.collect import Entry
-from simeval.tasks.items import LINKING_TASKS, RELATED, RUSSE_SUITE, ItemMetrics, Items
+from simeval.tasks.items import RELATED, SUM_SUITE, ItemMetrics, Items, is_linking
 
 CORRELATIONS = {"spearman": spearman, "pearson": pearson, "all": pearson}
 
@@ -51,7 +51,7 @@ class Verdict:
 def _aligned(a: Entry, b: Entry) -> tuple[Items, Items]:
     """The two item tables restricted to the items both results counted, in one order."""
     ia, ib = a.items(), b.items()
-    if a.task in LINKING_TASKS:
+    if is_linking(a.task, ia):
         _, rows_a, rows_b = np.intersect1d(ia["qid"], ib["qid"], return_indices=True)
         return {k: v[rows_a] for k, v in ia.items()}, {k: v[rows_b] for k, v in ib.items()}
     same = len(ia["gold"]) == len(ib["gold"]) and np.array_equal(
@@ -103,9 +103,9 @@ def compare(
             "Williams",
             t,
         )
-    elif a.task in (RELATED, *LINKING_TASKS) or (a.task == RUSSE_SUITE and main != "sum"):
+    elif ma.linking or a.task == RELATED or (a.task == SUM_SUITE and main != "sum"):
         values_a, values_b = ma.values, mb.values
-        if a.task not in LINKING_TASKS:
+        if not ma.linking:
             values_a = fractional_ranks(values_a, ma.strata)
             values_b = fractional_ranks(values_b, mb.strata)
         ar = approximate_randomization(lambda v: ma(scores=v), values_a, values_b, replicates, seed)

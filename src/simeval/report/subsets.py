@@ -1,6 +1,7 @@
 """Subsets of a benchmark's items, and a result's main metric on each with an interval.
 
-Named views (from the seed papers):
+Named views (from the seed papers), declared by the benchmarks' registry entries
+(:mod:`simeval.tasks.registry`):
 
 - ``simlex999``: ``POS`` (A, N, V); ``concreteness``: quartiles of conc(w1) + conc(w2), as the
   SimLex-999 paper splits them; ``SimAssoc333``: the 333 most associated pairs vs the rest;
@@ -23,7 +24,8 @@ import numpy as np
 
 from simeval.errors import InputError
 from simeval.metrics.stats import Interval, bootstrap_intervals
-from simeval.tasks.items import MAIN_METRIC, ItemMetrics, Items
+from simeval.tasks.items import ItemMetrics, Items, main_metric
+from simeval.tasks.registry import Registry, View
 
 
 @dataclass(frozen=True)
@@ -71,26 +73,32 @@ def by_column(items: Items, column: str, view: str | None = None) -> list[Subset
     return [Subset(view or column, label, text == label) for label in labels]
 
 
-def named_views(benchmark: str, items: Items) -> list[Subset]:
-    """The seed papers' subsets of ``benchmark`` that its items support."""
+def view_subsets(view: View, items: Items) -> list[Subset]:
+    """The subsets one registry view (:class:`simeval.tasks.registry.View`) makes of items."""
+    if view.how == "column":
+        return by_column(items, view.columns[0], view.name)
+    if view.how == "quartiles":
+        total = sum(items[c].astype(float) for c in view.columns)
+        q = quartiles(np.asarray(total))
+        return [Subset(view.name, f"Q{k}", q == k) for k in range(1, 5)]
+    if view.how == "flag":
+        marked = items[view.columns[0]].astype(str) == "1"
+        return [Subset(view.name, view.columns[0], marked), Subset(view.name, "rest", ~marked)]
+    if view.how == "flags":
+        return [Subset(view.name, c, items[c].astype(str) == "1") for c in view.columns]
+    raise ValueError(f"unknown view kind {view.how!r}")
+
+
+def named_views(benchmark: str, items: Items, registry: Registry | None = None) -> list[Subset]:
+    """A suite's members, and the views the registry entry of ``benchmark`` declares (those
+    whose columns the items have)."""
     out: list[Subset] = []
     if "benchmark" in items:
         out += by_column(items, "benchmark", "member")
-    if {"conc(w1)", "conc(w2)"} <= set(items):
-        total = items["conc(w1)"].astype(float) + items["conc(w2)"].astype(float)
-        q = quartiles(total)
-        out += [Subset("concreteness", f"Q{k}", q == k) for k in range(1, 5)]
-    if "POS" in items:
-        out += by_column(items, "POS")
-    if "SimAssoc333" in items:
-        marked = items["SimAssoc333"].astype(str) == "1"
-        out += [
-            Subset("SimAssoc333", "SimAssoc333", marked),
-            Subset("SimAssoc333", "rest", ~marked),
-        ]
-    for split in ("similarity", "relatedness"):
-        if split in items and benchmark.startswith("wordsim353"):
-            out.append(Subset("split", split, items[split].astype(str) == "1"))
+    entry = (registry or Registry.default()).entries.get(benchmark)
+    for view in getattr(entry, "views", ()):
+        if all(c in items for c in view.columns):
+            out += view_subsets(view, items)
     return out
 
 
@@ -117,7 +125,7 @@ def score_subsets(
         kind = subset_task(task, items, s.mask)
         part = {k: v[s.mask] for k, v in items.items()}
         metric = ItemMetrics(kind, part, main_only=True)
-        main = MAIN_METRIC[kind]
+        main = main_metric(kind, part)
         value = metric()[main]
         ci = bootstrap_intervals(metric, metric.n, replicates, seed, level, **metric.resampling)[
             main

@@ -18,7 +18,8 @@ from simeval.errors import InputError
 
 Items = dict[str, np.ndarray]
 LINKING_METRICS = ("success_1", "success_5", "recip_rank")
-NUMERIC = ("gold", "score", "covered", "counted", "item", *LINKING_METRICS)
+COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # per query, summed over queries (trec_eval num_*)
+NUMERIC = ("gold", "score", "confidence", "covered", "counted", "item", *LINKING_METRICS, *COUNTS)
 
 
 def write_items(path: str | Path, items: Mapping[str, np.ndarray]) -> None:

@@ -1,27 +1,34 @@
-"""Per-item records of a result, and the task kinds' metrics computed from them.
+"""Task kinds, their per-item rows, and the one definition of each kind's metric set.
 
 A result keeps, beside its numbers, one row per gold item: the gold value, the system's score
 as it entered the metrics, and the benchmark's metadata (SimLex-999's POS and concreteness,
-WordSim-353's split membership). Reports compute confidence intervals, subsets and
-comparisons from these rows without running the measure again.
+WordSim-353's split membership). Every metric of a result is computed from these rows by
+:func:`task_metrics` — when a benchmark is evaluated, when a file is scored, and when the
+report resamples the rows — so a metric is defined once.
 
 Columns by task kind:
 
-- pair benchmarks: ``word1, word2, gold, score, covered, counted`` and the gold file's extra
-  columns. ``covered`` = the system scored the pair; ``counted`` = the pair entered the metrics
-  (with ``--missing zero`` an uncovered pair is counted with score 0);
-- STS: ``item`` (1-based line), ``gold, score, covered, counted``;
-- suites: the members' common columns plus ``benchmark`` and ``task``;
-- linking: ``qid`` and the per-query ``success_1, success_5, recip_rank``.
+- pair kinds (``graded-pairs``, ``related-pairs``): ``word1, word2, gold, score, covered,
+  counted`` and the gold file's extra columns. ``covered`` = the system scored the pair;
+  ``counted`` = the pair entered the metrics (with ``--missing zero`` an uncovered pair is
+  counted with score 0);
+- ``sts``: ``item`` (1-based line), ``gold, score, covered, counted`` (and ``confidence``);
+- ``linking``: ``qid``, the per-query ``success_1, success_5, recip_rank`` and trec_eval's
+  counts ``num_ret, num_rel, num_rel_ret`` (and ``source``);
+- suites: the members' common columns plus ``benchmark`` and ``task``.
 
-:func:`task_metrics` is the one definition of which metrics a task kind reports; the task
-classes call it on the full item set and :class:`ItemMetrics` on resampled rows. Suites are
-resampled within members (strata) and related/unrelated pairs by word1 (clusters).
+Suite kinds are named by their aggregate: ``suite-sum`` (the members' main scores and their
+sum: RUSSE's ranking), ``suite-sts`` (SemEval-2012 ALL, ALLnrm, Mean), ``suite-mean`` (each
+metric averaged over the members, each member weighing the same). Records written before
+these names (``russe-suite``, ``sts-suite``, ``linking-suite``) are read as their aliases.
+
+Suites are resampled within members (strata) and related/unrelated pairs by word1 (clusters).
+Adding a metric: one line in its kind's function below.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -35,22 +42,48 @@ from simeval.metrics import (
     sts_all,
     sts_allnrm,
     sts_mean,
+    weighted_pearson,
 )
-from simeval.results.items import LINKING_METRICS, Items
+from simeval.results.items import COUNTS, LINKING_METRICS, Items
 
-GRADED, RELATED = "graded-pairs", "related-pairs"
-STS, STS_SUITE, RUSSE_SUITE, LINKING = "sts", "sts-suite", "russe-suite", "linking"
-LINKING_SUITE = "linking-suite"
-LINKING_TASKS = (LINKING, LINKING_SUITE)  # items are queries (qid), scored without a gold column
+GRADED, RELATED, STS, LINKING = "graded-pairs", "related-pairs", "sts", "linking"
+SUM_SUITE, STS_SUITE, MEAN_SUITE = "suite-sum", "suite-sts", "suite-mean"
+SUITE_KIND = {"sum": SUM_SUITE, "sts": STS_SUITE, "mean": MEAN_SUITE}
+ALIASES = {"russe-suite": SUM_SUITE, "sts-suite": STS_SUITE, "linking-suite": MEAN_SUITE}
+# kept for the report's and older callers' names
+RUSSE_SUITE, LINKING_SUITE = SUM_SUITE, MEAN_SUITE
+SUITES = (SUM_SUITE, STS_SUITE, MEAN_SUITE)
 MAIN_METRIC = {
     GRADED: "spearman",
     RELATED: "ap_trapezoid",
     STS: "pearson",
-    STS_SUITE: "all",
-    RUSSE_SUITE: "sum",
     LINKING: "recip_rank",
-    LINKING_SUITE: "recip_rank",
+    SUM_SUITE: "sum",
+    STS_SUITE: "all",
+    MEAN_SUITE: None,  # the members' main metric (see main_metric)
 }
+
+
+def canonical(task: str) -> str:
+    """The kind a record's ``task`` names (older suite names mapped to today's)."""
+    return ALIASES.get(task, task)
+
+
+def main_metric(task: str, items: Mapping[str, np.ndarray] | None = None) -> str:
+    """The main metric of a kind; a mean suite's is its members' (all of one kind)."""
+    task = canonical(task)
+    if task == MEAN_SUITE:
+        kinds = set(np.asarray(items["task"]).tolist()) if items is not None else {LINKING}
+        return MAIN_METRIC[canonical(kinds.pop())] if len(kinds) == 1 else "mean"
+    return MAIN_METRIC[task]
+
+
+def is_linking(task: str, items: Mapping[str, np.ndarray]) -> bool:
+    """Whether the rows are queries (per-query metric values, no gold or score column)."""
+    return canonical(task) == LINKING or ("qid" in items and "score" not in items)
+
+
+# -- each kind's metric set: (columns of the rows, main_only) -> metrics ----------------------
 
 
 def graded_metrics(gold: np.ndarray, score: np.ndarray) -> dict[str, float]:
@@ -70,16 +103,58 @@ def related_metrics(
     }
 
 
+def _graded(c: Mapping[str, np.ndarray], main_only: bool) -> dict[str, float]:
+    if main_only:
+        return {"spearman": spearman(c["score"], c["gold"])}
+    return graded_metrics(c["gold"], c["score"])
+
+
+def _related(c: Mapping[str, np.ndarray], main_only: bool) -> dict[str, float]:
+    if main_only:
+        return {"ap_trapezoid": average_precision_trapezoid(c["gold"], c["score"])}
+    return related_metrics(c["gold"], c["score"], c["word1"], c["word2"])
+
+
+def _sts(c: Mapping[str, np.ndarray], main_only: bool) -> dict[str, float]:
+    """Pearson's r (the STS scorers' correlation.pl), and the confidence-weighted r when the
+    output gave confidences."""
+    out = {"pearson": pearson(c["score"], c["gold"])}
+    if not main_only and "confidence" in c:
+        out["weighted_pearson"] = weighted_pearson(c["score"], c["gold"], c["confidence"])
+    return out
+
+
+def _linking(c: Mapping[str, np.ndarray], main_only: bool) -> dict[str, float]:
+    """trec_eval's means over the evaluated queries (success_1, success_5, recip_rank) and, but
+    for resampling, its sums (num_ret, num_rel, num_rel_ret) and num_q."""
+    n = len(c[LINKING_METRICS[0]])
+    out = {k: float(c[k].mean()) if n else float("nan") for k in LINKING_METRICS}
+    if not main_only and all(k in c for k in COUNTS):
+        out = {**out, "num_q": float(n), **{k: float(c[k].sum()) for k in COUNTS}}
+    return out
+
+
+KIND_METRICS: dict[str, Callable[[Mapping[str, np.ndarray], bool], dict[str, float]]] = {
+    GRADED: _graded,
+    RELATED: _related,
+    STS: _sts,
+    LINKING: _linking,
+}
+
+
+def short_names(names: list[str]) -> list[str]:
+    """Member names without the prefix (up to a ``-``) they all share: russe-hj -> hj."""
+    prefix = min(names) if len(names) > 1 else ""
+    for n in names:  # the longest common start
+        while not n.startswith(prefix):
+            prefix = prefix[:-1]
+    prefix = prefix[: prefix.rfind("-") + 1]
+    return [n.removeprefix(prefix) or n for n in names]
+
+
 def task_metrics(task: str, items: Mapping[str, np.ndarray]) -> dict[str, float]:
     """Every metric of ``task`` over the counted rows of ``items``."""
     return ItemMetrics(task, items)()
-
-
-def _main_of(task: str, gold: np.ndarray, score: np.ndarray) -> float:
-    """The main metric of a member benchmark (RUSSE's sum adds these)."""
-    if task == GRADED:
-        return spearman(score, gold)
-    return average_precision_trapezoid(gold, score)
 
 
 class ItemMetrics:
@@ -92,6 +167,7 @@ class ItemMetrics:
     """
 
     def __init__(self, task: str, items: Mapping[str, np.ndarray], main_only: bool = False) -> None:
+        task = canonical(task)
         if task not in MAIN_METRIC:
             raise ValueError(f"no item metrics for task kind {task!r}")
         self.task = task
@@ -99,37 +175,42 @@ class ItemMetrics:
         keep = np.asarray(items["counted"], dtype=bool) if "counted" in items else None
         self.items = {k: (v[keep] if keep is not None else v) for k, v in items.items()}
         self.n = len(next(iter(self.items.values()))) if self.items else 0
-        suites = (STS_SUITE, RUSSE_SUITE, LINKING_SUITE)
-        self.strata = self.items.get("benchmark") if task in suites else None
-        self.words = None
-        if task == RELATED:
-            self.words = tuple(
-                np.unique(np.asarray(self.items[c]), return_inverse=True)[1]
-                for c in ("word1", "word2")
-            )
-        # a suite's members as integer codes in order of first appearance, and their names
+        self.linking = is_linking(task, self.items)
+        self.strata = self.items.get("benchmark") if task in SUITES else None
+        # a suite's members as integer codes in order of first appearance, their names, kinds
         self.member = np.zeros(self.n, dtype=np.int64)
         self.member_names: list[str] = []
+        self.member_kinds: list[str] = [task]
         if self.strata is not None:
             names, first, codes = np.unique(self.strata, return_index=True, return_inverse=True)
             appearance = np.argsort(first)
             self.member = np.argsort(appearance)[codes]
             self.member_names = [str(x) for x in names[appearance]]
+            kinds = np.asarray(self.items["task"])[first[appearance]]
+            self.member_kinds = [canonical(str(k)) for k in kinds]
+        # columns as the kinds' functions take them (words as integer codes)
+        self.columns: dict[str, np.ndarray] = {}
+        for k in ("gold", "score", "confidence", *LINKING_METRICS, *COUNTS):
+            if k in self.items:
+                self.columns[k] = np.asarray(self.items[k], dtype=float)
+        for k in ("word1", "word2"):
+            if k in self.items and RELATED in self.member_kinds:
+                self.columns[k] = np.unique(np.asarray(self.items[k]), return_inverse=True)[1]
         self.clusters = self._clusters()
 
     def _clusters(self) -> np.ndarray | None:
         """Resampling units: a related/unrelated pair set is drawn by word1 (RUSSE accuracy
         labels pairs within each word1, and every word1 has as many related as unrelated
         partners); other items are drawn one by one."""
+        if RELATED not in self.member_kinds:
+            return None
+        word1 = self.columns["word1"]
         if self.task == RELATED:
-            return self.words[0]  # type: ignore[index]
-        if self.task == RUSSE_SUITE and "word1" in self.items:
-            word1 = np.unique(np.asarray(self.items["word1"]), return_inverse=True)[1]
-            single = np.asarray(self.items["task"]) != RELATED
-            # (member, word1) for related pairs; a unit of its own for every other row
-            unit = self.member * (int(word1.max()) + 1) + word1
-            return np.where(single, -1 - np.arange(self.n), unit)
-        return None
+            return word1
+        single = np.asarray(self.items["task"]) != RELATED
+        # (member, word1) for related pairs; a unit of its own for every other row
+        unit = self.member * (int(word1.max()) + 1) + word1
+        return np.where(single, -1 - np.arange(self.n), unit)
 
     @property
     def resampling(self) -> dict[str, np.ndarray | None]:
@@ -139,9 +220,9 @@ class ItemMetrics:
     @property
     def values(self) -> np.ndarray:
         """The per-item outputs that approximate randomization swaps."""
-        if self.task in LINKING_TASKS:
-            return np.column_stack([self.items[k] for k in LINKING_METRICS])
-        return np.asarray(self.items["score"], dtype=float)
+        if self.linking:
+            return np.column_stack([self.columns[k] for k in LINKING_METRICS])
+        return self.columns["score"]
 
     def _parts(self, rows: np.ndarray) -> list[np.ndarray]:
         """A suite's rows split by member (rows are drawn within each member, stratified)."""
@@ -150,37 +231,24 @@ class ItemMetrics:
         sizes = np.bincount(member, minlength=len(self.member_names))
         return np.split(rows[order], np.cumsum(sizes)[:-1])
 
+    def _columns(self, rows: np.ndarray, scores: np.ndarray | None) -> dict[str, np.ndarray]:
+        cols = dict(self.columns)
+        if scores is not None:
+            if self.linking:
+                cols.update({k: scores[:, i] for i, k in enumerate(LINKING_METRICS)})
+            else:
+                cols["score"] = np.asarray(scores, dtype=float)
+        return {k: v[rows] for k, v in cols.items()}
+
     def __call__(
         self, rows: np.ndarray | None = None, scores: np.ndarray | None = None
     ) -> dict[str, float]:
         rows = np.arange(self.n) if rows is None else rows
-        if self.task == LINKING:
-            values = self.values if scores is None else scores
-            return {k: float(values[rows, i].mean()) for i, k in enumerate(LINKING_METRICS)}
-        if self.task == LINKING_SUITE:  # the mean over member benchmarks (languages)
-            values = self.values if scores is None else scores
-            parts = self._parts(rows)
-            return {
-                k: float(np.mean([values[p, i].mean() for p in parts]))
-                for i, k in enumerate(LINKING_METRICS)
-            }
-        score = np.asarray(self.items["score"] if scores is None else scores, dtype=float)
-        gold = np.asarray(self.items["gold"], dtype=float)
-        if self.main_only and self.task in (GRADED, RELATED):
-            return {MAIN_METRIC[self.task]: _main_of(self.task, gold[rows], score[rows])}
-        if self.task == GRADED:
-            return graded_metrics(gold[rows], score[rows])
-        if self.task == RELATED:
-            assert self.words is not None
-            w1, w2 = self.words
-            return related_metrics(gold[rows], score[rows], w1[rows], w2[rows])
-        if self.task == STS:
-            return {"pearson": pearson(score[rows], gold[rows])}
-        parts = self._parts(rows)
-        names = self.member_names
+        if self.task in KIND_METRICS:
+            return KIND_METRICS[self.task](self._columns(rows, scores), self.main_only)
+        parts = [self._columns(p, scores) for p in self._parts(rows)]
         if self.task == STS_SUITE:
-            golds = [gold[p] for p in parts]
-            systems = [score[p] for p in parts]
+            golds, systems = [c["gold"] for c in parts], [c["score"] for c in parts]
             if self.main_only:
                 return {"all": sts_all(golds, systems)}
             return {
@@ -188,16 +256,23 @@ class ItemMetrics:
                 "allnrm": sts_allnrm(golds, systems),
                 "mean": sts_mean(
                     [pearson(s, g) for g, s in zip(golds, systems, strict=True)],
-                    [len(p) for p in parts],
+                    [len(g) for g in golds],
                 ),
             }
-        tasks = self.items["task"]
-        out = {
-            name.removeprefix("russe-"): _main_of(str(tasks[p[0]]), gold[p], score[p])
-            for name, p in zip(names, parts, strict=True)
-        }
-        out["sum"] = float(sum(out.values()))
-        return out
+        names = short_names(self.member_names)
+        if self.task == SUM_SUITE:
+            out = {}
+            for name, kind, c in zip(names, self.member_kinds, parts, strict=True):
+                out[name] = KIND_METRICS[kind](c, True)[MAIN_METRIC[kind]]
+            out["sum"] = float(sum(out.values()))
+            return out
+        # MEAN_SUITE: every metric the members share, averaged (counts are not averaged)
+        per = [
+            KIND_METRICS[k](c, self.main_only)
+            for k, c in zip(self.member_kinds, parts, strict=True)
+        ]
+        shared = [k for k in per[0] if all(k in p for p in per) and not k.startswith("num_")]
+        return {k: float(np.mean([p[k] for p in per])) for k in shared}
 
 
 def concat_items(members: list[tuple[str, str, Items]]) -> Items:

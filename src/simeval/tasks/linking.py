@@ -1,19 +1,30 @@
-"""The document-linking task kind (BUCC 2015): success@1, success@5 and MRR via trec_eval rules."""
+"""The document-linking task kind (BUCC 2015): success@1, success@5 and MRR by trec_eval's rules.
+
+Gold: TREC qrels (a relevance of 1 or more is relevant). Submission: a TREC run
+(``qid Q0 docno rank score run``) or BUCC 2015's ``id1 X id2 Y score run.name``; the rank column
+is ignored, documents are ordered as trec_eval orders them (:mod:`simeval.metrics.ranking`).
+A measure ranks the benchmark's documents when it was built from a collection (queries and
+English documents, :mod:`simeval.data.documents`); a benchmark of qrels alone scores runs only.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simeval.data.documents import LinkingCollection
-from simeval.data.trec import Qrels, Run
-from simeval.errors import InputWarning
+from simeval.data.trec import Qrels, Run, read_run, write_run
+from simeval.errors import InputError, InputWarning
 from simeval.metrics import evaluate_trec
 from simeval.metrics.keys import as_text
-from simeval.results.record import Result, Timer, warning_texts
-from simeval.tasks.items import LINKING, LINKING_METRICS, LINKING_SUITE, concat_items
+from simeval.results.items import COUNTS, LINKING_METRICS
+from simeval.tasks.base import Aligned, Benchmark, Documents
+from simeval.tasks.items import LINKING
+
+BUCC_CANDIDATES = 5  # candidates per query, as BUCC 2015 allowed
 
 
 def collection_qrels(collection: LinkingCollection, split: str = "test") -> Qrels:
@@ -35,9 +46,14 @@ def by_source(sources: np.ndarray, items: dict[str, np.ndarray]) -> dict[str, di
     return out
 
 
+def run_name(system: str) -> str:
+    """A run name trec_eval and BUCC's scripts read as one field."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in system) or "simeval"
+
+
 @dataclass
-class LinkingBenchmark:
-    """Queries with judged relevant documents (qrels)."""
+class LinkingBenchmark(Benchmark):
+    """Queries with judged relevant documents (qrels), and the documents when there are."""
 
     name: str
     qrels: Qrels
@@ -46,6 +62,8 @@ class LinkingBenchmark:
     max_candidates: int | None = None  # BUCC 2015 allowed 5
     # the documents, when the benchmark was built from a collection (measures need them)
     collection: LinkingCollection | None = None
+    kind = LINKING
+    submission_name = "{name}.run"
 
     @classmethod
     def from_collection(
@@ -57,130 +75,128 @@ class LinkingBenchmark:
     ) -> LinkingBenchmark:
         """The test split of ``collection`` as a benchmark (at most 5 candidates, as BUCC)."""
         qrels = collection_qrels(collection, "test")
-        return cls(name, qrels, description, dict(data or {}), 5, collection)
+        return cls(name, qrels, description, dict(data or {}), BUCC_CANDIDATES, collection)
 
-    def evaluate(
-        self, run: Run, *, complete: bool = False, system: dict[str, Any] | None = None
-    ) -> Result:
-        """trec_eval's success_1, success_5, recip_rank (MRR) and num_* for ``run``.
+    def _documents(self) -> LinkingCollection:
+        if self.collection is None:
+            raise InputError(None, None, f"{self.name} has qrels only, no documents to rank")
+        return self.collection
 
-        ``complete`` counts queries of the qrels absent from the run as 0 (trec_eval ``-c``).
+    def request(self) -> Documents:
+        """Test queries, every English document, and the train queries with the position of
+        their gold document (for learned rankers)."""
+        from simeval.measures.search import LinkingInput
+
+        coll = self._documents()
+        position = {d.id: i for i, d in enumerate(coll.corpus)}
+        train = coll.split("train")
+        data = LinkingInput(
+            coll.lang,
+            [q.text for q in coll.split("test")],
+            [d.text for d in coll.corpus],
+            [q.text for q in train],
+            np.array([position[coll.links[q.id]] for q in train], dtype=np.int64),
+        )
+        return Documents(data, self.max_candidates or BUCC_CANDIDATES)
+
+    def from_answers(self, request: Documents, answers: Any, measure: Any = None) -> Run:
+        """The measure's top k documents per test query as a run; what the measure found on the
+        way (dictionary coverage, BLI precision) goes with it as ``facts``."""
+        coll = self._documents()
+        qids = np.array([q.id.encode() for q in coll.split("test")], dtype=bytes)
+        docnos = np.array([d.id.encode() for d in coll.corpus], dtype=bytes)
+        found = answers.index >= 0
+        rows = np.nonzero(found)[0]
+        n = int(found.sum())
+        system = measure.describe() if measure is not None else {}
+        run = Run(
+            None,
+            qids[rows],
+            docnos[answers.index[found]],
+            answers.score[found].astype(float),
+            np.arange(1, n + 1),
+            str(system.get("spec") or "simeval"),
+        )
+        run.facts = measure.extra() if measure is not None else {}
+        return run
+
+    def read_submission(self, path: Path, **_: Any) -> Run:
+        return read_run(path)
+
+    def write_submission(self, submission: Run, out: Path) -> list[Path]:
+        """A BUCC 2015 run, ``id1 X id2 Y score run.name``, at most ``max_candidates`` a query."""
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_run(
+            out,
+            submission.qids,
+            submission.docnos,
+            submission.scores,
+            run_name(submission.name),
+            depth=self.max_candidates,
+            bucc=True,
+        )
+        return [out]
+
+    def align(
+        self,
+        submission: Run,
+        *,
+        complete: bool = False,
+        max_retrieved: int | None = None,
+        **_: Any,
+    ) -> Aligned:
+        """trec_eval's per-query values for ``submission``: one row per evaluated query.
+
+        ``complete`` counts queries of the qrels absent from the run as 0 (trec_eval ``-c``);
+        ``max_retrieved`` cuts each query's ranking (trec_eval ``-M``; default: no cut).
         """
-        with Timer() as timer:
-            ev = evaluate_trec(
-                run.qids,
-                run.docnos,
-                run.scores,
-                self.qrels.qids,
-                self.qrels.docnos,
-                self.qrels.relevance,
-                complete=complete,
-            )
-        metrics = {
-            k: ev.aggregates[k]
-            for k in (
-                "success_1",
-                "success_5",
-                "recip_rank",
-                "num_q",
-                "num_ret",
-                "num_rel",
-                "num_rel_ret",
-            )
-        }
+        depth = {} if max_retrieved is None else {"max_retrieved": max_retrieved}
+        ev = evaluate_trec(
+            submission.qids,
+            submission.docnos,
+            submission.scores,
+            self.qrels.qids,
+            self.qrels.docnos,
+            self.qrels.relevance,
+            complete=complete,
+            **depth,
+        )
         warnings: list[InputWarning] = []
         unknown, absent = ev.unjudged, ev.absent
         if len(unknown):
-            warnings.append(
-                InputWarning(
-                    run.path,
-                    None,
-                    f"{len(unknown)} run queries have no judgements (e.g. {unknown[0]}); ignored",
-                )
-            )
+            text = f"{len(unknown)} run queries have no judgements (e.g. {unknown[0]}); ignored"
+            warnings.append(InputWarning(submission.path, None, text))
         if len(absent):
             how = "counted as 0 (-c)" if complete else "left out of the averages, as trec_eval does"
-            warnings.append(
-                InputWarning(
-                    run.path,
-                    None,
-                    f"{len(absent)} judged queries are not in the run (e.g. {absent[0]}); {how}",
-                )
-            )
+            text = f"{len(absent)} judged queries are not in the run (e.g. {absent[0]}); {how}"
+            warnings.append(InputWarning(submission.path, None, text))
         over = int((ev.per_query["num_ret"] > (self.max_candidates or np.inf)).sum())
         if over:
-            warnings.append(
-                InputWarning(
-                    run.path,
-                    None,
-                    f"{over} queries have more than {self.max_candidates} candidates; "
-                    "all are scored",
-                )
-            )
+            text = f"{over} queries have more than {self.max_candidates} candidates; all are scored"
+            warnings.append(InputWarning(submission.path, None, text))
         judged = len(ev.qids) + (0 if complete else len(absent))
         items = {
             "qid": as_text(np.asarray(ev.qids)).astype(str),
-            **{k: np.asarray(ev.per_query[k], dtype=float) for k in LINKING_METRICS},
+            **{k: np.asarray(ev.per_query[k], dtype=float) for k in (*LINKING_METRICS, *COUNTS)},
         }
+        breakdown = {}
         if self.collection is not None:
             source = {q.id: q.source for q in self.collection.queries}
             items["source"] = np.asarray([source.get(q, "") for q in items["qid"]], dtype=str)
-        return Result(
-            benchmark=self.name,
-            task=LINKING,
-            main_metric="recip_rank",
-            metrics=metrics,
-            coverage={
+            breakdown = by_source(items["source"], items)
+        settings: dict[str, Any] = {"complete": complete, **depth}
+        facts = getattr(submission, "facts", None)
+        if facts is not None:
+            settings["facts"] = facts
+        return Aligned(
+            items,
+            {
                 "gold": judged,
                 "scored": judged - len(absent),
                 "missing": len(absent),
                 "extra": len(unknown),
             },
-            system=system or {},
-            data=dict(self.data),
-            warnings=warning_texts(warnings),
-            settings={"complete": complete},
-            seconds=timer.seconds,
-            items=items,
-            breakdown=by_source(items["source"], items) if "source" in items else {},
+            warnings,
+            settings,
+            breakdown,
         )
-
-
-@dataclass
-class LinkingSuite:
-    """Linking benchmarks reported together (``xling``: one per language), with the mean of
-    success@1, success@5 and MRR over the members (each language weighs the same)."""
-
-    name: str
-    benchmarks: list[LinkingBenchmark]
-    description: str = ""
-
-    def evaluate(
-        self, runs: dict[str, Run], *, system: dict[str, Any] | None = None
-    ) -> list[Result]:
-        """A result per member (``runs`` maps member names to runs), then the suite's."""
-        with Timer() as timer:
-            results = [b.evaluate(runs[b.name], system=system) for b in self.benchmarks]
-        metrics = {k: float(np.mean([r.metrics[k] for r in results])) for k in LINKING_METRICS}
-        results.append(
-            Result(
-                benchmark=self.name,
-                task=LINKING_SUITE,
-                main_metric="recip_rank",
-                metrics=metrics,
-                coverage={
-                    k: sum(r.coverage.get(k, 0) for r in results)
-                    for k in ("gold", "scored", "missing", "extra")
-                },
-                system=system or {},
-                data={k: v for b in self.benchmarks for k, v in b.data.items()},
-                warnings=[w for r in results for w in r.warnings],
-                settings={"members": [b.name for b in self.benchmarks]},
-                seconds=timer.seconds,
-                items=concat_items([(r.benchmark, r.task, r.items) for r in results]),
-                breakdown={
-                    r.benchmark: {k: r.metrics[k] for k in LINKING_METRICS} for r in results
-                },
-            )
-        )
-        return results

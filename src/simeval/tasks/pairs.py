@@ -8,68 +8,28 @@ the system did not score is *missing*; what happens to it is the ``missing`` pol
 - ``"skip"``: leave it out and evaluate the covered pairs only;
 - ``"error"``: refuse the submission, naming the first missing pair.
 
-Pairs scored but not in the gold are *extra*: ignored, counted and reported.
+Pairs scored but not in the gold are *extra*: ignored, counted and reported. In a one-file
+suite (RUSSE's test.csv) a pair of another member is not extra (``suite_known``).
+
+Submission: a pair file (csv, tsv or space separated, header optional; the score column is
+``sim``/``score`` or the third, or the one named by ``column``), as ``score pairs`` reads it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simeval.data.pairs import ScoredPairs
+from simeval.data.pairs import ScoredPairs, read_scored_pairs, write_pairs
 from simeval.errors import InputError, InputWarning
-from simeval.results.record import Result, Timer, warning_texts
-from simeval.tasks.items import GRADED, MAIN_METRIC, RELATED, Items, graded_metrics, related_metrics
+from simeval.tasks.base import Aligned, Benchmark, WordPairs
+from simeval.tasks.items import GRADED, RELATED, Items
 
 MISSING_POLICIES = ("zero", "skip", "error")
-
-
-@dataclass
-class Alignment:
-    """System scores in gold order; ``covered`` marks gold items the system scored."""
-
-    scores: np.ndarray
-    covered: np.ndarray
-    extra: int
-    warnings: list[InputWarning] = field(default_factory=list)
-
-
-def align_pairs(
-    gold: ScoredPairs, predictions: ScoredPairs, missing: str, *, extra_ok: frozenset | None = None
-) -> Alignment:
-    """Put prediction scores in gold order and apply the ``missing`` policy (module docstring).
-
-    ``extra_ok``: pairs that are not extra even if this gold lacks them (the other benchmarks of
-    a suite scored from one file).
-    """
-    if missing not in MISSING_POLICIES:
-        raise ValueError(f"missing must be one of {MISSING_POLICIES}, got {missing!r}")
-    index = predictions.lookup()
-    rows = np.fromiter((index.get(p, -1) for p in gold.pairs), dtype=np.int64, count=len(gold))
-    found = rows >= 0
-    scores = np.where(found, predictions.scores[np.where(found, rows, 0)], np.nan)
-    covered = ~np.isnan(scores)
-    warnings: list[InputWarning] = []
-    n_missing = int((~covered).sum())
-    if n_missing:
-        first = gold.pairs[int(np.flatnonzero(~covered)[0])]
-        text = f"{n_missing} of {len(gold)} gold pairs have no score (first: {first[0]},{first[1]})"
-        if missing == "error":
-            raise InputError(
-                predictions.path, None, text + "; use --missing zero|skip to score anyway"
-            )
-        action = "scored 0 as the official RUSSE scorer does" if missing == "zero" else "skipped"
-        warnings.append(InputWarning(predictions.path, None, f"{text}; {action}"))
-    n_extra, extra_warnings = extra_pairs(
-        predictions, set(gold.pairs) | (extra_ok or frozenset()), "the gold"
-    )
-    if extra_ok is None:
-        warnings += extra_warnings
-    if missing == "zero":
-        scores = np.where(covered, scores, 0.0)
-    return Alignment(scores, covered, n_extra, warnings)
+KIND_NAMES = {"graded": GRADED, "related": RELATED}  # --kind on the command line
 
 
 def extra_pairs(
@@ -101,19 +61,29 @@ def range_warnings(predictions: ScoredPairs, low: float, high: float) -> list[In
     ]
 
 
+def as_scored_pairs(pairs: list[tuple[str, str]], scores: np.ndarray) -> ScoredPairs:
+    """A measure's scores as a submission (NaN = not scored)."""
+    return ScoredPairs(
+        None, list(pairs), np.asarray(scores, dtype=float), np.arange(1, len(pairs) + 1)
+    )
+
+
 @dataclass
-class PairBenchmark:
+class PairBenchmark(Benchmark):
     """Word pairs with gold scores (graded) or labels 1/0 (related-pairs)."""
 
     name: str
-    task: str
+    kind: str
     gold: ScoredPairs
     description: str = ""
     data: dict[str, str] = field(default_factory=dict)
     score_range: tuple[float, float] | None = None
+    missing: str = "error"  # the default policy of this benchmark (RUSSE: zero)
+    template: ScoredPairs | None = None  # the official file to fill in, when there is one
+    submission_name = "{name}.csv"
 
     def __post_init__(self) -> None:
-        if self.task == RELATED:
+        if self.kind == RELATED:
             bad = np.flatnonzero(~np.isin(self.gold.scores, (0.0, 1.0)))
             if len(bad):
                 i = int(bad[0])
@@ -124,30 +94,107 @@ class PairBenchmark:
                 )
 
     @property
-    def main_metric(self) -> str:
-        return MAIN_METRIC[self.task]
+    def task(self) -> str:  # the name records and older callers use
+        return self.kind
 
     def __len__(self) -> int:
         return len(self.gold)
 
-    def compute_metrics(self, scores: np.ndarray) -> dict[str, float]:
-        """Metrics of system ``scores`` given in gold order (no NaN)."""
-        g = self.gold.scores
-        if self.task == GRADED:
-            return graded_metrics(g, scores)
-        w1 = [a for a, _ in self.gold.pairs]
-        w2 = [b for _, b in self.gold.pairs]
-        return related_metrics(g, scores, np.asarray(w1), np.asarray(w2))
+    def gold_keys(self) -> list[tuple[str, str]]:
+        return self.gold.pairs
 
-    def items(self, aligned: Alignment, missing: str) -> Items:
+    def request(self) -> WordPairs:
+        return WordPairs(list(dict.fromkeys(self.gold.pairs)))
+
+    def from_answers(
+        self, request: WordPairs, answers: np.ndarray, measure: Any = None
+    ) -> ScoredPairs:
+        return as_scored_pairs(request.pairs, answers)
+
+    def read_submission(self, path: Path, *, column: str | None = None, **_: Any) -> ScoredPairs:
+        return read_scored_pairs(path, column)
+
+    def write_submission(self, submission: ScoredPairs, out: Path) -> list[Path]:
+        """The pairs with their scores (empty where not scored): in the official template's
+        order and with its columns when there is one (RUSSE's test.csv), else word1,word2,sim."""
+        pairs, scores = submission.pairs, submission.scores
+        if self.template is not None:
+            by_pair = dict(zip(pairs, scores, strict=True))
+            pairs = self.template.pairs
+            scores = np.array([by_pair.get(p, np.nan) for p in pairs])
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_pairs(out, pairs, scores)
+        return [out]
+
+    def align(
+        self,
+        submission: ScoredPairs,
+        *,
+        missing: str | None = None,
+        suite_known: frozenset | None = None,
+        **_: Any,
+    ) -> Aligned:
+        """System scores in gold order with the ``missing`` policy applied (module docstring)."""
+        missing = missing or self.missing
+        if missing not in MISSING_POLICIES:
+            raise InputError(
+                None,
+                None,
+                f"--missing must be one of {', '.join(MISSING_POLICIES)}, not {missing!r}",
+            )
+        gold = self.gold
+        index = submission.lookup()
+        rows = np.fromiter((index.get(p, -1) for p in gold.pairs), dtype=np.int64, count=len(gold))
+        found = rows >= 0
+        scores = np.where(found, submission.scores[np.where(found, rows, 0)], np.nan)
+        covered = ~np.isnan(scores)
+        warnings: list[InputWarning] = [] if suite_known is not None else [*submission.warnings]
+        n_missing = int((~covered).sum())
+        if n_missing:
+            first = gold.pairs[int(np.flatnonzero(~covered)[0])]
+            text = (
+                f"{n_missing} of {len(gold)} gold pairs have no score "
+                f"(first: {first[0]},{first[1]})"
+            )
+            if missing == "error":
+                raise InputError(
+                    submission.path, None, text + "; use --missing zero|skip to score anyway"
+                )
+            action = (
+                "scored 0 as the official RUSSE scorer does" if missing == "zero" else "skipped"
+            )
+            warnings.append(InputWarning(submission.path, None, f"{text}; {action}"))
+        n_extra, extra_warnings = extra_pairs(
+            submission, set(gold.pairs) | (suite_known or frozenset()), "the gold"
+        )
+        if suite_known is None:
+            warnings += extra_warnings
+        if self.score_range is not None:
+            warnings += range_warnings(submission, *self.score_range)
+        counted = covered | (missing == "zero")
+        n_covered = int(covered.sum())
+        return Aligned(
+            items=self.items(
+                np.where(counted, np.nan_to_num(scores, nan=0.0), np.nan), covered, counted
+            ),
+            coverage={
+                "gold": len(gold),
+                "scored": n_covered,
+                "missing": len(gold) - n_covered,
+                "extra": n_extra,
+            },
+            warnings=warnings,
+            settings={"missing": missing},
+        )
+
+    def items(self, score: np.ndarray, covered: np.ndarray, counted: np.ndarray) -> Items:
         """One row per gold pair: the score as it entered the metrics, and the gold's columns."""
-        counted = aligned.covered | (missing == "zero")
         return {
             "word1": np.array([a for a, _ in self.gold.pairs], dtype=str),
             "word2": np.array([b for _, b in self.gold.pairs], dtype=str),
             "gold": np.asarray(self.gold.scores, dtype=float),
-            "score": np.where(counted, aligned.scores, np.nan),
-            "covered": aligned.covered.astype(np.int64),
+            "score": score,
+            "covered": covered.astype(np.int64),
             "counted": counted.astype(np.int64),
             **{
                 k: np.array(v, dtype=str)
@@ -156,52 +203,18 @@ class PairBenchmark:
             },
         }
 
-    def evaluate(
-        self,
-        predictions: ScoredPairs,
-        *,
-        missing: str = "error",
-        system: dict[str, Any] | None = None,
-        extra_ok: frozenset | None = None,
-    ) -> Result:
-        """Score ``predictions`` against this benchmark (see the module docstring)."""
-        with Timer() as timer:
-            aligned = align_pairs(self.gold, predictions, missing, extra_ok=extra_ok)
-            if missing == "skip":
-                subset = self.subset(aligned.covered)
-                metrics = subset.compute_metrics(aligned.scores[aligned.covered])
-            else:
-                metrics = self.compute_metrics(aligned.scores)
-        warnings = [*aligned.warnings]
-        if self.score_range is not None:
-            warnings += range_warnings(predictions, *self.score_range)
-        covered = int(aligned.covered.sum())
-        return Result(
-            benchmark=self.name,
-            task=self.task,
-            main_metric=self.main_metric,
-            metrics=metrics,
-            coverage={
-                "gold": len(self),
-                "scored": covered,
-                "missing": len(self) - covered,
-                "extra": aligned.extra,
-            },
-            system=system or {},
-            data=dict(self.data),
-            warnings=warning_texts(warnings),
-            settings={"missing": missing},
-            seconds=timer.seconds,
-            items=self.items(aligned, missing),
-        )
-
-    def subset(self, mask: np.ndarray) -> PairBenchmark:
-        """The benchmark restricted to the items where ``mask`` is true."""
-        return PairBenchmark(
-            self.name,
-            self.task,
-            self.gold.take(mask),
-            self.description,
-            self.data,
-            self.score_range,
-        )
+    def suite_coverage(
+        self, submission: ScoredPairs, known: frozenset
+    ) -> tuple[dict[str, int], list[InputWarning]]:
+        """Coverage of a one-file suite's distinct pairs, and the file's warnings."""
+        index = submission.lookup()
+        unscored = sum(1 for p in known if p not in index or np.isnan(submission.scores[index[p]]))
+        where = Path(self.template.path).name if self.template is not None else "the suite"
+        n_extra, extra = extra_pairs(submission, known, where)
+        coverage = {
+            "gold": len(known),
+            "scored": len(known) - unscored,
+            "missing": unscored,
+            "extra": n_extra,
+        }
+        return coverage, [*submission.warnings, *extra]

@@ -1,27 +1,29 @@
-"""The STS task kind: sentence pairs aligned by line, Pearson per dataset, ALL/ALLnrm/Mean.
+"""The STS task kind: sentence pairs aligned by line, Pearson per dataset (SemEval 2012-2016).
 
 A system output must have exactly one line per input pair (the 2012 Perl script silently
 misaligned shorter files; here it is an error naming the file). Gold lines left empty mark
-unscored pairs: their system scores are read but not evaluated.
+unscored pairs: their system scores are read but not evaluated. A suite of STS datasets adds
+ALL, ALLnrm and Mean (``suite-sts``, :mod:`simeval.tasks.items`).
+
+Submission: ``STS.output.<dataset>.txt``, one score a line, optionally a tab and a confidence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simeval.data.sts import STSOutput
-from simeval.errors import InputError
-from simeval.metrics import pearson, sts_all, sts_allnrm, sts_mean, weighted_pearson
-from simeval.results.record import Result, Timer
-from simeval.tasks.items import STS, STS_SUITE, Items, concat_items
+from simeval.data.sts import STSOutput, read_sts_output, write_sts_output
+from simeval.errors import InputError, InputWarning
+from simeval.tasks.base import Aligned, Benchmark, TextPairs
+from simeval.tasks.items import STS
 
 
 @dataclass
-class STSBenchmark:
+class STSBenchmark(Benchmark):
     """One STS dataset: sentence pairs and gold scores (NaN = unscored)."""
 
     name: str
@@ -30,104 +32,58 @@ class STSBenchmark:
     gold: np.ndarray
     description: str = ""
     data: dict[str, str] = field(default_factory=dict)
+    kind = STS
+    submission_name = "STS.output.{dataset}.txt"
 
     @property
     def scored(self) -> np.ndarray:
         return ~np.isnan(self.gold)
 
-    def check(self, output: STSOutput) -> None:
-        if len(output.scores) != len(self.gold):
+    def request(self) -> TextPairs:
+        return TextPairs(self.pairs)
+
+    def from_answers(
+        self, request: TextPairs, answers: np.ndarray, measure: Any = None
+    ) -> STSOutput:
+        """Every line needs a score: a pair the measure cannot score gets 0, with a warning."""
+        unscored = int(np.isnan(answers).sum())
+        warnings = []
+        if unscored:
+            text = f"{unscored} sentence pairs could not be scored; scored 0"
+            warnings.append(InputWarning(None, None, text))
+        return STSOutput(None, np.nan_to_num(answers, nan=0.0), None, warnings)
+
+    def read_submission(self, path: Path, **_: Any) -> STSOutput:
+        return read_sts_output(path, len(self.gold))
+
+    def write_submission(self, submission: STSOutput, out: Path) -> list[Path]:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_sts_output(out, submission.scores, submission.confidences)
+        return [out]
+
+    def align(self, submission: STSOutput, **_: Any) -> Aligned:
+        """One row per gold-scored line (lines with an empty gold are not evaluated)."""
+        if len(submission.scores) != len(self.gold):
             raise InputError(
-                output.path,
+                submission.path,
                 None,
-                f"{len(output.scores)} lines, but {self.name} has "
+                f"{len(submission.scores)} lines, but {self.name} has "
                 f"{len(self.gold)} sentence pairs: expected one score per line for each pair",
             )
-
-    def evaluate(self, output: STSOutput, *, system: dict[str, Any] | None = None) -> Result:
-        """Pearson's r with the gold (and the confidence-weighted r when confidences are given)."""
-        self.check(output)
-        with Timer() as timer:
-            m = self.scored
-            metrics = {"pearson": pearson(output.scores[m], self.gold[m])}
-            if output.confidences is not None:
-                metrics["weighted_pearson"] = weighted_pearson(
-                    output.scores[m], self.gold[m], output.confidences[m]
-                )
-        n = int(m.sum())
-        return Result(
-            benchmark=self.name,
-            task=STS,
-            main_metric="pearson",
-            metrics=metrics,
-            coverage={"gold": n, "scored": n, "missing": 0, "extra": 0},
-            system=system or {},
-            data=dict(self.data),
-            seconds=timer.seconds,
-            items=self.items(output),
-        )
-
-    def items(self, output: STSOutput) -> Items:
-        """One row per gold-scored line (lines with an empty gold are not evaluated)."""
         m = self.scored
-        ones = np.ones(int(m.sum()), dtype=np.int64)
-        return {
+        n = int(m.sum())
+        ones = np.ones(n, dtype=np.int64)
+        items = {
             "item": np.flatnonzero(m) + 1,
             "gold": self.gold[m],
-            "score": np.asarray(output.scores, dtype=float)[m],
+            "score": np.asarray(submission.scores, dtype=float)[m],
             "covered": ones,
             "counted": ones,
         }
-
-
-@dataclass
-class STSSuite:
-    """Datasets reported together, with the SemEval-2012 aggregates ALL, ALLnrm and Mean."""
-
-    name: str
-    benchmarks: list[STSBenchmark]
-    description: str = ""
-
-    def evaluate(
-        self, outputs: Mapping[str, STSOutput], *, system: dict[str, Any] | None = None
-    ) -> list[Result]:
-        """One result per dataset, then one for the suite (ALL, ALLnrm, Mean).
-
-        ``outputs`` maps dataset names (``MSRpar``) to system outputs; every dataset is needed.
-        """
-        absent = [b.dataset for b in self.benchmarks if b.dataset not in outputs]
-        if absent:
-            raise InputError(
-                None,
-                None,
-                f"{self.name}: no system output for "
-                f"{', '.join(absent)}; ALL, ALLnrm and Mean need every dataset",
-            )
-        results = [b.evaluate(outputs[b.dataset], system=system) for b in self.benchmarks]
-        with Timer() as timer:
-            golds = [b.gold[b.scored] for b in self.benchmarks]
-            systems = [outputs[b.dataset].scores[b.scored] for b in self.benchmarks]
-            metrics = {
-                "all": sts_all(golds, systems),
-                "allnrm": sts_allnrm(golds, systems),
-                "mean": sts_mean([r.metrics["pearson"] for r in results], [len(g) for g in golds]),
-            }
-        n = sum(len(g) for g in golds)
-        data: dict[str, str] = {}
-        for b in self.benchmarks:
-            data.update(b.data)
-        results.append(
-            Result(
-                benchmark=self.name,
-                task=STS_SUITE,
-                main_metric="all",
-                metrics=metrics,
-                coverage={"gold": n, "scored": n, "missing": 0, "extra": 0},
-                system=system or {},
-                data=data,
-                settings={"members": [b.name for b in self.benchmarks]},
-                seconds=timer.seconds,
-                items=concat_items([(r.benchmark, r.task, r.items) for r in results]),
-            )
+        if submission.confidences is not None:
+            items["confidence"] = np.asarray(submission.confidences, dtype=float)[m]
+        return Aligned(
+            items,
+            {"gold": n, "scored": n, "missing": 0, "extra": 0},
+            warnings=list(submission.warnings),
         )
-        return results

@@ -1,0 +1,618 @@
+"""The benchmark registry: one declarative entry per benchmark and suite, and the user's own.
+
+An entry is data — task kind, files, columns, score range, split, views, aggregate — and one
+loader per entry type turns it into a task (:mod:`simeval.tasks.base`). Adding a benchmark is
+one entry here (plus its files in :mod:`simeval.data.catalog`); STS years are one layout each.
+
+Entry types:
+
+- :class:`PairEntry`: a word-pair gold file (``graded`` or ``related``);
+- :class:`STSLayout`: one STS year and split: where its input and gold files are, per dataset;
+- :class:`CollectionEntry`: a linking collection built once into the cache by a named builder
+  (``xling-*``: the BUCC 2015 preparation of every staged document pair), then read from
+  there (``manifest.json`` records the inputs' sha256 and the settings);
+- :class:`SuiteEntry`: members reported together, with an aggregate (``sum``, ``sts``,
+  ``mean``) or none (a group such as ``words``).
+
+The user's own benchmarks need no code:
+
+- a path where a name is expected: a pair file (``--kind``, ``--gold-column``), an STS folder
+  (``STS.input.<dataset>.txt`` + ``STS.gs.<dataset>.txt``, several datasets make a suite with
+  ALL/ALLnrm/Mean) or a linking folder (``qrels`` or ``qrels.test``, and optionally the
+  documents as ``queries.jsonl`` + ``corpus.jsonl``, :mod:`simeval.data.documents`);
+- a registry file (TOML) naming a lab's benchmarks and suites, loaded by ``--registry FILE`` or
+  ``SIMEVAL_REGISTRY`` (several files separated by ``:``)::
+
+      [benchmark.lab-verbs]          # paths are relative to the TOML file
+      kind = "graded"                # graded | related | sts | linking
+      gold = "verbs.tsv"
+      column = "mean"                # optional, as --gold-column
+      description = "our 120 verb pairs"
+
+      [benchmark.lab-sts]
+      kind = "sts"
+      input = "STS.input.news.txt"
+      gold = "STS.gs.news.txt"
+
+      [benchmark.lab-links]
+      kind = "linking"
+      folder = "links"               # qrels(.test) [+ queries.jsonl, corpus.jsonl]
+
+      [suite.lab]
+      members = ["lab-verbs", "simlex999"]
+      aggregate = "mean"             # sum | sts | mean | none
+
+Their records carry the sha256 of every file read, like catalog benchmarks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.data.pairs import read_scored_pairs
+from simeval.data.store import DataStore
+from simeval.data.sts import read_sts_gold, read_sts_input
+from simeval.errors import InputError
+from simeval.tasks.base import Suite, sha256_of
+from simeval.tasks.items import GRADED, LINKING, RELATED, STS
+from simeval.tasks.linking import LinkingBenchmark
+from simeval.tasks.pairs import KIND_NAMES, PairBenchmark
+from simeval.tasks.sts import STSBenchmark
+
+REGISTRY_ENV = "SIMEVAL_REGISTRY"
+
+
+@dataclass(frozen=True)
+class View:
+    """A named way to split a benchmark's items for the report (:mod:`simeval.report.subsets`).
+
+    ``how``: ``column`` (by value), ``quartiles`` (of the sum of ``columns``), ``flag`` (a 1/0
+    column against the rest), ``flags`` (one subset per 1/0 column; they may overlap).
+    """
+
+    name: str
+    how: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PairEntry:
+    name: str
+    kind: str  # GRADED or RELATED
+    gold: str  # a catalog path, or a file path (user entries)
+    description: str
+    column: str | None = None
+    score_range: tuple[float, float] | None = None
+    exclude: str | None = None  # pairs of this gold file are removed (rt-train = rt - rt-test)
+    # (column, gold file): a 1/0 column marking the pairs that file also holds
+    marks: tuple[tuple[str, str], ...] = ()
+    missing: str = "error"  # what an unscored pair gets by default
+    views: tuple[View, ...] = ()
+    source: str = ""  # the catalog entry (licence, citation)
+
+
+@dataclass(frozen=True)
+class STSLayout:
+    """One STS year and split: ``{dataset}`` in the patterns; names ``{prefix}-{short}``."""
+
+    prefix: str
+    year: int
+    split: str
+    datasets: tuple[str, ...]
+    input: str
+    gold: str
+    source: str = ""
+
+    def name(self, dataset: str) -> str:
+        return f"{self.prefix}-{dataset.removeprefix('surprise.').lower()}"
+
+
+@dataclass(frozen=True)
+class STSEntry:
+    name: str
+    dataset: str
+    input: str
+    gold: str
+    description: str
+    source: str = ""
+    kind: str = STS
+
+
+@dataclass(frozen=True)
+class CollectionEntry:
+    """A linking benchmark whose collection a builder makes once (``builder``, ``options``)."""
+
+    name: str
+    builder: str
+    options: tuple[tuple[str, Any], ...]
+    description: str
+    source: str = ""
+    kind: str = LINKING
+
+
+@dataclass(frozen=True)
+class LinkingEntry:
+    """A linking folder on disk (user entries): qrels, and the documents if given."""
+
+    name: str
+    folder: str
+    description: str = ""
+    kind: str = LINKING
+
+
+@dataclass(frozen=True)
+class SuiteEntry:
+    name: str
+    members: tuple[str, ...]
+    aggregate: str | None
+    description: str
+    layout: str = "folder"
+    template: str | None = None  # one-file suites: the official file to fill in
+
+
+Entry = PairEntry | STSEntry | CollectionEntry | LinkingEntry
+RUSSE = (0.0, 1.0)
+SIMLEX_VIEWS = (
+    View("POS", "column", ("POS",)),
+    View("concreteness", "quartiles", ("conc(w1)", "conc(w2)")),
+    View("SimAssoc333", "flag", ("SimAssoc333",)),
+)
+WS_VIEWS = (View("split", "flags", ("similarity", "relatedness")),)
+
+
+def _russe(name: str, path: str, kind: str, text: str, exclude: str | None = None) -> PairEntry:
+    return PairEntry(name, kind, path, text, None, RUSSE, exclude, missing="zero", source="russe")
+
+
+PAIRS = (
+    _russe(
+        "russe-hj",
+        "russe/hj-test.csv",
+        GRADED,
+        "RUSSE 2015 HJ: 333 Russian pairs with human judgements (Spearman)",
+    ),
+    _russe(
+        "russe-rt",
+        "russe/rt-test.csv",
+        RELATED,
+        "RUSSE 2015 RT: 9,548 RuThes pairs, half related (average precision)",
+    ),
+    _russe(
+        "russe-ae",
+        "russe/ae-test.csv",
+        RELATED,
+        "RUSSE 2015 AE: 1,952 associative thesaurus pairs, half related",
+    ),
+    _russe(
+        "russe-ae2",
+        "russe/ae2-test.csv",
+        RELATED,
+        "RUSSE 2015 AE2: 3,002 sociation.org pairs, half related",
+    ),
+    _russe("russe-hj-train", "russe/hj-train.csv", GRADED, "RUSSE HJ train sample (66 pairs)"),
+    _russe(
+        "russe-rt-train",
+        "russe/rt.csv",
+        RELATED,
+        "RUSSE RT train: rt.csv without the rt-test pairs",
+        "russe/rt-test.csv",
+    ),
+    _russe("russe-ae-train", "russe/ae-train.csv", RELATED, "RUSSE AE train (20,967 pairs)"),
+    _russe("russe-ae2-train", "russe/ae2-train.csv", RELATED, "RUSSE AE2 train (83,770 pairs)"),
+    PairEntry(
+        "simlex999",
+        GRADED,
+        "simlex999/SimLex-999.txt",
+        "SimLex-999: 999 English pairs, similarity 0-10, POS/concreteness/association kept",
+        column="SimLex999",
+        views=SIMLEX_VIEWS,
+        source="simlex999",
+    ),
+    PairEntry(
+        "wordsim353",
+        GRADED,
+        "wordsim353/combined.csv",
+        "WordSim-353: 353 English pairs, 0-10 (similarity/relatedness split marked)",
+        marks=(
+            ("similarity", "wordsim353/similarity.tab"),
+            ("relatedness", "wordsim353/relatedness.tab"),
+        ),
+        views=WS_VIEWS,
+        source="wordsim353",
+    ),
+    PairEntry(
+        "wordsim353-sim",
+        GRADED,
+        "wordsim353/similarity.tab",
+        "WordSim-353 similarity split (Agirre et al. 2009), 203 pairs",
+        source="wordsim353",
+    ),
+    PairEntry(
+        "wordsim353-rel",
+        GRADED,
+        "wordsim353/relatedness.tab",
+        "WordSim-353 relatedness split (Agirre et al. 2009), 252 pairs",
+        source="wordsim353",
+    ),
+    PairEntry(
+        "rg65", GRADED, "rg65/EN-RG-65.txt", "RG-65: 65 English noun pairs, 0-4", source="rg65"
+    ),
+    PairEntry(
+        "mc30", GRADED, "mc30/EN-MC-30.txt", "MC-30: 30 English noun pairs, 0-4", source="mc30"
+    ),
+    PairEntry(
+        "men",
+        GRADED,
+        "men/MEN_dataset_natural_form_full",
+        "MEN: 3,000 English pairs, relatedness 0-50 (natural form)",
+        source="men",
+    ),
+)
+
+STS_LAYOUTS = (
+    STSLayout(
+        "sts12",
+        2012,
+        "test",
+        ("MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews"),
+        "sts2012/test/STS.input.{dataset}.txt",
+        "sts2012/test/STS.gs.{dataset}.txt",
+        "sts2012",
+    ),
+    STSLayout(
+        "sts12-train",
+        2012,
+        "train",
+        ("MSRpar", "MSRvid", "SMTeuroparl"),
+        "sts2012/train/STS.input.{dataset}.txt",
+        "sts2012/train/STS.gs.{dataset}.txt",
+        "sts2012",
+    ),
+)
+
+XLING_LANGUAGES = ("de", "fr", "ru", "tr", "zh")
+
+
+def _xling(lang: str) -> CollectionEntry:
+    return CollectionEntry(
+        f"xling-{lang}-en",
+        "bucc",
+        (("lang", lang),),
+        f"{lang}-en document linking (BUCC 2015 style) from every {lang}-en pair in xling/, "
+        "BUCC preparation (first sentence dropped, IQR length filter, half held out)",
+        "xling",
+    )
+
+
+SUITES = (
+    SuiteEntry(
+        "russe",
+        ("russe-hj", "russe-rt", "russe-ae", "russe-ae2"),
+        "sum",
+        "RUSSE 2015: HJ, RT, AE, AE2 from the one test.csv participants returned; sum ranks",
+        layout="one-file",
+        template="russe/test.csv",
+    ),
+    SuiteEntry(
+        "sts12",
+        tuple(STS_LAYOUTS[0].name(d) for d in STS_LAYOUTS[0].datasets),
+        "sts",
+        "SemEval-2012 STS test: five datasets with ALL, ALLnrm and Mean",
+    ),
+    SuiteEntry(
+        "xling",
+        tuple(f"xling-{x}-en" for x in XLING_LANGUAGES),
+        "mean",
+        "Cross-language document linking, de/fr/ru/tr/zh-en (mean over languages)",
+    ),
+    SuiteEntry(
+        "words",
+        ("simlex999", "wordsim353", "rg65", "mc30"),
+        None,
+        "English word similarity: SimLex-999, WordSim-353, RG-65, MC-30 (no aggregate)",
+    ),
+)
+
+
+def _sts_entries(layout: STSLayout) -> list[STSEntry]:
+    return [
+        STSEntry(
+            layout.name(d),
+            d,
+            layout.input.format(dataset=d),
+            layout.gold.format(dataset=d),
+            f"SemEval-{layout.year} STS {layout.split} set {d}",
+            layout.source,
+        )
+        for d in layout.datasets
+    ]
+
+
+# -- a registry: the catalog's entries and the user's -----------------------------------------
+
+Builder = Callable[[CollectionEntry, DataStore], Any]  # -> LinkingCollection (data/documents)
+
+
+@dataclass
+class Registry:
+    """Benchmarks and suites by name; files of user entries are paths, not catalog paths."""
+
+    entries: dict[str, Entry] = field(default_factory=dict)
+    suites: dict[str, SuiteEntry] = field(default_factory=dict)
+    user: set[str] = field(default_factory=set)  # names whose files are plain paths
+
+    @classmethod
+    def catalog(cls) -> Registry:
+        entries: dict[str, Entry] = {e.name: e for e in PAIRS}
+        for layout in STS_LAYOUTS:
+            entries.update({e.name: e for e in _sts_entries(layout)})
+        entries.update({e.name: e for e in map(_xling, XLING_LANGUAGES)})
+        return cls(entries, {s.name: s for s in SUITES})
+
+    @classmethod
+    def default(cls, files: list[str | Path] | None = None) -> Registry:
+        """The catalog's entries, then those of ``files`` and of ``SIMEVAL_REGISTRY``."""
+        registry = cls.catalog()
+        env = [p for p in os.environ.get(REGISTRY_ENV, "").split(os.pathsep) if p]
+        for f in [*env, *(files or [])]:
+            registry.add_file(Path(f))
+        return registry
+
+    @property
+    def names(self) -> list[str]:
+        return [*self.entries, *self.suites]
+
+    def add_file(self, path: Path) -> None:
+        """Add the benchmarks and suites of a TOML registry file (module docstring)."""
+        if not path.is_file():
+            raise InputError(path, None, "no such registry file")
+        try:
+            doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(path, None, f"not a TOML registry: {exc}") from None
+        unknown = set(doc) - {"benchmark", "suite"}
+        if unknown:
+            raise InputError(
+                path,
+                None,
+                f"unknown table(s) {sorted(unknown)}: expected [benchmark.NAME] or [suite.NAME]",
+            )
+        for name, spec in doc.get("benchmark", {}).items():
+            self.entries[name] = _user_entry(path, name, dict(spec))
+            self.user.add(name)
+        for name, spec in doc.get("suite", {}).items():
+            self.suites[name] = _user_suite(path, name, dict(spec))
+        for s in self.suites.values():
+            for m in s.members:
+                if m not in self.entries:
+                    raise InputError(path, None, f"suite {s.name}: unknown member {m!r}")
+
+    def expand(self, name: str) -> list[str]:
+        """A group's members, or the name itself."""
+        suite = self.suites.get(name)
+        return list(suite.members) if suite is not None and suite.aggregate is None else [name]
+
+    def check(self, name: str) -> None:
+        if name in self.entries or name in self.suites or Path(name).exists():
+            return
+        close = difflib.get_close_matches(name, self.names, n=3)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        raise InputError(
+            None,
+            None,
+            f"unknown benchmark or suite {name!r}{hint} (`simeval benchmarks` lists them; a "
+            "path to a pair file, an STS folder or a linking folder works too)",
+        )
+
+    def load(
+        self, name: str, store: DataStore | None = None, build: Builder | None = None, **how: Any
+    ) -> Any:
+        """The benchmark or suite ``name``, or the one at path ``name`` (``how``: ``kind`` and
+        ``gold_column`` for a pair file). ``build`` makes collections not yet in the cache."""
+        if name in self.suites:
+            return self._suite(self.suites[name], store, build)
+        if name in self.entries:
+            return self._benchmark(self.entries[name], store, build)
+        if Path(name).exists():
+            return from_path(Path(name), **how)
+        self.check(name)
+
+    def _files(self, name: str, store: DataStore | None) -> Callable[[str], tuple[Path, str]]:
+        """Resolve a file of entry ``name``: (local path, sha256)."""
+        if name in self.user:
+            return lambda p: (Path(p), sha256_of([p])[p])
+        store = store or DataStore.from_env()
+        return lambda p: (store.path(p), store.sha256(p))
+
+    def _benchmark(self, entry: Entry, store: DataStore | None, build: Builder | None) -> Any:
+        files = self._files(entry.name, store)
+        if isinstance(entry, PairEntry):
+            return _load_pairs(entry, files)
+        if isinstance(entry, STSEntry):
+            return _load_sts(entry, files)
+        if isinstance(entry, LinkingEntry):
+            return linking_folder(Path(entry.folder), entry.name, entry.description)
+        if build is None:
+            raise InputError(None, None, f"{entry.name} is built from raw files; no builder given")
+        collection = build(entry, store or DataStore.from_env())
+        data = collection.meta.get("data", {})
+        return LinkingBenchmark.from_collection(entry.name, collection, entry.description, data)
+
+    def _suite(self, entry: SuiteEntry, store: DataStore | None, build: Builder | None) -> Suite:
+        members = [self._benchmark(self.entries[m], store, build) for m in entry.members]
+        if entry.template:
+            path, _ = self._files(entry.name, store)(entry.template)
+            template = read_scored_pairs(path, keep_duplicates=True)
+            for m in members:
+                m.template = template
+        return Suite(entry.name, members, entry.aggregate, entry.layout, entry.description)
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(name, kind, description) of every benchmark, then every suite."""
+        out = [(e.name, e.kind, e.description) for e in self.entries.values()]
+        for s in self.suites.values():
+            what = f"suite ({s.aggregate})" if s.aggregate else "group"
+            out.append((s.name, what, f"{s.description}: {', '.join(s.members)}"))
+        return out
+
+
+def _load_pairs(entry: PairEntry, files: Callable[[str], tuple[Path, str]]) -> PairBenchmark:
+    path, digest = files(entry.gold)
+    data = {entry.gold: digest}
+    gold = read_scored_pairs(path, entry.column, require_scores=True, keep_duplicates=True)
+    if entry.exclude:
+        excluded, data[entry.exclude] = files(entry.exclude)
+        removed = set(read_scored_pairs(excluded, keep_duplicates=True).pairs)
+        gold = gold.take(np.array([p not in removed for p in gold.pairs], dtype=bool))
+    for column, marker in entry.marks:
+        marked_path, data[marker] = files(marker)
+        marked = set(read_scored_pairs(marked_path, keep_duplicates=True).pairs)
+        gold.columns[column] = ["1" if p in marked else "0" for p in gold.pairs]
+    return PairBenchmark(
+        entry.name, entry.kind, gold, entry.description, data, entry.score_range, entry.missing
+    )
+
+
+def _load_sts(entry: STSEntry, files: Callable[[str], tuple[Path, str]]) -> STSBenchmark:
+    (inp, d_in), (gs, d_gs) = files(entry.input), files(entry.gold)
+    pairs, gold = read_sts_input(inp), read_sts_gold(gs)
+    if len(pairs) != len(gold):
+        raise InputError(gs, None, f"{len(gold)} gold lines for {len(pairs)} pairs in {inp}")
+    data = {entry.input: d_in, entry.gold: d_gs}
+    return STSBenchmark(entry.name, entry.dataset, pairs, gold, entry.description, data)
+
+
+# -- the user's benchmarks: a path, or an entry of a TOML file --------------------------------
+
+
+def pair_file(
+    path: Path,
+    kind: str = "graded",
+    gold_column: str | None = None,
+    name: str | None = None,
+    description: str = "",
+) -> PairBenchmark:
+    """A gold pair file as a benchmark, its score column found as ``score pairs --gold`` does."""
+    if kind not in KIND_NAMES:
+        raise InputError(None, None, f"--kind must be {' or '.join(KIND_NAMES)}, not {kind!r}")
+    gold = read_scored_pairs(path, gold_column, require_scores=True, keep_duplicates=True)
+    return PairBenchmark(name or path.name, KIND_NAMES[kind], gold, description, sha256_of([path]))
+
+
+STS_INPUT, STS_GOLD = "STS.input.", "STS.gs."
+
+
+def sts_folder(folder: Path, name: str | None = None) -> Any:
+    """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
+    year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
+    suite with ALL, ALLnrm and Mean."""
+    name = name or folder.name
+    members = []
+    for inp in sorted(folder.glob("STS*.input.*.txt")):
+        prefix, _, dataset = inp.name.partition(".input.")
+        dataset = dataset.removesuffix(".txt")
+        gs = folder / f"{prefix}.gs.{dataset}.txt"
+        if not gs.is_file():
+            raise InputError(gs, None, f"no gold file for {inp.name}")
+        entry = STSEntry(
+            f"{name}-{dataset.lower()}", dataset, str(inp), str(gs), f"STS {dataset} ({folder})"
+        )
+        members.append(_load_sts(entry, lambda p: (Path(p), sha256_of([p])[p])))
+    if not members:
+        raise InputError(folder, None, "no STS.input.<dataset>.txt files in this folder")
+    if len(members) == 1:
+        return members[0]
+    return Suite(name, members, "sts", description=f"STS datasets in {folder}")
+
+
+def linking_folder(
+    folder: Path, name: str | None = None, description: str = ""
+) -> LinkingBenchmark:
+    """A linking folder: ``qrels.test`` or ``qrels`` (TREC qrels), and the documents
+    (``queries.jsonl``, ``corpus.jsonl``: :mod:`simeval.data.documents`) when a measure is to
+    rank them. Without ``meta.json`` the language is taken as unknown."""
+    from simeval.data.documents import read_collection
+    from simeval.data.trec import read_qrels
+
+    name = name or folder.name
+    qrels_path = next((folder / q for q in ("qrels.test", "qrels") if (folder / q).is_file()), None)
+    if qrels_path is None:
+        raise InputError(folder, None, "no qrels.test or qrels file in this folder")
+    if (folder / "queries.jsonl").is_file():
+        collection = read_collection(folder)
+        files = [p for p in sorted(folder.iterdir()) if p.is_file()]
+        return LinkingBenchmark.from_collection(name, collection, description, sha256_of(files))
+    return LinkingBenchmark(name, read_qrels(qrels_path), description, sha256_of([qrels_path]))
+
+
+def from_path(path: Path, kind: str = "graded", gold_column: str | None = None) -> Any:
+    """The benchmark at ``path`` (module docstring)."""
+    if path.is_file():
+        return pair_file(path, kind, gold_column)
+    if path.is_dir():
+        if any(path.glob("STS*.input.*.txt")):
+            return sts_folder(path)
+        if any((path / q).is_file() for q in ("qrels", "qrels.test")):
+            return linking_folder(path)
+        raise InputError(
+            path, None, "expected an STS folder (STS.input.*.txt) or a linking folder (qrels)"
+        )
+    raise InputError(path, None, "no such file or folder")
+
+
+def _user_entry(source: Path, name: str, spec: dict[str, Any]) -> Entry:
+    """A ``[benchmark.NAME]`` table of a registry file; paths relative to the file."""
+
+    def rel(key: str) -> str:
+        if key not in spec:
+            raise InputError(source, None, f"benchmark {name}: {key!r} is required")
+        return str((source.parent / str(spec.pop(key))).resolve())
+
+    kind = str(spec.pop("kind", "graded"))
+    description = str(spec.pop("description", ""))
+    if kind in KIND_NAMES:
+        entry: Entry = PairEntry(
+            name,
+            KIND_NAMES[kind],
+            rel("gold"),
+            description,
+            column=spec.pop("column", None),
+            missing=str(spec.pop("missing", "error")),
+        )
+    elif kind == "sts":
+        dataset = str(spec.pop("dataset", name))
+        entry = STSEntry(name, dataset, rel("input"), rel("gold"), description)
+    elif kind == "linking":
+        entry = LinkingEntry(name, rel("folder"), description)
+    else:
+        raise InputError(
+            source,
+            None,
+            f"benchmark {name}: kind must be graded, related, sts or linking, not {kind!r}",
+        )
+    if spec:
+        raise InputError(source, None, f"benchmark {name}: unknown key(s) {sorted(spec)}")
+    return entry
+
+
+def _user_suite(source: Path, name: str, spec: dict[str, Any]) -> SuiteEntry:
+    members = spec.pop("members", None)
+    if not isinstance(members, list) or not members:
+        raise InputError(source, None, f"suite {name}: members must be a list of benchmark names")
+    aggregate = spec.pop("aggregate", "none")
+    if aggregate not in ("sum", "sts", "mean", "none"):
+        raise InputError(source, None, f"suite {name}: aggregate must be sum, sts, mean or none")
+    description = str(spec.pop("description", ""))
+    if spec:
+        raise InputError(source, None, f"suite {name}: unknown key(s) {sorted(spec)}")
+    return SuiteEntry(
+        name, tuple(map(str, members)), None if aggregate == "none" else aggregate, description
+    )
