@@ -273,6 +273,18 @@ _MC30_FILES = (
     ),
 )
 
+_MEN_FILES = tuple(
+    CatalogFile(f"men/{name}", size, sha, name)
+    for name, size, sha in (
+        (
+            "MEN_dataset_natural_form_full",
+            69876,
+            "87a5b7229e6cf32426063da921e83031b9efeab3101d4413eaa3f44fcbce3a45",
+        ),
+        ("licence.txt", 809, "d8d7416e8adbba39f5eeabf2876a98293c4ac2ce2f25f7446d6a435f8e7b67b6"),
+    )
+)
+
 _STS2012_FILES = (
     CatalogFile(
         "sts2012/00-readme.txt",
@@ -502,6 +514,24 @@ CATALOG: dict[str, CatalogEntry] = {
             note=(
                 "The local mirror renames files back to their official names; the upstream "
                 "paths assume the same names and are not verified from here (the sha256 is)."
+            ),
+        ),
+        CatalogEntry(
+            name="men",
+            title="MEN (Bruni, Tran & Baroni)",
+            description="3,000 English word pairs rated for relatedness 0-50 (natural form).",
+            upstream=f"{GITHUB_RAW}/mrmechko/simcross/ffc5c7598185be00260d81fd71274db32e6bceda/",
+            licence="CC BY 2.0 (men/licence.txt)",
+            citation="""@article{bruni2014multimodal,
+  title={Multimodal Distributional Semantics},
+  author={Bruni, Elia and Tran, Nam Khanh and Baroni, Marco},
+  journal={Journal of Artificial Intelligence Research}, volume={49}, pages={1--47},
+  year={2014}
+}""",
+            files=_MEN_FILES,
+            note=(
+                "This copy starts every file with an added header line (word1 word2 score); "
+                "the upstream path within the repository is not verified from here."
             ),
         ),
         *XLING_ENTRIES,

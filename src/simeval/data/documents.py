@@ -9,6 +9,7 @@ Layout (one folder), written by :func:`write_collection`:
 ``qrels.train``     TREC qrels ``qid 0 docno 1`` for the train queries
 ``qrels.test``      the same for the test queries (held back from participants)
 ``meta.json``       language, options, seed, counts per step and per source, input sha256
+                    (optional in a folder made by hand)
 ==================  =====================================================================
 """
 
@@ -92,7 +93,8 @@ def read_collection(folder: str | Path) -> LinkingCollection:
     from simeval.data.trec import read_qrels
 
     folder = Path(folder)
-    meta = json.loads(read_text(folder / "meta.json"))
+    # meta.json is optional for a folder made by hand: no language, no counts
+    meta = json.loads(read_text(folder / "meta.json")) if (folder / "meta.json").is_file() else {}
     queries = _read_jsonl(folder / "queries.jsonl", ("id", "source", "doc_id", "text", "split"))
     corpus = _read_jsonl(folder / "corpus.jsonl", ("id", "source", "doc_id", "text"))
     links: dict[str, str] = {}
