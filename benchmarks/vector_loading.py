@@ -58,7 +58,7 @@ def benchmark_words() -> tuple[list[str], list[Path]]:
     files = []
     folder = Path(tempfile.mkdtemp(prefix="simeval-pairs-"))
     for target in load_targets(WORD_BENCHMARKS):
-        benches = getattr(target, "benchmarks", [target])
+        benches = target.members or [target]
         for b in benches:
             lines = []
             for (a, c), s in zip(b.gold.pairs, b.gold.scores, strict=True):

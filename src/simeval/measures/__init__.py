@@ -68,7 +68,7 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
     if parsed.name == "combine":
         from simeval.measures.combination import make_combination
 
-        return make_combination(p)
+        return make_combination(p, create_measure)
     if parsed.name == "encoder":
         from simeval.measures.encoder import make_encoder
 

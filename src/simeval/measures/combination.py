@@ -11,6 +11,7 @@ rows (label 1; every other candidate 0); test candidates are ranked by its decis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -97,9 +98,9 @@ class CombinationRanker(Ranker):
         return facts
 
 
-def make_combination(p: Params) -> CombinationRanker:
-    from simeval.measures import create_measure
-
+def make_combination(p: Params, create_measure: Callable[[str], Any]) -> CombinationRanker:
+    """``combine``; ``create_measure`` makes the base rankers (passed in, so this module does
+    not import the measures package that imports it)."""
     names = p.get("rankers", "dictionary+hapax+procrustes")
     params = {"rankers": names, "depth": p.get("depth", 20, int)}
     p.done()
