@@ -59,21 +59,24 @@ class WordPairs(Request):
 
     pairs: Pairs
 
+    def strings(self) -> set[str]:
+        return {x for p in self.pairs for x in p}
+
     def words(self) -> set[str]:
-        return {w for p in self.pairs for w in p}
+        return self.strings()
 
     def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
         return np.asarray(measure.score_words(self.pairs), dtype=float)
 
 
-@dataclass
-class TextPairs(Request):
+class TextPairs(WordPairs):
     """Sentence or text pairs to score (``measure.score_texts``)."""
 
-    pairs: Pairs
+    def words(self) -> set[str]:
+        return set()
 
     def texts(self) -> set[str]:
-        return {t for p in self.pairs for t in p}
+        return self.strings()
 
     def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
         return np.asarray(measure.score_texts(self.pairs), dtype=float)

@@ -96,7 +96,8 @@ class PairEntry:
     marks: tuple[tuple[str, str], ...] = ()
     missing: str = "error"  # what an unscored pair gets by default
     views: tuple[View, ...] = ()
-    source: str = ""  # the catalog entry (licence, citation)
+    source: str = ""  # the catalog entry: licence, citation (``simeval data info SOURCE``)
+    split: str = "test"  # test, train, dev, or full (no official split)
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,10 @@ WS_VIEWS = (View("split", "flags", ("similarity", "relatedness")),)
 
 
 def _russe(name: str, path: str, kind: str, text: str, exclude: str | None = None) -> PairEntry:
-    return PairEntry(name, kind, path, text, None, RUSSE, exclude, missing="zero", source="russe")
+    split = "train" if name.endswith("-train") else "test"
+    return PairEntry(
+        name, kind, path, text, None, RUSSE, exclude, missing="zero", source="russe", split=split
+    )
 
 
 PAIRS = (
@@ -254,6 +258,7 @@ PAIRS = (
         "men/MEN_dataset_natural_form_full",
         "MEN: 3,000 English pairs, relatedness 0-50 (natural form)",
         source="men",
+        split="full",
     ),
 )
 
