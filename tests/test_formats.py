@@ -67,8 +67,8 @@ def test_write_read_round_trip(tmp_path: Path) -> None:
     ("content", "message"),
     [
         (b"word1,word2,sim\na,b,0.5\na,c\n", ":3: expected 3 fields"),
-        (b"word1,word2,sim\na,b,high\n", ":2: sim: expected a number, got 'high'"),
-        (b"word1,word2,sim\na,b,NaN\n", ":2: sim: expected a finite number"),
+        (b"word1,word2,sim\na,b,high\n", ":2: sim: expected a decimal number, got 'high'"),
+        (b"word1,word2,sim\na,b,NaN\n", ":2: sim: expected a decimal number, got 'NaN'"),
         (b"word1,word2,sim\na,b,0.5\na,b,0.6\n", ":3: pair 'a','b' given twice with different"),
         (b"word1,word2,sim\n\xcf\xf0\xe8,b,1\n", ":2: not valid UTF-8"),
         (b"", "empty file"),

@@ -91,8 +91,8 @@ def test_confidence_weighted_and_unscored_lines(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("1\nabc\n", ":2: score: expected a number, got 'abc'"),
-        ("1\nnan\n", ":2: score: expected a finite number"),
+        ("1\nabc\n", ":2: score: expected a decimal number, got 'abc'"),
+        ("1\nnan\n", ":2: score: expected a decimal number, got 'nan'"),
         ("1\n2\t150\n", ":2: confidence: expected 0..100"),
         ("1\n\n", ":2: expected a score, the line is empty"),
     ],

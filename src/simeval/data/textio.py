@@ -9,6 +9,7 @@ messages quote.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,12 +87,24 @@ def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def parse_float(text: str, path: str | Path, line: int, what: str) -> float:
-    """Parse a finite float or raise :class:`InputError` saying what was expected."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(path, line, f"{what}: expected a number, got {text!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise InputError(path, line, f"{what}: expected a finite number, got {text!r}")
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+SHOWN = 100  # characters of offending text an error message quotes at most
+
+
+def shown(text: str, limit: int = SHOWN) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters (a long field is not echoed)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text):,} chars)"
+
+
+def parse_float(text: str, path: str | Path | None, line: int | None, what: str) -> float:
+    """The one number parser of every reader: an ASCII decimal (``-1``, ``.5``, ``2.``,
+    ``3e-4``) that is finite, else :class:`InputError` saying what was expected. Refused: digit
+    separators (``1_0``), non-ASCII digits, hexadecimal, ``nan``, ``inf`` and values beyond
+    the float range."""
+    text = text.strip(" \t\r\n")
+    if not NUMBER.fullmatch(text):
+        raise InputError(path, line, f"{what}: expected a decimal number, got {shown(text)}")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise InputError(path, line, f"{what}: {shown(text)} is beyond the float range")
     return value

@@ -19,6 +19,19 @@ def _as_arrays(*arrays: Sequence[float] | np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def scale_exponent(a: np.ndarray) -> int:
+    """e such that ``a · 2^-e`` has its largest magnitude in [0.5, 1) (0 for zero or empty)."""
+    top = float(np.max(np.abs(a))) if len(a) else 0.0
+    return int(np.frexp(top)[1]) if top != 0.0 and np.isfinite(top) else 0
+
+
+def unit_scale(a: np.ndarray) -> np.ndarray:
+    """``a · 2^-e`` (:func:`scale_exponent`). Correlations and least-squares fits do not change
+    under scaling, and a power of two scales every float exactly, so results are bit-identical
+    for ordinary input while a score of 1e308 no longer overflows the sums of squares."""
+    return np.ldexp(a, -scale_exponent(a))
+
+
 def weighted_pearson(
     x: Sequence[float] | np.ndarray,
     y: Sequence[float] | np.ndarray,
@@ -28,9 +41,11 @@ def weighted_pearson(
 
     With m_x = Σ w x / Σ w and cov(x, y) = Σ w (x − m_x)(y − m_y) / Σ w:
     r = cov(x, y) / sqrt(cov(x, x) · cov(y, y)). Equal weights give Pearson's r.
-    NaN when either side is constant or fewer than two points have positive weight.
+    NaN when either side is constant or fewer than two points have positive weight. Each side
+    is first scaled by a power of two (:func:`unit_scale`), so extreme scores give the true r.
     """
     x, y, w = _as_arrays(x, y, w)
+    x, y, w = unit_scale(x), unit_scale(y), unit_scale(w)
     if len(x) < 2 or w.sum() <= 0:
         return float("nan")
     wsum = w.sum()
@@ -76,12 +91,15 @@ def average_ranks(x: np.ndarray) -> np.ndarray:
 
 
 def least_squares_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """(β1, β2) minimising Σ (y − β1·x − β2)². A constant x gives β1 = 0, β2 = mean(y)."""
+    """(β1, β2) minimising Σ (y − β1·x − β2)². A constant x gives β1 = 0, β2 = mean(y).
+    Computed on x·2^-e (:func:`unit_scale`, exact), β1 scaled back."""
     x, y = _as_arrays(x, y)
+    e = scale_exponent(x)
+    x = np.ldexp(x, -e)
     dx = x - x.mean()
     sxx = dx @ dx
     beta1 = 0.0 if sxx == 0 else float(dx @ (y - y.mean()) / sxx)
-    return beta1, float(y.mean() - beta1 * x.mean())
+    return float(np.ldexp(beta1, -e)), float(y.mean() - beta1 * x.mean())
 
 
 def sts_all(golds: Sequence[np.ndarray], systems: Sequence[np.ndarray]) -> float:

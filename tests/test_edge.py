@@ -1,0 +1,65 @@
+"""The hard edge: bad input gets a clear error or the right number (one category a test)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from simeval.data.textio import parse_float
+from simeval.errors import InputError
+from simeval.metrics import pearson, sts_allnrm
+
+
+@pytest.mark.parametrize(
+    "text", ["1_0", "١", "0x10", "nan", "inf", "-Infinity", "1e400", "--1", "1.2.3", "", "1 0"]
+)
+def test_numbers_outside_ascii_decimal_are_refused(text: str) -> None:
+    with pytest.raises(InputError, match="f:3: score"):
+        parse_float(text, "f", 3, "score")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("1", 1.0), (" -.5 ", -0.5), ("2.", 2.0), ("+3e-4", 3e-4), ("1E2", 100.0)]
+)
+def test_ascii_decimals_are_read(text: str, value: float) -> None:
+    assert parse_float(text, "f", 1, "score") == value
+
+
+def test_a_long_bad_field_is_not_echoed_whole() -> None:
+    with pytest.raises(InputError) as info:
+        parse_float("x" * 5000, "f", 1, "score")
+    assert len(str(info.value)) < 200 and "5,000 chars" in str(info.value)
+
+
+def _exact_r_squared(x: list[float], y: list[float]) -> Fraction:
+    """r² in exact rational arithmetic (floats convert to fractions without rounding)."""
+    fx, fy = [Fraction(v) for v in x], [Fraction(v) for v in y]
+    mx, my = sum(fx) / len(fx), sum(fy) / len(fy)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(fx, fy, strict=True))
+    sxx = sum((a - mx) ** 2 for a in fx)
+    syy = sum((b - my) ** 2 for b in fy)
+    return sxy * sxy / (sxx * syy)
+
+
+def test_pearson_of_an_extreme_score_is_the_true_value() -> None:
+    rng = np.random.default_rng(7)
+    x, y = rng.normal(size=30), rng.normal(size=30)
+    x[4] = 1e308  # one absurd score: the sums of squares used to overflow (-0.0000 printed)
+    r = pearson(x, y)
+    exact = float(_exact_r_squared(x.tolist(), y.tolist()))
+    assert r * r == pytest.approx(exact, rel=1e-12)
+    assert np.sign(r) == np.sign(y[4] - y.mean())  # the outlier decides the sign
+    # ALLnrm's least-squares fit on the same data stays finite
+    assert np.isfinite(sts_allnrm([y, y], [x, x]))
+
+
+def test_scaling_by_powers_of_two_changes_no_bit() -> None:
+    from scipy.stats import pearsonr
+
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(size=200) * 3.7, rng.normal(size=200)
+    r = pearson(x, y)
+    assert pearson(x * 2.0**40, y * 2.0**-30) == r
+    assert r == pytest.approx(pearsonr(x, y)[0], abs=1e-14)
