@@ -63,3 +63,45 @@ def test_scaling_by_powers_of_two_changes_no_bit() -> None:
     r = pearson(x, y)
     assert pearson(x * 2.0**40, y * 2.0**-30) == r
     assert r == pytest.approx(pearsonr(x, y)[0], abs=1e-14)
+
+
+def _record(benchmark: str, score: float) -> str:
+    import json
+
+    return json.dumps(
+        {
+            "benchmark": benchmark,
+            "task": "graded-pairs",
+            "main_metric": "spearman",
+            "metrics": {"spearman": score},
+            "system": {"name": "s"},
+        }
+    )
+
+
+def test_a_torn_last_record_is_skipped_then_set_aside(tmp_path, capsys) -> None:
+    from simeval.api import evaluate
+    from simeval.results.store import load_results
+
+    folder = tmp_path / "res"
+    folder.mkdir()
+    path = folder / "results.jsonl"
+    path.write_text(_record("a", 0.5) + "\n" + _record("b", 0.25)[:40])  # killed mid-write
+    records = load_results(folder)
+    assert [r["benchmark"] for r in records] == ["a"]
+    assert "results.jsonl:2: a torn record" in capsys.readouterr().err
+    evaluate("random:seed=1", "mc30", results_dir=folder)
+    records = load_results(folder)
+    assert [r["benchmark"] for r in records] == ["a", "mc30"]  # nothing landed on the torn line
+    assert (folder / "results.jsonl.torn").read_text() == _record("b", 0.25)[:40] + "\n"
+    assert path.read_text().endswith("\n")
+
+
+def test_a_bad_line_in_the_middle_is_an_error_naming_it(tmp_path) -> None:
+    from simeval.results.store import load_results
+
+    (tmp_path / "results.jsonl").write_text(
+        _record("a", 0.5) + "\n{oops\n" + _record("b", 1) + "\n"
+    )
+    with pytest.raises(InputError, match=r"results\.jsonl:2: not a JSON record"):
+        load_results(tmp_path)

@@ -2,23 +2,65 @@
 
 Records are appended, never rewritten, so re-running a measure adds a newer record; readers
 take the latest record of each (system, benchmark). Each record names its items file
-(``items/<id>.tsv.gz``, see ``tasks/items.py``), from which reports compute intervals, subsets
-and comparisons.
+(``items/<id>.tsv.gz``, :mod:`simeval.results.items`), from which reports compute intervals,
+subsets and comparisons.
+
+A write cut short (a killed process, a full disk) loses at most the records being written:
+
+- items files are written under a temporary name and renamed, and before the record that names
+  them, so a record never names a missing or half-written file (items whose record never
+  landed are never read);
+- records are appended under a lock (``results.jsonl.lock``), all of one call in one write;
+- a final line without its line end is a torn record: readers skip it with a warning naming
+  the line, and the next writer moves it to ``results.jsonl.torn`` before appending, so a new
+  record never lands on a partial line.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simeval.errors import InputError
+from simeval.errors import InputError, InputWarning
 from simeval.results.items import Items, read_items, write_items
 from simeval.results.record import Result
 
 RESULTS_FILE = "results.jsonl"
 ITEMS_FOLDER = "items"
+TORN_FILE = "results.jsonl.torn"
+REQUIRED = ("benchmark", "task", "main_metric", "metrics")
+
+
+def _report(warning: InputWarning) -> None:
+    sys.stderr.write(f"warning: {warning}\n")
+
+
+def _set_aside_torn_tail(path: Path) -> None:
+    """Move a final line without its line end to ``results.jsonl.torn`` (see the module
+    docstring), so the file ends at a complete record."""
+    size = path.stat().st_size
+    if size == 0:
+        return
+    with open(path, "rb+") as f:
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        f.seek(0)
+        data = f.read()
+        cut = data.rfind(b"\n") + 1
+        with open(path.with_name(TORN_FILE), "ab") as torn:
+            torn.write(data[cut:] + b"\n")
+        f.truncate(cut)
+    line = data.count(b"\n") + 1
+    _report(
+        InputWarning(
+            str(path), line, f"a torn record (no line end) was moved to {TORN_FILE}"
+        )
+    )
 
 
 def save_results(folder: str | Path, results: Sequence[Result]) -> Path:
@@ -26,35 +68,52 @@ def save_results(folder: str | Path, results: Sequence[Result]) -> Path:
 
     Items are written first, so a record never names a file that is not there.
     """
+    from filelock import FileLock
+
     folder = Path(folder)
     path = folder / RESULTS_FILE
     folder.mkdir(parents=True, exist_ok=True)
     for r in results:
         if r.items is not None:
             r.items_file = f"{ITEMS_FOLDER}/{r.id}.tsv.gz"
-            write_items(folder / r.items_file, r.items)
-    with open(path, "a", encoding="utf-8") as f:
-        for r in results:
-            f.write(r.to_json() + "\n")
+            final = folder / r.items_file
+            partial = final.with_name(f".{final.name}.partial")
+            write_items(partial, r.items)
+            os.replace(partial, final)
+    text = "".join(r.to_json() + "\n" for r in results)
+    with FileLock(str(path) + ".lock"):
+        if path.exists():
+            _set_aside_torn_tail(path)
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text)
     return path
 
 
 def load_results(folder: str | Path) -> list[dict[str, Any]]:
-    """Every record of ``folder/results.jsonl``; a malformed line is an error naming it."""
+    """Every record of ``folder/results.jsonl``. A malformed line is an error naming it, but
+    a torn final line (no line end) is skipped with a warning."""
     path = Path(folder) / RESULTS_FILE
     if not path.is_file():
         raise InputError(path, None, "no results file")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    lines = text.split("\n")
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        if line.strip():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(path, number, f"not a JSON record: {exc.msg}") from None
-            for key in ("benchmark", "task", "main_metric", "metrics"):
-                if key not in record:
-                    raise InputError(path, number, f"the record has no {key!r}")
-            out.append(record)
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):  # the last line has no line end: a write cut short
+                _report(InputWarning(str(path), number, "a torn record (no line end) is skipped"))
+                continue
+            raise InputError(path, number, f"not a JSON record: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise InputError(path, number, "expected a JSON object (a result record)")
+        for key in REQUIRED:
+            if key not in record:
+                raise InputError(path, number, f"the record has no {key!r}")
+        out.append(record)
     return out
 
 
