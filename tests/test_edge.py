@@ -105,3 +105,66 @@ def test_a_bad_line_in_the_middle_is_an_error_naming_it(tmp_path) -> None:
     )
     with pytest.raises(InputError, match=r"results\.jsonl:2: not a JSON record"):
         load_results(tmp_path)
+
+
+EVIL = 'ev[/]il <b onclick="x()">|_*=1'
+
+
+@pytest.fixture
+def evil_results(tmp_path, data_dir):
+    """Two systems on mc30, one named with markup of every output format."""
+    from simeval.api import evaluate
+
+    folder = tmp_path / "res"
+    for spec, name in (("orthographic:kind=dice", EVIL), ("orthographic:kind=levenshtein", "=cmd")):
+        results = evaluate(spec, "mc30")
+        for r in results:
+            r.system["name"] = name
+        from simeval.results.store import save_results
+
+        save_results(folder, results)
+    return folder
+
+
+def test_names_are_escaped_in_every_output(evil_results, tmp_path) -> None:
+    import csv
+    import html
+    import io
+    from html.parser import HTMLParser
+
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["results", str(evil_results)])
+    assert shown.exit_code == 0, shown.output
+    assert EVIL in shown.stdout  # printed as text, not parsed as rich markup
+
+    md = runner.invoke(app, ["leaderboard", str(evil_results), "--keep-dominated"]).stdout
+    assert r"ev\[/\]il \<b onclick=\"x()\"\>\|\_\*=1".replace('\\"', '"') in md
+    latex = runner.invoke(
+        app, ["leaderboard", str(evil_results), "-f", "latex", "--keep-dominated"]
+    ).stdout
+    assert r"\_" in latex and "|_" not in latex
+    table = runner.invoke(
+        app, ["leaderboard", str(evil_results), "-f", "csv", "--keep-dominated"]
+    ).stdout
+    names = [row[1] for row in csv.reader(io.StringIO(table))][1:]
+    assert sorted(names) == sorted([EVIL, "'=cmd"])  # a formula is not left to run
+    board = runner.invoke(
+        app, ["leaderboard", str(evil_results), "-f", "html", "--keep-dominated"]
+    ).stdout
+    assert html.escape(EVIL) in board and "<b " not in board
+
+    page = tmp_path / "r.html"
+    made = runner.invoke(app, ["report", str(evil_results), "--html", str(page), "-B", "50"])
+    assert made.exit_code == 0, made.output
+    attributes: list[str] = []
+
+    class Attrs(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            attributes.extend(k for k, _ in attrs)
+
+    Attrs().feed(page.read_text())
+    assert "onclick" not in attributes  # the name never became an attribute

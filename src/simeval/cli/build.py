@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from simeval.cli.common import (
     DataDir,
@@ -71,4 +72,4 @@ def build_linking(
         f"{c['read']} pairs read, {c['non_empty']} non-empty, {c['kept']} kept "
         f"({c['train']} train, {c['test']} test), {c['corpus']} English documents"
     )
-    out.print(f"wrote {', '.join(str(p) for p in written)}")
+    out.print(Text(f"wrote {', '.join(str(p) for p in written)}"))

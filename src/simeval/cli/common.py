@@ -11,7 +11,9 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from simeval.errors import SimevalError
 
@@ -38,6 +40,7 @@ app.add_typer(build_app, name="build")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+RESULTS = "results.jsonl"
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
 
@@ -124,7 +127,7 @@ def guarded(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except SimevalError as exc:
-            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
@@ -164,7 +167,7 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
         for w in r.warnings:
             if w not in seen:
                 seen.add(w)
-                err.print(f"[yellow]warning:[/] {w}", highlight=False)
+                err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
     if as_json:
         for r in results:
             sys.stdout.write(r.to_json() + "\n")
@@ -173,16 +176,18 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
     for r in results:
         groups.setdefault(tuple(r.metrics), []).append(r)
     for metric_names, rows in groups.items():
-        table = Table(title=title or None, title_justify="left")
+        table = Table(title=Text(title) if title else None, title_justify="left")
         table.add_column("benchmark")
         for m in metric_names:
-            table.add_column(m + (" *" if m == rows[0].main_metric else ""), justify="right")
+            table.add_column(
+                escape(m) + (" *" if m == rows[0].main_metric else ""), justify="right"
+            )
         table.add_column("scored / gold", justify="right")
         table.add_column("missing", justify="right")
         for r in rows:
             cov = r.coverage
             table.add_row(
-                r.benchmark,
+                Text(r.benchmark),
                 *(fmt(r.metrics[m]) for m in metric_names),
                 f"{cov.get('scored', 0)} / {cov.get('gold', 0)}",
                 str(cov.get("missing", 0)),
@@ -200,4 +205,4 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
         from simeval.results.store import save_results
 
         save_results(folder, results)
-        err.print(f"[dim]appended {len(results)} records to {folder / 'results.jsonl'}[/]")
+        err.print(f"[dim]appended {len(results)} records to {escape(str(folder / RESULTS))}[/]")

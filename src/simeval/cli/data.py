@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from simeval.cli.common import (
     DataDir,
@@ -61,7 +62,7 @@ def data_info(name: str, data_dir: DataDir = None) -> None:
         table.add_column(c)
     for f in e.files:
         local = store.locate(f.path)
-        table.add_row(f.path, str(f.size), f.sha256[:16] + "…", str(local) if local else "–")
+        table.add_row(f.path, str(f.size), f.sha256[:16] + "…", Text(str(local)) if local else "–")
     out.print(table)
     out.print("citation:\n" + e.citation, highlight=False)
 
@@ -91,7 +92,7 @@ def data_fetch(
                 raise typer.BadParameter(f"unknown data set {name!r}")
             paths = store.fetch(name)
             root = paths[0].parents[len(Path(CATALOG[name].files[0].path).parts) - 1]
-            out.print(f"{name}: {len(paths)} files ready in {root}")
+            out.print(Text(f"{name}: {len(paths)} files ready in {root}"))
 
 
 @data_app.command("verify")
@@ -109,11 +110,11 @@ def data_verify(
     for name in names or list(CATALOG):
         statuses = store.verify(name)
         ok = sum(s == "ok" for _, s in statuses)
-        out.print(f"{name}: {ok}/{len(statuses)} files ok")
+        out.print(Text(f"{name}: {ok}/{len(statuses)} files ok"))
         for path, status in statuses:
             if status != "ok":
                 bad += 1
-                out.print(f"  [red]{path}: {status}[/]", highlight=False)
+                out.print(Text(f"  {path}: {status}", style="red"), highlight=False)
     if bad:
         raise typer.Exit(1)
 
@@ -134,5 +135,5 @@ def benchmarks(registry: RegistryFiles = None) -> None:
     for c in ("name", "task", "description"):
         table.add_column(c)
     for row in registry_of(registry).describe():
-        table.add_row(*row)
+        table.add_row(*map(Text, row))
     out.print(table)

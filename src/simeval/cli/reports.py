@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from simeval.cli.common import (
     DataDir,
@@ -37,19 +39,19 @@ def results_cmd(
     measures = list(dict.fromkeys(latest["measure"]))
     # long specs (vectors:path=...) become numbered columns with a legend below the table
     labels = [str(m) if len(str(m)) <= 24 else f"[{i}]" for i, m in enumerate(measures, 1)]
-    table = Table(title=f"{folder / 'results.jsonl'}: main metric per benchmark")
+    table = Table(title=Text(f"{folder / 'results.jsonl'}: main metric per benchmark"))
     table.add_column("benchmark")
     table.add_column("metric")
     for label in labels:
-        table.add_column(label, justify="right", no_wrap=True, min_width=6)
+        table.add_column(escape(label), justify="right", no_wrap=True, min_width=6)
     for bench, rows in latest.groupby("benchmark", sort=False):
         by = dict(zip(rows["measure"], rows["score"], strict=True))
         metric = str(rows["main_metric"].iloc[0])
-        table.add_row(str(bench), metric, *(fmt(by[m]) if m in by else "" for m in measures))
+        table.add_row(Text(str(bench)), metric, *(fmt(by[m]) if m in by else "" for m in measures))
     out.print(table)
     for label, m in zip(labels, measures, strict=True):
         if label != m:
-            out.print(f"{label} {m}", highlight=False)
+            out.print(Text(f"{label} {m}"), highlight=False)
 
 
 # -- reports ----------------------------------------------------------------------------------
@@ -81,7 +83,7 @@ def _ceilings(data_dir: Path | None) -> dict[str, dict[str, float]]:
                 "raters, leave-one-out ρ": both.leave_one_out,
             }
     except SimevalError as exc:  # no data folder: the report goes without ceilings
-        err.print(f"[yellow]warning:[/] no agreement ceilings: {exc}", highlight=False)
+        err.print(f"[yellow]warning:[/] no agreement ceilings: {escape(str(exc))}", highlight=False)
     return out
 
 
@@ -153,14 +155,16 @@ def report_cmd(
         task = bar.add_task("report", total=len(grid.benchmarks))
 
         def step(bench: str) -> None:  # called as each benchmark starts
-            bar.update(task, completed=grid.benchmarks.index(bench), description=bench)
+            bar.update(task, completed=grid.benchmarks.index(bench), description=escape(bench))
 
         page = build_report(grid, options, str(folder), step)
     html_out.parent.mkdir(parents=True, exist_ok=True)
     html_out.write_text(page, encoding="utf-8")
     err.print(
-        f"wrote {html_out} ({len(page) // 1024} KiB): {len(grid.systems)} systems, "
-        f"{len(grid.benchmarks)} benchmarks",
+        Text(
+            f"wrote {html_out} ({len(page) // 1024} KiB): {len(grid.systems)} systems, "
+            f"{len(grid.benchmarks)} benchmarks"
+        ),
         highlight=False,
     )
 
@@ -252,7 +256,7 @@ def compare_cmd(
             raise InputError(None, None, f"{system} has no result on {benchmark} in {folder}")
     assert ea is not None and eb is not None
     v = compare(ea, eb, replicates, seed, level)
-    table = Table(title=f"{benchmark}: A − B over {v.n} items (A = {sa}; B = {sb})")
+    table = Table(title=Text(f"{benchmark}: A − B over {v.n} items (A = {sa}; B = {sb})"))
     for column in ("metric", "A", "B", "A − B", f"{level:.0%} interval", "p", "test"):
         table.add_column(column, justify="left" if column in ("metric", "test") else "right")
     for name, c in v.metrics.items():
@@ -263,7 +267,7 @@ def compare_cmd(
             fmt(c.a),
             fmt(c.b),
             fmt(c.difference),
-            span,
+            Text(span),
             _p(c.p_value),
             c.test,
         )
@@ -276,4 +280,4 @@ def compare_cmd(
         verdict = (
             f"no significant difference on {m.metric} ({m.test}, p {_p_is(m.p_value)} ≥ {alpha})"
         )
-    out.print(f"verdict: {verdict}", highlight=False)
+    out.print(Text(f"verdict: {verdict}"), highlight=False)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from simeval.cli.common import (
     DataDir,
@@ -108,11 +109,13 @@ def evaluate_cmd(
             *targets,
             store=store,
             results_dir=results if save else None,
-            on_target=lambda name: err.print(f"[dim]scoring {name}[/]", highlight=False),
+            on_target=lambda name: err.print(Text(f"scoring {name}", style="dim")),
         )
     print_results(found, as_json, f"{measure}")
     if save and not as_json:
-        err.print(f"[dim]appended {len(found)} records to {results / 'results.jsonl'}[/]")
+        err.print(
+            Text(f"appended {len(found)} records to {results / 'results.jsonl'}", style="dim")
+        )
 
 
 @app.command("predict")
@@ -149,7 +152,7 @@ def predict_cmd(
     target = load_target(suite, store_of(data_dir), registry_of(registry), **how)
     with _with_progress(m, f"{m.name}: loading / encoding"):
         written = predict(m, target, out_path)
-    out.print(f"wrote {len(written)} file(s): {', '.join(map(str, written))}")
+    out.print(Text(f"wrote {len(written)} file(s): {', '.join(map(str, written))}"))
 
 
 @app.command("train")
@@ -246,8 +249,10 @@ def train_cmd(
         progress.update(task, description=f"training {kind}", completed=0, total=prepared.sentences)
         folder = train(config, prepared, out_dir, progress=lambda n: progress.advance(task, n))
     err.print(
-        f"{prepared.documents:,} documents, {prepared.sentences:,} sentences, "
-        f"{prepared.tokens:,} tokens -> {folder}",
+        Text(
+            f"{prepared.documents:,} documents, {prepared.sentences:,} sentences, "
+            f"{prepared.tokens:,} tokens -> {folder}"
+        ),
         highlight=False,
     )
     if evaluate_on:

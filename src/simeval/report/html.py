@@ -76,7 +76,7 @@ def _table(title: str, columns: list[str], rows: list[list[str]], sort_keys: lis
             sort = (
                 ""
                 if key is None or (isinstance(key, float) and math.isnan(key))
-                else (f' data-sort="{key}"')
+                else f' data-sort="{html.escape(str(key), quote=True)}"'
             )
             cells.append(f"<td{sort}>{cell}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")

@@ -104,19 +104,30 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+MARKDOWN_SPECIAL = "\\`*_{}[]<>|#!"
+
+
+def _md_escape(text: str) -> str:
+    """Text that Markdown shows as it is: its special characters backslash-escaped, line ends
+    as spaces (a cell is one line)."""
+    text = " ".join(text.splitlines())
+    return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
+
+
 def to_markdown(table: Table) -> str:
-    lines = [f"**{table.title}**", "", "| " + " | ".join(table.columns) + " |"]
+    head = " | ".join(_md_escape(c) for c in table.columns)
+    lines = [f"**{_md_escape(table.title)}**", "", "| " + head + " |"]
     lines.append(
         "|" + "|".join("---:" if i != 1 else "---" for i in range(len(table.columns))) + "|"
     )
     for i, row in enumerate(table.rows):
         cells = [
-            f"**{_cell(v)}**" if (i, j) in table.best else _cell(v).replace("|", "\\|")
+            f"**{_md_escape(_cell(v))}**" if (i, j) in table.best else _md_escape(_cell(v))
             for j, v in enumerate(row)
         ]
         lines.append("| " + " | ".join(cells) + " |")
     if table.note:
-        lines += ["", table.note]
+        lines += ["", _md_escape(table.note)]
     return "\n".join(lines) + "\n"
 
 
@@ -149,7 +160,9 @@ def to_latex(table: Table) -> str:
     ]
     for i, row in enumerate(table.rows):
         cells = [
-            rf"\textbf{{{_cell(v)}}}" if (i, j) in table.best else _latex_escape(_cell(v))
+            rf"\textbf{{{_latex_escape(_cell(v))}}}"
+            if (i, j) in table.best
+            else _latex_escape(_cell(v))
             for j, v in enumerate(row)
         ]
         lines.append(" & ".join(cells) + r" \\")
@@ -158,13 +171,22 @@ def to_latex(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _csv_text(value: str) -> str:
+    """A text cell a spreadsheet will not run: a leading =, +, -, @ or tab gets a quote mark
+    (the usual guard against formula injection); the csv module quotes the rest."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def to_csv(table: Table) -> str:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(table.columns)
+    writer.writerow([_csv_text(c) for c in table.columns])
     for row in table.rows:
         writer.writerow(
-            ["" if v is None else (f"{v:.6g}" if isinstance(v, float) else v) for v in row]
+            [
+                "" if v is None else f"{v:.6g}" if isinstance(v, float) else _csv_text(str(v))
+                for v in row
+            ]
         )
     return text.getvalue()
 
@@ -177,7 +199,7 @@ def to_html(table: Table) -> str:
         cells = []
         for j, v in enumerate(row):
             text = html.escape(_cell(v))
-            sort = "" if not isinstance(v, int | float) else f' data-sort="{v}"'
+            sort = "" if not isinstance(v, int | float) else f' data-sort="{float(v)!r}"'
             cells.append(
                 f"<td{sort}><strong>{text}</strong></td>"
                 if (i, j) in table.best

@@ -56,11 +56,7 @@ def _set_aside_torn_tail(path: Path) -> None:
             torn.write(data[cut:] + b"\n")
         f.truncate(cut)
     line = data.count(b"\n") + 1
-    _report(
-        InputWarning(
-            str(path), line, f"a torn record (no line end) was moved to {TORN_FILE}"
-        )
-    )
+    _report(InputWarning(str(path), line, f"a torn record (no line end) was moved to {TORN_FILE}"))
 
 
 def save_results(folder: str | Path, results: Sequence[Result]) -> Path:
