@@ -20,6 +20,7 @@ from simeval.cli.common import (
     registry_of,
     store_of,
 )
+from simeval.errors import InputError
 
 # -- data -------------------------------------------------------------------------------------
 
@@ -43,28 +44,54 @@ def data_list() -> None:
     out.print(table)
 
 
+def _catalog_names(name: str) -> list[str]:
+    """The catalog entries behind ``name``: a data set, or the files a benchmark or suite
+    reads (``simeval data info simlex999`` shows the SimLex-999 data set)."""
+    import difflib
+
+    from simeval.data.catalog import CATALOG
+    from simeval.tasks.registry import Registry
+
+    if name in CATALOG:
+        return [name]
+    registry = Registry.default()
+    if name in registry.names:
+        files = set(registry.files(name))
+        return [e.name for e in CATALOG.values() if files & {f.path for f in e.files}]
+    close = difflib.get_close_matches(name, list(dict.fromkeys([*CATALOG, *registry.names])), n=3)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise InputError(
+        None, None, f"unknown data set or benchmark {name!r}{hint} (`simeval data list`)"
+    )
+
+
 @data_app.command("info")
 @guarded
-def data_info(name: str, data_dir: DataDir = None) -> None:
-    """Describe a data set: source, licence, citation, files and where they are found."""
+def data_info(
+    name: Annotated[str, typer.Argument(help="A data set or a benchmark/suite name.")],
+    data_dir: DataDir = None,
+) -> None:
+    """Describe a data set (or the data sets behind a benchmark or suite): source, licence,
+    citation, files and where they are found."""
     from simeval.data.catalog import CATALOG
 
-    if name not in CATALOG:
-        raise typer.BadParameter(f"unknown data set {name!r}; known: {', '.join(CATALOG)}")
-    e = CATALOG[name]
     store = store_of(data_dir)
-    out.print(f"[bold]{e.title}[/] ({e.name})\n{e.description}\n")
-    out.print(f"upstream: {e.upstream}\nlicence:  {e.licence}")
-    if e.note:
-        out.print(f"note:     {e.note}")
-    table = Table()
-    for c in ("file", "bytes", "sha256", "local copy"):
-        table.add_column(c)
-    for f in e.files:
-        local = store.locate(f.path)
-        table.add_row(f.path, str(f.size), f.sha256[:16] + "…", Text(str(local)) if local else "–")
-    out.print(table)
-    out.print("citation:\n" + e.citation, highlight=False)
+    for entry_name in _catalog_names(name):
+        e = CATALOG[entry_name]
+        out.print(Text(f"{e.title}", style="bold"), Text(f"({e.name})\n{e.description}\n"))
+        out.print(Text(f"upstream: {e.upstream}\nlicence:  {e.licence}"))
+        if e.note:
+            out.print(Text(f"note:     {e.note}"))
+        table = Table()
+        for c in ("file", "bytes", "sha256", "local copy"):
+            table.add_column(c)
+        for f in e.files:
+            local = store.locate(f.path)
+            table.add_row(
+                f.path, str(f.size), f.sha256[:16] + "…", Text(str(local)) if local else "–"
+            )
+        out.print(table)
+        out.print(Text("citation:\n" + e.citation), highlight=False)
 
 
 @data_app.command("fetch")
@@ -106,8 +133,13 @@ def data_verify(
     from simeval.data.catalog import CATALOG
 
     store = store_of(data_dir)
+    roots = [str(r) for r in (store.data_dir, store.cache_dir) if r is not None]
+    out.print(Text(f"looking in {' and then '.join(roots)}", style="dim"))
     bad = 0
     for name in names or list(CATALOG):
+        if name not in CATALOG:
+            _catalog_names(name)  # a did-you-mean error
+            raise InputError(None, None, f"{name} is a benchmark: name its data sets")
         statuses = store.verify(name)
         ok = sum(s == "ok" for _, s in statuses)
         out.print(Text(f"{name}: {ok}/{len(statuses)} files ok"))

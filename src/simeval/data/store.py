@@ -59,6 +59,11 @@ class DataStore:
     def from_env(cls, data_dir: str | Path | None = None, **kwargs: object) -> DataStore:
         """A store configured from arguments, falling back to the SIMEVAL_* variables."""
         chosen = data_dir or os.environ.get("SIMEVAL_DATA_DIR")
+        if chosen and not Path(chosen).is_dir():
+            raise DataError(
+                f"the data folder (--data-dir or SIMEVAL_DATA_DIR) is {chosen!s}, resolved to {Path(chosen).resolve()}, which is not a "
+                "folder; " + MIRROR_HINT
+            )
         return cls(
             data_dir=Path(chosen) if chosen else None,
             mirror_url=os.environ.get("SIMEVAL_MIRROR_URL") or None,

@@ -460,6 +460,21 @@ class Registry:
                 m.template = template
         return Suite(entry.name, members, entry.aggregate, entry.layout, entry.description)
 
+    def files(self, name: str) -> list[str]:
+        """The files an entry or suite reads (catalog paths for catalog entries)."""
+        if name in self.suites:
+            return [f for m in self.suites[name].members for f in self.files(m)]
+        e = self.entries[name]
+        if isinstance(e, PairEntry):
+            return [e.gold, *([e.exclude] if e.exclude else []), *(m for _, m in e.marks)]
+        if isinstance(e, STSEntry):
+            return [e.input, e.gold]
+        if isinstance(e, CollectionEntry):
+            from simeval.data.docpairs import xling_files
+
+            return xling_files(dict(e.options)["lang"])
+        return [e.folder]
+
     def describe(self) -> list[tuple[str, str, str]]:
         """(name, kind, description) of every benchmark, then every suite."""
         out = [(e.name, e.kind, e.description) for e in self.entries.values()]
