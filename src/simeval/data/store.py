@@ -61,8 +61,8 @@ class DataStore:
         chosen = data_dir or os.environ.get("SIMEVAL_DATA_DIR")
         if chosen and not Path(chosen).is_dir():
             raise DataError(
-                f"the data folder (--data-dir or SIMEVAL_DATA_DIR) is {chosen!s}, resolved to {Path(chosen).resolve()}, which is not a "
-                "folder; " + MIRROR_HINT
+                f"the data folder (--data-dir or SIMEVAL_DATA_DIR) is {chosen!s}, resolved to "
+                f"{Path(chosen).resolve()}, which is not a folder; " + MIRROR_HINT
             )
         return cls(
             data_dir=Path(chosen) if chosen else None,
