@@ -168,3 +168,25 @@ def test_names_are_escaped_in_every_output(evil_results, tmp_path) -> None:
 
     Attrs().feed(page.read_text())
     assert "onclick" not in attributes  # the name never became an attribute
+
+
+def test_results_table_stays_legible_at_80_columns(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from simeval.api import evaluate
+    from simeval.cli import app
+
+    specs = (
+        [f"random:seed={s}" for s in range(1, 5)]
+        + [f"orthographic:kind={k}" for k in ("prefix", "dice", "levenshtein")]
+        + ["jaccard"]
+    )
+    for spec in specs:
+        evaluate(spec, "mc30", "russe-hj", results_dir=tmp_path)
+    shown = CliRunner().invoke(app, ["results", str(tmp_path)], env={"COLUMNS": "80"})
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for word in ("russe-hj", "mc30", "spearman", "random:seed=4", "jaccard"):
+        assert word in shown.stdout  # never cut to "russ…"
+    assert "[7] orthographic:kind=levenshtein" in lines

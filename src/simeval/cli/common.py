@@ -41,6 +41,7 @@ app.add_typer(build_app, name="build")
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 RESULTS = "results.jsonl"
+DEFAULT_RESULTS = Path("results/main")  # the folder the README's main job writes
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -12,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from simeval.cli.common import (
+    DEFAULT_RESULTS,
     DataDir,
     app,
     err,
@@ -23,32 +25,55 @@ from simeval.cli.common import (
 from simeval.errors import SimevalError
 
 
+def _column_groups(labels: list[str], fixed: int, width: int) -> list[list[int]]:
+    """Indices of the system columns, split so that each table fits ``width`` characters
+    beside the ``fixed`` width of its benchmark and metric columns."""
+    groups: list[list[int]] = [[]]
+    used = fixed
+    for i, label in enumerate(labels):
+        need = max(len(label), 7) + 3  # cell, padding and border
+        if groups[-1] and used + need > width:
+            groups.append([])
+            used = fixed
+        groups[-1].append(i)
+        used += need
+    return groups
+
+
 @app.command("results")
 @guarded
 def results_cmd(
-    folder: Annotated[Path, typer.Argument(help="A folder holding results.jsonl.")] = Path(
-        "results"
-    ),
+    folder: Annotated[
+        Path, typer.Argument(help="A folder holding results.jsonl (default: the main job's).")
+    ] = DEFAULT_RESULTS,
 ) -> None:
     """One table of the recorded results: a row per benchmark (with its main metric), a
-    column per measure (the latest record of each pair wins)."""
+    column per measure (the latest record of each pair wins). Systems that do not fit the
+    terminal's width go on to a further table; long names are numbered, with a legend."""
     from simeval.api import results_frame
 
     frame = results_frame(folder)
     latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
-    measures = list(dict.fromkeys(latest["measure"]))
-    # long specs (vectors:path=...) become numbered columns with a legend below the table
-    labels = [str(m) if len(str(m)) <= 24 else f"[{i}]" for i, m in enumerate(measures, 1)]
-    table = Table(title=Text(f"{folder / 'results.jsonl'}: main metric per benchmark"))
-    table.add_column("benchmark")
-    table.add_column("metric")
-    for label in labels:
-        table.add_column(escape(label), justify="right", no_wrap=True, min_width=6)
-    for bench, rows in latest.groupby("benchmark", sort=False):
-        by = dict(zip(rows["measure"], rows["score"], strict=True))
-        metric = str(rows["main_metric"].iloc[0])
-        table.add_row(Text(str(bench)), metric, *(fmt(by[m]) if m in by else "" for m in measures))
-    out.print(table)
+    measures = [str(m) for m in dict.fromkeys(latest["measure"])]
+    labels = [m if len(m) <= 14 else f"[{i}]" for i, m in enumerate(measures, 1)]
+    rows = []
+    for bench, group in latest.groupby("benchmark", sort=False):
+        by = dict(zip(group["measure"], group["score"], strict=True))
+        metric = str(group["main_metric"].iloc[0])
+        rows.append((str(bench), metric, [fmt(by[m]) if m in by else "" for m in measures]))
+    fixed = max(9, *(len(r[0]) for r in rows)) + max(6, *(len(r[1]) for r in rows)) + 7
+    width = shutil.get_terminal_size((80, 24)).columns  # COLUMNS as it is now
+    groups = _column_groups(labels, fixed, width)
+    for n, group in enumerate(groups, 1):
+        part = f" ({n}/{len(groups)})" if len(groups) > 1 else ""
+        table = Table(title=Text(f"main metric per benchmark{part}"))
+        table.add_column("benchmark", no_wrap=True)
+        table.add_column("metric", no_wrap=True)
+        for i in group:
+            table.add_column(Text(labels[i]), justify="right", no_wrap=True, min_width=6)
+        for bench, metric, cells in rows:
+            table.add_row(Text(bench), metric, *(cells[i] for i in group))
+        out.print(table)
     for label, m in zip(labels, measures, strict=True):
         if label != m:
             out.print(Text(f"{label} {m}"), highlight=False)
@@ -112,7 +137,7 @@ def agreement_cmd(data_dir: DataDir = None) -> None:
 @app.command("report")
 @guarded
 def report_cmd(
-    folder: ResultsDir = Path("results"),
+    folder: ResultsDir = DEFAULT_RESULTS,
     html_out: Annotated[
         Path, typer.Option("--html", help="Where to write the self-contained HTML report.")
     ] = Path("report.html"),
@@ -172,7 +197,7 @@ def report_cmd(
 @app.command("leaderboard")
 @guarded
 def leaderboard_cmd(
-    folder: ResultsDir = Path("results"),
+    folder: ResultsDir = DEFAULT_RESULTS,
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="markdown, latex, csv or html.")
     ] = "markdown",
@@ -234,7 +259,7 @@ def compare_cmd(
     benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="The benchmark.")],
     folder: Annotated[
         Path, typer.Option("--results", help="The results folder holding both systems.")
-    ] = Path("results"),
+    ] = DEFAULT_RESULTS,
     replicates: Replicates = 1000,
     seed: Seed = 0,
     level: Level = 0.95,

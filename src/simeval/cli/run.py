@@ -9,6 +9,7 @@ import typer
 from rich.text import Text
 
 from simeval.cli.common import (
+    DEFAULT_RESULTS,
     DataDir,
     GoldColumn,
     JsonFlag,
@@ -37,25 +38,44 @@ MeasureArg = Annotated[
 ]
 
 
-def _with_progress(measure: Any, label: str) -> Any:
-    """Attach a rich progress bar to a measure's long steps (vector scan, encoding)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+class _LazyProgress:
+    """A progress bar that appears only once the measure reports progress (a vector scan,
+    an encoding run), so measures that load nothing show no empty bar."""
 
-    progress = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    )
-    task = progress.add_task(label, total=None)
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.task: Any = None
 
-    def update(done: int, total: int) -> None:
-        progress.update(task, completed=done, total=total)
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+            self.bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=err,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __enter__(self) -> _LazyProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _with_progress(measure: Any, label: str) -> _LazyProgress:
+    """Attach a progress bar to a measure's long steps (vector scan, encoding)."""
+    progress = _LazyProgress(label)
     if hasattr(measure, "progress"):
-        measure.progress = update
+        measure.progress = progress.update
     return progress
 
 
@@ -86,7 +106,7 @@ def evaluate_cmd(
     registry: RegistryFiles = None,
     results: Annotated[
         Path, typer.Option("--results", help="Folder whose results.jsonl gets every record.")
-    ] = Path("results"),
+    ] = DEFAULT_RESULTS,
     save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
     data_dir: DataDir = None,
     as_json: JsonFlag = False,
@@ -202,7 +222,7 @@ def train_cmd(
     ] = "",
     results: Annotated[
         Path, typer.Option("--results", help="Where --evaluate appends its records.")
-    ] = Path("results"),
+    ] = DEFAULT_RESULTS,
     data_dir: DataDir = None,
 ) -> None:
     """Train a similarity model from a corpus into a model folder that `vectors:path=FOLDER`

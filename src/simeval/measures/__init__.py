@@ -73,8 +73,12 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
         from simeval.measures.encoder import make_encoder
 
         return make_encoder(p)
+    import difflib
+
+    close = difflib.get_close_matches(parsed.name, MEASURES, n=2)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
     raise InputError(
-        None, None, f"unknown measure {parsed.name!r}; available: {', '.join(MEASURES)}"
+        None, None, f"unknown measure {parsed.name!r}; {hint}available: {', '.join(MEASURES)}"
     )
 
 
