@@ -190,3 +190,80 @@ def test_results_table_stays_legible_at_80_columns(tmp_path) -> None:
     for word in ("russe-hj", "mc30", "spearman", "random:seed=4", "jaccard"):
         assert word in shown.stdout  # never cut to "russ…"
     assert "[7] orthographic:kind=levenshtein" in lines
+
+
+def _cli(*args: str):
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("word1,word2,sim\n", "only a header line"),
+        ("", "empty file"),
+        ("x,y,1\nz,w,2\n", "none of its 2 pairs is in mc30 (first: 'x','y')"),
+        ("word1,word2,sim\na,b,1_0\nc,d,x\n", "2 problems: line 2: sim: expected a decimal"),
+    ],
+)
+def test_bad_pair_submissions_exit_2_with_one_line(tmp_path, content, expected) -> None:
+    f = tmp_path / "sub.csv"
+    f.write_text(content)
+    result = _cli("score", "pairs", "--benchmark", "mc30", "--pred", str(f))
+    assert result.exit_code == 2
+    assert expected in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_russe_file_of_other_pairs_is_refused_not_scored_075(tmp_path) -> None:
+    f = tmp_path / "sub.csv"
+    f.write_text("word1,word2,sim\nx,y,1\n")
+    result = _cli("score", "russe", str(f))
+    assert result.exit_code == 2 and "none of its 1 pairs is in the suite" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["--missing", "bogus"], ["--kind", "ranked"]])
+def test_bad_option_values_are_refused_by_their_choices(tmp_path, args) -> None:
+    f = tmp_path / "sub.csv"
+    f.write_text("a,b,1\n")
+    result = _cli("score", "pairs", "--gold", str(f), "--pred", str(f), *args)
+    assert result.exit_code == 2 and "is not one of" in result.output
+
+
+def test_kind_that_contradicts_the_benchmark_is_an_error(tmp_path) -> None:
+    f = tmp_path / "sub.csv"
+    f.write_text("a,b,1\n")
+    result = _cli("score", "pairs", "--benchmark", "mc30", "--pred", str(f), "--kind", "related")
+    assert result.exit_code == 2 and "--kind related conflicts with mc30" in result.stderr
+
+
+def test_sts_blank_lines_where_the_gold_is_empty_and_space_confidence(tmp_path) -> None:
+    from scipy.stats import pearsonr
+
+    from simeval.data.sts import read_sts_output
+    from simeval.tasks.sts import STSBenchmark
+
+    gold = np.array([1.0, np.nan, 3.0, 4.5, np.nan, 2.0])
+    bench = STSBenchmark("toy", "toy", [], gold)
+    out = tmp_path / "STS.output.toy.txt"
+    out.write_text("1.5 90\n\n2.5 80\n4.0 70\n\n1.0 60\n")  # 2015/16 style
+    (result,) = bench.evaluate(bench.read_submission(out))
+    keep = ~np.isnan(gold)
+    assert result.metrics["pearson"] == pytest.approx(
+        pearsonr([1.5, 2.5, 4.0, 1.0], gold[keep])[0], abs=1e-12
+    )
+    assert "weighted_pearson" in result.metrics
+    out.write_text("1.5\n2\n\n4.0\n\n1.0\n")  # a blank where the gold has a score
+    with pytest.raises(InputError, match=":3: expected a score, the line is empty"):
+        read_sts_output(out, 6, np.isnan(gold))
+
+
+def test_sts_gold_without_a_scored_pair_is_an_error(tmp_path) -> None:
+    from simeval.data.sts import read_sts_gold
+
+    f = tmp_path / "STS.gs.x.txt"
+    f.write_text("\n\n\n")
+    with pytest.raises(InputError, match="no scored pair"):
+        read_sts_gold(f)

@@ -194,5 +194,7 @@ def test_conflicting_duplicate_is_an_error(data_dir: Path, tmp_path: Path) -> No
     test.to_csv(path, index=False)
     result = runner.invoke(app, ["score", "russe", str(path)])
     assert result.exit_code == 2
-    assert f"{path}:950: pair 'бунт','вопрос' given twice with different scores" in result.stderr
+    # every conflicting line is reported (20 shown), not only the first
+    assert f"{path}:950: 54 problems: line 950: pair 'бунт','вопрос' given twice" in result.stderr
+    assert "(and 34 more)" in result.stderr
     assert "Traceback" not in result.output

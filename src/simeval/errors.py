@@ -31,6 +31,36 @@ class InputError(SimevalError):
         return f"{where}: {self.message}"
 
 
+class Problems:
+    """Problems found while reading one file, collected so that one error reports them all
+    (up to ``limit``; the rest are counted)."""
+
+    def __init__(self, path: str | Path | None, limit: int = 20) -> None:
+        self.path = path
+        self.limit = limit
+        self.found: list[tuple[int | None, str]] = []
+        self.total = 0
+
+    def add(self, line: int | None, message: str) -> None:
+        self.total += 1
+        if len(self.found) < self.limit:
+            self.found.append((line, message))
+
+    def check(self) -> None:
+        """Raise one :class:`InputError` for everything found (nothing when all was well)."""
+        if not self.found:
+            return
+        if self.total == 1:
+            raise InputError(self.path, *self.found[0])
+        shown = "; ".join(
+            f"line {line}: {message}" if line is not None else message
+            for line, message in self.found
+        )
+        more = f" (and {self.total - len(self.found)} more)" if self.total > self.limit else ""
+        line = self.found[0][0]
+        raise InputError(self.path, line, f"{self.total} problems: {shown}{more}")
+
+
 class DataError(SimevalError):
     """A catalogued data file is missing, corrupted or cannot be fetched."""
 

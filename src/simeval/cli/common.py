@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable, Sequence
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -67,8 +68,21 @@ SystemName = Annotated[
     str | None,
     typer.Option("--name", help="The system's name in reports (default: the file's path)."),
 ]
+
+
+class MissingPolicy(StrEnum):
+    zero = "zero"
+    skip = "skip"
+    error = "error"
+
+
+class PairKind(StrEnum):
+    graded = "graded"
+    related = "related"
+
+
 Missing = Annotated[
-    str | None,
+    MissingPolicy | None,
     typer.Option(
         "--missing",
         help="What a gold pair without a score gets: zero (RUSSE's official rule and its "
@@ -85,7 +99,7 @@ RegistryFiles = Annotated[
     ),
 ]
 Kind = Annotated[
-    str | None,
+    PairKind | None,
     typer.Option(
         "--kind",
         help="For a gold pair file: graded (correlations; the default) or related (gold 1/0: "
@@ -147,8 +161,8 @@ def registry_of(files: list[Path] | None) -> Any:
 
 
 def task_options(**options: Any) -> dict[str, Any]:
-    """The options given on the command line (None: the task's default)."""
-    return {k: v for k, v in options.items() if v is not None}
+    """The options given on the command line (None: the task's default), choices as text."""
+    return {k: v.value if isinstance(v, Enum) else v for k, v in options.items() if v is not None}
 
 
 def fmt(value: Any) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -194,13 +195,25 @@ def report_cmd(
     )
 
 
+class BoardFormat(StrEnum):
+    markdown = "markdown"
+    latex = "latex"
+    csv = "csv"
+    html = "html"
+
+
 @app.command("leaderboard")
 @guarded
 def leaderboard_cmd(
     folder: ResultsDir = DEFAULT_RESULTS,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="markdown, latex, csv or html.")
-    ] = "markdown",
+        BoardFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="markdown, latex, csv or html.",
+        ),
+    ] = BoardFormat.markdown,
     benchmark: Annotated[
         list[str] | None,
         typer.Option(
@@ -225,15 +238,13 @@ def leaderboard_cmd(
     from simeval.report.html import overall_benchmarks
     from simeval.report.leaderboard import RENDERERS, overall_table, top_table
 
-    if fmt not in RENDERERS:
-        raise InputError(None, None, f"--format must be one of {', '.join(RENDERERS)}")
     grid = load_grid(folder)
     columns = benchmark or overall_benchmarks(grid)
     unknown = [b for b in columns if b not in grid.benchmarks]
     if unknown:
         raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
     scores = grid.scores()
-    render = RENDERERS[fmt]
+    render = RENDERERS[fmt.value]
     sys.stdout.write(render(overall_table(scores, columns, prune=not keep_dominated)))
     for b in grid.benchmarks if top else []:
         have = {s: v for s, v in scores.items() if b in v}

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simeval.data.textio import iter_lines, parse_float
-from simeval.errors import InputError, InputWarning
+from simeval.data.textio import NUMBER, iter_lines, parse_float, shown
+from simeval.errors import InputError, InputWarning, Problems
 
 SEPARATORS = {"comma": ",", "tab": "\t", "space": None}
 
@@ -96,10 +96,7 @@ def _split_line(text: str, sep: str | None) -> list[str]:
 
 
 def _is_number(text: str) -> bool:
-    try:
-        return not math.isnan(float(text))
-    except ValueError:
-        return False
+    return NUMBER.fullmatch(text.strip(" \t\r\n")) is not None
 
 
 def read_pair_table(
@@ -144,15 +141,17 @@ def read_pair_table(
         rows, lines = rows[1:], lines[1:]
     else:
         columns = ["word1", "word2", "score"][:width] + [f"col{i + 1}" for i in range(3, width)]
+    problems = Problems(path)
     for cells, number in zip(rows, lines, strict=True):
         while len(cells) > width and cells[-1] == "":
             cells.pop()
         if len(cells) != width:
-            raise InputError(
-                path, number, f"expected {width} fields as on the first row, got {len(cells)}"
-            )
-        if not cells[0] or not cells[1]:
-            raise InputError(path, number, "expected two words, found an empty word field")
+            problems.add(number, f"expected {width} fields as on the first row, got {len(cells)}")
+        elif not cells[0] or not cells[1]:
+            problems.add(number, "expected two words, found an empty word field")
+    problems.check()
+    if not rows:
+        raise InputError(path, None, "only a header line: expected word pairs after it")
     return PairTable(path, columns, bool(header), rows, lines)
 
 
@@ -194,17 +193,19 @@ def read_scored_pairs(
     first_row: dict[tuple[str, str], int] = {}
     values: list[float] = []
     repeats: list[int] = []
+    problems = Problems(table.path)
     for r, (cells, number) in enumerate(zip(table.rows, table.lines, strict=True)):
         pair = (cells[0], cells[1])
         cell = cells[col]
+        value = math.nan
         if cell.strip() == "":
             if require_scores:
-                raise InputError(
-                    table.path, number, f"{name}: expected a number, the field is empty"
-                )
-            value = math.nan
+                problems.add(number, f"{name}: expected a number, the field is empty")
         else:
-            value = parse_float(cell, table.path, number, name)
+            try:
+                value = parse_float(cell, table.path, number, name)
+            except InputError as exc:
+                problems.add(number, exc.message)
         values.append(value)
         if pair not in first_row:
             first_row[pair] = r
@@ -213,12 +214,12 @@ def read_scored_pairs(
         if keep_duplicates or value == before or (math.isnan(value) and math.isnan(before)):
             repeats.append(number)
         else:
-            raise InputError(
-                table.path,
+            problems.add(
                 number,
-                f"pair {pair[0]!r},{pair[1]!r} given twice with different "
+                f"pair {shown(pair[0])},{shown(pair[1])} given twice with different "
                 f"scores ({before!r} on line {table.lines[first_row[pair]]}, {value!r} here)",
             )
+    problems.check()
     warnings: list[InputWarning] = []
     if repeats:
         what = "are kept as separate items" if keep_duplicates else "are used once"

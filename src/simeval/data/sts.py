@@ -3,7 +3,8 @@
 - input: one pair a line, two tab-separated sentences (later years add source columns, ignored);
 - gold: one score a line, the first tab field; an empty line means the pair is unscored and is
   skipped in evaluation (as in STS 2013 onwards);
-- system output: one score a line, optionally a tab and a confidence in 1..100.
+- system output: one score a line, optionally a tab (or spaces) and a confidence in 0..100;
+  a blank line where the gold is empty (2015/2016 outputs leave unscored pairs blank).
 
 The official 2012 script read the two files side by side without checking their lengths, so a
 short output file was silently misaligned. Here a different number of lines is an error.
@@ -17,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simeval.data.textio import iter_lines, parse_float
-from simeval.errors import InputError, InputWarning
+from simeval.data.textio import iter_lines, parse_float, shown
+from simeval.errors import InputError, InputWarning, Problems
 
 
 @dataclass
@@ -45,33 +46,68 @@ def read_sts_input(path: str | Path) -> list[tuple[str, str]]:
 
 
 def read_sts_gold(path: str | Path) -> np.ndarray:
-    """Gold scores, NaN for an empty line (an unscored pair)."""
+    """Gold scores, NaN for an empty line (an unscored pair); a gold with no scored pair at all
+    is an error."""
     values = []
+    problems = Problems(path)
     for number, text in iter_lines(path):
         first = text.split("\t")[0].strip()
-        values.append(math.nan if first == "" else parse_float(first, path, number, "gold score"))
+        value = math.nan
+        if first:
+            try:
+                value = parse_float(first, path, number, "gold score")
+            except InputError as exc:
+                problems.add(number, exc.message)
+        values.append(value)
+    problems.check()
     if not values:
         raise InputError(path, None, "empty file, expected one gold score a line")
-    return np.asarray(values, dtype=float)
+    gold = np.asarray(values, dtype=float)
+    if np.isnan(gold).all():
+        raise InputError(path, None, "no scored pair: every gold line is empty")
+    return gold
 
 
-def read_sts_output(path: str | Path, expected_lines: int | None = None) -> STSOutput:
-    """System scores (and confidences, used only when every line has one)."""
+def read_sts_output(
+    path: str | Path, expected_lines: int | None = None, unscored: np.ndarray | None = None
+) -> STSOutput:
+    """System scores (and confidences, used only when every scored line has one).
+
+    A line holds a score, optionally followed by a confidence in 0..100 after a tab or spaces.
+    As the 2015/2016 scorers allow, a blank line stands for a pair the gold leaves unscored
+    (``unscored[i]`` true); anywhere else it is an error, as is a file of the wrong length (the
+    2012 Perl script misaligned it silently).
+    """
     scores: list[float] = []
     confidences: list[float] = []
     missing_confidence = False
+    problems = Problems(path)
     for number, text in iter_lines(path):
-        fields = text.split("\t")
-        if fields[0].strip() == "":
-            raise InputError(path, number, "expected a score, the line is empty")
-        scores.append(parse_float(fields[0].strip(), path, number, "score"))
+        fields = text.split("\t") if "\t" in text else text.split()
+        if not fields or fields[0].strip() == "":
+            blank_ok = unscored is not None and number <= len(unscored) and unscored[number - 1]
+            if not blank_ok:
+                problems.add(number, "expected a score, the line is empty")
+            scores.append(math.nan)
+            confidences.append(math.nan)
+            continue
+        try:
+            scores.append(parse_float(fields[0], path, number, "score"))
+        except InputError as exc:
+            problems.add(number, exc.message)
+            scores.append(math.nan)
         if len(fields) > 1 and fields[1].strip():
-            conf = parse_float(fields[1].strip(), path, number, "confidence")
-            if not 0 <= conf <= 100:
-                raise InputError(path, number, f"confidence: expected 0..100, got {fields[1]!r}")
-            confidences.append(conf)
+            try:
+                conf = parse_float(fields[1], path, number, "confidence")
+                if not 0 <= conf <= 100:
+                    problems.add(number, f"confidence: expected 0..100, got {shown(fields[1])}")
+                confidences.append(conf)
+            except InputError as exc:
+                problems.add(number, exc.message)
         else:
             missing_confidence = True
+            confidences.append(math.nan)
+    problems.check()
     if expected_lines is not None and len(scores) != expected_lines:
         raise InputError(
             path,

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from simeval.data.pairs import ScoredPairs, read_scored_pairs, write_pairs
+from simeval.data.textio import shown
 from simeval.errors import InputError, InputWarning
 from simeval.tasks.base import Aligned, Benchmark, WordPairs
 from simeval.tasks.items import GRADED, RELATED, Items
@@ -146,6 +147,17 @@ class PairBenchmark(Benchmark):
         index = submission.lookup()
         rows = np.fromiter((index.get(p, -1) for p in gold.pairs), dtype=np.int64, count=len(gold))
         found = rows >= 0
+        if len(submission) and not found.any():
+            known = suite_known or set(gold.pairs)
+            if not any(p in known for p in submission.pairs):
+                a, b = submission.pairs[0]
+                raise InputError(
+                    submission.path,
+                    None,
+                    f"none of its {len(submission)} pairs is in "
+                    f"{self.name if suite_known is None else 'the suite'} (first: "
+                    f"{shown(a)},{shown(b)}): a submission for another benchmark?",
+                )
         scores = np.where(found, submission.scores[np.where(found, rows, 0)], np.nan)
         covered = ~np.isnan(scores)
         warnings: list[InputWarning] = [] if suite_known is not None else [*submission.warnings]

@@ -54,7 +54,7 @@ class STSBenchmark(Benchmark):
         return STSOutput(None, np.nan_to_num(answers, nan=0.0), None, warnings)
 
     def read_submission(self, path: Path, **_: Any) -> STSOutput:
-        return read_sts_output(path, len(self.gold))
+        return read_sts_output(path, len(self.gold), ~self.scored)
 
     def write_submission(self, submission: STSOutput, out: Path) -> list[Path]:
         out.parent.mkdir(parents=True, exist_ok=True)
