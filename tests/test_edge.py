@@ -267,3 +267,20 @@ def test_sts_gold_without_a_scored_pair_is_an_error(tmp_path) -> None:
     f.write_text("\n\n\n")
     with pytest.raises(InputError, match="no scored pair"):
         read_sts_gold(f)
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("vectors:path=/dev/zero", "not a regular file"),
+        ("vectors:path=/no/such/file.vec", "vector file not found"),
+        ("vectors:path=/tmp", "not a model folder"),
+        ("vectors:path=/tmp/" + "a" * 300, "File name too long"),
+        ("encoder:model=/etc", "not a sentence-transformers model folder"),
+        ("encoder:model=/no/such/model", "model folder not found"),
+    ],
+)
+def test_unusable_vector_and_model_paths_exit_2(spec, expected) -> None:
+    result = _cli("evaluate", spec, "-b", "mc30", "--no-save")
+    assert result.exit_code == 2
+    assert expected in result.stderr and len(result.stderr) < 400

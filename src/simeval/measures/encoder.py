@@ -63,6 +63,9 @@ def text_key(text: str) -> bytes:
     return hashlib.sha1(text.encode("utf-8")).digest()
 
 
+MODEL_FILES = ("modules.json", "config.json", "config_sentence_transformers.json")
+
+
 class EmbeddingCache:
     """Embeddings on disk: shards of (sha1 keys, float32 rows) in one folder per model."""
 
@@ -108,12 +111,25 @@ class Encoder(Measure):
             self.model_path = default_model_path()
         else:
             self.model_path = Path(model)
-            if not self.model_path.is_dir():
+            try:
+                is_dir = self.model_path.is_dir()
+            except OSError as exc:  # a name too long, say
+                raise InputError(
+                    model[:100], None, f"cannot use this path: {exc.strerror}"
+                ) from None
+            if not is_dir:
                 raise InputError(
                     self.model_path,
                     None,
                     "model folder not found; simeval never downloads models: give the path "
                     "of a sentence-transformers folder",
+                )
+            if not any((self.model_path / f).is_file() for f in MODEL_FILES):
+                raise InputError(
+                    self.model_path,
+                    None,
+                    "not a sentence-transformers model folder (expected modules.json or "
+                    "config.json in it)",
                 )
         self.params["model_id"] = model_identity(self.model_path)
         if params["cache"]:

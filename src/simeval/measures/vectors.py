@@ -25,6 +25,8 @@ Coverage (pairs scored / gold) is reported with every result.
 
 from __future__ import annotations
 
+import os
+import stat
 import struct
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -427,10 +429,31 @@ class WordVectors(Measure):
         }
 
 
+def check_vector_path(path: str) -> None:
+    """Refuse, before any reading, a path that cannot hold vectors: missing, a folder that is
+    not a model folder, a device or pipe (``/dev/zero`` would be read without end), a name
+    the system cannot use."""
+    shown = path if len(path) <= 100 else path[:100] + "…"
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(shown, None, "vector file not found") from None
+    except OSError as exc:
+        raise InputError(shown, None, f"cannot use this path: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        if not (Path(path) / "vocab.txt").is_file():
+            raise InputError(
+                shown, None, "a folder, but not a model folder of `simeval train` (no vocab.txt)"
+            )
+    elif not stat.S_ISREG(mode):
+        raise InputError(shown, None, "not a regular file (a device or a pipe?): expected vectors")
+
+
 def make_vectors(p: Params) -> WordVectors:
     path = p.get("path", None)
     if not path:
         raise InputError(None, None, f"measure {p.spec}: needs path=FILE")
+    check_vector_path(str(path))
     p.get("format", "auto", str, FORMATS)
     p.get("oov", "zero", str, OOV_POLICIES)
     p.get("fallback", "skip", str, ("skip", "zero"))
