@@ -206,7 +206,7 @@ def _cli(*args: str):
         ("word1,word2,sim\n", "only a header line"),
         ("", "empty file"),
         ("x,y,1\nz,w,2\n", "none of its 2 pairs is in mc30 (first: 'x','y')"),
-        ("word1,word2,sim\na,b,1_0\nc,d,x\n", "2 problems: line 2: sim: expected a decimal"),
+        ("word1,word2,sim\ncar,automobile,1_0\ngem,jewel,x\n", "2 problems: line 2: sim: expected"),
     ],
 )
 def test_bad_pair_submissions_exit_2_with_one_line(tmp_path, content, expected) -> None:

@@ -35,6 +35,9 @@ class PairTable:
     has_header: bool
     rows: list[list[str]]
     lines: list[int]
+    # rows left out by ``only`` (streamed past, never held): how many, and the first
+    dropped: int = 0
+    first_dropped: tuple[tuple[str, str], int] | None = None
 
     def column_index(self, column: str | int) -> int:
         """Resolve a column name, or a 1-based column number given as int or digit string."""
@@ -66,6 +69,9 @@ class ScoredPairs:
     lines: np.ndarray
     columns: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[InputWarning] = field(default_factory=list)
+    # pairs the reader was told to leave out (not in the gold): how many, and the first
+    extra: int = 0
+    first_extra: tuple[tuple[str, str], int] | None = None
 
     def __len__(self) -> int:
         return len(self.pairs)
@@ -80,6 +86,8 @@ class ScoredPairs:
             self.lines[idx],
             {k: [v[i] for i in idx] for k, v in self.columns.items()},
             self.warnings,
+            self.extra,
+            self.first_extra,
         )
 
     def lookup(self) -> dict[tuple[str, str], int]:
@@ -100,59 +108,81 @@ def _is_number(text: str) -> bool:
 
 
 def read_pair_table(
-    path: str | Path, sep: str | None = "auto", header: bool | None = None
+    path: str | Path,
+    sep: str | None = "auto",
+    header: bool | None = None,
+    only: set | frozenset | None = None,
 ) -> PairTable:
-    """Read a pair file into cells.
+    """Read a pair file into cells, as a stream.
 
     ``sep`` is ``","``, ``"\\t"``, ``None`` (runs of white space) or ``"auto"``. ``header`` is
     True, False or None (detect). Blank lines are skipped. Every row must have at least two
     non-empty fields and as many fields as the first row (trailing empty fields beyond that are
-    tolerated, as WordSim-353's files end rows with a tab).
+    tolerated, as WordSim-353's files end rows with a tab). With ``only``, rows whose pair is
+    not in it are checked, counted and dropped, so memory is bounded by ``only`` (a gold's
+    pairs), not by the file.
     """
     path = str(path)
-    raw = [(n, t) for n, t in iter_lines(path) if t.strip()]
-    if not raw:
-        raise InputError(path, None, "empty file, expected word pairs")
-    if sep == "auto":
-        first = raw[0][1]
-        sep = "\t" if "\t" in first else "," if "," in first else None
     rows: list[list[str]] = []
     lines: list[int] = []
-    for number, text in raw:
-        try:
-            cells = _split_line(text, sep)
-        except csv.Error as exc:
-            raise InputError(path, number, f"malformed CSV: {exc}") from None
-        rows.append(cells)
-        lines.append(number)
-    first = rows[0]
-    while len(first) > 2 and first[-1] == "":
-        first.pop()
-    if header is None:
-        score_cells = [c for c in first[2:] if c]
-        header = (bool(score_cells) and not any(_is_number(c) for c in score_cells)) or (
-            [c.lower() for c in first[:2]] in (["word1", "word2"], ["word 1", "word 2"])
-        )
-    width = len(first)
-    if width < 2:
-        raise InputError(path, lines[0], "expected at least two fields: word1 word2")
-    if header:
-        columns = [c or f"col{i + 1}" for i, c in enumerate(first)]
-        rows, lines = rows[1:], lines[1:]
-    else:
-        columns = ["word1", "word2", "score"][:width] + [f"col{i + 1}" for i in range(3, width)]
     problems = Problems(path)
-    for cells, number in zip(rows, lines, strict=True):
+    first: list[str] | None = None
+    width = 0
+    dropped = 0
+    first_dropped = None
+    for number, text in iter_lines(path):
+        if not text.strip():
+            continue
+        if first is None:
+            if sep == "auto":
+                sep = "\t" if "\t" in text else "," if "," in text else None
+            first = _cells(text, sep, path, number)
+            while len(first) > 2 and first[-1] == "":
+                first.pop()
+            width = len(first)
+            if width < 2:
+                raise InputError(path, number, "expected at least two fields: word1 word2")
+            if header is None:
+                score_cells = [c for c in first[2:] if c]
+                header = (bool(score_cells) and not any(_is_number(c) for c in score_cells)) or (
+                    [c.lower() for c in first[:2]] in (["word1", "word2"], ["word 1", "word 2"])
+                )
+            if header:
+                continue
+            cells = first
+        else:
+            cells = _cells(text, sep, path, number)
         while len(cells) > width and cells[-1] == "":
             cells.pop()
         if len(cells) != width:
             problems.add(number, f"expected {width} fields as on the first row, got {len(cells)}")
-        elif not cells[0] or not cells[1]:
+            continue
+        if not cells[0] or not cells[1]:
             problems.add(number, "expected two words, found an empty word field")
+            continue
+        if only is not None and (cells[0], cells[1]) not in only:
+            dropped += 1
+            first_dropped = first_dropped or ((cells[0], cells[1]), number)
+            continue
+        rows.append(cells)
+        lines.append(number)
+    if first is None:
+        raise InputError(path, None, "empty file, expected word pairs")
     problems.check()
-    if not rows:
+    if not rows and not dropped:
         raise InputError(path, None, "only a header line: expected word pairs after it")
-    return PairTable(path, columns, bool(header), rows, lines)
+    if header:
+        columns = [c or f"col{i + 1}" for i, c in enumerate(first)]
+    else:
+        columns = ["word1", "word2", "score"][:width] + [f"col{i + 1}" for i in range(3, width)]
+    return PairTable(path, columns, bool(header), rows, lines, dropped, first_dropped)
+
+
+def _cells(text: str, sep: str | None, path: str, number: int) -> list[str]:
+    try:
+        return _split_line(text, sep)
+    except csv.Error as exc:
+        raise InputError(path, number, f"malformed CSV: {exc}") from None
 
 
 def default_score_column(table: PairTable) -> int | None:
@@ -172,6 +202,7 @@ def read_scored_pairs(
     header: bool | None = None,
     require_scores: bool = False,
     keep_duplicates: bool = False,
+    only: set | frozenset | None = None,
 ) -> ScoredPairs:
     """Read pairs and one score column.
 
@@ -181,8 +212,10 @@ def read_scored_pairs(
     item of its own, as the published scores count it (WordSim-353 rates money/cash twice, 9.15
     and 9.08; rt.csv repeats 1,287 pairs), and one warning says how many rows repeat a pair.
     Empty score cells become NaN ("not scored") unless ``require_scores`` makes them an error.
+    ``only``: keep the pairs in this set and count the others (``extra``), so reading a large
+    submission against a small gold holds only the gold's pairs.
     """
-    table = read_pair_table(path, sep, header)
+    table = read_pair_table(path, sep, header, only)
     col = table.column_index(column) if column is not None else default_score_column(table)
     if col is None:
         raise InputError(table.path, None, "no score column: expected word1 word2 score")
@@ -238,6 +271,8 @@ def read_scored_pairs(
         np.asarray([table.lines[r] for r in rows], dtype=np.int64),
         {table.columns[i]: [table.rows[r][i] for r in rows] for i in keep},
         warnings,
+        table.dropped,
+        table.first_dropped,
     )
 
 

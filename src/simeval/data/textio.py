@@ -64,18 +64,42 @@ def refuse_nul(data: bytes | str, path: str | Path) -> None:
 
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
-    """Yield ``(line_number, text)`` for every line, without its line end.
+    """Yield ``(line_number, text)`` for every line, without its line end, reading the file
+    as a stream (memory does not grow with the file).
 
     A final line end does not create an extra empty line; every other empty line is yielded.
-    NUL characters are refused: they mean a binary or UTF-16 file.
+    Invalid UTF-8 and NUL characters (a binary or UTF-16 file) are errors naming the line.
     """
-    text = read_text(path)
-    refuse_nul(text, path)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    for number, line in enumerate(lines, start=1):
-        yield number, line[:-1] if line.endswith("\r") else line
+    p = Path(path)
+    try:
+        f = open(p, "rb")  # noqa: SIM115  (closed below; errors are turned into InputError)
+    except FileNotFoundError:
+        raise InputError(p, None, "file not found") from None
+    except IsADirectoryError:
+        raise InputError(p, None, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise InputError(p, None, f"cannot read: {exc.strerror or exc}") from None
+    with f:
+        for number, raw in enumerate(f, start=1):
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM) :]
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            if b"\x00" in raw:
+                raise InputError(
+                    p, number, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
+                )
+            try:
+                yield number, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    p,
+                    number,
+                    f"not valid UTF-8 (byte {raw[exc.start : exc.start + 1].hex()}); convert "
+                    "the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
+                ) from None
 
 
 def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:

@@ -225,7 +225,7 @@ class Suite:
     def read_submission(self, path: Path, **options: Any) -> Any:
         """One file for every member, or a folder with each member's file."""
         if self.layout == "one-file":
-            return self.members[0].read_submission(path, **options)
+            return self.members[0].read_submission(path, only=self._known(), **options)
         if not path.is_dir():
             names = ", ".join(m.submission_file(Path()).name for m in self.members)
             raise InputError(path, None, f"expected a folder holding {names}")

@@ -36,13 +36,18 @@ KIND_NAMES = {"graded": GRADED, "related": RELATED}  # --kind on the command lin
 def extra_pairs(
     predictions: ScoredPairs, known: set | frozenset, where: str
 ) -> tuple[int, list[InputWarning]]:
-    """How many scored pairs are not in ``known``, and a warning naming the first (ignored)."""
+    """How many scored pairs are not in ``known`` (those the reader already left out
+    included), and a warning naming the first (they are ignored)."""
     rows = [i for i, p in enumerate(predictions.pairs) if p not in known]
-    if not rows:
+    firsts = [(int(predictions.lines[i]), predictions.pairs[i]) for i in rows[:1]]
+    if predictions.first_extra is not None:
+        firsts.append((predictions.first_extra[1], predictions.first_extra[0]))
+    n = len(rows) + predictions.extra
+    if not n:
         return 0, []
-    a, b = predictions.pairs[rows[0]]
-    text = f"{len(rows)} scored pair(s) are not in {where} (first: {a},{b}); they are ignored"
-    return len(rows), [InputWarning(predictions.path, int(predictions.lines[rows[0]]), text)]
+    line, (a, b) = min(firsts)
+    text = f"{n} scored pair(s) are not in {where} (first: {a},{b}); they are ignored"
+    return n, [InputWarning(predictions.path, line, text)]
 
 
 def range_warnings(predictions: ScoredPairs, low: float, high: float) -> list[InputWarning]:
@@ -112,8 +117,17 @@ class PairBenchmark(Benchmark):
     ) -> ScoredPairs:
         return as_scored_pairs(request.pairs, answers)
 
-    def read_submission(self, path: Path, *, column: str | None = None, **_: Any) -> ScoredPairs:
-        return read_scored_pairs(path, column)
+    def read_submission(
+        self,
+        path: Path,
+        *,
+        column: str | None = None,
+        only: frozenset | None = None,
+        **_: Any,
+    ) -> ScoredPairs:
+        """The submission's pairs that are this benchmark's (or ``only``'s: a suite's), read
+        as a stream; the others are counted as extra without being held."""
+        return read_scored_pairs(path, column, only=only or frozenset(self.gold.pairs))
 
     def write_submission(self, submission: ScoredPairs, out: Path) -> list[Path]:
         """The pairs with their scores (empty where not scored): in the official template's
@@ -147,14 +161,14 @@ class PairBenchmark(Benchmark):
         index = submission.lookup()
         rows = np.fromiter((index.get(p, -1) for p in gold.pairs), dtype=np.int64, count=len(gold))
         found = rows >= 0
-        if len(submission) and not found.any():
+        if (len(submission) or submission.extra) and not found.any():
             known = suite_known or set(gold.pairs)
             if not any(p in known for p in submission.pairs):
-                a, b = submission.pairs[0]
+                a, b = (submission.first_extra or (submission.pairs[0], 0))[0]
                 raise InputError(
                     submission.path,
                     None,
-                    f"none of its {len(submission)} pairs is in "
+                    f"none of its {len(submission) + submission.extra} pairs is in "
                     f"{self.name if suite_known is None else 'the suite'} (first: "
                     f"{shown(a)},{shown(b)}): a submission for another benchmark?",
                 )
