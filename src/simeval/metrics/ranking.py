@@ -6,7 +6,9 @@ Matches ``trec_eval`` 9 (and ``pytrec_eval``) for ``success_1``, ``success_5``, 
 - order: trec_eval's, from :mod:`simeval.metrics.order` — per query by score descending, ties
   by docno in descending byte order (``form_res_rels.c``); the rank column of the run file is
   ignored;
-- depth: only the first ``max_retrieved`` (default 1000, trec_eval's ``-M``) documents count;
+- depth: every retrieved document counts by default (``max_retrieved=None``), as in trec_eval
+  9, whose ``-M`` is unlimited unless given (and pytrec_eval, which never cuts); with
+  ``max_retrieved=N`` only the first N documents of each query count (``trec_eval -M N``);
 - relevant: relevance ≥ ``relevance_level`` (default 1, trec_eval's ``-l``);
 - averaging: over the queries present in both qrels and run; ``complete=True`` (trec_eval ``-c``)
   averages over every query of the qrels, a query without results scoring 0;
@@ -59,7 +61,7 @@ def evaluate_trec(
     qrels_relevance: Sequence[int] | np.ndarray,
     *,
     complete: bool = False,
-    max_retrieved: int | None = 1000,
+    max_retrieved: int | None = None,
     relevance_level: int = 1,
 ) -> TrecEvaluation:
     """Evaluate a run against qrels (see the module docstring for the exact rules).
