@@ -19,9 +19,18 @@ from simeval.build.synthetic import synthetic_collection
 from simeval.cli import app
 from simeval.data.trec import read_run
 from simeval.errors import InputError
+from simeval.measures.base import Measure, rank_by_pairs
 from simeval.measures.combination import _group_top
 from simeval.measures.procrustes import dense_model_folder, procrustes, train_word2vec
-from simeval.measures.search import dense_terms, top_k_dense, top_k_sparse, top_rows
+from simeval.measures.search import (
+    LinkingInput,
+    VectorRanker,
+    dense_terms,
+    top_k_dense,
+    top_k_sparse,
+    top_rows,
+)
+from simeval.metrics.order import tie_ranks
 from simeval.text.multilingual import doc_tokens, fold
 
 runner = CliRunner()
@@ -80,6 +89,10 @@ def test_top_rows_orders_ties_by_position_and_puts_nan_last() -> None:
             expect = np.lexsort((np.broadcast_to(np.arange(m), key.shape), key), axis=1)
             index, _ = top_rows(scores, k)
             assert (index == expect[:, : min(k, m)]).all()
+    # a row with fewer numbers than k: its NaN columns follow by position (the padding of a
+    # short last chunk once came first, as column m - 1 with score -inf)
+    index, values = top_rows(np.array([[1, 2] + [np.nan] * 5], np.float32), 3)
+    assert index.tolist() == [[1, 0, 2]] and np.isnan(values[0, 2])
 
 
 def test_dense_search_exact_and_hnsw() -> None:
@@ -138,6 +151,105 @@ def test_group_top_by_hand() -> None:
     top = _group_top(q, d, s, 4, 2)
     # query 0: 6 and 7 tie at 0.9 -> lower position first; query 3 has no candidate
     assert top.index.tolist() == [[6, 7], [8, 5], [9, -1], [-1, -1]]
+    # with a tie key (documents 5..9 named so that 7 is the greatest id) 7 comes first
+    ties = tie_ranks(["a", "a", "a", "a", "a", "d05", "d06", "d07", "d04", "d09"])
+    top = _group_top(q, d, s, 4, 2, ties)
+    assert top.index.tolist() == [[7, 6], [8, 5], [9, -1], [-1, -1]]
+
+
+# -- ties in trec_eval's order -----------------------------------------------------------------
+
+
+def shuffled_docnos(rng: np.random.Generator, m: int) -> list[str]:
+    """Distinct ids whose byte order has nothing to do with their position (mixed lengths,
+    some non-ASCII)."""
+    pool = [f"d{x}" for x in rng.choice(10**6, m, replace=False)]
+    return [f"é{x}" if i % 7 == 0 else x for i, x in enumerate(pool)]
+
+
+def trec_expected(scores: np.ndarray, docnos: list[str]) -> np.ndarray:
+    """Every row's columns in trec_eval's order, computed here without simeval: score
+    descending (NaN last), then docno in descending byte order (Python's sort of the UTF-8
+    bytes, reversed)."""
+    by_bytes = sorted(range(len(docnos)), key=lambda j: docnos[j].encode(), reverse=True)
+    place = np.empty(len(docnos), np.int64)
+    place[by_bytes] = np.arange(len(docnos))  # 0 = greatest docno
+    key = np.where(np.isnan(scores), np.inf, -scores.astype(np.float64))
+    return np.lexsort((np.broadcast_to(place, scores.shape), key), axis=1)
+
+
+def test_top_rows_breaks_ties_by_docno_as_trec_eval() -> None:
+    rng = np.random.default_rng(21)
+    for m in (1, 4, 9, 50, 1601):
+        docnos = shuffled_docnos(rng, m)
+        scores = rng.integers(0, 4, (120, m)).astype(np.float32)  # many ties
+        scores[rng.random(scores.shape) < 0.05] = np.nan
+        expect = trec_expected(scores, docnos)
+        for k in (1, 5, 12):
+            index, values = top_rows(scores, k, tie_ranks(docnos))
+            assert (index == expect[:, : min(k, m)]).all(), (m, k)
+            assert np.array_equal(values, np.take_along_axis(scores, index, 1), equal_nan=True)
+
+
+def test_sparse_and_dense_search_break_ties_by_docno() -> None:
+    rng = np.random.default_rng(22)
+    n_docs = 900
+    docnos = shuffled_docnos(rng, n_docs)
+    ties = tie_ranks(docnos)
+    # integer weights: every dot product is exact in float32, so equal scores are equal
+    q = sparse.random(200, 60, density=0.08, random_state=3, format="csr", dtype=np.float32)
+    d = sparse.random(n_docs, 60, density=0.08, random_state=4, format="csr", dtype=np.float32)
+    q.data[:], d.data[:] = np.ceil(q.data * 2), np.ceil(d.data * 2)
+    full = (q @ d.T).toarray()
+    ranked = -np.sort(-full, axis=1)
+    assert (ranked[:, 4] == ranked[:, 5]).mean() > 0.5  # most rows tie across the cut at 5
+    expect = trec_expected(full, docnos)
+    for memory in (2 * 4 * n_docs, 5 * 4 * n_docs, 256 << 20):  # blocks of 2 queries, splits
+        top = top_k_sparse(q, d, 5, memory=memory, ties=ties)
+        assert (top.index == expect[:, :5]).all()
+        assert np.array_equal(top.score, np.take_along_axis(full, top.index, 1))
+    qd, dd = q.toarray(), d.toarray()
+    top = top_k_dense(qd, dd, 5, ties=ties, memory=3 * 4 * n_docs)
+    assert (top.index == expect[:, :5]).all()
+    # approximate HNSW: candidates come back in the same order, ties by docno
+    hnsw = top_k_dense(qd, dd, 5, ties=ties, ann_from=0)
+    for row, s in zip(hnsw.index, hnsw.score, strict=True):
+        assert sorted(zip(-s, ties[row], strict=True)) == list(zip(-s, ties[row], strict=True))
+
+
+def test_group_top_and_rankers_break_ties_by_docno() -> None:
+    rng = np.random.default_rng(23)
+    n, m = 40, 300
+    docnos = shuffled_docnos(rng, m)
+    # flat candidate rows, as the combination makes them: each query a random subset
+    rows = [(i, j) for i in range(n) for j in rng.choice(m, rng.integers(1, 60), replace=False)]
+    q, d = np.array(rows).T
+    s = rng.integers(0, 3, len(q)).astype(np.float32)
+    full = np.full((n, m), np.nan, np.float32)
+    full[q, d] = s
+    expect = trec_expected(full, docnos)
+    top = _group_top(q, d, s, n, 7, tie_ranks(docnos))
+    for i in range(n):
+        got = top.index[i][top.index[i] >= 0]
+        assert got.tolist() == expect[i, : min(7, int((q == i).sum()))].tolist()
+
+    class Constant(Measure):  # every pair ties
+        def score_texts(self, pairs):
+            return np.full(len(pairs), 0.5)
+
+    corpus = [f"text {i}" for i in range(m)]
+    data = LinkingInput("fr", ["a", "b"], corpus, corpus_ids=docnos)
+    by_docno = sorted(range(m), key=lambda j: docnos[j].encode(), reverse=True)[:5]
+    assert rank_by_pairs(Constant("c", {}), data, 5).index.tolist() == [by_docno] * 2
+    assert rank_by_pairs(
+        Constant("c", {}), LinkingInput("fr", ["a"], corpus), 3
+    ).index.tolist() == [[0, 1, 2]]  # without ids: by position
+
+    class Flat(VectorRanker):  # every document the same vector
+        def vectors(self, queries, corpus, lang):
+            return np.ones((len(queries), 4), np.float32), np.ones((len(corpus), 4), np.float32)
+
+    assert Flat("f", {}).rank(data, 5).index.tolist() == [by_docno] * 2
 
 
 def test_transliteration_and_tokens() -> None:

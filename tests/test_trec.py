@@ -185,3 +185,69 @@ def test_ids_of_different_array_widths_still_match() -> None:
     assert ev.aggregates["success_1"] == 1.0  # both queries rank their document first
     ev = evaluate_trec(qrel_q, qrel_d, [1.0, 1.0], run_q[:1], run_d[:1], [1])
     assert ev.aggregates["recip_rank"] == 1.0
+
+
+def deep_collection():
+    """Queries of 1,200 documents each (deeper than the 1,000 simeval once cut at): the
+    relevant document at rank 1,001, 1,100 and 7 (distinct scores, rank = position in the
+    list), and one query where all 1,200 documents tie, so the docno order alone ranks its
+    relevant document (at 1,000 or 1,001: which one is computed by the test's own sort)."""
+    r = np.random.default_rng(5)
+    run, qrels = [], []
+    for name, rel_rank in (("deep1001", 1001), ("deep1100", 1100), ("shallow7", 7)):
+        docs = [f"{name}-{x}" for x in r.permutation(1200)]
+        for i, doc in enumerate(docs):
+            run.append((name, doc, float(1200 - i) / 7))  # distinct, descending
+        qrels.append((name, docs[rel_rank - 1], 1))
+    docs = [f"t{x:x}" for x in r.choice(10**6, 1200, replace=False)]
+    run += [("ties", doc, 0.5) for doc in docs]
+    qrels.append(("ties", sorted(docs, reverse=True)[1000], 1))  # docno order: rank 1,001
+    return run, qrels
+
+
+def test_deep_ranking_matches_pytrec_eval_with_unlimited_depth() -> None:
+    # trec_eval 9 evaluates every retrieved document unless -M is given, and pytrec_eval
+    # always does (it sets trec_eval's max_num_docs_per_topic to MAXLONG and has no -M), so
+    # relevant documents at ranks 1,001 and 1,100 count: recip_rank 1/1001 and 1/1100.
+    run, qrels = deep_collection()
+    ours = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True))
+    run_d: dict = {}
+    for q, d, s in run:
+        run_d.setdefault(q, {})[d] = s
+    qrels_d = {q: {d: rel} for q, d, rel in qrels}
+    theirs = pytrec_eval.RelevanceEvaluator(
+        qrels_d, {"success", "recip_rank", "num_ret", "num_rel_ret"}
+    ).evaluate(run_d)
+    assert sorted(theirs) == sorted(ours.qids.tolist())
+    by_q = {q: i for i, q in enumerate(ours.qids.tolist())}
+    for q, values in theirs.items():
+        for m in (*MEASURES, "success_10"):
+            if m == "num_rel":
+                continue
+            assert ours.per_query[m][by_q[q]] == pytest.approx(values[m], abs=1e-15), (m, q)
+    hand = {"deep1001": 1 / 1001, "deep1100": 1 / 1100, "shallow7": 1 / 7, "ties": 1 / 1001}
+    for q, rr in hand.items():
+        assert theirs[q]["recip_rank"] == pytest.approx(rr, abs=1e-15)
+        assert theirs[q]["num_ret"] == 1200 and theirs[q]["num_rel_ret"] == 1
+    assert ours.aggregates["recip_rank"] == pytest.approx(np.mean(list(hand.values())), abs=1e-15)
+    assert ours.aggregates["num_ret"] == 4 * 1200 and ours.aggregates["num_rel_ret"] == 4
+
+
+def test_max_retrieved_cuts_like_trec_eval_minus_m() -> None:
+    # max_retrieved=1000 (trec_eval -M 1000, simeval's old default) drops everything past
+    # rank 1,000: only the rank-7 relevant document is still found.
+    run, qrels = deep_collection()
+    ev = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True), max_retrieved=1000)
+    expected = reference_first_ranks(run, qrels, 1000)
+    for i, q in enumerate(ev.qids.tolist()):
+        first, rel_ret = expected[q]
+        assert ev.per_query["recip_rank"][i] == (0.0 if first == float("inf") else 1 / first)
+        assert ev.per_query["num_rel_ret"][i] == rel_ret
+        assert ev.per_query["num_ret"][i] == 1000
+    assert ev.aggregates["recip_rank"] == pytest.approx((1 / 7) / 4, abs=1e-15)
+    assert ev.aggregates["num_rel_ret"] == 1
+    # at 1,001 the tied query's relevant document (docno order: rank 1,001) is back in
+    ev = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True), max_retrieved=1001)
+    assert dict(zip(ev.qids.tolist(), ev.per_query["recip_rank"], strict=True))["ties"] == (
+        pytest.approx(1 / 1001)
+    )

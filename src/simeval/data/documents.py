@@ -1,4 +1,5 @@
-"""Linking collections on disk: X query documents, English documents and gold links.
+"""Linking collections on disk: X query documents, English documents and gold links; and
+what a ranker is given (:class:`LinkingInput`) and returns (:class:`TopK`).
 
 Layout (one folder), written by :func:`write_collection`:
 
@@ -16,12 +17,17 @@ Layout (one folder), written by :func:`write_collection`:
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from simeval.data.textio import read_text
 from simeval.errors import InputError
+from simeval.metrics.order import tie_ranks
 
 
 @dataclass
@@ -110,3 +116,40 @@ def read_collection(folder: str | Path) -> LinkingCollection:
                 }
             )
     return LinkingCollection(str(meta.get("lang", "")), queries, corpus, links, meta)
+
+
+@dataclass
+class LinkingInput:
+    """What a ranker sees: queries in ``lang``, English documents, optional training links
+    (``train_gold[i]`` is the corpus position of the document linked to ``train_queries[i]``),
+    and optionally the English documents' ids (``corpus_ids[j]`` is the docno of ``corpus[j]``,
+    as the run will name it), which decide ties as trec_eval does; without them ties go by
+    corpus position."""
+
+    lang: str
+    queries: Sequence[str]
+    corpus: Sequence[str]
+    train_queries: Sequence[str] = ()
+    train_gold: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    corpus_ids: Sequence[str] | None = None
+
+    @cached_property
+    def ties(self) -> np.ndarray | None:
+        """The tie key of every English document (:func:`~simeval.metrics.order.tie_ranks` of
+        ``corpus_ids``: 0 for the document trec_eval ranks first among equal scores), or None
+        for ties by corpus position."""
+        if self.corpus_ids is None:
+            return None
+        if len(self.corpus_ids) != len(self.corpus):
+            raise ValueError(
+                f"{len(self.corpus_ids)} corpus ids for {len(self.corpus)} corpus documents"
+            )
+        return tie_ranks(self.corpus_ids)
+
+
+@dataclass
+class TopK:
+    """``index[i, j]``: corpus position of query i's j-th candidate (-1: none); ``score``."""
+
+    index: np.ndarray
+    score: np.ndarray

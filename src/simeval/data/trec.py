@@ -22,7 +22,7 @@ import numpy as np
 from simeval.data.textio import read_bytes, refuse_nul
 from simeval.errors import InputError
 from simeval.metrics.keys import as_bytes, as_text, first_duplicate
-from simeval.metrics.ranking import trec_order
+from simeval.metrics.order import trec_order
 
 
 @dataclass
@@ -148,17 +148,19 @@ def write_run(
     depth: int | None = None,
     bucc: bool = False,
 ) -> None:
-    """Write a run in trec_eval's order (per query by score descending, ties by docno
-    descending), ranks from 1, at most ``depth`` documents per query (BUCC 2015 asked for at
-    most 5), so a cut keeps exactly the documents trec_eval would rank first. ``bucc`` writes
-    BUCC 2015's six fields ``id1 X id2 Y score run.name`` instead of ``Q0`` and the rank
-    (trec_eval reads both the same way)."""
-    q, d = as_text(as_bytes(qids)), as_text(as_bytes(docnos))
+    """Write a run in trec_eval's order (:mod:`simeval.metrics.order`: per query by score
+    descending, ties by docno in descending byte order), ranks from 1, at most ``depth``
+    documents per query (BUCC 2015 asked for at most 5). Scores are written so they read back
+    exactly, so the file read again and cut at any depth k holds the k documents trec_eval
+    ranks first. ``bucc`` writes BUCC 2015's six fields ``id1 X id2 Y score run.name`` instead
+    of ``Q0`` and the rank (trec_eval reads both the same way)."""
+    qb, db = as_bytes(qids), as_bytes(docnos)
+    q, d = as_text(qb), as_text(db)
     values = np.asarray(scores, dtype=float)
     out: list[str] = []
     rank = 0
     previous = None
-    for i in trec_order(q, d, values).tolist():
+    for i in trec_order(qb, db, values).tolist():
         rank = rank + 1 if q[i] == previous else 1
         previous = q[i]
         if depth is not None and rank > depth:

@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from simeval.data.documents import LinkingInput, TopK
+from simeval.metrics.order import ranking_rows
+
 Pairs = Sequence[tuple[str, str]]
 
 
@@ -38,12 +41,10 @@ class Measure:
             raise NotImplementedError(f"{self.name} scores neither words nor texts")
         return self.score_words(pairs)
 
-    def rank(self, data: Any, k: int, progress: Any = None) -> Any:
-        """The top ``k`` documents of ``data.corpus`` for each of ``data.queries`` (a
-        ``measures.search.TopK``). A measure that only scores text pairs scores every (query,
-        document) pair: quadratic, for small collections; rankers override this."""
-        from simeval.measures.search import rank_by_pairs
-
+    def rank(self, data: LinkingInput, k: int, progress: Any = None) -> TopK:
+        """The top ``k`` documents of ``data.corpus`` for each of ``data.queries``. A measure
+        that only scores text pairs scores every (query, document) pair
+        (:func:`rank_by_pairs`); rankers override this with a search."""
         return rank_by_pairs(self, data, k, progress)
 
     def describe(self) -> dict[str, Any]:
@@ -53,3 +54,23 @@ class Measure:
     def extra(self) -> dict[str, Any]:
         """Facts found while scoring (vocabulary coverage, cache hits), recorded with results."""
         return {}
+
+
+def rank_by_pairs(measure: Measure, data: LinkingInput, k: int, progress: Any = None) -> TopK:
+    """Rank with a measure that only scores text pairs (``random``, ``overlap``): every
+    (query, document) pair is scored, one query at a time, and each query's documents sorted
+    by the one ranking rule (:mod:`simeval.metrics.order`: score descending, ties by
+    ``data.ties``, unscorable last). Quadratic; for small collections."""
+    nd = len(data.corpus)
+    k = min(k, nd)
+    ties = data.ties if data.ties is not None else np.arange(nd)
+    index = np.empty((len(data.queries), k), np.int64)
+    score = np.empty((len(data.queries), k), np.float32)
+    for i, text in enumerate(data.queries):
+        s = measure.score_texts([(text, doc) for doc in data.corpus])
+        s = np.nan_to_num(np.asarray(s, dtype=np.float32), nan=-np.inf)
+        index[i] = ranking_rows(s[None, :], ties)[0, :k]
+        score[i] = s[index[i]]
+        if progress:
+            progress(i + 1, len(data.queries))
+    return TopK(index, score)

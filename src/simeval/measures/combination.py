@@ -6,7 +6,8 @@ ranker. Each (query, candidate) gets, per base ranker, three features: its score
 exactly even when that ranker did not retrieve the candidate), the score minus the query's best
 score under that ranker, and whether that ranker retrieved it. A logistic regression
 (scikit-learn, L2, C=1) learns from the train queries, whose gold document is always among the
-rows (label 1; every other candidate 0); test candidates are ranked by its decision function.
+rows (label 1; every other candidate 0); test candidates are ranked by its decision function,
+ties broken as trec_eval breaks them (:mod:`simeval.metrics.order`, ``LinkingInput.ties``).
 """
 
 from __future__ import annotations
@@ -26,13 +27,24 @@ from simeval.measures.search import (
     pair_scores,
 )
 from simeval.measures.spec import Params
+from simeval.metrics.order import ranking
 
 
-def _group_top(q: np.ndarray, d: np.ndarray, s: np.ndarray, n: int, k: int) -> TopK:
-    """Top k (document, score) per query from flat candidate rows."""
+def _group_top(
+    q: np.ndarray,
+    d: np.ndarray,
+    s: np.ndarray,
+    n: int,
+    k: int,
+    ties: np.ndarray | None = None,
+) -> TopK:
+    """Top k (document, score) per query from flat candidate rows (query, document position,
+    score): score descending, ties by ``ties`` of the document (a per-document key,
+    ``LinkingInput.ties``; by position when None), the one rule of
+    :mod:`simeval.metrics.order`."""
     index = np.full((n, k), -1, np.int64)
     score = np.full((n, k), -np.inf, np.float32)
-    order = np.lexsort((d, -s, q))
+    order = ranking(s, d if ties is None else ties[d], q)
     q, d, s = q[order], d[order], s[order]
     starts = np.searchsorted(q, np.arange(n))
     rank = np.arange(len(q)) - starts[q]
@@ -62,7 +74,7 @@ class CombinationRanker(Ranker):
         for r in self.rankers:
             q, d = r.vectors(texts, data.corpus, data.lang)
             spaces.append((q, d))
-            tops.append(r.search(q, d, depth))
+            tops.append(r.search(q, d, depth, ties=data.ties))
         rows = np.repeat(np.arange(len(texts)), depth)
         cand = np.concatenate([np.c_[rows, t.index.ravel()] for t in tops])
         gold = np.c_[np.arange(n_test, n_test + n_train), data.train_gold]
@@ -89,7 +101,7 @@ class CombinationRanker(Ranker):
         s = model.decision_function(x[test]).astype(np.float32)
         if progress:
             progress(n_test, n_test)
-        return _group_top(cq[test], cd[test], s, n_test, min(k, len(data.corpus)))
+        return _group_top(cq[test], cd[test], s, n_test, min(k, len(data.corpus)), data.ties)
 
     def extra(self) -> dict[str, Any]:
         facts = dict(self.facts)

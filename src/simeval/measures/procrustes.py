@@ -14,7 +14,8 @@ into document vectors.
    both vocabularies (:func:`simeval.data.dictionaries.xling_dictionary`, part ``train``)
    minimizes ``‖XW − Y‖`` among orthogonal maps (Schönemann 1966).
 4. A document is the IDF-weighted mean of its words' (mapped) vectors, L2-normalized; IDF is
-   ``ln(N / df)`` within its own side. Candidates come from faiss (:func:`top_k_dense`).
+   ``ln(N / df)`` within its own side. Candidates come from :func:`top_k_dense`: exact below
+   ``ann_from`` English documents, faiss HNSW (approximate) from there on.
 
 Recorded with results: the number of dictionary pairs used, and bilingual lexicon induction
 precision@1 on the disjoint XLING test dictionary (nearest English word by cosine) — a check
@@ -161,8 +162,22 @@ class ProcrustesRanker(VectorRanker):
             self.facts.update({"bli_p1": round(p1, 4), "bli_pairs": n})
         return doc_vectors(x_docs, xv, mapped), doc_vectors(e_docs, ev, e_rows)
 
-    def search(self, q: Matrix, d: Matrix, k: int, progress: Progress | None = None) -> TopK:
-        return top_k_dense(q, d, k, ann_from=self.params["ann_from"], progress=progress)  # type: ignore[arg-type]
+    def search(
+        self,
+        q: Matrix,
+        d: Matrix,
+        k: int,
+        progress: Progress | None = None,
+        ties: np.ndarray | None = None,
+    ) -> TopK:
+        return top_k_dense(
+            q,  # type: ignore[arg-type]
+            d,  # type: ignore[arg-type]
+            k,
+            ann_from=self.params["ann_from"],
+            progress=progress,
+            ties=ties,
+        )
 
     def extra(self) -> dict[str, Any]:
         return dict(self.facts)

@@ -13,63 +13,73 @@ in Python:
   matrix stays under ``memory`` bytes (256 MiB by default); the most frequent terms are
   multiplied as dense matrices by BLAS, the rest as sparse matrices, and each block is
   reduced to its top k (:func:`top_k_sparse`; exact).
-- dense rows: faiss, ``IndexFlatIP`` (exact) below ``ann_from`` English documents and
-  ``IndexHNSWFlat`` (approximate, M=32, efSearch=128) from there on.
+- dense rows: below ``ann_from`` English documents the same blocked search with a dense BLAS
+  product (exact); from there on faiss ``IndexHNSWFlat`` (approximate, M=32, efSearch=128).
 
-Within the top k, ties are ordered by corpus position (lower first).
+Ties follow the one ranking rule (:mod:`simeval.metrics.order`, trec_eval's order): among equal
+scores the document with the greater id comes first, so a ranker's top k is the first k of the
+order trec_eval gives the full ranking. The rankers know documents by corpus position; the ids
+enter as a tie key, :func:`simeval.metrics.order.tie_ranks` of ``LinkingInput.corpus_ids``
+(``LinkingInput.ties``). Without ids (``corpus_ids=None``, or ``ties=None`` to the search
+functions) ties go by corpus position, lower first. The exact searches apply the key exactly:
+the documents are put in tie-key order once, searched with ties by position, and their
+positions mapped back. The approximate HNSW search orders the candidates it returns by the same
+rule, but which of several documents tied at the k-th score it returns is not guaranteed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
+from simeval.data.documents import LinkingInput, TopK
 from simeval.measures.base import Measure
+from simeval.metrics.order import ranking_rows
 
 Matrix = sparse.csr_matrix | np.ndarray
 Progress = Callable[[int, int], None]
 
 
-@dataclass
-class LinkingInput:
-    """What a ranker sees: queries in ``lang``, English documents, optional training links
-    (``train_gold[i]`` is the corpus position of the document linked to ``train_queries[i]``)."""
-
-    lang: str
-    queries: Sequence[str]
-    corpus: Sequence[str]
-    train_queries: Sequence[str] = ()
-    train_gold: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-
-
-@dataclass
-class TopK:
-    """``index[i, j]``: corpus position of query i's j-th candidate (-1: none); ``score``."""
-
-    index: np.ndarray
-    score: np.ndarray
-
-
-def _order_rows(part: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sort each row by score (descending), ties by corpus position."""
-    order = np.lexsort((part, -values), axis=-1)
+def _order_rows(
+    part: np.ndarray, values: np.ndarray, ties: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sort each row of candidates (corpus positions, -1 for none, with their scores) by score
+    descending, ties by ``ties`` of the position (by the position when None)."""
+    key = part if ties is None else ties[part]
+    order = ranking_rows(values, key)
     return np.take_along_axis(part, order, 1), np.take_along_axis(values, order, 1)
 
 
-def top_rows(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def tie_order(ties: np.ndarray | None) -> np.ndarray | None:
+    """The corpus positions in tie-key order (a stable sort of ``ties``), or None for None.
+    Searching the documents in this order, with ties by position, and mapping the positions
+    found back through it breaks ties by the key."""
+    return None if ties is None else np.argsort(ties, kind="stable")
+
+
+def top_rows(
+    scores: np.ndarray, k: int, ties: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The k best columns of every row of a dense score matrix: score descending, ties by
-    column (lower first), NaN last.
+    ``ties`` ascending (one key per column, e.g. :func:`~simeval.metrics.order.tie_ranks`; by
+    column, lower first, when None), NaN last.
 
     Rows are cut into chunks of about √m columns and each chunk's maximum taken
     (``numpy.fmax.reduceat``). The top k of a row lie in its best ``2k - 1`` chunks ordered by
     (maximum descending, chunk position): at most ``k - 1`` chunks hold a score above the k-th
     score, and among the chunks whose maximum equals it the first k hold k tied columns at
-    lower positions than any later chunk. Only those chunks are sorted.
+    lower positions than any later chunk. Only those chunks are sorted. That argument needs
+    ties to go by position, so a tie key is applied by permuting the columns into key order
+    (a copy of ``scores``) and mapping the columns found back; a caller searching many blocks
+    over the same columns permutes them once instead (as :func:`top_k_sparse` does).
     """
+    perm = tie_order(ties)
+    if perm is not None:
+        index, values = top_rows(scores[:, perm], k)
+        return perm[index], values
     n, m = scores.shape
     k = min(k, m)
     if k == 0:
@@ -84,8 +94,8 @@ def top_rows(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     outside = pos >= m
     pos[outside] = m - 1
     values = np.take_along_axis(scores, pos, 1)
-    values[outside] = -np.inf
-    order = np.lexsort((pos, -values), axis=1)[:, :k]
+    values[outside] = np.nan  # after every column, NaN ones included (by position m)
+    order = ranking_rows(values, np.where(outside, m, pos))[:, :k]
     return np.take_along_axis(pos, order, 1), np.take_along_axis(values, order, 1)
 
 
@@ -118,47 +128,71 @@ def dense_terms(q: sparse.csr_matrix, d: sparse.csr_matrix, memory: int) -> np.n
     return np.sort(order[: int(np.argmin(cost))])
 
 
+def _blocked_top(
+    block_scores: Callable[[int, int], np.ndarray],
+    nq: int,
+    nd: int,
+    k: int,
+    memory: int,
+    progress: Progress | None,
+) -> TopK:
+    """Top k of every query row, computing ``block_scores(start, stop)`` (a dense block of
+    queries × documents) for blocks of at most ``memory`` bytes of float32 scores."""
+    block = max(1, memory // (4 * max(nd, 1)))
+    index = np.empty((nq, k), np.int64)
+    score = np.empty((nq, k), np.float32)
+    for start in range(0, nq, block):
+        stop = min(nq, start + block)
+        index[start:stop], score[start:stop] = top_rows(block_scores(start, stop), k)
+        if progress:
+            progress(stop, nq)
+    return TopK(index, score)
+
+
 def top_k_sparse(
     q: sparse.csr_matrix,
     d: sparse.csr_matrix,
     k: int,
     memory: int = 256 << 20,
     progress: Progress | None = None,
+    ties: np.ndarray | None = None,
 ) -> TopK:
-    """Exact top k of ``q · dᵀ``, in blocks of queries.
+    """Exact top k of ``q · dᵀ``, in blocks of queries, ties by ``ties`` of the documents (by
+    position when None).
 
     The terms are split (:func:`dense_terms`): the product over the most frequent terms is a
     dense BLAS product (``sgemm``), the rest a sparse product, and a block's scores are their
     sum, ``Q_sparse · D_sparseᵀ + Q_dense · D_denseᵀ``, held dense (at most ``memory`` bytes)
     and reduced to its top k by :func:`top_rows`. Every score is computed, so the result is
-    the same as sorting the full product.
+    the same as sorting the full product. With a tie key the documents are put in key order
+    once (:func:`tie_order`) and the positions found mapped back.
     """
     from scipy.linalg.blas import sgemm
 
     nq, nd = q.shape[0], d.shape[0]
     q = q.tocsr().astype(np.float32)
     d = d.tocsr().astype(np.float32)
+    perm = tie_order(ties)
+    if perm is not None:
+        d = d[perm]
     k = min(k, nd)
     common = dense_terms(q, d, memory)
     rest = np.setdiff1d(np.arange(q.shape[1]), common)
     q_rest, dt_rest = q[:, rest].tocsr(), d[:, rest].T.tocsr()
     q_common = q[:, common].tocsr()
     dt_common = np.ascontiguousarray(d[:, common].toarray().T)  # terms × documents
-    block = max(1, memory // (4 * max(nd, 1)))
-    index = np.empty((nq, k), np.int64)
-    score = np.empty((nq, k), np.float32)
-    for start in range(0, nq, block):
-        stop = min(nq, start + block)
+
+    def block_scores(start: int, stop: int) -> np.ndarray:
         scores = (q_rest[start:stop] @ dt_rest).toarray()
         if len(common):
             # scores += Q_dense · D_denseᵀ in place: BLAS reads C arrays as their transposes,
             # so it is asked for scoresᵀ += D_dense · Q_denseᵀ
             q_block = q_common[start:stop].toarray()
             sgemm(1.0, dt_common.T, q_block.T, beta=1.0, c=scores.T, overwrite_c=True)
-        index[start:stop], score[start:stop] = top_rows(scores, k)
-        if progress:
-            progress(stop, nq)
-    return TopK(index, score)
+        return scores
+
+    top = _blocked_top(block_scores, nq, nd, k, memory, progress)
+    return top if perm is None else TopK(perm[top.index], top.score)
 
 
 def top_k_dense(
@@ -167,36 +201,55 @@ def top_k_dense(
     k: int,
     ann_from: int = 50_000,
     progress: Progress | None = None,
+    ties: np.ndarray | None = None,
+    memory: int = 256 << 20,
 ) -> TopK:
-    """Top k by inner product with faiss: exact below ``ann_from`` documents, HNSW above."""
-    try:
-        import faiss
-    except ImportError as exc:  # pragma: no cover - depends on the extras installed
-        raise ImportError("dense search needs faiss: pip install 'simeval[xling]'") from exc
+    """Top k by inner product, ties by ``ties`` of the documents (by position when None).
+
+    Below ``ann_from`` documents exact: blocks of queries (at most ``memory`` bytes of scores)
+    multiplied by the documents in tie-key order with BLAS (``numpy.matmul``, float32) and
+    reduced by :func:`top_rows`, as :func:`top_k_sparse` does. From ``ann_from`` on, faiss
+    HNSW (approximate): the candidates it returns are ordered by score descending, then the
+    tie key, but which of several documents tied at the k-th score it returns (like which
+    near neighbours it finds at all) is not guaranteed.
+    """
     q = np.ascontiguousarray(q, dtype=np.float32)
     d = np.ascontiguousarray(d, dtype=np.float32)
     k = min(k, len(d))
     if len(d) < ann_from:
-        index = faiss.IndexFlatIP(d.shape[1])
-    else:
-        index = faiss.IndexHNSWFlat(d.shape[1], 32, faiss.METRIC_INNER_PRODUCT)
-        index.hnsw.efConstruction = 200
-        index.hnsw.efSearch = max(128, 2 * k)
+        perm = tie_order(ties)
+        dt = np.ascontiguousarray((d if perm is None else d[perm]).T)
+        top = _blocked_top(lambda a, b: q[a:b] @ dt, len(q), len(d), k, memory, progress)
+        return top if perm is None else TopK(perm[top.index], top.score)
+    try:
+        import faiss
+    except ImportError as exc:  # pragma: no cover - depends on the extras installed
+        raise ImportError("dense search needs faiss: pip install 'simeval[xling]'") from exc
+    index = faiss.IndexHNSWFlat(d.shape[1], 32, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = 200
+    index.hnsw.efSearch = max(128, 2 * k)
     index.add(d)
     scores, found = index.search(q, k)
     found = found.astype(np.int64)
     scores = np.where(found < 0, -np.inf, scores)
-    found, scores = _order_rows(found, scores.astype(np.float32))
+    found, scores = _order_rows(found, scores.astype(np.float32), ties)
     if progress:
         progress(len(q), len(q))
     return TopK(found, scores)
 
 
-def top_k(q: Matrix, d: Matrix, k: int, progress: Progress | None = None, **kw: Any) -> TopK:
-    """Sparse or dense search, by the type of the rows."""
+def top_k(
+    q: Matrix,
+    d: Matrix,
+    k: int,
+    progress: Progress | None = None,
+    ties: np.ndarray | None = None,
+    **kw: Any,
+) -> TopK:
+    """Sparse or dense search, by the type of the rows; ties by ``ties`` (position if None)."""
     if sparse.issparse(q):
-        return top_k_sparse(q, d, k, progress=progress, **kw)  # type: ignore[arg-type]
-    return top_k_dense(q, d, k, progress=progress, **kw)  # type: ignore[arg-type]
+        return top_k_sparse(q, d, k, progress=progress, ties=ties, **kw)  # type: ignore[arg-type]
+    return top_k_dense(q, d, k, progress=progress, ties=ties, **kw)  # type: ignore[arg-type]
 
 
 def pair_scores(q: Matrix, d: Matrix, qi: np.ndarray, di: np.ndarray) -> np.ndarray:
@@ -223,26 +276,17 @@ class VectorRanker(Ranker):
 
     def rank(self, data: LinkingInput, k: int, progress: Progress | None = None) -> TopK:
         q, d = self.vectors([*data.queries, *data.train_queries], data.corpus, data.lang)
-        return self.search(q[: len(data.queries)], d, k, progress)
+        return self.search(q[: len(data.queries)], d, k, progress, ties=data.ties)
 
-    def search(self, q: Matrix, d: Matrix, k: int, progress: Progress | None = None) -> TopK:
-        """Top k of ``q · dᵀ`` (:func:`top_k`); vectors are built from every query text,
-        train queries included, so IDF and trained vectors see the whole X side."""
-        return top_k(q, d, k, progress=progress)
-
-
-def rank_by_pairs(
-    measure: Measure, data: LinkingInput, k: int, progress: Progress | None = None
-) -> TopK:
-    """Rank with a measure that only scores text pairs (``random``, ``overlap``): every
-    (query, document) pair is scored, one query at a time. Quadratic; for small collections."""
-    nd = len(data.corpus)
-    k = min(k, nd)
-    index = np.empty((len(data.queries), k), np.int64)
-    score = np.empty((len(data.queries), k), np.float32)
-    for i, text in enumerate(data.queries):
-        s = np.nan_to_num(measure.score_texts([(text, doc) for doc in data.corpus]), nan=-np.inf)
-        index[i], score[i] = (a[0] for a in top_rows(s[None, :].astype(np.float32), k))
-        if progress:
-            progress(i + 1, len(data.queries))
-    return TopK(index, score)
+    def search(
+        self,
+        q: Matrix,
+        d: Matrix,
+        k: int,
+        progress: Progress | None = None,
+        ties: np.ndarray | None = None,
+    ) -> TopK:
+        """Top k of ``q · dᵀ`` (:func:`top_k`), ties by ``ties`` (``LinkingInput.ties``);
+        vectors are built from every query text, train queries included, so IDF and trained
+        vectors see the whole X side."""
+        return top_k(q, d, k, progress=progress, ties=ties)

@@ -16,7 +16,8 @@ from simeval.metrics.correlation import (
     sts_mean,
     weighted_pearson,
 )
-from simeval.metrics.ranking import TrecEvaluation, evaluate_trec, trec_order
+from simeval.metrics.order import tie_ranks, trec_order
+from simeval.metrics.ranking import TrecEvaluation, evaluate_trec
 
 __all__ = [
     "TrecEvaluation",
@@ -32,6 +33,7 @@ __all__ = [
     "sts_all",
     "sts_allnrm",
     "sts_mean",
+    "tie_ranks",
     "trec_order",
     "weighted_pearson",
 ]

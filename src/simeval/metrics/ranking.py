@@ -3,19 +3,23 @@
 Matches ``trec_eval`` 9 (and ``pytrec_eval``) for ``success_1``, ``success_5``, ``success_10``,
 ``recip_rank``, ``num_q``, ``num_ret``, ``num_rel`` and ``num_rel_ret``:
 
-- order: per query by score descending, ties by document id in *descending* byte order
-  (``form_res_rels.c``); the rank column of the run file is ignored;
-- depth: only the first ``max_retrieved`` (default 1000, trec_eval's ``-M``) documents count;
+- order: trec_eval's, from :mod:`simeval.metrics.order` — per query by score descending, ties
+  by docno in descending byte order (``form_res_rels.c``); the rank column of the run file is
+  ignored;
+- depth: every retrieved document counts by default (``max_retrieved=None``), as in trec_eval
+  9, whose ``-M`` is unlimited unless given (and pytrec_eval, which never cuts); with
+  ``max_retrieved=N`` only the first N documents of each query count (``trec_eval -M N``);
 - relevant: relevance ≥ ``relevance_level`` (default 1, trec_eval's ``-l``);
 - averaging: over the queries present in both qrels and run; ``complete=True`` (trec_eval ``-c``)
   averages over every query of the qrels, a query without results scoring 0;
 - ``num_*`` measures are sums over the evaluated queries, the others means.
 
 The kernel is vectorised and does not sort the run: the rank of a query's first relevant
-document is one plus the number of its documents that trec_eval's order puts before it (higher
-score, or equal score and greater docno), counted with ``bincount``. Only queries with more than
-``max_retrieved`` documents are sorted, to find which relevant ones fall inside the depth.
-Identifiers are joined through 64-bit keys (:mod:`simeval.metrics.keys`), verified on the bytes.
+document is one plus the number of its documents that trec_eval's order puts before it
+(:func:`~simeval.metrics.order.ranks_before`), counted with ``bincount``. Only the relevant rows
+of queries with several relevant documents, and the queries with more than ``max_retrieved``
+documents, are sorted (:func:`~simeval.metrics.order.ranking`). Identifiers are joined through
+64-bit keys (:mod:`simeval.metrics.keys`), verified on the bytes.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simeval.metrics.keys import KeyCollision, as_bytes, as_text, joint_keys, pair_keys
+from simeval.metrics.order import ranking, ranks_before, tie_ranks
 
 SUCCESS_CUTOFFS = (1, 5, 10)
 MEAN_MEASURES = ("recip_rank", *(f"success_{k}" for k in SUCCESS_CUTOFFS))
@@ -47,13 +52,6 @@ class TrecEvaluation:
     absent: np.ndarray
 
 
-def trec_order(qids: np.ndarray, docnos: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Indices that put a run in trec_eval's order: query, score descending, docno descending."""
-    _, q = np.unique(as_bytes(qids), return_inverse=True)
-    _, d = np.unique(as_bytes(docnos), return_inverse=True)
-    return np.lexsort((-d, -np.asarray(scores, dtype=float), q))
-
-
 def evaluate_trec(
     run_qids: Sequence[str] | np.ndarray,
     run_docnos: Sequence[str] | np.ndarray,
@@ -63,7 +61,7 @@ def evaluate_trec(
     qrels_relevance: Sequence[int] | np.ndarray,
     *,
     complete: bool = False,
-    max_retrieved: int = 1000,
+    max_retrieved: int | None = None,
     relevance_level: int = 1,
 ) -> TrecEvaluation:
     """Evaluate a run against qrels (see the module docstring for the exact rules).
@@ -71,8 +69,12 @@ def evaluate_trec(
     Ids may be ``str`` or UTF-8 ``bytes`` arrays (the TREC readers give bytes). Each (query,
     document) must appear at most once in the run and in the qrels (the readers check this).
     Returns per-query values and aggregates named as trec_eval names them (``success_1`` is
-    trec_eval's ``success.1``), with ``qids`` as ``str``.
+    trec_eval's ``success.1``), with ``qids`` as ``str``. ``max_retrieved`` is trec_eval's
+    ``-M``: None (the default, as trec_eval's) keeps every document, N the first N of each
+    query.
     """
+    if max_retrieved is not None and max_retrieved < 0:
+        raise ValueError(f"max_retrieved must be None or >= 0, got {max_retrieved}")
     args = (
         as_bytes(run_qids),
         as_bytes(run_docnos),
@@ -98,7 +100,7 @@ def _evaluate(
     *,
     exact: bool,
     complete: bool,
-    max_retrieved: int,
+    max_retrieved: int | None,
     level: int,
 ) -> TrecEvaluation:
     run_qkey, qrel_qkey = joint_keys(rq, qq, exact=exact)
@@ -147,24 +149,22 @@ def _evaluate(
     best[q[relevant]] = relevant  # right where a query has one relevant row; others sorted:
     several = relevant[n_rel[q[relevant]] > 1]
     if len(several):
-        _, drank = np.unique(d[several], return_inverse=True)
-        by_order = several[np.lexsort((-drank, -s[several], q[several]))]
+        by_order = several[ranking(s[several], tie_ranks(d[several]), q[several])]
         heads = np.r_[True, q[by_order][1:] != q[by_order][:-1]]
         best[q[by_order[heads]]] = by_order[heads]
     has_rel = best >= 0
-    best_score = np.full(n_q, -np.inf)
-    best_score[has_rel] = s[best[has_rel]]
-    row_best = best_score[q]
-    tied = np.flatnonzero(s == row_best)
-    tied = tied[d[tied] > d[best[q[tied]]]]
-    before = np.bincount(q[s > row_best], minlength=n_q) + np.bincount(q[tied], minlength=n_q)
-    first = np.where(has_rel & (before < max_retrieved), before + 1.0, np.inf)
+    rows = np.flatnonzero(has_rel[q])
+    ahead = rows[ranks_before(s, d, rows, best[q[rows]])]
+    before = np.bincount(q[ahead], minlength=n_q)
+    # trec_eval's -M: None keeps every document; no query holds more than all the rows
+    depth = len(q) if max_retrieved is None else max_retrieved
+    first = np.where(has_rel & (before < depth), before + 1.0, np.inf)
 
     num_rel_ret = n_rel
-    deep = np.flatnonzero(size > max_retrieved)
+    deep = np.flatnonzero(size > depth)
     if len(deep):
         num_rel_ret[deep] = _relevant_within_depth(
-            q, s, d, row_rel >= level, np.isin(q, deep), max_retrieved, n_q
+            q, s, d, row_rel >= level, np.isin(q, deep), depth, n_q
         )[deep]
 
     in_run = size > 0
@@ -172,7 +172,7 @@ def _evaluate(
     per_query = {
         "recip_rank": np.where(np.isfinite(first), 1.0 / first, 0.0),
         **{f"success_{k}": (first <= k).astype(float) for k in SUCCESS_CUTOFFS},
-        "num_ret": np.minimum(size, max_retrieved).astype(float),
+        "num_ret": np.minimum(size, depth).astype(float),
         "num_rel": np.bincount(qrel_q[rel >= level], minlength=n_q).astype(float),
         "num_rel_ret": num_rel_ret.astype(float),
     }
@@ -215,8 +215,7 @@ def _relevant_within_depth(
     """Relevant documents among the first ``max_retrieved`` of each query, for the given rows
     (those of queries deeper than the cut-off), by sorting them in trec_eval order."""
     idx = np.flatnonzero(rows)
-    _, drank = np.unique(d[idx], return_inverse=True)
-    idx = idx[np.lexsort((-drank, -s[idx], q[idx]))]
+    idx = idx[ranking(s[idx], tie_ranks(d[idx]), q[idx])]
     sq = q[idx]
     starts = np.r_[0, np.flatnonzero(sq[1:] != sq[:-1]) + 1]
     rank = np.arange(len(idx)) - np.repeat(starts, np.diff(np.r_[starts, len(idx)])) + 1

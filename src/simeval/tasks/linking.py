@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from simeval.data.documents import LinkingCollection
+from simeval.data.documents import LinkingCollection, LinkingInput
 from simeval.data.trec import Qrels, Run, read_run, write_run
 from simeval.errors import InputError, InputWarning
 from simeval.metrics import evaluate_trec
@@ -85,8 +85,6 @@ class LinkingBenchmark(Benchmark):
     def request(self) -> Documents:
         """Test queries, every English document, and the train queries with the position of
         their gold document (for learned rankers)."""
-        from simeval.measures.search import LinkingInput
-
         coll = self._documents()
         position = {d.id: i for i, d in enumerate(coll.corpus)}
         train = coll.split("train")
@@ -96,6 +94,7 @@ class LinkingBenchmark(Benchmark):
             [d.text for d in coll.corpus],
             [q.text for q in train],
             np.array([position[coll.links[q.id]] for q in train], dtype=np.int64),
+            [d.id for d in coll.corpus],  # the run's docnos: ties go as trec_eval orders them
         )
         return Documents(data, self.max_candidates or BUCC_CANDIDATES)
 
