@@ -284,3 +284,40 @@ def test_unusable_vector_and_model_paths_exit_2(spec, expected) -> None:
     result = _cli("evaluate", spec, "-b", "mc30", "--no-save")
     assert result.exit_code == 2
     assert expected in result.stderr and len(result.stderr) < 400
+
+
+def test_constant_scores_are_flagged_not_crowned(tmp_path) -> None:
+    """A constant ranking of a half-related set gets the 2015 AP 0.75: flagged, never best."""
+    from sklearn.metrics import auc, precision_recall_curve
+
+    gold = tmp_path / "rel.csv"
+    labels = [1, 0, 1, 0, 1, 0, 1, 0]
+    words = [(f"a{i}", f"b{i}") for i in range(8)]
+    gold.write_text("".join(f"{a},{b},{y}\n" for (a, b), y in zip(words, labels, strict=True)))
+    weak = [0.2, 0.9, 0.8, 0.3, 0.1, 0.7, 0.6, 0.4]
+    for name, scores in (("flat", [0.5] * 8), ("weak", weak)):
+        f = tmp_path / f"{name}.csv"
+        f.write_text("".join(f"{a},{b},{s}\n" for (a, b), s in zip(words, scores, strict=True)))
+        result = _cli(
+            "score",
+            "file",
+            str(gold),
+            str(f),
+            "--kind",
+            "related",
+            "--results",
+            str(tmp_path / "res"),
+            "--name",
+            name,
+        )
+        assert result.exit_code == 0, result.output
+    # the 2015 trapezoid AP of the constant ranking, by scikit-learn 0.16's definition
+    precision, recall, _ = precision_recall_curve(labels, [0.5] * 8)
+    assert auc(recall, precision) == pytest.approx(0.75)
+    board = _cli("leaderboard", str(tmp_path / "res"), "--keep-dominated").stdout
+    flat = next(line for line in board.splitlines() if "| flat |" in line)
+    weak_line = next(line for line in board.splitlines() if "| weak |" in line)
+    # flagged, not bold though highest (the sum column keeps RUSSE's ranking rule)
+    assert flat.split("|")[3].strip() == "0.7500 †"
+    assert weak_line.split("|")[3].strip().startswith("**")
+    assert "† constant scores" in board

@@ -245,10 +245,13 @@ def leaderboard_cmd(
         raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
     scores = grid.scores()
     render = RENDERERS[fmt.value]
-    sys.stdout.write(render(overall_table(scores, columns, prune=not keep_dominated)))
+    flags = grid.flagged()
+    board = overall_table(scores, columns, prune=not keep_dominated, flags=flags)
+    sys.stdout.write(render(board))
     for b in grid.benchmarks if top else []:
         have = {s: v for s, v in scores.items() if b in v}
-        sys.stdout.write("\n" + render(top_table(have, b, top, grid.main_metric(b))))
+        table = top_table(have, b, top, grid.main_metric(b), flags)
+        sys.stdout.write("\n" + render(table))
 
 
 def _p(p: float) -> str:

@@ -74,6 +74,10 @@ class Grid:
             out[s][b] = e.score
         return out
 
+    def flagged(self, flag: str = "constant") -> set[tuple[str, str]]:
+        """(system, benchmark) pairs whose record carries ``flag``."""
+        return {k for k, e in self.entries.items() if flag in e.record.get("flags", [])}
+
     def main_metric(self, benchmark: str) -> str:
         return next(e.main_metric for (_, b), e in self.entries.items() if b == benchmark)
 

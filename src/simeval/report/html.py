@@ -23,7 +23,7 @@ from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interv
 from simeval.report import plots
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
-from simeval.report.leaderboard import Table, overall_table, to_html, top_table
+from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 from simeval.tasks.items import GRADED, RELATED, STS, STS_SUITE, ItemMetrics
 
@@ -52,6 +52,22 @@ def overall_benchmarks(grid: Grid) -> list[str]:
         if members:
             drop |= {bench} if e.main_metric == "sum" else set(members)
     return [b for b in grid.benchmarks if b not in drop]
+
+
+METRIC_NOTE = (
+    "<p class='note'>Bold: the best system on the main metric. [low, high]: the bootstrap "
+    "interval. p vs best: the test that suits the main metric (Williams for correlations, "
+    "approximate randomization for AP, accuracy, AUC and MRR), Holm-corrected; * marks p &lt; "
+    f"0.05. {CONSTANT_MARK}: constant scores, no information, never best. –: no value "
+    "(undefined, e.g. a correlation of constant scores).</p>"
+)
+
+
+def _p(p: float | None) -> str:
+    """A p-value as text: four decimals, or '&lt; 1e-4' below that."""
+    if p is None or math.isnan(p):
+        return "–"
+    return "&lt; 1e-4" if p < 1e-4 else f"{p:.4f}"
 
 
 def _fmt(value: float) -> str:
@@ -102,7 +118,12 @@ class ReportBuilder:
         o = self.o
         main = entries[0].main_metric
         names = [k for k in entries[0].record["metrics"] if not k.startswith("num_")]
-        best = max(entries, key=lambda e: -math.inf if math.isnan(e.score) else e.score)
+
+        def rank_key(e: Entry) -> float:
+            constant = "constant" in e.record.get("flags", [])
+            return -math.inf if math.isnan(e.score) or constant else e.score
+
+        best = max(entries, key=rank_key)
         p_raw: dict[str, float] = {}
         for e in entries:
             if e is not best and not math.isnan(e.score) and best.has_items and e.has_items:
@@ -116,7 +137,8 @@ class ReportBuilder:
                 cis = bootstrap_intervals(
                     metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
                 )
-            row = [html.escape(e.system)]
+            mark = f" {CONSTANT_MARK}" if "constant" in e.record.get("flags", []) else ""
+            row = [html.escape(e.system) + mark]
             key: list = [e.system]
             for k in names:
                 value = e.record["metrics"].get(k)
@@ -136,7 +158,7 @@ class ReportBuilder:
             key.append(cov.get("scored"))
             p = adjusted.get(e.system)
             row.append(
-                "best" if e is best else _fmt(p) + (" *" if p is not None and p < 0.05 else "")
+                "best" if e is best else _p(p) + (" *" if p is not None and p < 0.05 else "")
             )
             key.append(-1.0 if e is best else p)
             rows.append(row)
@@ -146,13 +168,14 @@ class ReportBuilder:
             columns.append("Fisher-z CI")
         columns += ["scored / gold", "p vs best (Holm)"]
         level = f"{o.level:.0%}"
-        return _table(
+        table = _table(
             f"{bench}: metrics with {level} bootstrap intervals (B = {o.replicates}, "
             f"seed {o.seed})",
             columns,
             rows,
             keys,
         )
+        return table + METRIC_NOTE
 
     def subset_section(self, bench: str, entries: list[Entry]) -> str:
         first = entries[0].items()
@@ -265,10 +288,11 @@ class ReportBuilder:
             f"{len(grid.systems)} systems · {len(grid.benchmarks)} benchmarks · "
             f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
         ]
-        parts.append("<h2>Overall</h2>" + to_html(overall_table(scores, columns)))
+        flags = grid.flagged()
+        parts.append("<h2>Overall</h2>" + to_html(overall_table(scores, columns, flags=flags)))
         parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
         for bench in grid.benchmarks:
-            parts.append(to_html(_top(scores, bench, o.top, grid.main_metric(bench))))
+            parts.append(to_html(_top(scores, bench, o.top, grid.main_metric(bench), flags)))
         parts.append("</div>")
         for bench in grid.benchmarks:
             self.progress(bench)
@@ -288,8 +312,10 @@ class ReportBuilder:
         return PAGE.format(body="\n".join(parts))
 
 
-def _top(scores: Mapping[str, Mapping[str, float]], bench: str, n: int, metric: str) -> Table:
-    return top_table({s: v for s, v in scores.items() if bench in v}, bench, n, metric)
+def _top(
+    scores: Mapping[str, Mapping[str, float]], bench: str, n: int, metric: str, flags: set
+) -> Table:
+    return top_table({s: v for s, v in scores.items() if bench in v}, bench, n, metric, flags)
 
 
 def _rows(items: dict) -> int:

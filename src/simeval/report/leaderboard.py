@@ -32,6 +32,17 @@ class Table:
     rows: list[list[Any]]
     best: set[tuple[int, int]] = field(default_factory=set)
     note: str = ""
+    # cells of constant scores: shown with CONSTANT_MARK, never marked best
+    constant: set[tuple[int, int]] = field(default_factory=set)
+
+
+CONSTANT_MARK = "†"
+CONSTANT_NOTE = (
+    f"{CONSTANT_MARK} constant scores: every item scored the same, so the number carries no "
+    "information (RUSSE's 2015 AP gives such a ranking 0.75 on a half-related set); never "
+    "marked best. – no score (undefined, e.g. a correlation of constant scores)."
+)
+Flags = set[tuple[str, str]]  # (system, benchmark) with constant scores
 
 
 def _has(scores: Scores, system: str, benchmark: str) -> bool:
@@ -59,13 +70,31 @@ def competition_ranks(values: Sequence[float]) -> list[int]:
 
 def _mark_best(table: Table, columns: Sequence[int]) -> None:
     for c in columns:
-        values = [r[c] for r in table.rows if isinstance(r[c], float) and not math.isnan(r[c])]
+        values = [
+            r[c]
+            for i, r in enumerate(table.rows)
+            if isinstance(r[c], float) and not math.isnan(r[c]) and (i, c) not in table.constant
+        ]
         if values:
             top = max(values)
-            table.best |= {(i, c) for i, r in enumerate(table.rows) if r[c] == top}
+            table.best |= {
+                (i, c)
+                for i, r in enumerate(table.rows)
+                if r[c] == top and (i, c) not in table.constant
+            }
 
 
-def overall_table(scores: Scores, benchmarks: Sequence[str], prune: bool = True) -> Table:
+def _mark_constant(table: Table, systems: Sequence[str], columns: dict[int, str], flags: Flags):
+    table.constant = {
+        (i, c) for i, s in enumerate(systems) for c, b in columns.items() if (s, b) in flags
+    }
+    if table.constant:
+        table.note = (table.note + " " if table.note else "") + CONSTANT_NOTE
+
+
+def overall_table(
+    scores: Scores, benchmarks: Sequence[str], prune: bool = True, flags: Flags = frozenset()
+) -> Table:
     """Systems ranked by the sum of their main scores after dropping dominated ones."""
     beaten = dominators(scores, benchmarks) if prune else {}
     kept = [s for s in scores if s not in beaten]
@@ -77,21 +106,25 @@ def overall_table(scores: Scores, benchmarks: Sequence[str], prune: bool = True)
         for rank, s in zip(ranks, kept, strict=True)
     ]
     table = Table("Overall: sum of main scores", ["rank", "system", *benchmarks, "sum"], rows)
-    _mark_best(table, range(2, 3 + len(benchmarks)))
     if beaten:
         table.note = "Dropped (beaten on every benchmark): " + "; ".join(
             f"{y} (by {', '.join(xs)})" for y, xs in beaten.items()
         )
+    _mark_constant(table, kept, {2 + j: b for j, b in enumerate(benchmarks)}, flags)
+    _mark_best(table, range(2, 3 + len(benchmarks)))
     return table
 
 
-def top_table(scores: Scores, benchmark: str, n: int, metric: str = "") -> Table:
+def top_table(
+    scores: Scores, benchmark: str, n: int, metric: str = "", flags: Flags = frozenset()
+) -> Table:
     """The systems ranked 1..n on one benchmark (all systems tied at rank n included)."""
     have = [s for s in scores if _has(scores, s, benchmark)]
     have.sort(key=lambda s: (-scores[s][benchmark], s))
     ranks = competition_ranks([scores[s][benchmark] for s in have])
     rows = [[r, s, scores[s][benchmark]] for r, s in zip(ranks, have, strict=True) if r <= n]
     table = Table(f"{benchmark}: top {n}", ["rank", "system", metric or "score"], rows)
+    _mark_constant(table, [r[1] for r in rows], {2: benchmark}, flags)
     _mark_best(table, [2])
     return table
 
@@ -105,6 +138,12 @@ def _cell(value: Any) -> str:
 
 
 MARKDOWN_SPECIAL = "\\`*_{}[]<>|#!"
+
+
+def _text(table: Table, i: int, j: int) -> str:
+    """A cell as text, with the constant-scores mark where it applies."""
+    text = _cell(table.rows[i][j])
+    return text + " " + CONSTANT_MARK if (i, j) in table.constant else text
 
 
 def _md_escape(text: str) -> str:
@@ -122,7 +161,9 @@ def to_markdown(table: Table) -> str:
     )
     for i, row in enumerate(table.rows):
         cells = [
-            f"**{_md_escape(_cell(v))}**" if (i, j) in table.best else _md_escape(_cell(v))
+            f"**{_md_escape(_text(table, i, j))}**"
+            if (i, j) in table.best
+            else _md_escape(_text(table, i, j))
             for j, v in enumerate(row)
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -160,9 +201,9 @@ def to_latex(table: Table) -> str:
     ]
     for i, row in enumerate(table.rows):
         cells = [
-            rf"\textbf{{{_latex_escape(_cell(v))}}}"
+            rf"\textbf{{{_latex_escape(_text(table, i, j))}}}"
             if (i, j) in table.best
-            else _latex_escape(_cell(v))
+            else _latex_escape(_text(table, i, j))
             for j, v in enumerate(row)
         ]
         lines.append(" & ".join(cells) + r" \\")
@@ -198,7 +239,7 @@ def to_html(table: Table) -> str:
     for i, row in enumerate(table.rows):
         cells = []
         for j, v in enumerate(row):
-            text = html.escape(_cell(v))
+            text = html.escape(_text(table, i, j))
             sort = "" if not isinstance(v, int | float) else f' data-sort="{float(v)!r}"'
             cells.append(
                 f"<td{sort}><strong>{text}</strong></td>"

@@ -72,7 +72,7 @@ def bars(
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.axhline(0, color="grey", linewidth=0.5)
-    ax.legend(fontsize=7, loc="best")
+    _legend_outside(ax)
     return _png(fig)
 
 
@@ -92,7 +92,7 @@ def pr_curves(title: str, curves: Mapping[str, tuple[np.ndarray, np.ndarray, flo
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.set_title(title)
-    ax.legend(fontsize=7, loc="lower left")
+    _legend_outside(ax)
     return _png(fig)
 
 
@@ -112,6 +112,11 @@ def scatter(title: str, panels: Sequence[tuple[str, np.ndarray, np.ndarray, str]
     fig.suptitle(title)
     fig.tight_layout()
     return _png(fig)
+
+
+def _legend_outside(ax: Any) -> None:
+    """The legend to the right of the axes, where it covers no bar or curve."""
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
 
 
 def _short(name: str, width: int = 28) -> str:

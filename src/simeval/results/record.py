@@ -73,6 +73,9 @@ class Result:
     items_file: str | None = None
     # the main metrics again within named parts of the benchmark (linking: per source)
     breakdown: dict[str, dict[str, float]] = field(default_factory=dict)
+    # what a reader must know to read the numbers: "constant" = every counted score is the
+    # same, so the ranking metrics measure no information (RUSSE AP 0.75 on a half-related set)
+    flags: list[str] = field(default_factory=list)
 
     @property
     def score(self) -> float:

@@ -177,11 +177,22 @@ class Benchmark(ABC):
                 seconds=timer.seconds,
                 items=aligned.items,
                 breakdown=aligned.breakdown,
+                flags=flags_of(aligned.items),
             )
         ]
 
 
 COVERAGE = ("gold", "scored", "missing", "extra")
+CONSTANT = "constant"
+
+
+def flags_of(items: Items) -> list[str]:
+    """``["constant"]`` when the system gave every counted item the same score."""
+    if "score" not in items:
+        return []
+    counted = np.asarray(items.get("counted", np.ones(len(items["score"]))), dtype=bool)
+    scores = np.asarray(items["score"], dtype=float)[counted]
+    return [CONSTANT] if len(scores) > 1 and np.all(scores == scores[0]) else []
 
 
 @dataclass
