@@ -104,8 +104,14 @@ def test_cli_on_bucc_form_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 x r\n", ":2: score (field 5): expected a number"),
-        ("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 inf r\n", ":2: score (field 5): expected a finite number"),
+        (
+            "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 x r\n",
+            ":2: score (field 5): expected a decimal number, got 'x'",
+        ),
+        (
+            "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 inf r\n",
+            ":2: score (field 5): expected a decimal number, got 'inf'",
+        ),
         ("q1 Q0 d1 1 0.5 r\nq1 Q0 d1 2 0.4 r\n", ":2: document d1 retrieved twice for query q1"),
         ("q1 Q0 d1 1 0.5\n", ":1: expected 6 fields"),
     ],
