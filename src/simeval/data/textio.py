@@ -12,24 +12,32 @@ import hashlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from simeval.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
 
 
+def open_binary(path: Path) -> BinaryIO:
+    """``path`` opened for reading bytes; a missing file, a folder or an unreadable path is an
+    :class:`InputError` naming it."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except IsADirectoryError:
+        raise InputError(path, None, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+
+
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of ``path`` without a byte-order mark, checked to be valid UTF-8 (else
     :class:`InputError` naming the line)."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(p, None, "file not found") from None
-    except IsADirectoryError:
-        raise InputError(p, None, "is a directory, expected a file") from None
-    except OSError as exc:
-        raise InputError(p, None, f"cannot read: {exc.strerror or exc}") from None
+    with open_binary(p) as f:
+        data = f.read()
     if data.startswith(BOM):
         data = data[len(BOM) :]
     if not data.isascii():
@@ -71,15 +79,7 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     Invalid UTF-8 and NUL characters (a binary or UTF-16 file) are errors naming the line.
     """
     p = Path(path)
-    try:
-        f = open(p, "rb")  # noqa: SIM115  (closed below; errors are turned into InputError)
-    except FileNotFoundError:
-        raise InputError(p, None, "file not found") from None
-    except IsADirectoryError:
-        raise InputError(p, None, "is a directory, expected a file") from None
-    except OSError as exc:
-        raise InputError(p, None, f"cannot read: {exc.strerror or exc}") from None
-    with f:
+    with open_binary(p) as f:
         for number, raw in enumerate(f, start=1):
             if number == 1 and raw.startswith(BOM):
                 raw = raw[len(BOM) :]

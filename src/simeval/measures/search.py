@@ -260,10 +260,8 @@ def pair_scores(q: Matrix, d: Matrix, qi: np.ndarray, di: np.ndarray) -> np.ndar
 
 
 class Ranker(Measure):
-    """A measure that ranks English documents for query documents."""
-
-    def rank(self, data: LinkingInput, k: int, progress: Progress | None = None) -> TopK:
-        raise NotImplementedError
+    """A measure built to rank English documents for query documents (it overrides
+    :meth:`Measure.rank` with a search instead of scoring every pair)."""
 
 
 class VectorRanker(Ranker):
