@@ -18,9 +18,13 @@ class SimevalError(Exception):
 class InputError(SimevalError):
     """A file or argument given by the user is not what the format or task expects."""
 
+    LIMIT = 3000  # characters of message: a long field never floods the terminal
+
     def __init__(self, path: str | Path | None, line: int | None, message: str) -> None:
         self.path = None if path is None else str(path)
         self.line = line
+        if len(message) > self.LIMIT:
+            message = message[: self.LIMIT] + f"… ({len(message):,} characters)"
         self.message = message
         super().__init__(self.__str__())
 

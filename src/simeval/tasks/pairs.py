@@ -46,7 +46,7 @@ def extra_pairs(
     if not n:
         return 0, []
     line, (a, b) = min(firsts)
-    text = f"{n} scored pair(s) are not in {where} (first: {a},{b}); they are ignored"
+    text = f"{n} scored pair(s) are not in {where} (first: {shown(a)},{shown(b)}); they are ignored"
     return n, [InputWarning(predictions.path, line, text)]
 
 
@@ -180,7 +180,7 @@ class PairBenchmark(Benchmark):
             first = gold.pairs[int(np.flatnonzero(~covered)[0])]
             text = (
                 f"{n_missing} of {len(gold)} gold pairs have no score "
-                f"(first: {first[0]},{first[1]})"
+                f"(first: {shown(first[0])},{shown(first[1])})"
             )
             if missing == "error":
                 raise InputError(
