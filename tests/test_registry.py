@@ -283,6 +283,21 @@ aggregate = "mean"
     scored = _records(_run("score", "file", "lab-verbs", str(out), "--json"))
     evaluated = _records((results / "results.jsonl").read_text())  # the latest record wins
     assert scored["lab-verbs"]["metrics"] == pytest.approx(evaluated["lab-verbs"]["metrics"])
+    compared = runner.invoke(
+        app,
+        [
+            "compare",
+            "orthographic:kind=dice",
+            "orthographic:kind=levenshtein",
+            "-b",
+            "lab-verbs",
+            "--results",
+            str(results),
+            "-B",
+            "200",
+        ],
+    )
+    assert compared.exit_code == 0 and "verdict:" in compared.stdout
     # results, leaderboard and report show the user's suite
     table = _run("results", str(results))
     assert "lab-verbs" in table and "lab-news" in table
