@@ -6,8 +6,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from simeval.data.store import DataStore
+
+# Fuzzing repeats exactly: derandomized (examples drawn from a fixed seed), 40 examples a test
+# unless a test says otherwise, no example database carried between runs.
+settings.register_profile("simeval", derandomize=True, max_examples=40, database=None)
+settings.load_profile("simeval")
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = Path(os.environ.get("SIMEVAL_DATA_DIR") or ROOT.parent / "shared" / "data").resolve()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter
 from pathlib import Path
@@ -182,7 +183,8 @@ def test_russian_tokens_and_lemmas_on_ud_gsd(data_dir: Path) -> None:
     assert found / gold_tokens > 0.97
     # pymorphy3's most probable lemma against the treebank's (README quotes the figure)
     accuracy = lemma_right / lemma_total
-    assert accuracy > 0.85, accuracy
+    assert (lemma_right, lemma_total) == (8379, 8885)  # README: 94.31 % of 8,885 tokens
+    assert f"{100 * accuracy:.2f}" == "94.31"
     print(f"lemma accuracy {accuracy:.4f} on {lemma_total} tokens")
 
 
@@ -243,7 +245,8 @@ def test_train_command_writes_readable_model_folders(tmp_path: Path, monkeypatch
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output
         record = json.loads((out / "config.json").read_text())
-        assert record["config"]["kind"] == kind and len(record["corpus"]["sha256"]) == 64
+        assert record["config"]["kind"] == kind
+        assert record["corpus"]["sha256"] == hashlib.sha256(corpus.read_bytes()).hexdigest()
         assert record["corpus"]["sentences"] == 400
         folders[kind] = out
     result = runner.invoke(
