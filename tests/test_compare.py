@@ -21,13 +21,6 @@ A = [0.9, 0.2, 0.8, 0.4, 0.7, 0.35, 0.5, 0.1, 0.6, 0.3]  # made up: ranks most r
 B = [0.3, 0.6, 0.5, 0.2, 0.9, 0.4, 0.8, 0.7, 0.1, 0.45]
 
 
-def _record(tmp_path: Path, gold: Path, name: str, scores: list[float], results: Path) -> None:
-    f = tmp_path / f"{name}.csv"
-    f.write_text("".join(f"w{i},v{i},{s}\n" for i, s in enumerate(scores)))
-    found = score(str(gold), f, read={"column": None}, system={"name": name})
-    save_results(results, found)
-
-
 @pytest.fixture
 def related_results(tmp_path: Path) -> Path:
     from simeval.tasks.registry import pair_file
@@ -41,6 +34,12 @@ def related_results(tmp_path: Path) -> Path:
         f.write_text("".join(f"w{i},v{i},{s}\n" for i, s in enumerate(scores)))
         save_results(results, score(target, f, system={"name": name}))
     return results
+
+
+def _pair(results: Path) -> tuple:
+    grid = load_grid(results)
+    (bench,) = grid.benchmarks
+    return grid.get("A", bench), grid.get("B", bench)
 
 
 def test_approximate_randomization_converges_to_the_exact_permutation_p(related_results) -> None:
@@ -58,8 +57,7 @@ def test_approximate_randomization_converges_to_the_exact_permutation_p(related_
         s = np.array(swap)
         extreme += abs(ap(np.where(s, rb, ra)) - ap(np.where(s, ra, rb))) >= observed - 1e-12
     exact = extreme / 2 ** len(A)
-    grid = load_grid(related_results)
-    verdict = compare(grid.get("A", "rel.csv"), grid.get("B", "rel.csv"), replicates=20_000)
+    verdict = compare(*_pair(related_results), replicates=20_000)
     c = verdict.metrics["ap"]
     assert c.test == "approximate randomization"
     assert c.a == pytest.approx(ap(np.array(A)), abs=1e-12)
@@ -71,9 +69,7 @@ def test_paired_bootstrap_interval_equals_a_resampler_written_here(related_resul
     """The interval of A − B on step-wise AP from compare against the same draws made here:
     each replicate draws the items with replacement (numpy's generator, the same seed) and
     the 2.5th/97.5th percentiles of the differences bound the interval."""
-    grid = load_grid(related_results)
-    a, b = grid.get("A", "rel.csv"), grid.get("B", "rel.csv")
-    verdict = compare(a, b, replicates=300, seed=5)
+    verdict = compare(*_pair(related_results), replicates=300, seed=5)
     # related pairs are drawn by word1 (every word1 here is its own cluster): items one by one
     rng = np.random.default_rng(5)
     labels, sa, sb = np.array(LABELS), np.array(A), np.array(B)

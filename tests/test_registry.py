@@ -131,12 +131,12 @@ def test_pair_file_evaluate_predict_score(pair_file: Path, tmp_path: Path) -> No
     scored = _records(_run("score", "file", str(pair_file), str(out), "--json"))
     for records in (evaluated, scored):
         (r,) = records.values()
-        assert r["benchmark"] == "my_pairs.tsv"
+        assert r["benchmark"] == str(pair_file)  # named by the path as given
         assert r["metrics"]["spearman"] == pytest.approx(expected, abs=1e-12)
         assert r["data"] == {str(pair_file): _sha(pair_file)}
     # the same file through `score pairs --gold`
     again = _records(_run("score", "pairs", "--gold", str(pair_file), "--pred", str(out), "--json"))
-    assert again["my_pairs.tsv"]["metrics"]["spearman"] == pytest.approx(expected, abs=1e-12)
+    assert again[str(pair_file)]["metrics"]["spearman"] == pytest.approx(expected, abs=1e-12)
 
 
 def test_pair_file_related_kind_and_gold_column(tmp_path: Path) -> None:
@@ -162,7 +162,7 @@ def test_pair_file_related_kind_and_gold_column(tmp_path: Path) -> None:
             "--json",
         )
     )
-    r = records["rel.csv"]
+    r = records[str(gold)]
     assert r["task"] == "related-pairs"
     # step-wise AP has no ties here: scikit-learn's definition
     assert r["metrics"]["ap"] == pytest.approx(average_precision_score(labels, scores), abs=1e-12)
@@ -182,13 +182,14 @@ def test_sts_folder_is_a_suite_with_all(sts_dir: Path, tmp_path: Path) -> None:
     )
     scored = _records(_run("score", "file", str(sts_dir), str(out), "--json"))
     for records in (evaluated, scored):
-        assert set(records) == {"lab-sts-news", "lab-sts-pics", "lab-sts"}
-        assert records["lab-sts"]["metrics"]["all"] == pytest.approx(expected_all, abs=1e-12)
-        assert records["lab-sts-news"]["metrics"]["pearson"] == pytest.approx(
+        suite = str(sts_dir)
+        assert set(records) == {f"{suite}-news", f"{suite}-pics", suite}
+        assert records[suite]["metrics"]["all"] == pytest.approx(expected_all, abs=1e-12)
+        assert records[f"{suite}-news"]["metrics"]["pearson"] == pytest.approx(
             pearsonr(systems[0], golds[0])[0], abs=1e-12
         )
     f = sts_dir / "STS.gs.news.txt"
-    assert evaluated["lab-sts-news"]["data"][str(f)] == _sha(f)
+    assert evaluated[f"{sts_dir}-news"]["data"][str(f)] == _sha(f)
 
 
 def test_linking_folder_evaluate_predict_score(links_dir: Path, tmp_path: Path) -> None:
@@ -210,14 +211,14 @@ def test_linking_folder_evaluate_predict_score(links_dir: Path, tmp_path: Path) 
     )
     scored = _records(_run("score", "file", str(links_dir), str(run), "--json"))
     for records in (evaluated, scored):
-        r = records["links"]
+        r = records[str(links_dir)]
         assert r["metrics"]["recip_rank"] == pytest.approx(mrr, abs=1e-12)
         assert r["metrics"]["success_1"] == pytest.approx(s1, abs=1e-12)
         assert r["data"][str(links_dir / "qrels.test")] == _sha(links_dir / "qrels.test")
     # qrels alone: runs can be scored, a measure cannot rank
     (links_dir / "queries.jsonl").unlink()
     scored = _records(_run("score", "file", str(links_dir), str(run), "--json"))
-    assert scored["links"]["metrics"]["recip_rank"] == pytest.approx(mrr, abs=1e-12)
+    assert scored[str(links_dir)]["metrics"]["recip_rank"] == pytest.approx(mrr, abs=1e-12)
     failed = runner.invoke(app, ["evaluate", "overlap", "-b", str(links_dir), "--no-save"])
     assert failed.exit_code == 2 and "no documents to rank" in failed.output
 

@@ -195,6 +195,8 @@ def test_conflicting_duplicate_is_an_error(data_dir: Path, tmp_path: Path) -> No
     result = runner.invoke(app, ["score", "russe", str(path)])
     assert result.exit_code == 2
     # every conflicting line is reported (20 shown), not only the first
-    assert f"{path}:950: 54 problems: line 950: pair 'бунт','вопрос' given twice" in result.stderr
+    assert (
+        f"{path}:950: 54 problems:\n  line 950: pair 'бунт','вопрос' given twice" in result.stderr
+    )
     assert "(and 34 more)" in result.stderr
     assert "Traceback" not in result.output

@@ -29,6 +29,8 @@ class InputError(SimevalError):
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message  # about an argument, not a file
         where = self.path or "<input>"
         if self.line is not None:
             where = f"{where}:{self.line}"
@@ -56,13 +58,13 @@ class Problems:
             return
         if self.total == 1:
             raise InputError(self.path, *self.found[0])
-        shown = "; ".join(
-            f"line {line}: {message}" if line is not None else message
+        shown = "".join(
+            f"\n  line {line}: {message}" if line is not None else f"\n  {message}"
             for line, message in self.found
         )
-        more = f" (and {self.total - len(self.found)} more)" if self.total > self.limit else ""
+        more = f"\n  (and {self.total - len(self.found)} more)" if self.total > self.limit else ""
         line = self.found[0][0]
-        raise InputError(self.path, line, f"{self.total} problems: {shown}{more}")
+        raise InputError(self.path, line, f"{self.total} problems:{shown}{more}")
 
 
 class DataError(SimevalError):

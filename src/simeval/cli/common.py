@@ -19,6 +19,7 @@ from rich.text import Text
 from simeval.errors import SimevalError
 
 app = typer.Typer(
+    rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="The simeval command line: evaluate similarity measures as the shared tasks do."
     "\n\nSee `simeval COMMAND --help`.",
     no_args_is_help=True,
@@ -26,14 +27,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 data_app = typer.Typer(
-    help="The data catalog: list, describe, fetch and verify data sets.", no_args_is_help=True
+    rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
+    help="The data catalog: list, describe, fetch and verify data sets.",
+    no_args_is_help=True,
 )
 score_app = typer.Typer(
+    rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="Score submission files exactly as the official scorers do, with validation.",
     no_args_is_help=True,
 )
 build_app = typer.Typer(
-    help="Build benchmark datasets (BUCC 2015-style linking collections).", no_args_is_help=True
+    rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
+    help="Build benchmark datasets (BUCC 2015-style linking collections).",
+    no_args_is_help=True,
 )
 app.add_typer(data_app, name="data")
 app.add_typer(score_app, name="score")
@@ -94,6 +100,7 @@ RegistryFiles = Annotated[
     list[Path] | None,
     typer.Option(
         "--registry",
+        metavar="FILE",
         help="A TOML file naming your own benchmarks and suites (repeatable; also "
         "SIMEVAL_REGISTRY, files separated by ':'). See `simeval benchmarks --help`.",
     ),
@@ -135,15 +142,20 @@ MaxRetrieved = Annotated[
 
 
 def guarded(fn: F) -> F:
-    """Turn simeval errors into a one-line message and exit status 2."""
+    """Turn simeval errors, and a path the system cannot use (an output that is a folder, a
+    file where a folder is needed, no permission), into a message and exit status 2."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except SimevalError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            raise typer.Exit(2) from None
+            message = str(exc)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            message = f"{where}{exc.strerror or exc}"
+        err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+        raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 

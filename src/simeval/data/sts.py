@@ -82,7 +82,9 @@ def read_sts_output(
     confidences: list[float] = []
     missing_confidence = False
     problems = Problems(path)
+    blank_text: list[bool] = []  # False: the line was blank
     for number, text in iter_lines(path):
+        blank_text.append(bool(text.strip()))
         fields = text.split("\t") if "\t" in text else text.split()
         if not fields or fields[0].strip() == "":
             blank_ok = unscored is not None and number <= len(unscored) and unscored[number - 1]
@@ -107,6 +109,13 @@ def read_sts_output(
         else:
             missing_confidence = True
             confidences.append(math.nan)
+    if expected_lines is not None:  # blank lines after the last pair are no pairs
+        while len(scores) > expected_lines and math.isnan(scores[-1]) and not blank_text[-1]:
+            scores.pop()
+            confidences.pop()
+            blank_text.pop()
+        problems.found = [(n, m) for n, m in problems.found if n is None or n <= len(scores)]
+        problems.total = len(problems.found)
     problems.check()
     if expected_lines is not None and len(scores) != expected_lines:
         raise InputError(

@@ -112,6 +112,7 @@ def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
 
 
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
 SHOWN = 100  # characters of offending text an error message quotes at most
 
 
@@ -127,7 +128,8 @@ def parse_float(text: str, path: str | Path | None, line: int | None, what: str)
     the float range."""
     text = text.strip(" \t\r\n")
     if not NUMBER.fullmatch(text):
-        raise InputError(path, line, f"{what}: expected a decimal number, got {shown(text)}")
+        hint = " (a decimal comma? write 0.5, not 0,5)" if DECIMAL_COMMA.fullmatch(text) else ""
+        raise InputError(path, line, f"{what}: expected a decimal number, got {shown(text)}{hint}")
     value = float(text)
     if value in (float("inf"), float("-inf")):
         raise InputError(path, line, f"{what}: {shown(text)} is beyond the float range")

@@ -108,7 +108,12 @@ def sha256_of(paths: Iterable[str | Path]) -> dict[str, str]:
     """``{path: sha256}`` of files read (a record keeps them, as catalog files' digests)."""
     from simeval.data.textio import sha256_file
 
-    return {str(p): sha256_file(p) for p in paths}
+    out = {}
+    for p in paths:
+        if not Path(p).is_file():
+            raise InputError(p, None, "file not found")
+        out[str(p)] = sha256_file(p)
+    return out
 
 
 class Benchmark(ABC):

@@ -53,7 +53,8 @@ def extra_pairs(
 def range_warnings(predictions: ScoredPairs, low: float, high: float) -> list[InputWarning]:
     """One warning counting scores outside [low, high] (RUSSE asked for sim in [0, 1])."""
     s = predictions.scores
-    outside = np.flatnonzero((s < low) | (s > high))
+    eps = 1e-6 * max(1.0, high - low)  # float32 cosines reach 1.0000001: rounding, not outside
+    outside = np.flatnonzero((s < low - eps) | (s > high + eps))
     if not len(outside):
         return []
     i = int(outside[0])
@@ -172,6 +173,10 @@ class PairBenchmark(Benchmark):
                     f"{self.name if suite_known is None else 'the suite'} (first: "
                     f"{shown(a)},{shown(b)}): a submission for another benchmark?",
                 )
+        if submission.path is not None and len(submission) and np.isnan(submission.scores).all():
+            raise InputError(
+                submission.path, None, "no pair has a score (every score field is empty)"
+            )
         scores = np.where(found, submission.scores[np.where(found, rows, 0)], np.nan)
         covered = ~np.isnan(scores)
         warnings: list[InputWarning] = [] if suite_known is not None else [*submission.warnings]

@@ -390,6 +390,15 @@ class Registry:
                 None,
                 f"unknown table(s) {sorted(unknown)}: expected [benchmark.NAME] or [suite.NAME]",
             )
+        catalog = Registry.catalog()
+        for table in ("benchmark", "suite"):
+            for name in doc.get(table, {}):
+                if name in catalog.names:
+                    raise InputError(
+                        path,
+                        None,
+                        f"{table} {name!r}: the catalog has a {name}; choose another name",
+                    )
         for name, spec in doc.get("benchmark", {}).items():
             self.entries[name] = _user_entry(path, name, dict(spec))
             self.user.add(name)
@@ -408,6 +417,8 @@ class Registry:
     def check(self, name: str) -> None:
         if name in self.entries or name in self.suites or Path(name).exists():
             return
+        if "/" in name or name.startswith("."):
+            raise InputError(name, None, "no such file or folder")
         close = difflib.get_close_matches(name, self.names, n=3)
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         raise InputError(
@@ -524,7 +535,7 @@ def pair_file(
     if kind not in KIND_NAMES:
         raise InputError(None, None, f"--kind must be {' or '.join(KIND_NAMES)}, not {kind!r}")
     gold = read_scored_pairs(path, gold_column, require_scores=True, keep_duplicates=True)
-    return PairBenchmark(name or path.name, KIND_NAMES[kind], gold, description, sha256_of([path]))
+    return PairBenchmark(name or str(path), KIND_NAMES[kind], gold, description, sha256_of([path]))
 
 
 STS_INPUT, STS_GOLD = "STS.input.", "STS.gs."
@@ -533,8 +544,9 @@ STS_INPUT, STS_GOLD = "STS.input.", "STS.gs."
 def sts_folder(folder: Path, name: str | None = None) -> Any:
     """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
     year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
-    suite with ALL, ALLnrm and Mean."""
-    name = name or folder.name
+    suite with ALL, ALLnrm and Mean. Named by the path as given (two folders of the same name
+    are two benchmarks)."""
+    name = name or str(folder).rstrip("/")
     members = []
     for inp in sorted(folder.glob("STS*.input.*.txt")):
         prefix, _, dataset = inp.name.partition(".input.")
@@ -562,7 +574,7 @@ def linking_folder(
     from simeval.data.documents import read_collection
     from simeval.data.trec import read_qrels
 
-    name = name or folder.name
+    name = name or str(folder).rstrip("/")
     qrels_path = next((folder / q for q in ("qrels.test", "qrels") if (folder / q).is_file()), None)
     if qrels_path is None:
         raise InputError(folder, None, "no qrels.test or qrels file in this folder")
@@ -574,7 +586,8 @@ def linking_folder(
 
 
 def from_path(path: Path, kind: str = "graded", gold_column: str | None = None) -> Any:
-    """The benchmark at ``path`` (module docstring)."""
+    """The benchmark at ``path`` (module docstring), named by the path as given, so that two
+    files called gold.tsv in different folders are two benchmarks."""
     if path.is_file():
         return pair_file(path, kind, gold_column)
     if path.is_dir():
