@@ -326,6 +326,10 @@ def test_constant_scores_are_flagged_not_crowned(tmp_path) -> None:
     assert flat.split("|")[3].strip() == "0.7500 †"
     assert weak_line.split("|")[3].strip().startswith("**")
     assert "† constant scores" in board
+    verdict = _cli(
+        "compare", "flat", "weak", "-b", str(gold), "--results", str(tmp_path / "res"), "-B", "60"
+    ).stdout
+    assert "verdict: none: the scores of flat are constant" in verdict
 
 
 def test_trec_huge_relevance_long_ids_and_strict_scores(tmp_path) -> None:

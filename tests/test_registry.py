@@ -299,6 +299,14 @@ aggregate = "mean"
         ],
     )
     assert compared.exit_code == 0 and "verdict:" in compared.stdout
+    # a mean over members is not one correlation: the bootstrap decides, not Williams
+    from simeval.report.collect import load_grid
+    from simeval.report.compare import compare
+
+    grid = load_grid(results)
+    a, b = (grid.get(s, "lab") for s in grid.systems)
+    v = compare(a, b, replicates=100)
+    assert v.main.metric == "spearman" and v.main.test == "paired bootstrap"
     # results, leaderboard and report show the user's suite
     table = _run("results", str(results))
     assert "lab-verbs" in table and "lab-news" in table

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -254,7 +255,12 @@ def leaderboard_cmd(
         sys.stdout.write("\n" + render(table))
 
 
+SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap"}
+
+
 def _p(p: float) -> str:
+    if p != p:
+        return "–"
     if p >= 1e-4:
         return f"{p:.4f}"
     return f"{p:.1e}" if p > 1e-300 else "< 1e-300"
@@ -295,28 +301,36 @@ def compare_cmd(
             raise InputError(None, None, f"{system} has no result on {benchmark} in {folder}")
     assert ea is not None and eb is not None
     v = compare(ea, eb, replicates, seed, level)
-    table = Table(title=Text(f"{benchmark}: A − B over {v.n} items (A = {sa}; B = {sb})"))
-    for column in ("metric", "A", "B", "A − B", f"{level:.0%} interval", "p", "test"):
+    out.print(Text(f"{benchmark}: A = {sa}, B = {sb}, {v.n} items"), highlight=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in ("metric", "A", "B", f"A − B [{level:.0%} interval]", "p", "test"):
         table.add_column(column, justify="left" if column in ("metric", "test") else "right")
     for name, c in v.metrics.items():
         interval = c.interval
-        span = "" if interval is None else f"[{fmt(interval.low)}, {fmt(interval.high)}]"
+        span = "" if interval is None else f" [{fmt(interval.low)}, {fmt(interval.high)}]"
         table.add_row(
             name + (" *" if name == v.main.metric else ""),
             fmt(c.a),
             fmt(c.b),
-            fmt(c.difference),
-            Text(span),
+            Text(fmt(c.difference) + span),
             _p(c.p_value),
-            c.test,
+            SHORT_TESTS.get(c.test, c.test),
         )
     out.print(table)
     m = v.main
     better = sa if m.difference > 0 else sb
-    if m.p_value < alpha:
+    if v.constant:
+        verdict = (
+            f"none: the scores of {' and '.join(v.constant)} are constant, so {m.metric} "
+            "carries no information"
+        )
+    elif m.p_value != m.p_value:
+        verdict = f"none: {m.metric} is undefined for one of the systems"
+    elif m.p_value < alpha:
         verdict = f"{better} is better on {m.metric} ({m.test}, p {_p_is(m.p_value)} < {alpha})"
     else:
         verdict = (
             f"no significant difference on {m.metric} ({m.test}, p {_p_is(m.p_value)} ≥ {alpha})"
         )
-    out.print(Text(f"verdict: {verdict}"), highlight=False)
+    out.print(Text(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
+    out.print(Text("* main metric; AR: approximate randomization", style="dim"))

@@ -10,14 +10,18 @@ The verdict rests on one test per main metric:
 - AP, accuracy, AUC (related pairs): approximate randomization on each system's scores turned
   into fractional ranks (within each member for a suite);
 - success@k and MRR (linking): approximate randomization of the per-query values;
-- any other aggregate (RUSSE's sum, STS ALLnrm and Mean): the paired bootstrap.
+- any other aggregate (RUSSE's sum, STS ALLnrm and Mean, a mean over suite members): the
+  paired bootstrap;
+- a main metric that is undefined for either system (a correlation of constant scores): no
+  test. A system whose scores are all equal is named in ``constant``: its numbers carry no
+  information, so no verdict says it is better.
 
 Every metric also gets the paired-bootstrap interval of A − B.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,7 +35,7 @@ from simeval.metrics.stats import (
     williams_test,
 )
 from simeval.report.collect import Entry
-from simeval.tasks.items import RELATED, SUM_SUITE, ItemMetrics, Items, is_linking
+from simeval.tasks.items import MEAN_SUITE, RELATED, SUM_SUITE, ItemMetrics, Items, is_linking
 
 CORRELATIONS = {"spearman": spearman, "pearson": pearson, "all": pearson}
 
@@ -46,6 +50,7 @@ class Verdict:
     n: int
     main: Comparison
     metrics: dict[str, Comparison]
+    constant: list[str] = field(default_factory=list)  # systems whose scores are all equal
 
 
 def _aligned(a: Entry, b: Entry) -> tuple[Items, Items]:
@@ -89,7 +94,13 @@ def compare(
         raise InputError(None, None, f"{a.benchmark}: only {n} items scored by both systems")
     boot = paired_bootstrap(ma, mb, n, replicates, seed, level, **ma.resampling)
     main = a.main_metric
-    if main in CORRELATIONS:
+    undefined = not (np.isfinite(boot[main].a) and np.isfinite(boot[main].b))
+    if undefined:  # a constant ranking has no correlation: there is nothing to test
+        c = boot[main]
+        chosen = Comparison(main, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
+    elif main in CORRELATIONS and a.task not in (SUM_SUITE, MEAN_SUITE):
+        # Williams for one correlation over the items (STS ALL pools its members by
+        # definition); a mean of the members' correlations goes to the bootstrap below
         corr = CORRELATIONS[main]
         r23 = corr(ma.values, mb.values)
         t, p = williams_test(boot[main].a, boot[main].b, r23, n)
@@ -118,4 +129,8 @@ def compare(
     else:
         chosen = boot[main]
     boot[main] = chosen
-    return Verdict(a.benchmark, a.system, b.system, n, chosen, boot)
+    for k, c in boot.items():  # no test where a side has no value (constant scores)
+        if not (np.isfinite(c.a) and np.isfinite(c.b)):
+            boot[k] = Comparison(k, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
+    constant = [e.system for e in (a, b) if "constant" in e.record.get("flags", [])]
+    return Verdict(a.benchmark, a.system, b.system, n, chosen, boot, constant)
