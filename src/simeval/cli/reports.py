@@ -165,10 +165,22 @@ def report_cmd(
     scored again: everything comes from the recorded per-item rows."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from simeval.errors import InputError
     from simeval.report.collect import load_grid
     from simeval.report.html import ReportOptions, build_report
 
+    if html_out.is_dir():
+        raise InputError(html_out, None, "is a folder: --html names the page to write")
     grid = load_grid(folder)
+    for column in by or ():
+        found = [set(e.items()) for e in grid.entries.values() if e.has_items]
+        if not any(column in columns for columns in found):
+            known = sorted(set().union(*found)) if found else []
+            raise InputError(
+                None,
+                None,
+                f"--by {column}: no item column of that name; columns: {', '.join(known)}",
+            )
     options = ReportOptions(replicates, seed, level, top, by or (), _ceilings(data_dir))
     bar = Progress(
         "[progress.description]{task.description}",

@@ -103,11 +103,11 @@ def named_views(benchmark: str, items: Items, registry: Registry | None = None) 
 
 
 def subset_task(task: str, items: Items, mask: np.ndarray) -> str:
-    """The task kind of a subset: a suite's member subset has its member's kind."""
-    if "task" in items and mask.any():
-        kinds = set(items["task"][mask])
-        if len(kinds) == 1:
-            return str(kinds.pop())
+    """The task kind of a subset: rows of one suite member have that member's kind; rows of
+    several members keep the suite's (its aggregate, not one pooled metric)."""
+    one_member = "benchmark" in items and len(set(items["benchmark"][mask].tolist())) == 1
+    if one_member and "task" in items:
+        return str(items["task"][mask][0])
     return task
 
 
