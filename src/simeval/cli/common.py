@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -200,26 +201,32 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
             sys.stdout.write(r.to_json() + "\n")
         return
     groups: dict[tuple[str, ...], list[Result]] = {}
-    for r in results:
-        groups.setdefault(tuple(r.metrics), []).append(r)
+    for r in results:  # counts (num_q, num_ret, ...) are in --json; the table shows metrics
+        names = tuple(m for m in r.metrics if not m.startswith("num_"))
+        groups.setdefault(names, []).append(r)
     for metric_names, rows in groups.items():
-        table = Table(title=Text(title) if title else None, title_justify="left")
+        table = Table(
+            title=Text(title) if title else None,
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+        )
         table.add_column("benchmark")
         for m in metric_names:
-            table.add_column(
-                escape(m) + (" *" if m == rows[0].main_metric else ""), justify="right"
-            )
-        table.add_column("scored / gold", justify="right")
-        table.add_column("missing", justify="right")
+            star = " *" if m == rows[0].main_metric else ""
+            table.add_column(escape(m) + star, justify="right", no_wrap=True)
+        table.add_column("scored/gold", justify="right", no_wrap=True)
         for r in rows:
             cov = r.coverage
+            mark = " †" if "constant" in r.flags else ""
             table.add_row(
                 Text(r.benchmark),
-                *(fmt(r.metrics[m]) for m in metric_names),
-                f"{cov.get('scored', 0)} / {cov.get('gold', 0)}",
-                str(cov.get("missing", 0)),
+                *(fmt(r.metrics[m]) + (mark if m == r.main_metric else "") for m in metric_names),
+                f"{cov.get('scored', 0)}/{cov.get('gold', 0)}",
             )
         out.print(table)
+    if any("constant" in r.flags for r in results):
+        out.print("[dim]† constant scores: no information[/]")
     out.print("[dim]* main metric[/]")
 
 
