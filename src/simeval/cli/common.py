@@ -239,4 +239,4 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
         from simeval.results.store import save_results
 
         save_results(folder, results)
-        err.print(f"[dim]appended {len(results)} records to {escape(str(folder / RESULTS))}[/]")
+        err.print(f"[dim]appended {len(results)} record(s) to {escape(str(folder / RESULTS))}[/]")

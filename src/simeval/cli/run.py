@@ -134,7 +134,7 @@ def evaluate_cmd(
     print_results(found, as_json, f"{measure}")
     if save and not as_json:
         err.print(
-            Text(f"appended {len(found)} records to {results / 'results.jsonl'}", style="dim")
+            Text(f"appended {len(found)} record(s) to {results / 'results.jsonl'}", style="dim")
         )
 
 

@@ -491,7 +491,8 @@ class Registry:
         out = [(e.name, e.kind, e.description) for e in self.entries.values()]
         for s in self.suites.values():
             what = f"suite ({s.aggregate})" if s.aggregate else "group"
-            out.append((s.name, what, f"{s.description}: {', '.join(s.members)}"))
+            members = ", ".join(s.members)
+            out.append((s.name, what, f"{s.description}: {members}" if s.description else members))
         return out
 
 
