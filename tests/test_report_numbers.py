@@ -1,0 +1,209 @@
+"""The HTML report's numbers, recomputed here from the item rows with scipy and a seeded
+resampler written in the test, and compared with what the page shows (parsed from the HTML):
+metric values and bootstrap intervals, Fisher-z intervals, Holm-adjusted p against the best,
+subset scores with their intervals, and a `--by` split."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+from scipy.stats import norm, pearsonr, spearmanr
+from scipy.stats import t as student_t
+from typer.testing import CliRunner
+
+from simeval.api import load_target, score
+from simeval.cli import app
+from simeval.results.store import save_results
+
+B, SEED = 200, 0
+NOISE = {"close": 3.0, "middle": 3.25, "far": 3.6}
+
+
+class Tables(HTMLParser):
+    """Every table of a page: caption -> rows of cell texts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self.caption: str | None = None
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+        self.in_caption = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "table":
+            self.rows, self.caption = [], ""
+        elif tag == "caption":
+            self.in_caption = True
+        elif tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "caption":
+            self.in_caption = False
+        elif tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        elif tag == "table" and self.caption is not None:
+            self.tables[self.caption] = self.rows
+
+    def handle_data(self, data: str) -> None:
+        if self.in_caption:
+            self.caption = (self.caption or "") + data
+        elif self.cell is not None:
+            self.cell.append(data)
+
+
+@pytest.fixture(scope="module")
+def page(store, tmp_path_factory) -> tuple[dict, dict]:
+    """Three systems on SimLex-999 (gold plus noise of three sizes), and the report on them."""
+    folder = tmp_path_factory.mktemp("report")
+    bench = load_target("simlex999", store)
+    gold = np.asarray(bench.gold.scores)
+    rng = np.random.default_rng(1)
+    scores = {}
+    for name, noise in NOISE.items():
+        scores[name] = gold + rng.normal(0, noise, len(gold))
+        f = folder / f"{name}.csv"
+        f.write_text(
+            "".join(
+                f"{a},{b},{float(s)!r}\n"
+                for (a, b), s in zip(bench.gold.pairs, scores[name], strict=True)
+            )
+        )
+        save_results(folder / "res", score(bench, f, system={"name": name}))
+    html = folder / "report.html"
+    result = CliRunner().invoke(
+        app,
+        [
+            "report",
+            str(folder / "res"),
+            "--html",
+            str(html),
+            "-B",
+            str(B),
+            "--seed",
+            str(SEED),
+            "--by",
+            "SD(SimLex)",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    parser = Tables()
+    parser.feed(html.read_text())
+    items = {
+        "gold": gold,
+        "POS": np.asarray(bench.gold.columns["POS"]),
+        "SD": np.asarray(bench.gold.columns["SD(SimLex)"], dtype=float),
+    }
+    return parser.tables, {"scores": scores, **items}
+
+
+def _boot(gold: np.ndarray, score: np.ndarray, stat) -> tuple[float, float]:
+    """Percentile interval (2.5, 97.5) of ``stat`` over B resamples of the items drawn with
+    numpy's generator seeded SEED, as the report promises."""
+    rng = np.random.default_rng(SEED)
+    values = []
+    for _ in range(B):
+        rows = rng.integers(0, len(gold), len(gold))
+        values.append(stat(score[rows], gold[rows]))
+    low, high = np.nanpercentile(values, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def _rho(x: np.ndarray, y: np.ndarray) -> float:
+    return float(spearmanr(x, y)[0])
+
+
+def _table(tables: dict, start: str) -> dict[str, list[str]]:
+    (rows,) = [r for caption, r in tables.items() if caption.startswith(start)]
+    return {row[0].split(" ")[0]: row for row in rows[1:]}
+
+
+def _cell(value: float, low: float, high: float) -> str:
+    return f"{value:.4f} [{low:.4f}, {high:.4f}]"
+
+
+def test_metric_values_and_bootstrap_intervals(page) -> None:
+    tables, data = page
+    rows = _table(tables, "simlex999: metrics")
+    gold = data["gold"]
+    for name, s in data["scores"].items():
+        rho, r = _rho(s, gold), float(pearsonr(s, gold)[0])
+        assert rows[name][1] == _cell(rho, *_boot(gold, s, _rho))
+        assert rows[name][2] == _cell(r, *_boot(gold, s, lambda a, b: pearsonr(a, b)[0]))
+
+
+def test_fisher_z_interval_of_spearman(page) -> None:
+    """Bonett and Wright's se for Spearman: sqrt((1 + r²/2) / (n − 3))."""
+    tables, data = page
+    rows = _table(tables, "simlex999: metrics")
+    n = len(data["gold"])
+    for name, s in data["scores"].items():
+        rho = _rho(s, data["gold"])
+        se = np.sqrt((1 + rho * rho / 2) / (n - 3))
+        z, q = np.arctanh(rho), norm.ppf(0.975)
+        assert rows[name][3] == f"[{np.tanh(z - q * se):.4f}, {np.tanh(z + q * se):.4f}]"
+
+
+def test_holm_adjusted_williams_p_against_the_best(page) -> None:
+    tables, data = page
+    rows = _table(tables, "simlex999: metrics")
+    gold, scores = data["gold"], data["scores"]
+    n = len(gold)
+    best = max(scores, key=lambda k: _rho(scores[k], gold))
+    assert rows[best][-1] == "best"
+    raw = {}
+    for name, s in scores.items():
+        if name == best:
+            continue
+        r12, r13 = _rho(scores[best], gold), _rho(s, gold)
+        r23 = _rho(scores[best], s)
+        det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+        rbar = (r12 + r13) / 2
+        t = (r12 - r13) * np.sqrt(
+            (n - 1) * (1 + r23) / (2 * (n - 1) / (n - 3) * det + rbar**2 * (1 - r23) ** 3)
+        )
+        raw[name] = 2 * student_t.sf(abs(t), n - 3)
+    # Holm: sorted ascending, the i-th (from 0) times (m − i), then a running maximum
+    order = sorted(raw, key=raw.get)
+    adjusted, running = {}, 0.0
+    for i, name in enumerate(order):
+        running = max(running, min(1.0, (len(order) - i) * raw[name]))
+        adjusted[name] = running
+    # systems close enough that Holm's order matters (a swapped order fails this test)
+    assert all(1e-4 < p < 1 for p in raw.values()) and len(set(adjusted.values())) == 2
+    for name, p in adjusted.items():
+        text = "< 1e-4" if p < 1e-4 else f"{p:.4f}"
+        assert rows[name][-1] == text + (" *" if p < 0.05 else "")
+
+
+def test_subset_scores_by_pos_with_intervals(page) -> None:
+    tables, data = page
+    rows = _table(tables, "simlex999 by POS")
+    gold = data["gold"]
+    columns = list(data["scores"])
+    for label in ("A", "N", "V"):
+        mask = data["POS"] == label
+        assert rows[label][1] == str(int(mask.sum()))
+        for j, name in enumerate(columns):
+            s = data["scores"][name][mask]
+            expected = _cell(_rho(s, gold[mask]), *_boot(gold[mask], s, _rho))
+            assert rows[label][2 + j] == expected
+
+
+def test_by_column_splits_into_pandas_quartiles(page) -> None:
+    import pandas as pd
+
+    tables, data = page
+    rows = _table(tables, "simlex999 by SD(SimLex)")
+    quartile = pd.qcut(data["SD"], 4, labels=False) + 1
+    for k in range(1, 5):
+        mask = quartile == k
+        assert rows[f"Q{k}"][1] == str(int(mask.sum()))
+        s = data["scores"]["close"][mask]
+        assert rows[f"Q{k}"][2].startswith(f"{_rho(s, data['gold'][mask]):.4f} [")
