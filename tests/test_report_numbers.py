@@ -207,3 +207,29 @@ def test_by_column_splits_into_pandas_quartiles(page) -> None:
         assert rows[f"Q{k}"][1] == str(int(mask.sum()))
         s = data["scores"]["close"][mask]
         assert rows[f"Q{k}"][2].startswith(f"{_rho(s, data['gold'][mask]):.4f} [")
+
+
+def test_overall_rule_russe_as_parts_sts_as_all(tmp_path) -> None:
+    """RUSSE 2015 Table 5 ranks by its four parts; STS-2012 counts once, as ALL; the sum adds
+    the shown columns (checked against the records themselves)."""
+    import csv
+    import io
+
+    from simeval.api import evaluate
+
+    results = tmp_path / "res"
+    for spec in ("random:seed=1", "orthographic:kind=prefix"):
+        evaluate(spec, "russe", "sts12", "mc30", results_dir=results)
+    board = CliRunner().invoke(app, ["leaderboard", str(results), "-f", "csv", "--keep-dominated"])
+    rows = list(csv.reader(io.StringIO(board.stdout)))
+    columns = ["russe-hj", "russe-rt", "russe-ae", "russe-ae2", "sts12", "mc30"]
+    assert rows[0] == ["rank", "system", *columns, "sum"]
+    from simeval.results.store import load_results
+
+    main = {
+        (r["system"]["spec"], r["benchmark"]): r["metrics"][r["main_metric"]]
+        for r in load_results(results)
+    }
+    for row in rows[1:]:
+        expected = sum(main[(row[1], c)] for c in columns)
+        assert float(row[-1]) == pytest.approx(expected, rel=1e-5)  # printed to 6 digits
