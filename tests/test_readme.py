@@ -65,3 +65,42 @@ def test_readme_command_exists_with_its_options(command: str) -> None:
         option = word.strip("[]").split("=")[0]
         if option.startswith("-") and option not in ("-", "--") and not option.startswith("-…"):
             assert option in help_text, f"README uses {option} with `simeval {' '.join(path)}`"
+
+
+def _readme_table(after: str) -> list[list[str]]:
+    """The first Markdown table after the line that starts with ``after``."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(after))
+    table = []
+    for line in lines[start + 1 :]:
+        if line.startswith("|"):
+            table.append([c.strip() for c in line.strip("|").split("|")])
+        elif table:
+            break
+    return table
+
+
+def test_main_job_prints_the_readme_table(tmp_path: Path) -> None:
+    """The main job's loop (its three measures that need no model; the encoder's numbers are
+    checked in test_encoder.py), then `simeval results`: every number of those columns equals
+    the README's table, and overlap's STS-2012 ALL is the paper's baseline 0.3110."""
+    runner = CliRunner()
+    results = tmp_path / "main"
+    specs = ["random:seed=1", "overlap", "orthographic:kind=prefix"]
+    for spec in specs:
+        args = ["evaluate", spec, "-s", "russe", "-s", "sts12", "-s", "words"]
+        done = runner.invoke(app, [*args, "--results", str(results)])
+        assert done.exit_code == 0, done.output
+    shown = runner.invoke(app, ["results", str(results)], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    printed = {}
+    for line in shown.stdout.splitlines():
+        cells = [c for c in re.split(r"[│┃]", line) if c.strip()]
+        if len(cells) == 2 + len(specs):
+            printed[cells[0].strip()] = [c.strip() for c in cells[2:]]
+    table = _readme_table("`simeval results results/main` after the main job")
+    header = table[0]
+    assert header[2:5] == specs
+    for row in table[2:]:
+        assert printed[row[0]] == row[2:5], row[0]
+    assert printed["sts12"][1] == "0.3110"  # Agirre et al. 2012, the baseline's ALL
