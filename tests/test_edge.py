@@ -346,3 +346,17 @@ def test_trec_huge_relevance_long_ids_and_strict_scores(tmp_path) -> None:
     run.write_text("q1 Q0 d1 1 1_0 r\nq1 Q0 d2 2 0x1 r\nq1 Q0 d3 3 nan r\n")
     with pytest.raises(InputError, match="3 problems:\n  line 1: score"):
         read_run(run)
+
+
+def test_a_member_named_beside_its_suite_is_evaluated_once(tmp_path) -> None:
+    from simeval.api import evaluate
+
+    found = evaluate("random:seed=1", "russe", "russe-hj")
+    assert [r.benchmark for r in found].count("russe-hj") == 1
+
+
+def test_predict_out_must_be_a_file_for_a_one_file_target(tmp_path) -> None:
+    result = _cli("predict", "jaccard", "-s", "mc30", "--out", str(tmp_path) + "/")
+    assert result.exit_code == 2 and "mc30 is one file" in result.stderr
+    result = _cli("predict", "jaccard", "-s", "mc30", "--out", str(tmp_path / "mc30.csv"))
+    assert result.exit_code == 0 and (tmp_path / "mc30.csv").is_file()

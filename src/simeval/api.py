@@ -112,6 +112,9 @@ def evaluate(
         for target in load_targets([t], store, reg) if isinstance(t, str) else [t]:
             if all(target.name != x.name for x in loaded):
                 loaded.append(target)
+    # a benchmark also named as a member of a suite is evaluated once, with the suite
+    members = {b.name for t in loaded for b in t.members}
+    loaded = [t for t in loaded if t.members or t.name not in members]
     with Timer() as timer:
         prepare(m, loaded)
     results: list[Result] = []
@@ -143,6 +146,11 @@ def predict(
     STS.output.<dataset>.txt files, a word1,word2,sim file for a pair benchmark, BUCC runs."""
     m = create_measure(measure) if isinstance(measure, str) else measure
     loaded = load_target(target, store, registry) if isinstance(target, str) else target
+    folder = getattr(loaded, "layout", "") == "folder"  # a suite of one file per member
+    if not folder and (Path(out).is_dir() or str(out).endswith("/")):
+        raise InputError(
+            out, None, f"{loaded.name} is one file: --out names that file, not a folder"
+        )
     prepare(m, [loaded])
     return loaded.write_submission(loaded.submit(m), Path(out))
 

@@ -77,7 +77,10 @@ def score_file(
         ),
     ],
     column: Annotated[
-        str | None, typer.Option(help="Pair submissions: the system's score column.")
+        str | None,
+        typer.Option(
+            "--column", "--pred-column", help="Pair submissions: the system's score column."
+        ),
     ] = None,
     missing: Missing = None,
     complete: Complete = False,
