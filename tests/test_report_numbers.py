@@ -233,3 +233,36 @@ def test_overall_rule_russe_as_parts_sts_as_all(tmp_path) -> None:
     for row in rows[1:]:
         expected = sum(main[(row[1], c)] for c in columns)
         assert float(row[-1]) == pytest.approx(expected, rel=1e-5)  # printed to 6 digits
+
+
+def test_wordsim_ceilings_are_the_raters_agreement(store, tmp_path) -> None:
+    """The WordSim-353 bars carry the raters' agreement as reference lines, stated under the
+    plot: average pairwise Spearman and leave-one-out, pooled by pairs over set1 and set2,
+    recomputed here with scipy from the raters' columns."""
+    from itertools import combinations
+
+    from simeval.api import evaluate
+
+    def ratings(path):
+        rows = [line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip()]
+        return np.array([[float(x) for x in r[3:] if x.strip()] for r in rows])
+
+    pairwise, loo, weights = [], [], []
+    for name in ("set1", "set2"):
+        r = ratings(store.path(f"wordsim353/{name}.tab"))
+        k = r.shape[1]
+        pairwise.append(
+            np.mean([spearmanr(r[:, i], r[:, j])[0] for i, j in combinations(range(k), 2)])
+        )
+        loo.append(np.mean([spearmanr(r[:, i], np.delete(r, i, 1).mean(1))[0] for i in range(k)]))
+        weights.append(len(r))
+    expected = (np.average(pairwise, weights=weights), np.average(loo, weights=weights))
+    evaluate("random:seed=1", "wordsim353", results_dir=tmp_path / "res")
+    html = tmp_path / "r.html"
+    result = CliRunner().invoke(
+        app, ["report", str(tmp_path / "res"), "--html", str(html), "-B", "50"]
+    )
+    assert result.exit_code == 0, result.output
+    text = html.read_text()
+    assert f"raters, pairwise ρ {expected[0]:.4f}" in text
+    assert f"raters, leave-one-out ρ {expected[1]:.4f}" in text

@@ -237,6 +237,9 @@ class ReportBuilder:
                     f"{bench} by {view}: bars",
                 )
             )
+            if refs:
+                lines = "; ".join(f"{html.escape(k)} {v:.4f}" for k, v in refs.items())
+                out.append(f"<p class='note ceilings'>Reference lines: {lines}.</p>")
         return "".join(out)
 
     def plot(self, bench: str, entries: list[Entry]) -> str:
