@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -286,3 +287,50 @@ def test_train_command_writes_readable_model_folders(tmp_path: Path, monkeypatch
     # "cats" is unseen: fastText's subwords give it a vector under backoff, word2vec cannot
     plain_ft = create_measure(f"vectors:path={folders['fasttext']},oov=skip").score_words(pairs)
     assert not np.isnan(ft[2]) and np.isnan(w2v[2]) and np.isnan(plain_ft[2])
+
+
+def test_train_defaults_lemmas_and_the_tokenization_cache(tmp_path, monkeypatch) -> None:
+    """What the README states of `simeval train` without options (window 5, 300 dimensions,
+    skip-gram with 5 negatives, PPMI α 0.75 and no shift, SVD p 0.5, seed 1, 2 workers);
+    --lemmatize keeps pymorphy3 lemmas, not forms; the tokenized corpus is cached by sha256 and
+    reused (a second training does not read the corpus again)."""
+    from typer.testing import CliRunner
+
+    import simeval.train.prepared as prepared
+    from simeval.cli import app
+
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    corpus = tmp_path / "ru.txt"
+    corpus.write_text("Кошки спят дома.\n\nКошка спала дома.\n\nСобаки бегали, собака бегает.\n")
+    runner = CliRunner()
+    base = ["--corpus", str(corpus), "--lang", "ru", "--lemmatize", "--min-count", "1"]
+    done = runner.invoke(app, ["train", "ppmi", *base, "--out", str(tmp_path / "ppmi")])
+    assert done.exit_code == 0, done.output
+    config = json.loads((tmp_path / "ppmi" / "config.json").read_text())["config"]
+    stated = {
+        "window": 5,
+        "dim": 300,
+        "sg": 1,
+        "negative": 5,
+        "alpha": 0.75,
+        "shift": 1.0,
+        "power": 0.5,
+        "seed": 1,
+        "workers": 2,
+        "lemmatize": True,
+    }
+    assert {k: config[k] for k in stated} == stated
+    vocab = set((tmp_path / "ppmi" / "vocab.txt").read_text(encoding="utf-8").split("\n"))
+    assert {"кошка", "спать", "собака", "бегать", "дом"} <= vocab
+    assert not {"кошки", "спят", "собаки", "бегали"} & vocab
+    cached = list((tmp_path / "cache" / "corpora").glob("*-ru-lemma-*.txt"))
+    assert len(cached) == 1
+
+    def refuse(*_a, **_k):
+        raise AssertionError("the corpus was tokenized again")
+
+    monkeypatch.setattr(prepared, "iter_documents", refuse)
+    again = runner.invoke(
+        app, ["train", "svd", *base, "--dim", "2", "--out", str(tmp_path / "svd")]
+    )
+    assert again.exit_code == 0, again.output
