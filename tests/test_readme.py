@@ -104,3 +104,25 @@ def test_main_job_prints_the_readme_table(tmp_path: Path) -> None:
     for row in table[2:]:
         assert printed[row[0]] == row[2:5], row[0]
     assert printed["sts12"][1] == "0.3110"  # Agirre et al. 2012, the baseline's ALL
+
+
+@pytest.mark.slow
+def test_xling_table_rows_of_hapax_and_dictionary() -> None:
+    """The README's xling table, rows hapax and dictionary (success@1/success@5/MRR per
+    language, and the mean MRR), as `simeval evaluate RANKER -s xling` prints them."""
+    from simeval.api import evaluate
+
+    table = _readme_table("| ranker | de | fr | ru | tr | zh | mean MRR |")
+    table = [["ranker", "de", "fr", "ru", "tr", "zh", "mean MRR"], *table]
+    rows = {r[0].split(" ")[0]: r for r in table[2:]}
+
+    def short(x: float) -> str:
+        return "1.00" if x == 1 else f"{x:.3f}".removeprefix("0")
+
+    for ranker in ("hapax", "dictionary"):
+        found = {r.benchmark: r.metrics for r in evaluate(ranker, "xling")}
+        for j, lang in enumerate(("de", "fr", "ru", "tr", "zh"), start=1):
+            m = found[f"xling-{lang}-en"]
+            cell = "/".join(short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
+            assert cell == rows[ranker][j], (ranker, lang)
+        assert short(found["xling"]["recip_rank"]) == rows[ranker][6]
