@@ -126,3 +126,56 @@ def test_xling_table_rows_of_hapax_and_dictionary() -> None:
             cell = "/".join(short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
             assert cell == rows[ranker][j], (ranker, lang)
         assert short(found["xling"]["recip_rank"]) == rows[ranker][6]
+
+
+def test_catalog_commands(data_dir: Path) -> None:
+    """`simeval data list`, `data info NAME`, `benchmarks`: every catalogued data set listed,
+    a file's digest shown as its first 16 hex digits of hashlib's sha256 of the local copy."""
+    import hashlib
+
+    from simeval.data.catalog import CATALOG
+
+    runner = CliRunner()
+    env = {"COLUMNS": "200"}
+    listed = runner.invoke(app, ["data", "list"], env=env)
+    assert listed.exit_code == 0
+    assert all(name in listed.stdout for name in CATALOG)
+    info = runner.invoke(app, ["data", "info", "mc30"], env=env)
+    assert info.exit_code == 0
+    digest = hashlib.sha256((data_dir / "mc30" / "EN-MC-30.txt").read_bytes()).hexdigest()
+    assert digest[:16] in info.stdout
+    names = runner.invoke(app, ["benchmarks"], env=env)
+    assert names.exit_code == 0
+    for suite in ("russe", "sts12", "xling", "words"):
+        assert re.search(rf"^\W*{suite}\s", names.stdout, flags=re.M), suite
+
+
+def test_agreement_command_prints_the_readme_figures() -> None:
+    """README: 0.6774 (153 pairs, 13 raters), 0.5594 (200, 16), 0.6106 pooled, leave-one-out
+    0.7564 pooled (recomputed with scipy in test_report_numbers.py)."""
+    shown = CliRunner().invoke(app, ["agreement"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    rows = [line for line in shown.stdout.splitlines() if "set1" in line or "pooled" in line]
+    assert re.search(r"153\D+13\D+0\.6774", rows[0])
+    assert re.search(r"0\.6106\D+0\.7564", rows[-1])
+
+
+def test_leaderboard_top_lists_each_benchmark(tmp_path: Path) -> None:
+    """`simeval leaderboard DIR --top N`: a top-N table per benchmark, in score order."""
+    from simeval.api import evaluate
+
+    found = []
+    for spec in ("random:seed=1", "orthographic:kind=prefix", "orthographic:kind=dice"):
+        found += evaluate(spec, "mc30", "rg65", results_dir=tmp_path)
+    board = CliRunner().invoke(app, ["leaderboard", str(tmp_path), "--top", "2", "-f", "csv"])
+    assert board.exit_code == 0
+    blocks = board.stdout.strip().split("\n\n")
+    assert len(blocks) == 3  # the overall table, then mc30 and rg65 in recorded order
+    for bench, block in zip(("mc30", "rg65"), blocks[1:], strict=True):
+        rows = [line.split(",") for line in block.splitlines()[1:]]
+        ranked = sorted(
+            (r for r in found if r.benchmark == bench and r.score == r.score),
+            key=lambda r: -r.score,
+        )
+        assert [row[1] for row in rows] == [r.system["spec"] for r in ranked[:2]]
+        assert float(rows[0][2]) == pytest.approx(ranked[0].score, rel=1e-5)
