@@ -40,3 +40,9 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("SIMEVAL_OFFLINE", "1")
     monkeypatch.delenv("SIMEVAL_MIRROR_URL", raising=False)
+
+
+@pytest.fixture(scope="session")
+def encoder_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One embedding cache for the tests that run the encoder (the first encodes)."""
+    return tmp_path_factory.mktemp("encoder-cache")

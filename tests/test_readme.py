@@ -179,3 +179,40 @@ def test_leaderboard_top_lists_each_benchmark(tmp_path: Path) -> None:
         )
         assert [row[1] for row in rows] == [r.system["spec"] for r in ranked[:2]]
         assert float(rows[0][2]) == pytest.approx(ranked[0].score, rel=1e-5)
+
+
+@pytest.mark.slow
+def test_compare_rows_of_the_readme(encoder_cache: Path, monkeypatch, tmp_path: Path) -> None:
+    """The README's three `simeval compare` rows (B = 1000, seed 0) print its differences,
+    intervals and p-values; the measures are evaluated as the main job does."""
+    from simeval.api import evaluate
+
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(encoder_cache))
+    results = tmp_path / "main"
+    for spec, targets in (
+        ("random:seed=1", ["simlex999"]),
+        ("overlap", ["sts12", "russe-rt"]),
+        ("orthographic:kind=prefix", ["russe-rt"]),
+        ("encoder", ["sts12", "simlex999"]),
+    ):
+        evaluate(spec, *targets, results_dir=results)
+    table = _readme_table("| command | main metric: A − B [95% interval] | test, p |")
+    assert len(table) == 4  # the separator and three rows
+    for command, difference, test in table[1:]:
+        words = _words(command.strip("`"))[2:]
+        words[words.index("--results") + 1] = str(results)
+        shown = CliRunner().invoke(app, ["compare", *words], env={"COLUMNS": "200"})
+        assert shown.exit_code == 0, shown.output
+        value = (
+            difference.split(" ", 1)[1]
+            if difference.startswith("ALL")
+            else (
+                difference.split(") ", 1)[1]
+                if difference.startswith("AP")
+                else difference.split(" ", 1)[1]
+            )
+        )
+        main = next(line for line in shown.stdout.splitlines() if " * " in line)
+        assert value in main, (command, main)
+        p = test.split("p ", 1)[1].removeprefix("= ")
+        assert p in shown.stdout.split("verdict:")[1], (command, p)
