@@ -25,7 +25,8 @@ def test_encoder_numbers_and_cache(
     assert sts["mean"] == pytest.approx(0.718, abs=0.002)
     assert first["simlex999"].score == pytest.approx(0.446, abs=0.002)
     assert first["wordsim353"].score == pytest.approx(0.729, abs=0.002)
-    assert first["sts12"].system["texts_encoded"] > 6000
+    facts = first["sts12"].system  # the cache is shared with other tests: some may be cached
+    assert facts["texts_encoded"] + facts["texts_from_cache"] > 6000
     assert first["sts12"].system["params"]["model_id"]
     # a second run encodes nothing and gives the same numbers
     second = {r.benchmark: r for r in evaluate("encoder", "sts12", "words", store=store)}
