@@ -208,3 +208,30 @@ def test_compare_rows_of_the_readme(encoder_cache: Path, monkeypatch, tmp_path: 
         assert value in main, (command, main)
         p = test.split("p ", 1)[1].removeprefix("= ")
         assert p in shown.stdout.split("verdict:")[1], (command, p)
+
+
+def test_build_linking_then_predict_and_score_a_bucc_run(tmp_path: Path) -> None:
+    """`simeval build linking OUT --lang fr` writes the README's fr collection (74 test queries,
+    297 English documents); `simeval predict hapax -s xling-fr-en --out F` writes a BUCC run
+    that `simeval score trec --run F --qrels Q` scores as the README's table says (1.00)."""
+    runner = CliRunner()
+    out = tmp_path / "fr"
+    built = runner.invoke(app, ["build", "linking", str(out), "--lang", "fr"])
+    assert built.exit_code == 0, built.output
+    qrels = (out / "qrels.test").read_text().splitlines()
+    corpus = (out / "corpus.jsonl").read_text().splitlines()
+    assert (len(qrels), len(corpus)) == (74, 297)
+    run = tmp_path / "fr.run"
+    made = runner.invoke(app, ["predict", "hapax", "-s", "xling-fr-en", "--out", str(run)])
+    assert made.exit_code == 0, made.output
+    lines = run.read_text().splitlines()
+    assert all(len(line.split()) == 6 and line.split()[1] == "X" for line in lines)
+    scored = runner.invoke(
+        app, ["score", "trec", "--run", str(run), "--qrels", str(out / "qrels.test"), "--json"]
+    )
+    assert scored.exit_code == 0, scored.output
+    import json
+
+    metrics = json.loads(scored.stdout.splitlines()[0])["metrics"]
+    assert (metrics["success_1"], metrics["success_5"], metrics["recip_rank"]) == (1.0, 1.0, 1.0)
+    assert metrics["num_q"] == 74 and metrics["num_ret"] <= 5 * 74
