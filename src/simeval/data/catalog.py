@@ -7,6 +7,7 @@ their path inside a data directory laid out like ``../shared/data`` (``russe/hj-
 
 from __future__ import annotations
 
+from simeval.data.catalog_sts import STS_ENTRIES
 from simeval.data.catalog_types import CatalogEntry, CatalogFile
 from simeval.data.catalog_xling import XLING_ENTRIES
 
@@ -534,6 +535,7 @@ CATALOG: dict[str, CatalogEntry] = {
                 "the upstream path within the repository is not verified from here."
             ),
         ),
+        *STS_ENTRIES,
         *XLING_ENTRIES,
     )
 }

@@ -18,7 +18,8 @@ Columns by task kind:
 - suites: the members' common columns plus ``benchmark`` and ``task``.
 
 Suite kinds are named by their aggregate: ``suite-sum`` (the members' main scores and their
-sum: RUSSE's ranking), ``suite-sts`` (SemEval-2012 ALL, ALLnrm, Mean), ``suite-mean`` (each
+sum: RUSSE's ranking), ``suite-sts`` (SemEval-2012 ALL, ALLnrm, Mean; main ALL),
+``suite-sts-year`` (the same, main Mean: the 2013-2016 official figure), ``suite-mean`` (each
 metric averaged over the members, each member weighing the same). Records written before
 these names (``russe-suite``, ``sts-suite``, ``linking-suite``) are read as their aliases.
 
@@ -48,11 +49,12 @@ from simeval.results.items import COUNTS, LINKING_METRICS, Items
 
 GRADED, RELATED, STS, LINKING = "graded-pairs", "related-pairs", "sts", "linking"
 SUM_SUITE, STS_SUITE, MEAN_SUITE = "suite-sum", "suite-sts", "suite-mean"
-SUITE_KIND = {"sum": SUM_SUITE, "sts": STS_SUITE, "mean": MEAN_SUITE}
+STS_YEAR_SUITE = "suite-sts-year"  # the same figures, ranked by Mean (the 2013-2016 rule)
+SUITE_KIND = {"sum": SUM_SUITE, "sts": STS_SUITE, "sts-year": STS_YEAR_SUITE, "mean": MEAN_SUITE}
 ALIASES = {"russe-suite": SUM_SUITE, "sts-suite": STS_SUITE, "linking-suite": MEAN_SUITE}
 # kept for the report's and older callers' names
 RUSSE_SUITE, LINKING_SUITE = SUM_SUITE, MEAN_SUITE
-SUITES = (SUM_SUITE, STS_SUITE, MEAN_SUITE)
+SUITES = (SUM_SUITE, STS_SUITE, STS_YEAR_SUITE, MEAN_SUITE)
 MAIN_METRIC = {
     GRADED: "spearman",
     RELATED: "ap_trapezoid",
@@ -60,6 +62,7 @@ MAIN_METRIC = {
     LINKING: "recip_rank",
     SUM_SUITE: "sum",
     STS_SUITE: "all",
+    STS_YEAR_SUITE: "mean",
     MEAN_SUITE: None,  # the members' main metric (see main_metric)
 }
 
@@ -247,9 +250,9 @@ class ItemMetrics:
         if self.task in KIND_METRICS:
             return KIND_METRICS[self.task](self._columns(rows, scores), self.main_only)
         parts = [self._columns(p, scores) for p in self._parts(rows)]
-        if self.task == STS_SUITE:
+        if self.task in (STS_SUITE, STS_YEAR_SUITE):
             golds, systems = [c["gold"] for c in parts], [c["score"] for c in parts]
-            if self.main_only:
+            if self.main_only and self.task == STS_SUITE:
                 return {"all": sts_all(golds, systems)}
             return {
                 "all": sts_all(golds, systems),

@@ -273,6 +273,42 @@ STS_LAYOUTS = (
         "sts2012",
     ),
     STSLayout(
+        "sts13",
+        2013,
+        "test",
+        ("headlines", "OnWN", "FNWN", "SMT"),
+        "sts/2013/test/STS.2013.test.input.{dataset}.txt",
+        "sts/2013/test/STS.2013.test.gs.{dataset}.txt",
+        "sts2013",
+    ),
+    STSLayout(
+        "sts14",
+        2014,
+        "test",
+        ("deft-forum", "deft-news", "headlines", "images", "OnWN", "tweet-news"),
+        "sts/2014/test/STS.2014.test.input.{dataset}.txt",
+        "sts/2014/test/STS.2014.test.gs.{dataset}.txt",
+        "sts2014",
+    ),
+    STSLayout(
+        "sts15",
+        2015,
+        "test",
+        ("answers-forums", "answers-students", "belief", "headlines", "images"),
+        "sts/2015/test/STS.2015.input.{dataset}.txt",
+        "sts/2015/test/STS.2015.gs.{dataset}.txt",
+        "sts2015",
+    ),
+    STSLayout(
+        "sts16",
+        2016,
+        "test",
+        ("answer-answer", "headlines", "plagiarism", "postediting", "question-question"),
+        "sts/2016/test/STS.2016.input.{dataset}.txt",
+        "sts/2016/test/STS.2016.gs.{dataset}.txt",
+        "sts2016",
+    ),
+    STSLayout(
         "sts12-train",
         2012,
         "train",
@@ -311,6 +347,16 @@ SUITES = (
         tuple(STS_LAYOUTS[0].name(d) for d in STS_LAYOUTS[0].datasets),
         "sts",
         "SemEval-2012 STS test: five datasets with ALL, ALLnrm and Mean",
+    ),
+    *(
+        SuiteEntry(
+            layout.prefix,
+            tuple(layout.name(d) for d in layout.datasets),
+            "sts-year",
+            f"SemEval-{layout.year} STS test: Pearson per set, Mean weighted by scored pairs",
+        )
+        for layout in STS_LAYOUTS
+        if layout.year > 2012
     ),
     SuiteEntry(
         "xling",
@@ -642,8 +688,10 @@ def _user_suite(source: Path, name: str, spec: dict[str, Any]) -> SuiteEntry:
     if not isinstance(members, list) or not members:
         raise InputError(source, None, f"suite {name}: members must be a list of benchmark names")
     aggregate = spec.pop("aggregate", "none")
-    if aggregate not in ("sum", "sts", "mean", "none"):
-        raise InputError(source, None, f"suite {name}: aggregate must be sum, sts, mean or none")
+    if aggregate not in ("sum", "sts", "sts-year", "mean", "none"):
+        raise InputError(
+            source, None, f"suite {name}: aggregate must be sum, sts, sts-year, mean or none"
+        )
     description = str(spec.pop("description", ""))
     if spec:
         raise InputError(source, None, f"suite {name}: unknown key(s) {sorted(spec)}")
