@@ -63,3 +63,35 @@ def test_per_set_pearson_and_the_weighted_mean_against_scipy(store, tmp_path: Pa
         ns.append(int(keep.sum()))
     assert found["sts15"].metrics["mean"] == pytest.approx(np.average(rs, weights=ns), abs=1e-12)
     assert len(written) == 5
+
+
+WORD_SETS = {  # name: (file, pairs counted here from the file)
+    "simverb3500": "simverb3500/SimVerb-3500.txt",
+    "rw": "wordsets_en/EN-RW-STANFORD.txt",
+    "mturk287": "wordsets_en/EN-MTurk-287.txt",
+    "mturk771": "wordsets_en/EN-MTurk-771.txt",
+    "yp130": "wordsets_en/EN-YP-130.txt",
+    "verb143": "wordsets_en/EN-VERB-143.txt",
+}
+
+
+def test_english_word_sets_read_every_pair_and_score_as_scipy(store, data_dir: Path, tmp_path):
+    """Every pair of each new word set is an item (counted here from the file, SimVerb's header
+    aside), and Spearman of a predicted file against the gold column equals scipy's."""
+    from scipy.stats import spearmanr
+
+    for name, path in WORD_SETS.items():
+        lines = [x for x in (data_dir / path).read_text().splitlines() if x.strip()]
+        rows = (
+            [x.split() for x in lines[1:]] if name == "simverb3500" else [x.split() for x in lines]
+        )
+        bench = load_target(name, store)
+        assert len(bench) == len(rows), name
+        gold = [float(r[3] if name == "simverb3500" else r[2]) for r in rows]
+        out = tmp_path / f"{name}.csv"
+        predict("orthographic:kind=dice", name, out, store=store)
+        predicted = [float(x.split(",")[2]) for x in out.read_text().splitlines()[1:]]
+        (result,) = evaluate("orthographic:kind=dice", name, store=store)
+        assert result.score == pytest.approx(spearmanr(predicted, gold)[0], abs=1e-12), name
+    relations = set(load_target("simverb3500", store).gold.columns["wn"])
+    assert relations == {"SYNONYMS", "ANTONYMS", "HYPER/HYPONYMS", "COHYPONYMS", "NONE"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from simeval.data.catalog_sts import STS_ENTRIES
 from simeval.data.catalog_types import CatalogEntry, CatalogFile
+from simeval.data.catalog_words import WORD_ENTRIES
 from simeval.data.catalog_xling import XLING_ENTRIES
 
 GITHUB_RAW = "https://raw.githubusercontent.com"
@@ -536,6 +537,7 @@ CATALOG: dict[str, CatalogEntry] = {
             ),
         ),
         *STS_ENTRIES,
+        *WORD_ENTRIES,
         *XLING_ENTRIES,
     )
 }

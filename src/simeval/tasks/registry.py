@@ -260,6 +260,32 @@ PAIRS = (
         source="men",
         split="full",
     ),
+    *(
+        PairEntry(
+            name,
+            GRADED,
+            f"simverb3500/{file}",
+            f"SimVerb-3500 {what}: English verb pairs, similarity 0-10, WordNet relation kept",
+            column="score",
+            views=(View("relation", "column", ("wn",)),),
+            source="simverb3500",
+            split=split,
+        )
+        # the dev and test files lack a header and leave some relations empty: not yet read
+        for name, file, what, split in (
+            ("simverb3500", "SimVerb-3500.txt", "(3,500 pairs)", "full"),
+        )
+    ),
+    *(
+        PairEntry(name, GRADED, f"wordsets_en/{file}", text, source="wordsets_en", split="full")
+        for name, file, text in (
+            ("rw", "EN-RW-STANFORD.txt", "Stanford Rare Words: 2,034 English pairs, 0-10"),
+            ("mturk287", "EN-MTurk-287.txt", "MTurk-287: 287 English pairs, 1-5"),
+            ("mturk771", "EN-MTurk-771.txt", "MTurk-771: 771 English pairs, 1-5"),
+            ("yp130", "EN-YP-130.txt", "YP-130: 130 English verb pairs, 0-4"),
+            ("verb143", "EN-VERB-143.txt", "Verb-143: 144 English verb pairs (this copy)"),
+        )
+    ),
 )
 
 STS_LAYOUTS = (
@@ -369,6 +395,24 @@ SUITES = (
         ("simlex999", "wordsim353", "rg65", "mc30"),
         None,
         "English word similarity: SimLex-999, WordSim-353, RG-65, MC-30 (no aggregate)",
+    ),
+    SuiteEntry(
+        "words-en",
+        (
+            "simlex999",
+            "wordsim353",
+            "rg65",
+            "mc30",
+            "men",
+            "simverb3500",
+            "rw",
+            "mturk287",
+            "mturk771",
+            "yp130",
+            "verb143",
+        ),
+        None,
+        "Every English word set (no aggregate)",
     ),
 )
 
