@@ -82,17 +82,22 @@ def read_sts_output(
     confidences: list[float] = []
     missing_confidence = False
     problems = Problems(path)
-    blank_text: list[bool] = []  # False: the line was blank
-    for number, text in iter_lines(path):
-        blank_text.append(bool(text.strip()))
-        fields = text.split("\t") if "\t" in text else text.split()
-        if not fields or fields[0].strip() == "":
-            blank_ok = unscored is not None and number <= len(unscored) and unscored[number - 1]
-            if not blank_ok:
+    blanks: list[int] = []  # blank lines not yet placed: trailing ones may be no pairs at all
+
+    def place_blanks(keep: int) -> None:
+        for number in blanks[:keep]:
+            if unscored is None or number > len(unscored) or not unscored[number - 1]:
                 problems.add(number, "expected a score, the line is empty")
             scores.append(math.nan)
             confidences.append(math.nan)
+        blanks.clear()
+
+    for number, text in iter_lines(path):
+        fields = text.split("\t") if "\t" in text else text.split()
+        if not fields or fields[0].strip() == "":
+            blanks.append(number)
             continue
+        place_blanks(len(blanks))
         try:
             scores.append(parse_float(fields[0], path, number, "score"))
         except InputError as exc:
@@ -109,13 +114,9 @@ def read_sts_output(
         else:
             missing_confidence = True
             confidences.append(math.nan)
-    if expected_lines is not None:  # blank lines after the last pair are no pairs
-        while len(scores) > expected_lines and math.isnan(scores[-1]) and not blank_text[-1]:
-            scores.pop()
-            confidences.pop()
-            blank_text.pop()
-        problems.found = [(n, m) for n, m in problems.found if n is None or n <= len(scores)]
-        problems.total = len(problems.found)
+    # blank lines at the end stand for pairs only up to the expected count
+    wanted = len(blanks) if expected_lines is None else max(0, expected_lines - len(scores))
+    place_blanks(min(wanted, len(blanks)))
     problems.check()
     if expected_lines is not None and len(scores) != expected_lines:
         raise InputError(
