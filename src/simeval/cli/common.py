@@ -188,7 +188,7 @@ def fmt(value: Any) -> str:
 
 def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> None:
     """Print results: a table per task kind (or JSON lines), warnings on standard error."""
-    from simeval.results.record import Result
+    from simeval.results.record import CONSTANT, Result
 
     seen: set[str] = set()
     for r in results:
@@ -218,14 +218,14 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
         table.add_column("scored/gold", justify="right", no_wrap=True)
         for r in rows:
             cov = r.coverage
-            mark = " †" if "constant" in r.flags else ""
+            mark = " †" if CONSTANT in r.flags else ""
             table.add_row(
                 Text(r.benchmark),
                 *(fmt(r.metrics[m]) + (mark if m == r.main_metric else "") for m in metric_names),
                 f"{cov.get('scored', 0)}/{cov.get('gold', 0)}",
             )
         out.print(table)
-    if any("constant" in r.flags for r in results):
+    if any(CONSTANT in r.flags for r in results):
         out.print("[dim]† constant scores: no information[/]")
     out.print("[dim]* main metric[/]")
 

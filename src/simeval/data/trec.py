@@ -37,6 +37,8 @@ class Run:
     scores: np.ndarray  # float64
     lines: np.ndarray  # int64, 1-based line numbers
     name: str = ""
+    # what the system that made the run found on the way (dictionary coverage, BLI precision)
+    facts: dict | None = None
 
 
 @dataclass

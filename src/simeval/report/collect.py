@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
+from simeval.results.record import CONSTANT
 from simeval.results.store import load_items, load_results, system_name
 from simeval.tasks.items import Items, canonical
 
@@ -74,7 +75,7 @@ class Grid:
             out[s][b] = e.score
         return out
 
-    def flagged(self, flag: str = "constant") -> set[tuple[str, str]]:
+    def flagged(self, flag: str = CONSTANT) -> set[tuple[str, str]]:
         """(system, benchmark) pairs whose record carries ``flag``."""
         return {k for k, e in self.entries.items() if flag in e.record.get("flags", [])}
 

@@ -35,6 +35,7 @@ from simeval.metrics.stats import (
     williams_test,
 )
 from simeval.report.collect import Entry
+from simeval.results.record import CONSTANT
 from simeval.tasks.items import MEAN_SUITE, RELATED, SUM_SUITE, ItemMetrics, Items, is_linking
 
 CORRELATIONS = {"spearman": spearman, "pearson": pearson, "all": pearson}
@@ -132,5 +133,5 @@ def compare(
     for k, c in boot.items():  # no test where a side has no value (constant scores)
         if not (np.isfinite(c.a) and np.isfinite(c.b)):
             boot[k] = Comparison(k, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
-    constant = [e.system for e in (a, b) if "constant" in e.record.get("flags", [])]
+    constant = [e.system for e in (a, b) if CONSTANT in e.record.get("flags", [])]
     return Verdict(a.benchmark, a.system, b.system, n, chosen, boot, constant)

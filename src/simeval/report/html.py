@@ -25,6 +25,7 @@ from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
+from simeval.results.record import CONSTANT
 from simeval.tasks.items import GRADED, RELATED, STS, STS_SUITE, ItemMetrics
 
 Progress = Callable[[str], None]
@@ -120,7 +121,7 @@ class ReportBuilder:
         names = [k for k in entries[0].record["metrics"] if not k.startswith("num_")]
 
         def rank_key(e: Entry) -> float:
-            constant = "constant" in e.record.get("flags", [])
+            constant = CONSTANT in e.record.get("flags", [])
             return -math.inf if math.isnan(e.score) or constant else e.score
 
         best = max(entries, key=rank_key)
@@ -137,7 +138,7 @@ class ReportBuilder:
                 cis = bootstrap_intervals(
                     metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
                 )
-            mark = f" {CONSTANT_MARK}" if "constant" in e.record.get("flags", []) else ""
+            mark = f" {CONSTANT_MARK}" if CONSTANT in e.record.get("flags", []) else ""
             row = [html.escape(e.system) + mark]
             key: list = [e.system]
             for k in names:

@@ -14,6 +14,8 @@ from typing import Any
 
 from simeval.errors import InputWarning
 
+CONSTANT = "constant"  # the flag of a result whose counted scores are all equal
+
 
 def package_versions() -> dict[str, str]:
     """Versions of simeval and of the libraries its numbers depend on."""
@@ -73,7 +75,7 @@ class Result:
     items_file: str | None = None
     # the main metrics again within named parts of the benchmark (linking: per source)
     breakdown: dict[str, dict[str, float]] = field(default_factory=dict)
-    # what a reader must know to read the numbers: "constant" = every counted score is the
+    # what a reader must know to read the numbers: CONSTANT = every counted score is the
     # same, so the ranking metrics measure no information (RUSSE AP 0.75 on a half-related set)
     flags: list[str] = field(default_factory=list)
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from simeval.errors import InputError, InputWarning
 from simeval.results.items import Items
-from simeval.results.record import Result, Timer, warning_texts
+from simeval.results.record import CONSTANT, Result, Timer, warning_texts
 from simeval.tasks.items import SUITE_KIND, concat_items, main_metric, task_metrics
 
 Pairs = list[tuple[str, str]]
@@ -188,7 +188,6 @@ class Benchmark(ABC):
 
 
 COVERAGE = ("gold", "scored", "missing", "extra")
-CONSTANT = "constant"
 
 
 def flags_of(items: Items) -> list[str]:

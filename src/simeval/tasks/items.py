@@ -52,8 +52,6 @@ SUM_SUITE, STS_SUITE, MEAN_SUITE = "suite-sum", "suite-sts", "suite-mean"
 STS_YEAR_SUITE = "suite-sts-year"  # the same figures, ranked by Mean (the 2013-2016 rule)
 SUITE_KIND = {"sum": SUM_SUITE, "sts": STS_SUITE, "sts-year": STS_YEAR_SUITE, "mean": MEAN_SUITE}
 ALIASES = {"russe-suite": SUM_SUITE, "sts-suite": STS_SUITE, "linking-suite": MEAN_SUITE}
-# kept for the report's and older callers' names
-RUSSE_SUITE, LINKING_SUITE = SUM_SUITE, MEAN_SUITE
 SUITES = (SUM_SUITE, STS_SUITE, STS_YEAR_SUITE, MEAN_SUITE)
 MAIN_METRIC = {
     GRADED: "spearman",

@@ -108,16 +108,15 @@ class LinkingBenchmark(Benchmark):
         rows = np.nonzero(found)[0]
         n = int(found.sum())
         system = measure.describe() if measure is not None else {}
-        run = Run(
+        return Run(
             None,
             qids[rows],
             docnos[answers.index[found]],
             answers.score[found].astype(float),
             np.arange(1, n + 1),
             str(system.get("spec") or "simeval"),
+            measure.extra() if measure is not None else {},
         )
-        run.facts = measure.extra() if measure is not None else {}
-        return run
 
     def read_submission(self, path: Path, **_: Any) -> Run:
         return read_run(path)
@@ -184,9 +183,8 @@ class LinkingBenchmark(Benchmark):
             items["source"] = np.asarray([source.get(q, "") for q in items["qid"]], dtype=str)
             breakdown = by_source(items["source"], items)
         settings: dict[str, Any] = {"complete": complete, **depth}
-        facts = getattr(submission, "facts", None)
-        if facts is not None:
-            settings["facts"] = facts
+        if submission.facts is not None:
+            settings["facts"] = submission.facts
         return Aligned(
             items,
             {

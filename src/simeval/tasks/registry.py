@@ -629,9 +629,6 @@ def pair_file(
     return PairBenchmark(name or str(path), KIND_NAMES[kind], gold, description, sha256_of([path]))
 
 
-STS_INPUT, STS_GOLD = "STS.input.", "STS.gs."
-
-
 def sts_folder(folder: Path, name: str | None = None) -> Any:
     """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
     year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
