@@ -27,6 +27,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -217,8 +218,10 @@ class Suite:
     def data(self) -> dict[str, str]:
         return {k: v for b in self.members for k, v in b.data.items()}
 
+    @cached_property
     def _known(self) -> frozenset:
-        """A one-file suite's distinct items (a pair of another member is not extra)."""
+        """A one-file suite's distinct items (a pair of another member is not extra); read and
+        evaluate both need it."""
         return frozenset(p for m in self.members for p in m.gold_keys())
 
     def requests(self) -> list[Request]:
@@ -240,7 +243,7 @@ class Suite:
     def read_submission(self, path: Path, **options: Any) -> Any:
         """One file for every member, or a folder with each member's file."""
         if self.layout == "one-file":
-            return self.members[0].read_submission(path, only=self._known(), **options)
+            return self.members[0].read_submission(path, only=self._known, **options)
         if not path.is_dir():
             names = ", ".join(m.submission_file(Path()).name for m in self.members)
             raise InputError(path, None, f"expected a folder holding {names}")
@@ -270,7 +273,7 @@ class Suite:
         """A result per member, then the suite's (its aggregate over the members' rows)."""
         with Timer() as timer:
             if self.layout == "one-file":
-                known = self._known()
+                known = self._known
                 parts = {m.name: submission for m in self.members}
                 options = {**options, "suite_known": known}
             else:
