@@ -331,7 +331,7 @@ def test_registry_errors_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="'gold' is required"):
         load_target("x", registry=bad)
     bad.write_text('[suite.s]\nmembers = ["nope"]\n')
-    with pytest.raises(InputError, match="unknown member 'nope'"):
+    with pytest.raises(InputError, match="member 'nope' is unknown"):
         load_target("s", registry=bad)
     result = runner.invoke(app, ["evaluate", "jaccard", "-b", "simlex99", "--no-save"])
     assert result.exit_code == 2 and "did you mean simlex999" in result.output

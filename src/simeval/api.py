@@ -88,21 +88,38 @@ def prepare(measure: Measure, targets: Iterable[Target]) -> None:
     measure.prepare(words, texts)
 
 
+def measure_of(measure: Any, **how: Any) -> Measure:
+    """A spec string, a Measure, an object with ``encode(list[str])`` or a function
+    ``f(pairs) -> scores`` as a Measure (``how``: ``name``, ``fingerprint``, ``batch``;
+    :mod:`simeval.measures.python`)."""
+    if isinstance(measure, str):
+        if how:
+            raise InputError(None, None, f"{sorted(how)} apply to Python objects, not specs")
+        return create_measure(measure)
+    from simeval.measures.python import as_measure
+
+    return as_measure(measure, **how)
+
+
 def evaluate(
-    measure: str | Measure,
+    measure: Any,
     *targets: str | Target,
     store: DataStore | None = None,
     results_dir: str | Path | None = None,
     on_target: Callable[[str], None] | None = None,
     registry: Registry | str | Path | None = None,
+    **how: Any,
 ) -> list[Result]:
-    """Evaluate ``measure`` (a spec string or a Measure) on the targets: names, paths, or
-    loaded benchmarks and suites.
+    """Evaluate ``measure`` on the targets: names, paths, or loaded benchmarks and suites.
 
+    ``measure``: a spec string (``"overlap"``), a Measure, an encoder object with
+    ``encode(list[str]) -> array`` (a sentence-transformers model), or a function
+    ``f(pairs) -> scores``; for the last two ``name=``, ``fingerprint=`` (caches the
+    embeddings on disk under that key) and ``batch=`` may be given.
     Returns one Result per benchmark (plus one per suite with its aggregate); with
     ``results_dir`` they are also appended to ``results_dir/results.jsonl``.
     """
-    m = create_measure(measure) if isinstance(measure, str) else measure
+    m = measure_of(measure, **how)
     if not targets:
         raise InputError(None, None, "name at least one benchmark or suite")
     store = store or DataStore.from_env()
@@ -122,7 +139,7 @@ def evaluate(
         if on_target:
             on_target(target.name)
         with Timer() as t:
-            found = target.evaluate(target.submit(m), missing=m.missing)
+            found = target.evaluate(target.submit(m, scored_only=True), missing=m.missing)
         for r in found:
             r.seconds = t.seconds
         results.extend(found)
@@ -135,16 +152,17 @@ def evaluate(
 
 
 def predict(
-    measure: str | Measure,
+    measure: Any,
     target: str | Target,
     out: str | Path,
     store: DataStore | None = None,
     registry: Registry | str | Path | None = None,
+    **how: Any,
 ) -> list[Path]:
     """Write the measure's submission for ``target`` as the task's official file(s): RUSSE's
     test.csv with ``sim`` filled in (empty where the measure cannot score), a folder of
     STS.output.<dataset>.txt files, a word1,word2,sim file for a pair benchmark, BUCC runs."""
-    m = create_measure(measure) if isinstance(measure, str) else measure
+    m = measure_of(measure, **how)
     loaded = load_target(target, store, registry) if isinstance(target, str) else target
     folder = getattr(loaded, "layout", "") == "folder"  # a suite of one file per member
     if not folder and (Path(out).is_dir() or str(out).endswith("/")):

@@ -7,7 +7,7 @@ their path inside a data directory laid out like ``../shared/data`` (``russe/hj-
 
 from __future__ import annotations
 
-from simeval.data.catalog_sts import STS_ENTRIES
+from simeval.data.catalog_sts import STS_ENTRIES, STSB_ENTRY
 from simeval.data.catalog_types import CatalogEntry, CatalogFile
 from simeval.data.catalog_words import WORD_ENTRIES
 from simeval.data.catalog_xling import XLING_ENTRIES
@@ -283,6 +283,21 @@ _MEN_FILES = tuple(
             69876,
             "87a5b7229e6cf32426063da921e83031b9efeab3101d4413eaa3f44fcbce3a45",
         ),
+        (
+            "MEN_dataset_lemma_form_full",
+            80611,
+            "ea3441417fea4be40916422957cddce912dd7a8bb8f81d8ded532a667e80d6eb",
+        ),
+        (
+            "MEN_dataset_lemma_form.dev",
+            53825,
+            "56ef0c18290989c095466de349d7754102f7f6b20d2b9386d179b1945a4436fa",
+        ),
+        (
+            "MEN_dataset_lemma_form.test",
+            26804,
+            "d518c0cea13272d51a72a184899bde78d30f8a0b9839cb9ee75a5cfd180856df",
+        ),
         ("licence.txt", 809, "d8d7416e8adbba39f5eeabf2876a98293c4ac2ce2f25f7446d6a435f8e7b67b6"),
     )
 )
@@ -521,7 +536,8 @@ CATALOG: dict[str, CatalogEntry] = {
         CatalogEntry(
             name="men",
             title="MEN (Bruni, Tran & Baroni)",
-            description="3,000 English word pairs rated for relatedness 0-50 (natural form).",
+            description="3,000 English word pairs rated for relatedness 0-50 (natural form); the "
+            "lemma-form files give the dev 2,000 / test 1,000 split.",
             upstream=f"{GITHUB_RAW}/mrmechko/simcross/ffc5c7598185be00260d81fd71274db32e6bceda/",
             licence="CC BY 2.0 (men/licence.txt)",
             citation="""@article{bruni2014multimodal,
@@ -537,6 +553,7 @@ CATALOG: dict[str, CatalogEntry] = {
             ),
         ),
         *STS_ENTRIES,
+        STSB_ENTRY,
         *WORD_ENTRIES,
         *XLING_ENTRIES,
     )

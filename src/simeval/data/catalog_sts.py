@@ -295,3 +295,28 @@ def _entry(year: int) -> CatalogEntry:
 
 
 STS_ENTRIES = tuple(_entry(year) for year in sorted(FILES))
+
+
+STSB_FILES = (
+    ("LICENSE.txt", 6641, "3dfc3217395f8c5dd05c5f8995f25fe2f8fd258e6dd770b3de480749caee8c70"),
+    ("readme.txt", 5994, "e9488363d211c32ca5e912954f16eb9233cfed1b5b4b0475d0d812d35d7c8ef1"),
+    ("sts-dev.csv", 255680, "5d7e944d8b02734b07bfdb5df67db3420c64bed153fcaa1ba47ad03480cf4234"),
+    ("sts-test.csv", 282419, "affe45928a66ee5a708531233c95b7dacbbdc57f974f002a3d32ea0180cf816a"),
+    ("sts-train.csv", 901177, "0f71910b59aa1ad973c5897f0791f3b0965a92b8f82b1a95f3eea9f4162fda82"),
+)
+
+STSB_ENTRY = CatalogEntry(
+    name="stsbenchmark",
+    title="STS Benchmark (Cer et al. 2017)",
+    description="8,628 English sentence pairs from the STS tasks 2012-2017 with 0-5 gold: "
+    "train 5,749, dev 1,500, test 1,379; genre, source file and year kept per pair.",
+    upstream="https://raw.githubusercontent.com/zhangzhenhu/Semantic-Texual-Similarity-Toolkits/"
+    "c55a72f51bd15a8bd75114247c06984b432050f9/",
+    licence="per-source terms (stsbenchmark/LICENSE.txt); research use",
+    citation="Cer, Diab, Agirre, Lopez-Gazpio, Specia (2017), SemEval-2017 Task 1: Semantic "
+    "Textual Similarity Multilingual and Cross-lingual Focused Evaluation",
+    files=tuple(CatalogFile(f"stsbenchmark/{n}", size, sha, n) for n, size, sha in STSB_FILES),
+    note="Tab-separated genre, file, year, id, score, sentence1, sentence2; some rows add two "
+    "source columns, and sentences hold quote marks (read with quoting off). The upstream path "
+    "within the repository is not verified from here (the sha256 is).",
+)

@@ -178,6 +178,26 @@ def read_pair_table(
     return PairTable(path, columns, bool(header), rows, lines, dropped, first_dropped)
 
 
+def read_pair_keys(path: str | Path) -> set[tuple[str, str]]:
+    """The (word1, word2) of every line of a split file, other fields ignored: a split names
+    its pairs, their scores and columns come from the full file (SimVerb-3500's dev file drops
+    a relation field and repeats its first pair where a header would be)."""
+    keys: set[tuple[str, str]] = set()
+    sep: str | None = "auto"
+    for number, text in iter_lines(path):
+        if not text.strip():
+            continue
+        if sep == "auto":
+            sep = "\t" if "\t" in text else "," if "," in text else None
+        cells = _cells(text, sep, str(path), number)
+        if len(cells) < 2 or not cells[0] or not cells[1]:
+            raise InputError(path, number, "expected two words at the start of the line")
+        keys.add((cells[0], cells[1]))
+    if not keys:
+        raise InputError(path, None, "empty file, expected word pairs")
+    return keys
+
+
 def _cells(text: str, sep: str | None, path: str, number: int) -> list[str]:
     try:
         return _split_line(text, sep)

@@ -68,6 +68,50 @@ def read_sts_gold(path: str | Path) -> np.ndarray:
     return gold
 
 
+STSB_COLUMNS = ("genre", "file", "year", "id")
+
+
+@dataclass
+class STSBenchmarkFile:
+    """An STS Benchmark split: sentence pairs, 0-5 gold, and each pair's genre, file, year, id."""
+
+    pairs: list[tuple[str, str]]
+    gold: np.ndarray
+    columns: dict[str, list[str]]
+
+
+def read_stsb(path: str | Path) -> STSBenchmarkFile:
+    """``sts-train.csv``/``sts-dev.csv``/``sts-test.csv``: tab-separated genre, file, year, id,
+    score, sentence1, sentence2. Some rows add source columns after the second sentence (they
+    are ignored), and sentences hold quote marks, so fields are split at tabs and never
+    unquoted (pandas' default CSV quoting would merge lines here)."""
+    pairs: list[tuple[str, str]] = []
+    gold: list[float] = []
+    columns: dict[str, list[str]] = {c: [] for c in STSB_COLUMNS}
+    problems = Problems(path)
+    for number, text in iter_lines(path):
+        fields = text.split("\t")
+        if len(fields) < 7:
+            problems.add(
+                number,
+                f"expected 7 tab-separated fields (genre file year id score sentence1 "
+                f"sentence2), got {len(fields)}",
+            )
+            continue
+        try:
+            gold.append(parse_float(fields[4], path, number, "score"))
+        except InputError as exc:
+            problems.add(number, exc.message)
+            continue
+        pairs.append((fields[5], fields[6]))
+        for c, v in zip(STSB_COLUMNS, fields[:4], strict=True):
+            columns[c].append(v)
+    problems.check()
+    if not pairs:
+        raise InputError(path, None, "empty file, expected STS Benchmark rows")
+    return STSBenchmarkFile(pairs, np.asarray(gold, dtype=float), columns)
+
+
 def read_sts_output(
     path: str | Path, expected_lines: int | None = None, unscored: np.ndarray | None = None
 ) -> STSOutput:

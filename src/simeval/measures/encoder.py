@@ -94,7 +94,77 @@ class EmbeddingCache:
         os.replace(tmp, self.folder / f"{name}.npz")
 
 
-class Encoder(Measure):
+class Embedding(Measure):
+    """Cosine of text embeddings, each distinct text embedded once (and cached on disk when
+    ``cache`` is set). Subclasses give :meth:`encode_batch`."""
+
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
+        super().__init__(spec, params)
+        self.cache: EmbeddingCache | None = None
+        self.encoded = 0
+        self.cached = 0
+        self.progress: Callable[[int, int], None] | None = None
+
+    def encode_batch(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    def embed(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
+        """Unit-length embeddings of the distinct texts, from the cache where possible."""
+        unique = list(dict.fromkeys(texts))
+        keys = [text_key(t) for t in unique]
+        known = self.cache.rows if self.cache else {}
+        todo = [i for i, k in enumerate(keys) if k not in known]
+        self.cached += len(unique) - len(todo)
+        fresh = np.zeros((0, 0), dtype=np.float32)
+        if todo:
+            batch = self.params["batch"]
+            parts = []
+            for start in range(0, len(todo), batch):
+                chunk = [unique[i] for i in todo[start : start + batch]]
+                parts.append(self._checked(chunk, self.encode_batch(chunk)))
+                if self.progress:
+                    self.progress(min(start + batch, len(todo)), len(todo))
+            fresh = np.vstack(parts).astype(np.float32)
+            self.encoded += len(todo)
+            if self.cache:
+                self.cache.add([keys[i] for i in todo], fresh)
+        out = {}
+        fresh_rows = {i: r for r, i in enumerate(todo)}
+        for i, t in enumerate(unique):
+            v = fresh[fresh_rows[i]] if i in fresh_rows else known[keys[i]]
+            n = np.linalg.norm(v)
+            out[t] = v / n if n else v
+        return out
+
+    def _checked(self, chunk: list[str], vectors: Any) -> np.ndarray:
+        """An encoder's answer as a (texts × dimensions) float array, or a clear error."""
+        try:
+            array = np.asarray(
+                vectors.detach().cpu().numpy() if hasattr(vectors, "detach") else vectors,
+                dtype=np.float32,
+            )
+        except (TypeError, ValueError) as exc:
+            raise InputError(None, None, f"{self.name}: encode gave no array ({exc})") from None
+        if array.ndim != 2 or array.shape[0] != len(chunk):
+            raise InputError(
+                None,
+                None,
+                f"{self.name}: encode of {len(chunk)} texts gave an array of shape "
+                f"{array.shape}; expected ({len(chunk)}, dimensions)",
+            )
+        return array
+
+    def score_texts(self, pairs: Pairs) -> np.ndarray:
+        vectors = self.embed(t for p in pairs for t in p)
+        a = np.vstack([vectors[x] for x, _ in pairs]) if pairs else np.zeros((0, 1))
+        b = np.vstack([vectors[y] for _, y in pairs]) if pairs else np.zeros((0, 1))
+        return np.einsum("ij,ij->i", a, b).astype(float)
+
+    def extra(self) -> dict[str, Any]:
+        return {"texts_encoded": self.encoded, "texts_from_cache": self.cached}
+
+
+class Encoder(Embedding):
     """``encoder:model=NAME_OR_PATH,batch=64,cache=true``: cosine of sentence embeddings."""
 
     name = "encoder"
@@ -102,10 +172,6 @@ class Encoder(Measure):
     def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self._model: Any = None
-        self.cache: EmbeddingCache | None = None
-        self.encoded = 0
-        self.cached = 0
-        self.progress: Callable[[int, int], None] | None = None
         model = params["model"]
         if model == DEFAULT_MODEL:
             self.model_path = default_model_path()
@@ -149,42 +215,9 @@ class Encoder(Measure):
             self._model = SentenceTransformer(str(self.model_path), device="cpu")
         return self._model
 
-    def embed(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
-        """Unit-length embeddings of the distinct texts, from the cache where possible."""
-        unique = list(dict.fromkeys(texts))
-        keys = [text_key(t) for t in unique]
-        known = self.cache.rows if self.cache else {}
-        todo = [i for i, k in enumerate(keys) if k not in known]
-        self.cached += len(unique) - len(todo)
-        fresh = np.zeros((0, 0), dtype=np.float32)
-        if todo:
-            batch = self.params["batch"]
-            parts = []
-            for start in range(0, len(todo), batch):
-                chunk = [unique[i] for i in todo[start : start + batch]]
-                parts.append(self.model().encode(chunk, batch_size=batch, convert_to_numpy=True))
-                if self.progress:
-                    self.progress(min(start + batch, len(todo)), len(todo))
-            fresh = np.vstack(parts).astype(np.float32)
-            self.encoded += len(todo)
-            if self.cache:
-                self.cache.add([keys[i] for i in todo], fresh)
-        out = {}
-        fresh_rows = {i: r for r, i in enumerate(todo)}
-        for i, t in enumerate(unique):
-            v = fresh[fresh_rows[i]] if i in fresh_rows else known[keys[i]]
-            n = np.linalg.norm(v)
-            out[t] = v / n if n else v
-        return out
-
-    def score_texts(self, pairs: Pairs) -> np.ndarray:
-        vectors = self.embed(t for p in pairs for t in p)
-        a = np.vstack([vectors[x] for x, _ in pairs]) if pairs else np.zeros((0, 1))
-        b = np.vstack([vectors[y] for _, y in pairs]) if pairs else np.zeros((0, 1))
-        return np.einsum("ij,ij->i", a, b).astype(float)
-
-    def extra(self) -> dict[str, Any]:
-        return {"texts_encoded": self.encoded, "texts_from_cache": self.cached}
+    def encode_batch(self, texts: list[str]) -> np.ndarray:
+        batch = self.params["batch"]
+        return self.model().encode(texts, batch_size=batch, convert_to_numpy=True)
 
 
 def make_encoder(p: Params) -> Encoder:

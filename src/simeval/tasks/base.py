@@ -138,8 +138,10 @@ class Benchmark(ABC):
     def requests(self) -> list[Request]:
         return [self.request()]
 
-    def submit(self, measure: Any, progress: Any = None) -> Any:
-        """The measure's answers to ``request()`` as a submission of this task."""
+    def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
+        """The measure's answers to ``request()`` as a submission of this task.
+        ``scored_only``: the submission is only evaluated, never written, so a kind may skip
+        items its gold does not score (STS)."""
         request = self.request()
         return self.from_answers(request, request.answer(measure, progress), measure)
 
@@ -232,13 +234,13 @@ class Suite:
             return [type(self.members[0].request())(list(pairs))]
         return [r for m in self.members for r in m.requests()]
 
-    def submit(self, measure: Any, progress: Any = None) -> Any:
+    def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
         """The measure's answers as this suite's submission (one, or one per member)."""
         if self.layout == "one-file":
             (request,) = self.requests()
             answers = request.answer(measure, progress)
             return self.members[0].from_answers(request, answers, measure)
-        return {m.name: m.submit(measure, progress) for m in self.members}
+        return {m.name: m.submit(measure, progress, scored_only) for m in self.members}
 
     def read_submission(self, path: Path, **options: Any) -> Any:
         """One file for every member, or a folder with each member's file."""

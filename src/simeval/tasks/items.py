@@ -19,7 +19,9 @@ Columns by task kind:
 
 Suite kinds are named by their aggregate: ``suite-sum`` (the members' main scores and their
 sum: RUSSE's ranking), ``suite-sts`` (SemEval-2012 ALL, ALLnrm, Mean; main ALL),
-``suite-sts-year`` (the same, main Mean: the 2013-2016 official figure), ``suite-mean`` (each
+``suite-sts-year`` (the same, main Mean: the 2013-2016 official figure; both add
+``pooled_spearman``, Spearman's ρ over every scored pair of the suite pooled, which is how
+MTEB scores STS12-STS16), ``suite-mean`` (each
 metric averaged over the members, each member weighing the same). Records written before
 these names (``russe-suite``, ``sts-suite``, ``linking-suite``) are read as their aliases.
 
@@ -117,10 +119,14 @@ def _related(c: Mapping[str, np.ndarray], main_only: bool) -> dict[str, float]:
 
 
 def _sts(c: Mapping[str, np.ndarray], main_only: bool) -> dict[str, float]:
-    """Pearson's r (the STS scorers' correlation.pl), and the confidence-weighted r when the
-    output gave confidences."""
+    """Pearson's r (the STS scorers' correlation.pl; main), Spearman's ρ (the STS Benchmark's
+    second figure, MTEB's main one), and the confidence-weighted r when the output gave
+    confidences."""
     out = {"pearson": pearson(c["score"], c["gold"])}
-    if not main_only and "confidence" in c:
+    if main_only:
+        return out
+    out["spearman"] = spearman(c["score"], c["gold"])
+    if "confidence" in c:
         out["weighted_pearson"] = weighted_pearson(c["score"], c["gold"], c["confidence"])
     return out
 
@@ -252,7 +258,7 @@ class ItemMetrics:
             golds, systems = [c["gold"] for c in parts], [c["score"] for c in parts]
             if self.main_only and self.task == STS_SUITE:
                 return {"all": sts_all(golds, systems)}
-            return {
+            out = {
                 "all": sts_all(golds, systems),
                 "allnrm": sts_allnrm(golds, systems),
                 "mean": sts_mean(
@@ -260,6 +266,9 @@ class ItemMetrics:
                     [len(g) for g in golds],
                 ),
             }
+            if not self.main_only:  # MTEB's STS12-16 figure: Spearman of all pairs pooled
+                out["pooled_spearman"] = spearman(np.concatenate(systems), np.concatenate(golds))
+            return out
         names = short_names(self.member_names)
         if self.task == SUM_SUITE:
             out = {}

@@ -57,9 +57,9 @@ from typing import Any
 
 import numpy as np
 
-from simeval.data.pairs import read_scored_pairs
+from simeval.data.pairs import ScoredPairs, read_pair_keys, read_scored_pairs
 from simeval.data.store import DataStore
-from simeval.data.sts import read_sts_gold, read_sts_input
+from simeval.data.sts import read_sts_gold, read_sts_input, read_stsb
 from simeval.errors import InputError
 from simeval.tasks.base import Suite, sha256_of
 from simeval.tasks.items import GRADED, LINKING, RELATED, STS
@@ -84,6 +84,16 @@ class View:
 
 
 @dataclass(frozen=True)
+class Subset:
+    """A split of a full gold file: the rows whose pair ``split`` lists. With ``via``, a file
+    aligned row by row with the gold is matched instead (MEN's splits are given in its lemma
+    form, ``bakery-n``; row i of the lemma file is row i of the natural-form gold)."""
+
+    split: str
+    via: str | None = None
+
+
+@dataclass(frozen=True)
 class PairEntry:
     name: str
     kind: str  # GRADED or RELATED
@@ -98,6 +108,7 @@ class PairEntry:
     views: tuple[View, ...] = ()
     source: str = ""  # the catalog entry: licence, citation (``simeval data info SOURCE``)
     split: str = "test"  # test, train, dev, or full (no official split)
+    subset: Subset | None = None  # the rows of ``gold`` this split keeps
 
 
 @dataclass(frozen=True)
@@ -118,6 +129,9 @@ class STSLayout:
 
 @dataclass(frozen=True)
 class STSEntry:
+    """An STS dataset: ``input`` and ``gold`` files, or (``format="stsb"``) one STS Benchmark
+    file holding both (``input`` = ``gold``)."""
+
     name: str
     dataset: str
     input: str
@@ -125,6 +139,9 @@ class STSEntry:
     description: str
     source: str = ""
     kind: str = STS
+    format: str = "sts"
+    views: tuple[View, ...] = ()
+    split: str = "test"
 
 
 @dataclass(frozen=True)
@@ -252,28 +269,42 @@ PAIRS = (
     PairEntry(
         "mc30", GRADED, "mc30/EN-MC-30.txt", "MC-30: 30 English noun pairs, 0-4", source="mc30"
     ),
-    PairEntry(
-        "men",
-        GRADED,
-        "men/MEN_dataset_natural_form_full",
-        "MEN: 3,000 English pairs, relatedness 0-50 (natural form)",
-        source="men",
-        split="full",
+    *(
+        PairEntry(
+            name,
+            GRADED,
+            "men/MEN_dataset_natural_form_full",
+            f"MEN{what}: English pairs, relatedness 0-50 (natural form)",
+            source="men",
+            split=split,
+            subset=Subset(f"men/MEN_dataset_lemma_form.{split}", "men/MEN_dataset_lemma_form_full")
+            if split != "full"
+            else None,
+        )
+        for name, what, split in (
+            ("men", " (3,000 pairs)", "full"),
+            ("men-dev", " dev (2,000 pairs)", "dev"),
+            ("men-test", " test (1,000 pairs)", "test"),
+        )
     ),
     *(
         PairEntry(
             name,
             GRADED,
-            f"simverb3500/{file}",
-            f"SimVerb-3500 {what}: English verb pairs, similarity 0-10, WordNet relation kept",
+            "simverb3500/SimVerb-3500.txt",
+            f"SimVerb-3500{what}: English verb pairs, similarity 0-10, WordNet relation kept",
             column="score",
             views=(View("relation", "column", ("wn",)),),
             source="simverb3500",
             split=split,
+            # the split files repeat their first pair where a header would be and one dev row
+            # lacks its relation: they name the pairs, the full file gives scores and relations
+            subset=Subset(f"simverb3500/{file}") if file else None,
         )
-        # the dev and test files lack a header and leave some relations empty: not yet read
         for name, file, what, split in (
-            ("simverb3500", "SimVerb-3500.txt", "(3,500 pairs)", "full"),
+            ("simverb3500", None, " (3,500 pairs)", "full"),
+            ("simverb3500-dev", "SimVerb-500-dev.txt", " dev (500 pairs)", "dev"),
+            ("simverb3500-test", "SimVerb-3000-test.txt", " test (3,000 pairs)", "test"),
         )
     ),
     *(
@@ -345,6 +376,25 @@ STS_LAYOUTS = (
     ),
 )
 
+STSB = tuple(
+    STSEntry(
+        name,
+        name,
+        f"stsbenchmark/sts-{split}.csv",
+        f"stsbenchmark/sts-{split}.csv",
+        f"STS Benchmark {split} ({n} pairs from STS 2012-2017; Pearson, Spearman)",
+        "stsbenchmark",
+        format="stsb",
+        views=(View("genre", "column", ("genre",)), View("year", "column", ("year",))),
+        split=split,
+    )
+    for name, split, n in (
+        ("stsb", "test", "1,379"),
+        ("stsb-dev", "dev", "1,500"),
+        ("stsb-train", "train", "5,749"),
+    )
+)
+
 XLING_LANGUAGES = ("de", "fr", "ru", "tr", "zh")
 
 
@@ -383,6 +433,12 @@ SUITES = (
         )
         for layout in STS_LAYOUTS
         if layout.year > 2012
+    ),
+    SuiteEntry(
+        "sts",
+        tuple(layout.prefix for layout in STS_LAYOUTS if layout.split == "test"),
+        None,
+        "SemEval STS 2012-2016 test: each year's suite with its official figure",
     ),
     SuiteEntry(
         "xling",
@@ -449,6 +505,7 @@ class Registry:
         entries: dict[str, Entry] = {e.name: e for e in PAIRS}
         for layout in STS_LAYOUTS:
             entries.update({e.name: e for e in _sts_entries(layout)})
+        entries.update({e.name: e for e in STSB})
         entries.update({e.name: e for e in map(_xling, XLING_LANGUAGES)})
         return cls(entries, {s.name: s for s in SUITES})
 
@@ -496,8 +553,10 @@ class Registry:
             self.suites[name] = _user_suite(path, name, dict(spec))
         for s in self.suites.values():
             for m in s.members:
-                if m not in self.entries:
-                    raise InputError(path, None, f"suite {s.name}: unknown member {m!r}")
+                if m in self.entries or (s.aggregate is None and m in self.suites):
+                    continue  # a group may hold suites (``sts``: each year's)
+                what = "a suite; an aggregate needs benchmarks" if m in self.suites else "unknown"
+                raise InputError(path, None, f"suite {s.name}: member {m!r} is {what}")
 
     def expand(self, name: str) -> list[str]:
         """A group's members, or the name itself."""
@@ -567,9 +626,11 @@ class Registry:
             return [f for m in self.suites[name].members for f in self.files(m)]
         e = self.entries[name]
         if isinstance(e, PairEntry):
-            return [e.gold, *([e.exclude] if e.exclude else []), *(m for _, m in e.marks)]
+            subset = [e.subset.split, *([e.subset.via] if e.subset.via else [])] if e.subset else []
+            extra = [*([e.exclude] if e.exclude else []), *(m for _, m in e.marks), *subset]
+            return [e.gold, *extra]
         if isinstance(e, STSEntry):
-            return [e.input, e.gold]
+            return list(dict.fromkeys([e.input, e.gold]))
         if isinstance(e, CollectionEntry):
             from simeval.data.docpairs import xling_files
 
@@ -598,12 +659,43 @@ def _load_pairs(entry: PairEntry, files: Callable[[str], tuple[Path, str]]) -> P
         marked_path, data[marker] = files(marker)
         marked = set(read_scored_pairs(marked_path, keep_duplicates=True).pairs)
         gold.columns[column] = ["1" if p in marked else "0" for p in gold.pairs]
+    if entry.subset:
+        gold = _subset(gold, entry.subset, files, data)
     return PairBenchmark(
         entry.name, entry.kind, gold, entry.description, data, entry.score_range, entry.missing
     )
 
 
+def _subset(
+    gold: ScoredPairs, subset: Subset, files: Callable[[str], tuple[Path, str]], data: dict
+) -> ScoredPairs:
+    """The rows of ``gold`` whose pair (or whose ``via`` row's pair) the split file lists."""
+    split_path, data[subset.split] = files(subset.split)
+    keys = read_pair_keys(split_path)
+    pairs = gold.pairs
+    if subset.via:
+        via_path, data[subset.via] = files(subset.via)
+        pairs = read_scored_pairs(via_path, keep_duplicates=True).pairs
+        if len(pairs) != len(gold.pairs):
+            raise InputError(
+                via_path, None, f"{len(pairs)} pairs, but {gold.path} has {len(gold.pairs)}"
+            )
+    return gold.take(np.array([p in keys for p in pairs], dtype=bool))
+
+
 def _load_sts(entry: STSEntry, files: Callable[[str], tuple[Path, str]]) -> STSBenchmark:
+    if entry.format == "stsb":
+        path, digest = files(entry.gold)
+        table = read_stsb(path)
+        return STSBenchmark(
+            entry.name,
+            entry.dataset,
+            table.pairs,
+            table.gold,
+            entry.description,
+            {entry.gold: digest},
+            table.columns,
+        )
     (inp, d_in), (gs, d_gs) = files(entry.input), files(entry.gold)
     pairs, gold = read_sts_input(inp), read_sts_gold(gs)
     if len(pairs) != len(gold):
