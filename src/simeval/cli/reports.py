@@ -24,7 +24,7 @@ from simeval.cli.common import (
     out,
     store_of,
 )
-from simeval.errors import SimevalError
+from simeval.errors import InputError, SimevalError
 
 
 def _column_groups(labels: list[str], fixed: int, width: int) -> list[list[int]]:
@@ -48,6 +48,15 @@ def results_cmd(
     folder: Annotated[
         Path, typer.Argument(help="A folder holding results.jsonl (default: the main job's).")
     ] = DEFAULT_RESULTS,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            "--metric",
+            "-m",
+            help="Show this metric instead of the main one, for the benchmarks that have it "
+            "(spearman for STS sets and STS-B, pooled_spearman for STS years: MTEB's figures).",
+        ),
+    ] = None,
 ) -> None:
     """One table of the recorded results: a row per benchmark (with its main metric), a
     column per measure (the latest record of each pair wins). Systems that do not fit the
@@ -55,26 +64,33 @@ def results_cmd(
     from simeval.api import results_frame
 
     frame = results_frame(folder)
+    if metric is not None:
+        column = f"metric.{metric}"
+        known = sorted(c.removeprefix("metric.") for c in frame if c.startswith("metric."))
+        if column not in frame:
+            raise InputError(folder, None, f"no result has a metric {metric!r}; metrics: {known}")
+        frame = frame[frame[column].notna()].assign(score=frame[column], main_metric=metric)
     latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
     measures = [str(m) for m in dict.fromkeys(latest["measure"])]
     labels = [m if len(m) <= 14 else f"[{i}]" for i, m in enumerate(measures, 1)]
     rows = []
     for bench, group in latest.groupby("benchmark", sort=False):
         by = dict(zip(group["measure"], group["score"], strict=True))
-        metric = str(group["main_metric"].iloc[0])
-        rows.append((str(bench), metric, [fmt(by[m]) if m in by else "" for m in measures]))
+        name = str(group["main_metric"].iloc[0])
+        rows.append((str(bench), name, [fmt(by[m]) if m in by else "" for m in measures]))
     fixed = max(9, *(len(r[0]) for r in rows)) + max(6, *(len(r[1]) for r in rows)) + 7
     width = shutil.get_terminal_size((80, 24)).columns  # COLUMNS as it is now
     groups = _column_groups(labels, fixed, width)
     for n, group in enumerate(groups, 1):
         part = f" ({n}/{len(groups)})" if len(groups) > 1 else ""
-        table = Table(title=Text(f"main metric per benchmark{part}"))
+        title = f"{metric} per benchmark" if metric else "main metric per benchmark"
+        table = Table(title=Text(f"{title}{part}"))
         table.add_column("benchmark", no_wrap=True)
         table.add_column("metric", no_wrap=True)
         for i in group:
             table.add_column(Text(labels[i]), justify="right", no_wrap=True, min_width=6)
-        for bench, metric, cells in rows:
-            table.add_row(Text(bench), metric, *(cells[i] for i in group))
+        for bench, name, cells in rows:
+            table.add_row(Text(bench), name, *(cells[i] for i in group))
         out.print(table)
     for label, m in zip(labels, measures, strict=True):
         if label != m:
