@@ -280,3 +280,31 @@ def test_a_sentence_transformers_object_scores_as_the_encoder_spec(
     (b,) = evaluate("encoder", "sts16-question-question", store=store)
     assert a.score == pytest.approx(b.score, abs=1e-5)
     assert a.metrics["spearman"] == pytest.approx(b.metrics["spearman"], abs=1e-5)
+
+
+def test_report_views_split_simverb_by_relation_and_stsb_by_genre(store, data_dir) -> None:
+    """The report's subsets of SimVerb-3500 (WordNet relation, from the file's fifth column)
+    and of STS-B (genre): sizes counted from the files, values from scipy."""
+    from simeval.report.subsets import named_views, score_subsets
+
+    def length_difference(pairs):
+        return [-abs(len(a) - len(b)) for a, b in pairs]
+
+    (r,) = evaluate(length_difference, "simverb3500", store=store)
+    subsets = named_views("simverb3500", r.items)
+    scores = {s.subset.label: s for s in score_subsets(r.task, r.items, subsets, replicates=50)}
+    rows = [
+        x.split("\t")
+        for x in (data_dir / "simverb3500/SimVerb-3500.txt").read_text().split("\n")[1:-1]
+    ]
+    for relation in ("SYNONYMS", "ANTONYMS", "HYPER/HYPONYMS", "COHYPONYMS", "NONE"):
+        mine = [row for row in rows if row[4] == relation]
+        expected = spearmanr(
+            length_difference([(a[0], a[1]) for a in mine]), [float(a[3]) for a in mine]
+        )[0]
+        assert scores[relation].n == len(mine)
+        assert scores[relation].value == pytest.approx(expected, abs=1e-12), relation
+    (r,) = evaluate(length_difference, "stsb", store=store)
+    views = {s.label: int(s.mask.sum()) for s in named_views("stsb", r.items) if s.view == "genre"}
+    genres = [row[0] for row in read_stsb(data_dir, "test")]
+    assert views == {g: genres.count(g) for g in set(genres)}
