@@ -5,7 +5,7 @@ Exit status: 0 on success, 2 when input or data is invalid (the message names fi
 
 from __future__ import annotations
 
-from simeval.cli import build, data, reports, run, score  # noqa: F401  (registers the commands)
+from simeval.cli import build, campaign, data, reports, run, score  # noqa: F401  (registers them)
 from simeval.cli.common import app
 
 

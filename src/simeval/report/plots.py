@@ -121,3 +121,33 @@ def _legend_outside(ax: Any) -> None:
 
 def _short(name: str, width: int = 28) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def curves(
+    title: str,
+    series: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    xlabel: str,
+    ylabel: str,
+) -> bytes:
+    """Lines, one per (x, y) series named ``"STYLE, COLOUR"``: series sharing the part after
+    the comma share a colour, those sharing the part before it a line style (the campaign
+    simulation: mode, target)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    colours = list(dict.fromkeys(label.partition(", ")[2] for label in series))
+    styles = list(dict.fromkeys(label.partition(", ")[0] for label in series))
+    for label, (x, y) in series.items():
+        style, _, colour = label.partition(", ")
+        ax.plot(
+            x,
+            y,
+            label=_short(label),
+            color=f"C{colours.index(colour)}",
+            linestyle=("--", "-", ":", "-.")[styles.index(style) % 4],
+        )
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    return _png(fig)

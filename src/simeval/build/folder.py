@@ -1,0 +1,97 @@
+"""What every builder writes: one folder with the data, ``manifest.json`` and ``log.tsv``.
+
+``manifest.json`` records the builder, its settings and seed, the sha256 of every input, the
+counts of each step, and — when the folder is a benchmark — ``benchmark``: the file and task
+kind that ``simeval evaluate MEASURE -b FOLDER`` reads (:func:`simeval.tasks.registry.from_path`).
+``log.tsv`` has one row per decision (what, item, outcome, why), so a dataset can be audited.
+
+The folder is written under a temporary name beside the target and renamed at the end: a build
+cut short leaves nothing that looks finished, and an existing folder is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simeval.errors import InputError
+
+MANIFEST = "manifest.json"
+LOG = "log.tsv"
+
+
+@dataclass
+class Build:
+    """A folder being built: write data files into ``path``, add log rows and counts."""
+
+    path: Path
+    builder: str
+    settings: dict[str, Any]
+    inputs: dict[str, str] = field(default_factory=dict)  # file -> sha256
+    counts: dict[str, Any] = field(default_factory=dict)
+    benchmark: dict[str, str] | None = None  # {"file": ..., "kind": graded|related|sts}
+    log: list[tuple[str, ...]] = field(default_factory=list)
+
+    def note(self, step: str, item: str, outcome: str, why: str = "") -> None:
+        """One decision: the step, the item it concerns, what happened and why."""
+        self.log.append((step, item, outcome, why))
+
+    def manifest(self) -> dict[str, Any]:
+        out = {
+            "builder": self.builder,
+            "settings": self.settings,
+            "inputs": self.inputs,
+            "counts": self.counts,
+        }
+        if self.benchmark:
+            out["benchmark"] = self.benchmark
+        return out
+
+
+def _clean(cell: str) -> str:
+    return str(cell).replace("\t", " ").replace("\n", " ")
+
+
+@contextmanager
+def building(out: str | Path, builder: str, settings: dict[str, Any]) -> Iterator[Build]:
+    """Build into ``out`` (module docstring); the caller writes its files into ``build.path``."""
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise InputError(out, None, "exists and is not empty: choose a new folder (nothing lost)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.partial-{os.getpid()}")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir()
+    build = Build(partial, builder, settings)
+    try:
+        yield build
+        (partial / MANIFEST).write_text(
+            json.dumps(build.manifest(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+        with (partial / LOG).open("w", encoding="utf-8") as f:
+            f.write("step\titem\toutcome\twhy\n")
+            for row in build.log:
+                f.write("\t".join(map(_clean, row)) + "\n")
+        if out.is_dir():
+            out.rmdir()  # empty, checked above
+        os.replace(partial, out)
+        build.path = out
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """A built folder's manifest, or None when ``folder`` was not made by a builder."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(path, None, f"not a JSON manifest: {exc}") from None
