@@ -84,14 +84,3 @@ def building(out: str | Path, builder: str, settings: dict[str, Any]) -> Iterato
         build.path = out
     finally:
         shutil.rmtree(partial, ignore_errors=True)
-
-
-def read_manifest(folder: Path) -> dict[str, Any] | None:
-    """A built folder's manifest, or None when ``folder`` was not made by a builder."""
-    path = folder / MANIFEST
-    if not path.is_file():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(path, None, f"not a JSON manifest: {exc}") from None

@@ -771,6 +771,9 @@ def from_path(path: Path, kind: str = "graded", gold_column: str | None = None) 
     if path.is_file():
         return pair_file(path, kind, gold_column)
     if path.is_dir():
+        built = _built_benchmark(path)
+        if built is not None:
+            return built
         if any(path.glob("STS*.input.*.txt")):
             return sts_folder(path)
         if any((path / q).is_file() for q in ("qrels", "qrels.test")):
@@ -779,6 +782,27 @@ def from_path(path: Path, kind: str = "graded", gold_column: str | None = None) 
             path, None, "expected an STS folder (STS.input.*.txt) or a linking folder (qrels)"
         )
     raise InputError(path, None, "no such file or folder")
+
+
+def _built_benchmark(folder: Path) -> PairBenchmark | None:
+    """The benchmark a builder's folder declares in its ``manifest.json`` (``benchmark``: the
+    file and its kind; :mod:`simeval.build.folder`), or None for other folders."""
+    import json
+
+    manifest = folder / "manifest.json"
+    if not manifest.is_file():
+        return None
+    try:
+        declared = json.loads(manifest.read_text(encoding="utf-8")).get("benchmark")
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
+        raise InputError(manifest, None, f"not a builder's JSON manifest: {exc}") from None
+    if not declared:
+        return None
+    kind = str(declared.get("kind", "graded"))
+    if kind not in KIND_NAMES:
+        raise InputError(manifest, None, f"benchmark kind {kind!r}: expected graded or related")
+    name = str(folder).rstrip("/")
+    return pair_file(folder / str(declared["file"]), kind, name=name, description=f"built: {name}")
 
 
 def _user_entry(source: Path, name: str, spec: dict[str, Any]) -> Entry:
