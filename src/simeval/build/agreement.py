@@ -10,6 +10,7 @@ the items both sides rated.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -51,7 +52,9 @@ def leave_one_out(ratings: np.ndarray) -> float:
     values = []
     for i in range(ratings.shape[1]):
         others = np.delete(ratings, i, axis=1)
-        values.append(_rho(ratings[:, i], np.nanmean(others, axis=1)))
+        with warnings.catch_warnings():  # an item only this rater rated has no others' mean
+            warnings.simplefilter("ignore", RuntimeWarning)
+            values.append(_rho(ratings[:, i], np.nanmean(others, axis=1)))
     return float(np.nanmean(values))
 
 

@@ -44,6 +44,7 @@ class Trace:
     answers: list[int] = field(default_factory=list)
     done: list[float] = field(default_factory=list)
     capped: int = 0  # pairs done only because their ratings ran out
+    given: list[tuple[int, int]] = field(default_factory=list)  # (pair, rater) of each answer
 
     @property
     def needed(self) -> int:
@@ -65,10 +66,9 @@ def replay(
     """Run one campaign on ``pool`` until every pair is done (module docstring)."""
     rng = np.random.default_rng(seed)
     n_pairs, n_raters = pool.shape
-    order = []  # each pair's ratings in a shuffled order
+    order = []  # each pair's raters in a shuffled order
     for row in pool:
-        given = row[~np.isnan(row)]
-        order.append(rng.permutation(given))
+        order.append(rng.permutation(np.flatnonzero(~np.isnan(row))))
     got = np.full((n_pairs, n_raters), np.nan)
     used = np.zeros(n_pairs, dtype=int)
     available = np.array([len(o) for o in order])
@@ -87,7 +87,9 @@ def replay(
         w = weights(mode, used.astype(float), pair_sd(got))
         w[exhausted] = 0.0
         for i in draw(w, size, rng):
-            got[i, used[i]] = order[i][used[i]]
+            rater = order[i][used[i]]
+            got[i, used[i]] = pool[i, rater]
+            trace.given.append((int(i), int(rater)))
             used[i] += 1
             total += 1
 

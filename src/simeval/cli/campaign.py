@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 import typer
@@ -223,6 +223,24 @@ def aggregate_cmd(
     out.print(table)
 
 
+def _write_answers(
+    folder: Path, trace: Any, pool: np.ndarray, words: list[tuple[str, str]], raters: list[str]
+) -> None:
+    """A replay's answers as a campaign's answers CSV, and the pairs it was about. WordSim-353
+    lists a few pairs twice (money/cash); a rater's second answer to the same pair is left
+    out, as a campaign takes one answer per rater and pair."""
+    seen: set[tuple[str, tuple[str, str]]] = set()
+    with (folder / "answers.csv").open("w", encoding="utf-8") as f:
+        f.write("rater,word1,word2,rating,time\n")
+        for i, j in trace.given:
+            if (raters[j], words[i]) not in seen:
+                seen.add((raters[j], words[i]))
+                f.write(f"{raters[j]},{words[i][0]},{words[i][1]},{pool[i, j]:g},\n")
+    with (folder / "pairs.tsv").open("w", encoding="utf-8") as f:
+        f.write("word1\tword2\n")
+        f.writelines(f"{a}\t{b}\n" for a, b in dict.fromkeys(words))
+
+
 @campaign_app.command("simulate")
 @guarded
 def simulate_cmd(
@@ -235,6 +253,13 @@ def simulate_cmd(
     replays: Annotated[int, typer.Option(min=1, help="Seeded campaigns per mode.")] = 10,
     seed: Seed = 0,
     html: Annotated[Path | None, typer.Option(help="Write the curves as an HTML page.")] = None,
+    answers_of: Annotated[
+        str,
+        typer.Option(
+            help="Write answers.csv (and pairs.tsv) of this mode's first replay at the first "
+            "target: the input of `simeval build campaign aggregate`."
+        ),
+    ] = "sd",
     data_dir: DataDir = None,
 ) -> None:
     """Replay WordSim-353's 29 raters (set1, set2) as the crowd and count, for count and sd
@@ -247,7 +272,15 @@ def simulate_cmd(
 
     targets = target or [3.0, 4.0]
     store = store_of(data_dir)
+    from simeval.data.pairs import read_pair_table
+
+    if answers_of not in ("count", "sd"):
+        raise InputError(None, None, f"--answers-of must be count or sd, not {answers_of!r}")
     parts = [read_ratings(store.path(f)) for f in RATINGS["wordsim353"]]
+    words = [
+        (r[0], r[1]) for f in RATINGS["wordsim353"] for r in read_pair_table(store.path(f)).rows
+    ]
+    raters = [f"set{k}-{j + 1}" for k, p in enumerate(parts, 1) for j in range(p.shape[1])]
     pool = np.full((sum(p.shape[0] for p in parts), sum(p.shape[1] for p in parts)), np.nan)
     r = c = 0
     for p in parts:  # the two rater groups rated disjoint pairs
@@ -271,6 +304,8 @@ def simulate_cmd(
                             f"{tr.capped}\n"
                         )
                     curves[f"{mode}, width < {t:g}"] = (ts[0].answers, ts[0].done)
+                    if mode == answers_of and t == targets[0]:
+                        _write_answers(b.path, ts[0], pool, words, raters)
                     rows.append(
                         (t, mode, comparison[mode], np.mean([x.answers_until(0.9) for x in ts]))
                     )
