@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections import defaultdict
 from itertools import combinations
 from pathlib import Path
 
@@ -278,3 +279,29 @@ def test_campaign_cli_aggregates_to_a_benchmark_folder_that_evaluates(tmp_path: 
     assert result.benchmark == str(out)
     again = runner.invoke(app, args)
     assert again.exit_code == 2 and "not empty" in again.output  # never overwritten
+
+
+def test_assign_cli_in_sd_mode_avoids_pairs_everyone_rated_alike(tmp_path: Path) -> None:
+    """cat/dog rated 1 and 5 (SD 2.83), car/road 3 and 3 (SD 0); sun/moon and red/blue are
+    unrated and get the largest SD seen: assignments of 3 take car/road almost never."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("cat\tdog\ncar\troad\nsun\tmoon\nred\tblue\n", encoding="utf-8")
+    answers = tmp_path / "answers.csv"
+    answers.write_text(
+        "rater,word1,word2,rating\na,cat,dog,1\nb,cat,dog,5\na,car,road,3\nb,car,road,3\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "next"
+    args = ["build", "campaign", "assign", str(out), "--pairs", str(pairs), "--answers"]
+    args += [str(answers), "--mode", "sd", "--assignments", "200", "--size", "3"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    rows = [x.split(",") for x in (out / "assignments.csv").read_text().splitlines()[1:]]
+    assert len(rows) == 600
+    by_assignment = defaultdict(list)
+    for k, w1, w2 in rows:
+        by_assignment[k].append((w1, w2))
+    assert all(len(set(v)) == 3 for v in by_assignment.values())
+    assert sum(("car", "road") in v for v in by_assignment.values()) <= 2
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["counts"] == {"pairs": 4, "answers_so_far": 4, "handed_out": 600}
