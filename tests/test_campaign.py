@@ -19,7 +19,6 @@ from simeval.build.campaign import (
     aggregate,
     check_raters,
     draw,
-    krippendorff_alpha,
     make_assignments,
     read_answers,
     shift_raters,
@@ -28,6 +27,7 @@ from simeval.build.campaign import (
 from simeval.build.simulate import interval_width, replay
 from simeval.cli import app
 from simeval.errors import InputError
+from simeval.metrics.agreement import krippendorff_alpha
 
 NAN = math.nan
 

@@ -1,26 +1,21 @@
-"""Inter-annotator agreement from individual ratings: the ceiling a measure is compared with.
-
-- *Average pairwise Spearman* (the SimLex-999 paper's agreement, 0.67 there and 0.61 for
-  WordSim-353 "by the same method"): the mean of Spearman's ρ over all pairs of raters.
-- *Leave-one-out*: the mean over raters of ρ between the rater and the mean of all the others.
-
-Ratings are a pairs × raters matrix; NaN marks an item a rater did not rate, and each ρ uses
-the items both sides rated.
+"""Inter-annotator agreement of a benchmark's individual ratings (WordSim-353's set1 and set2):
+the ceiling a measure is compared with. The measures themselves (average pairwise Spearman,
+leave-one-out) are in :mod:`simeval.metrics.agreement`.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import spearmanr
 
 from simeval.data.pairs import read_pair_table
 from simeval.data.textio import parse_float
 from simeval.errors import InputError
+from simeval.metrics.agreement import leave_one_out, pairwise_spearman
+
+__all__ = ["Agreement", "agreement", "leave_one_out", "pairwise_spearman", "pooled", "read_ratings"]
 
 
 @dataclass(frozen=True)
@@ -30,32 +25,6 @@ class Agreement:
     raters: int
     pairwise: float
     leave_one_out: float
-
-
-def _rho(a: np.ndarray, b: np.ndarray) -> float:
-    both = ~(np.isnan(a) | np.isnan(b))
-    if both.sum() < 3:
-        return float("nan")
-    return float(spearmanr(a[both], b[both])[0])
-
-
-def pairwise_spearman(ratings: np.ndarray) -> float:
-    """Mean Spearman's ρ over every pair of raters (columns)."""
-    values = [
-        _rho(ratings[:, i], ratings[:, j]) for i, j in combinations(range(ratings.shape[1]), 2)
-    ]
-    return float(np.nanmean(values))
-
-
-def leave_one_out(ratings: np.ndarray) -> float:
-    """Mean over raters of ρ(rater, mean of the other raters)."""
-    values = []
-    for i in range(ratings.shape[1]):
-        others = np.delete(ratings, i, axis=1)
-        with warnings.catch_warnings():  # an item only this rater rated has no others' mean
-            warnings.simplefilter("ignore", RuntimeWarning)
-            values.append(_rho(ratings[:, i], np.nanmean(others, axis=1)))
-    return float(np.nanmean(values))
 
 
 def read_ratings(path: str | Path, first: int = 3) -> np.ndarray:

@@ -34,15 +34,22 @@ from __future__ import annotations
 import csv
 import math
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
-from simeval.build.agreement import leave_one_out, pairwise_spearman
 from simeval.data.pairs import read_pair_table
 from simeval.data.textio import iter_lines, parse_float, shown
 from simeval.errors import InputError, Problems
+from simeval.metrics.agreement import (
+    average_pairwise,
+    item_sd,
+    krippendorff_alpha,
+    leave_one_out,
+    nan_mean,
+    pairwise_spearman,
+    rho_matrix,
+)
 
 Pair = tuple[str, str]
 MODES = ("count", "sd")
@@ -144,16 +151,6 @@ def read_answers(
 # -- assignments ------------------------------------------------------------------------------
 
 
-def pair_sd(matrix: np.ndarray) -> np.ndarray:
-    """Sample SD (n − 1) of each pair's ratings; NaN below two ratings."""
-    n = np.sum(~np.isnan(matrix), axis=1)
-    out = np.full(len(matrix), np.nan)
-    rated = n >= 2
-    if rated.any():
-        out[rated] = np.nanstd(matrix[rated], axis=1, ddof=1)
-    return out
-
-
 def weights(mode: str, counts: np.ndarray, sds: np.ndarray) -> np.ndarray:
     """Each pair's weight for the next assignment (module docstring)."""
     if mode == "count":
@@ -178,7 +175,7 @@ def make_assignments(
     """``number`` assignments of ``size`` pairs given the ratings so far (``matrix``)."""
     rng = np.random.default_rng(seed)
     counts = np.sum(~np.isnan(matrix), axis=1).astype(float)
-    sds = pair_sd(matrix)
+    sds = item_sd(matrix)
     out = []
     for _ in range(number):
         chosen = draw(weights(mode, counts, sds), size, rng)
@@ -211,7 +208,7 @@ def aggregate(
     count = np.sum(~np.isnan(m), axis=1)
     mean = np.full(len(m), np.nan)
     mean[count > 0] = np.nanmean(m[count > 0], axis=1)
-    return Aggregate(mean, pair_sd(m), count)
+    return Aggregate(mean, item_sd(m), count)
 
 
 # -- rater quality ----------------------------------------------------------------------------
@@ -260,36 +257,6 @@ def shift_raters(
     return out, decisions
 
 
-def _rho(a: np.ndarray, b: np.ndarray) -> float:
-    from scipy.stats import spearmanr
-
-    both = ~(np.isnan(a) | np.isnan(b))
-    if both.sum() < 3 or np.ptp(a[both]) == 0 or np.ptp(b[both]) == 0:
-        return math.nan
-    return float(spearmanr(a[both], b[both])[0])
-
-
-def rho_matrix(matrix: np.ndarray) -> np.ndarray:
-    """Spearman's ρ of every two raters on the pairs both rated (NaN: fewer than 3, or a
-    constant side); the diagonal is NaN."""
-    k = matrix.shape[1]
-    rho = np.full((k, k), np.nan)
-    for i, j in combinations(range(k), 2):
-        rho[i, j] = rho[j, i] = _rho(matrix[:, i], matrix[:, j])
-    return rho
-
-
-def _mean(values: np.ndarray) -> float:
-    values = values[~np.isnan(values)]
-    return float(values.mean()) if len(values) else math.nan
-
-
-def average_pairwise(rho: np.ndarray, keep: list[int]) -> float:
-    """The average pairwise Spearman of the raters ``keep`` (from :func:`rho_matrix`)."""
-    sub = rho[np.ix_(keep, keep)]
-    return _mean(sub[np.triu_indices(len(keep), 1)])
-
-
 def check_raters(
     matrix: np.ndarray,
     raters: list[str],
@@ -309,7 +276,7 @@ def check_raters(
                 decisions.append(Decision(raters[j], "excluded", why))
     rho = rho_matrix(matrix)
     if len(keep) > 2:
-        agree = np.array([_mean(rho[j, [k for k in keep if k != j]]) for j in keep])
+        agree = np.array([nan_mean(rho[j, [k for k in keep if k != j]]) for j in keep])
         known = agree[~np.isnan(agree)]
         cut = float(known.mean() - known.std()) if len(known) else math.nan
         for j, a in zip(list(keep), agree, strict=True):
@@ -363,21 +330,11 @@ class CampaignAgreement:
     mean_sd: float
 
 
-def krippendorff_alpha(matrix: np.ndarray, level: str) -> float:
-    """Krippendorff's α of a pairs × raters matrix (NaN: missing), ``ordinal`` or
-    ``interval`` (the ``krippendorff`` package, which takes raters × units)."""
-    try:
-        import krippendorff
-    except ImportError as exc:  # pragma: no cover
-        raise ImportError("Krippendorff's alpha needs: pip install 'simeval[build]'") from exc
-    return float(krippendorff.alpha(reliability_data=matrix.T, level_of_measurement=level))
-
-
 def campaign_agreement(matrix: np.ndarray) -> CampaignAgreement:
     return CampaignAgreement(
         pairwise_spearman(matrix),
         leave_one_out(matrix),
         krippendorff_alpha(matrix, "ordinal"),
         krippendorff_alpha(matrix, "interval"),
-        float(np.nanmean(pair_sd(matrix))),
+        float(np.nanmean(item_sd(matrix))),
     )

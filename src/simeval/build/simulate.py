@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.stats import t as student_t
 
-from simeval.build.campaign import draw, pair_sd, weights
+from simeval.build.campaign import draw, weights
+from simeval.metrics.agreement import item_sd
 
 
 def interval_width(ratings: np.ndarray, level: float = 0.95) -> np.ndarray:
@@ -31,7 +32,7 @@ def interval_width(ratings: np.ndarray, level: float = 0.95) -> np.ndarray:
     ok = n >= 2
     if ok.any():
         t = student_t.ppf(0.5 + level / 2, n[ok] - 1)
-        out[ok] = 2 * t * pair_sd(ratings[ok]) / np.sqrt(n[ok])
+        out[ok] = 2 * t * item_sd(ratings[ok]) / np.sqrt(n[ok])
     return out
 
 
@@ -84,7 +85,7 @@ def replay(
         if done.all():
             trace.capped = int(np.sum(exhausted & ~(width < target)))
             return trace
-        w = weights(mode, used.astype(float), pair_sd(got))
+        w = weights(mode, used.astype(float), item_sd(got))
         w[exhausted] = 0.0
         for i in draw(w, size, rng):
             rater = order[i][used[i]]
@@ -122,7 +123,7 @@ def compare_modes(
         mode: [replay(pool, mode, target, size, seed + r) for r in range(replays)]
         for mode in ("count", "sd")
     }
-    mean_sd = float(np.nanmean(pair_sd(pool)))
+    mean_sd = float(np.nanmean(item_sd(pool)))
     out = {
         mode: Comparison(mode, [t.needed for t in ts], [t.capped for t in ts], mean_sd)
         for mode, ts in traces.items()
