@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -64,15 +65,21 @@ def build_linking(
             data.update({str(f): sha256_file(f) for f in files})
     else:
         pairs, data = xling_pairs(lang, store_of(data_dir))
+    from simeval.build.folder import building
+
     collection = prepare(pairs, lang, options)
     collection.meta["data"] = data
-    written = write_collection(collection, out_dir)
     c = collection.meta["counts"]
+    with building(out_dir, "bucc", {"lang": lang, **asdict(options)}) as b:
+        b.inputs, b.counts = data, c
+        written = [p.name for p in write_collection(collection, b.path)]
+        for step in ("read", "non_empty", "kept", "train", "test", "corpus"):
+            b.note("prepare", step, str(c[step]), "pairs" if step != "corpus" else "documents")
     out.print(
         f"{c['read']} pairs read, {c['non_empty']} non-empty, {c['kept']} kept "
         f"({c['train']} train, {c['test']} test), {c['corpus']} English documents"
     )
-    out.print(Text(f"wrote {', '.join(str(p) for p in written)}"))
+    out.print(Text(f"wrote {out_dir}: {', '.join(written)}, manifest.json, log.tsv"))
 
 
 @build_app.command("sts-sample")
