@@ -15,21 +15,15 @@ import pytest
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
 
+import readme_text
 from simeval.cli import app
 
-README = Path(__file__).resolve().parents[1] / "README.md"
 SECTION = "## Building datasets: samples, campaigns, negatives"
 
 
-def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION)
-    return text[start : text.index("\n## ", start + 1)]
-
-
 def table(text: str) -> list[list[str]]:
-    rows = [line.strip() for line in text.splitlines() if line.strip().startswith("|")]
-    return [[c.strip() for c in r.strip("|").split("|")] for r in rows[2:]]
+    """The rows of the first table in ``text`` (header and separator left out)."""
+    return readme_text.tables(text)[0][2:]
 
 
 def run(args: list[str]) -> str:
@@ -51,8 +45,8 @@ def test_the_building_section_runs_and_its_numbers_hold(
 
     monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(encoder_cache))
     monkeypatch.chdir(tmp_path)
-    text = section()
-    (block,) = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+    text = readme_text.section(SECTION)
+    (block,) = readme_text.blocks(text, "bash")
     commands = [shlex.split(line) for line in block.strip().splitlines()]
     assert [c[:3] for c in commands] == [
         ["simeval", "build", "sts-sample"],

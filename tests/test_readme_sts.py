@@ -11,32 +11,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import readme_text
 from simeval.cli import app
 
-README = Path(__file__).resolve().parents[1] / "README.md"
 SECTION = "## Every STS year, the STS Benchmark and the English word sets"
 
 
-def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION)
-    return text[start : text.index("\n## ", start + 1)]
-
-
 def blocks(kind: str) -> list[str]:
-    return re.findall(rf"```{kind}\n(.*?)```", section(), flags=re.S)
+    return readme_text.blocks(readme_text.section(SECTION), kind)
 
 
 def tables() -> list[list[list[str]]]:
-    out: list[list[list[str]]] = []
-    current: list[list[str]] = []
-    for line in section().splitlines():
-        if line.startswith("|"):
-            current.append([c.strip() for c in line.strip("|").split("|")])
-        elif current:
-            out.append(current)
-            current = []
-    return out
+    return readme_text.tables(readme_text.section(SECTION))
 
 
 def printed_table(output: str, columns: int) -> dict[str, list[str]]:
