@@ -107,6 +107,11 @@ def test_main_job_prints_the_readme_table(tmp_path: Path) -> None:
     assert printed["sts12"][1] == "0.3110"  # Agirre et al. 2012, the baseline's ALL
 
 
+def _short(x: float) -> str:
+    """A number as the README's xling table prints it: .xyz, or 1.00."""
+    return "1.00" if x == 1 else f"{x:.3f}".removeprefix("0")
+
+
 @pytest.mark.slow
 def test_xling_table_rows_of_hapax_and_dictionary() -> None:
     """The README's xling table, rows hapax and dictionary (success@1/success@5/MRR per
@@ -117,16 +122,32 @@ def test_xling_table_rows_of_hapax_and_dictionary() -> None:
     table = [["ranker", "de", "fr", "ru", "tr", "zh", "mean MRR"], *table]
     rows = {r[0].split(" ")[0]: r for r in table[2:]}
 
-    def short(x: float) -> str:
-        return "1.00" if x == 1 else f"{x:.3f}".removeprefix("0")
-
     for ranker in ("hapax", "dictionary"):
         found = {r.benchmark: r.metrics for r in evaluate(ranker, "xling")}
         for j, lang in enumerate(("de", "fr", "ru", "tr", "zh"), start=1):
             m = found[f"xling-{lang}-en"]
-            cell = "/".join(short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
+            cell = "/".join(_short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
             assert cell == rows[ranker][j], (ranker, lang)
-        assert short(found["xling"]["recip_rank"]) == rows[ranker][6]
+        assert _short(found["xling"]["recip_rank"]) == rows[ranker][6]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ranker", ["procrustes", "combine"])
+def test_xling_fr_cells_of_procrustes_and_combine(ranker: str) -> None:
+    """`simeval evaluate procrustes|combine -b xling-fr-en` (the smallest language; the whole
+    suite takes minutes) prints the README table's fr cell, success@1/success@5/MRR at its
+    printed precision."""
+    import json
+
+    table = _readme_table("| ranker | de | fr | ru | tr | zh | mean MRR |")
+    (row,) = [r for r in table if r[0].split(" ")[0] == ranker]
+    shown = CliRunner().invoke(app, ["evaluate", ranker, "-b", "xling-fr-en", "--json"])
+    assert shown.exit_code == 0, shown.output
+    (record,) = [json.loads(x) for x in shown.stdout.splitlines() if x.startswith("{")]
+    assert record["benchmark"] == "xling-fr-en"
+    m = record["metrics"]
+    cell = "/".join(_short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
+    assert cell == row[2]
 
 
 def test_catalog_commands(data_dir: Path) -> None:
