@@ -8,6 +8,7 @@ import re
 import shlex
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -109,6 +110,11 @@ def test_main_job_prints_the_readme_table(tmp_path: Path) -> None:
     assert printed["sts12"][1] == "0.3110"  # Agirre et al. 2012, the baseline's ALL
 
 
+def _short(x: float) -> str:
+    """A number as the README's xling table prints it: .xyz, or 1.00."""
+    return "1.00" if x == 1 else f"{x:.3f}".removeprefix("0")
+
+
 @pytest.mark.slow
 def test_xling_table_rows_of_hapax_and_dictionary() -> None:
     """The README's xling table, rows hapax and dictionary (success@1/success@5/MRR per
@@ -119,16 +125,32 @@ def test_xling_table_rows_of_hapax_and_dictionary() -> None:
     table = [["ranker", "de", "fr", "ru", "tr", "zh", "mean MRR"], *table]
     rows = {r[0].split(" ")[0]: r for r in table[2:]}
 
-    def short(x: float) -> str:
-        return "1.00" if x == 1 else f"{x:.3f}".removeprefix("0")
-
     for ranker in ("hapax", "dictionary"):
         found = {r.benchmark: r.metrics for r in evaluate(ranker, "xling")}
         for j, lang in enumerate(("de", "fr", "ru", "tr", "zh"), start=1):
             m = found[f"xling-{lang}-en"]
-            cell = "/".join(short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
+            cell = "/".join(_short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
             assert cell == rows[ranker][j], (ranker, lang)
-        assert short(found["xling"]["recip_rank"]) == rows[ranker][6]
+        assert _short(found["xling"]["recip_rank"]) == rows[ranker][6]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ranker", ["procrustes", "combine"])
+def test_xling_fr_cells_of_procrustes_and_combine(ranker: str) -> None:
+    """`simeval evaluate procrustes|combine -b xling-fr-en` (the smallest language; the whole
+    suite takes minutes) prints the README table's fr cell, success@1/success@5/MRR at its
+    printed precision."""
+    import json
+
+    table = _readme_table("| ranker | de | fr | ru | tr | zh | mean MRR |")
+    (row,) = [r for r in table if r[0].split(" ")[0] == ranker]
+    shown = CliRunner().invoke(app, ["evaluate", ranker, "-b", "xling-fr-en", "--json"])
+    assert shown.exit_code == 0, shown.output
+    (record,) = [json.loads(x) for x in shown.stdout.splitlines() if x.startswith("{")]
+    assert record["benchmark"] == "xling-fr-en"
+    m = record["metrics"]
+    cell = "/".join(_short(m[k]) for k in ("success_1", "success_5", "recip_rank"))
+    assert cell == row[2]
 
 
 def test_catalog_commands(data_dir: Path) -> None:
@@ -238,3 +260,135 @@ def test_build_linking_then_predict_and_score_a_bucc_run(tmp_path: Path) -> None
     metrics = json.loads(scored.stdout.splitlines()[0])["metrics"]
     assert (metrics["success_1"], metrics["success_5"], metrics["recip_rank"]) == (1.0, 1.0, 1.0)
     assert metrics["num_q"] == 74 and metrics["num_ret"] <= 5 * 74
+
+
+# -- `simeval data fetch` against a local mirror -----------------------------------------------
+
+
+def _data_readme_sha256(data_dir: Path, path: str) -> str:
+    """The sha256 the data folder's README lists for ``path`` (its own table, not the catalog)."""
+    text = (data_dir / "README.md").read_text(encoding="utf-8")
+    return re.search(rf"^\| `{re.escape(path)}` \|.*`([0-9a-f]{{64}})` \|$", text, re.M).group(1)
+
+
+@pytest.fixture
+def http_mirror(tmp_path: Path, data_dir: Path):
+    """A copy of mc30 and rg65 served over HTTP on 127.0.0.1; rg65's copy has one byte changed
+    (same length, so only the sha256 can tell)."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    root = tmp_path / "upstream"
+    for path in ("mc30/EN-MC-30.txt", "rg65/EN-RG-65.txt"):
+        (root / path).parent.mkdir(parents=True)
+        (root / path).write_bytes((data_dir / path).read_bytes())
+    bad = bytearray((root / "rg65/EN-RG-65.txt").read_bytes())
+    bad[10] = ord("#") if bad[10] != ord("#") else ord("%")
+    (root / "rg65/EN-RG-65.txt").write_bytes(bytes(bad))
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_data_fetch_downloads_verifies_and_refuses(
+    http_mirror: str, tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`simeval data fetch NAME` with no local copy: downloaded from the mirror into the cache,
+    where hashlib's sha256 is the one the data README lists; a file whose bytes differ is
+    refused with exit 2 and not kept; with SIMEVAL_OFFLINE=1 nothing is fetched."""
+    import hashlib
+
+    cache = tmp_path / "fetched"
+    monkeypatch.delenv("SIMEVAL_DATA_DIR")
+    monkeypatch.delenv("SIMEVAL_OFFLINE")
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(cache))
+    monkeypatch.setenv("SIMEVAL_MIRROR_URL", http_mirror)
+    runner = CliRunner()
+    env = {"COLUMNS": "200"}
+
+    offline = runner.invoke(app, ["data", "fetch", "mc30"], env={**env, "SIMEVAL_OFFLINE": "1"})
+    assert offline.exit_code == 2
+    assert "downloads are off" in offline.output and "SIMEVAL_DATA_DIR" in offline.output
+    assert not cache.exists() or not any(p.is_file() for p in cache.rglob("*.txt"))
+
+    done = runner.invoke(app, ["data", "fetch", "mc30"], env=env)
+    assert done.exit_code == 0, done.output
+    assert f"mc30: 1 files ready in {cache}" in " ".join(done.stdout.split())
+    fetched = cache / "mc30" / "EN-MC-30.txt"
+    digest = hashlib.sha256(fetched.read_bytes()).hexdigest()
+    assert digest == _data_readme_sha256(data_dir, "mc30/EN-MC-30.txt")
+
+    refused = runner.invoke(app, ["data", "fetch", "rg65"], env=env)
+    assert refused.exit_code == 2
+    assert "corrupted" in refused.output
+    assert [p.name for p in cache.rglob("*") if p.is_file() and ".locks" not in p.parts] == [
+        "EN-MC-30.txt"
+    ]
+
+
+# -- `simeval build linking OUT --lang X --input FORMAT:FILES --drop-sentences P` ---------------
+
+
+def test_build_linking_drop_sentences_drops_that_share(tmp_path: Path) -> None:
+    """60 documents of 30 sentences in Maruf et al.'s marked-lines layout; with
+    --drop-sentences 0.3 (and BUCC's first sentence dropped) every written document keeps its
+    sentences in order, never the first, and the share kept of the remaining 29 per document is
+    0.7 within 4 binomial standard errors; the counts line adds up."""
+    docs, length, p = 60, 30, 0.3
+    x_lines, en_lines = [], []
+    for d in range(docs):
+        x_lines.append("<d>")
+        en_lines.append("<d>")
+        for s in range(length):
+            x_lines.append(f"Satz {d} {s} hier.")
+            en_lines.append(f"Sentence {d} {s} here.")
+    x, en = tmp_path / "x.de", tmp_path / "x.en"
+    x.write_text("\n".join(x_lines) + "\n")
+    en.write_text("\n".join(en_lines) + "\n")
+    out = tmp_path / "built"
+    built = CliRunner().invoke(
+        app,
+        ["build", "linking", str(out), "--lang", "de", "--input", f"marked-lines:{x},{en}",
+         "--drop-sentences", str(p)],
+        env={"COLUMNS": "200"},
+    )  # fmt: skip
+    assert built.exit_code == 0, built.output
+    import json
+
+    def kept(path: Path, word: str) -> list[list[int]]:
+        out = []
+        for line in path.read_text().splitlines():
+            text = json.loads(line)["text"]
+            out.append([int(s.split()[2]) for s in text.split("\n")])
+            assert all(s.startswith(word) for s in text.split("\n"))
+        return out
+
+    sides = [(out / "corpus.jsonl", "Sentence", docs), (out / "queries.jsonl", "Satz", None)]
+    for path, word, n_docs in sides:
+        kept_ids = kept(path, word)
+        if n_docs is not None:
+            assert len(kept_ids) == n_docs  # every English document stays in the corpus
+        for ids in kept_ids:
+            assert ids == sorted(set(ids)) and ids and 0 not in ids
+        total = len(kept_ids) * (length - 1)
+        share = sum(map(len, kept_ids)) / total
+        assert abs(share - (1 - p)) <= 4 * np.sqrt(p * (1 - p) / total), (path.name, share)
+    queries = len(kept(out / "queries.jsonl", "Satz"))
+    test = len((out / "qrels.test").read_text().splitlines())
+    train = len((out / "qrels.train").read_text().splitlines())
+    assert train + test == queries and test == round(0.5 * queries)
+    counts = " ".join(built.stdout.split())
+    assert (
+        f"{docs} pairs read, {docs} non-empty, {queries} kept ({train} train, {test} test)"
+        in counts
+    )
+    assert f"{docs} English documents" in counts

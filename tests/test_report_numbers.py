@@ -266,3 +266,113 @@ def test_wordsim_ceilings_are_the_raters_agreement(store, tmp_path) -> None:
     text = html.read_text()
     assert f"raters, pairwise ρ {expected[0]:.4f}" in text
     assert f"raters, leave-one-out ρ {expected[1]:.4f}" in text
+
+
+# -- suites by member ----------------------------------------------------------------------------
+
+SUITE_SYSTEMS = ["random:seed=1", "orthographic:kind=prefix"]
+
+
+@pytest.fixture(scope="module")
+def suite_page(tmp_path_factory) -> tuple[dict, dict]:
+    """Two measures on RUSSE and STS-2012, the report on them, and each suite record's item
+    rows as written beside it (items/<id>.tsv.gz, read here with pandas)."""
+    import json
+
+    import pandas as pd
+
+    from simeval.api import evaluate
+
+    folder = tmp_path_factory.mktemp("suites")
+    for spec in SUITE_SYSTEMS:
+        evaluate(spec, "russe", "sts12", results_dir=folder / "res")
+    html = folder / "report.html"
+    result = CliRunner().invoke(
+        app, ["report", str(folder / "res"), "--html", str(html), "-B", str(B), "--seed", str(SEED)]
+    )
+    assert result.exit_code == 0, result.output
+    parser = Tables()
+    parser.feed(html.read_text())
+    rows = {}
+    for line in (folder / "res" / "results.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["benchmark"] in ("russe", "sts12"):
+            items = pd.read_csv(
+                folder / "res" / record["items_file"], sep="\t", quoting=3, keep_default_na=False
+            )
+            rows[(record["system"]["spec"], record["benchmark"])] = items[items["counted"] == 1]
+    return parser.tables, rows
+
+
+def _trapezoid_ap(gold: np.ndarray, score: np.ndarray) -> float:
+    """The 2015 scorer's AP: scikit-learn's precision-recall curve, area by trapezoids."""
+    from sklearn.metrics import precision_recall_curve
+
+    precision, recall, _ = precision_recall_curve(gold, score)
+    return float(-np.trapezoid(precision, recall))
+
+
+def _cluster_boot(gold, score, word1, stat) -> tuple[float, float]:
+    """Percentile interval over B resamples that draw whole word1 groups (as many as there are,
+    with replacement; groups in word1 order), numpy's generator seeded SEED."""
+    groups = [np.flatnonzero(word1 == w) for w in sorted(set(word1))]
+    rng = np.random.default_rng(SEED)
+    values = []
+    for _ in range(B):
+        rows = np.concatenate([groups[i] for i in rng.integers(0, len(groups), len(groups))])
+        values.append(stat(gold[rows], score[rows]))
+    low, high = np.percentile(values, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def test_sts_suite_by_member_and_all(suite_page) -> None:
+    """`sts12 by member`: each member's Pearson with its item bootstrap, n its pairs; the `all`
+    row the pooled Pearson (ALL) with a bootstrap drawing within each member (members in name
+    order), so every member keeps its size."""
+    tables, rows = suite_page
+    shown = _table(tables, "sts12 by member")
+    members = sorted(set(rows[(SUITE_SYSTEMS[0], "sts12")]["benchmark"]))
+    assert len(members) == 5 and set(shown) == {"all", *members}
+
+    def pearson(a: np.ndarray, b: np.ndarray) -> float:
+        return float(pearsonr(a, b)[0])
+
+    for j, spec in enumerate(SUITE_SYSTEMS):
+        items = rows[(spec, "sts12")]
+        for member in members:
+            part = items[items["benchmark"] == member]
+            gold, score = part["gold"].to_numpy(float), part["score"].to_numpy(float)
+            assert shown[member][1] == str(len(part))
+            expected = _cell(pearson(score, gold), *_boot(gold, score, pearson))
+            assert shown[member][2 + j] == expected, (spec, member)
+        gold, score = items["gold"].to_numpy(float), items["score"].to_numpy(float)
+        groups = [np.flatnonzero(items["benchmark"].to_numpy() == m) for m in members]
+        rng = np.random.default_rng(SEED)
+        values = []
+        for _ in range(B):
+            pick = np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
+            values.append(pearson(score[pick], gold[pick]))
+        low, high = np.percentile(values, [2.5, 97.5])
+        assert shown["all"][1] == str(len(items))
+        assert shown["all"][2 + j] == _cell(pearson(score, gold), low, high), spec
+
+
+def test_russe_suite_by_member(suite_page) -> None:
+    """`russe by member`: HJ's Spearman with an item bootstrap; RT, AE and AE2's 2015 AP
+    (scikit-learn's PR curve, trapezoids) with a bootstrap drawing whole word1 groups."""
+    tables, rows = suite_page
+    shown = _table(tables, "russe by member")
+    assert set(shown) == {"all", "russe-hj", "russe-rt", "russe-ae", "russe-ae2"}
+    for j, spec in enumerate(SUITE_SYSTEMS):
+        items = rows[(spec, "russe")]
+        for member in ("russe-hj", "russe-rt", "russe-ae", "russe-ae2"):
+            part = items[items["benchmark"] == member]
+            gold, score = part["gold"].to_numpy(float), part["score"].to_numpy(float)
+            assert shown[member][1] == str(len(part))
+            if member == "russe-hj":
+                expected = _cell(_rho(score, gold), *_boot(gold, score, _rho))
+            else:
+                word1 = part["word1"].to_numpy(str)
+                interval = _cluster_boot(gold, score, word1, _trapezoid_ap)
+                expected = _cell(_trapezoid_ap(gold, score), *interval)
+            assert shown[member][2 + j] == expected, (spec, member)

