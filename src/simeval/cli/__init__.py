@@ -5,7 +5,15 @@ Exit status: 0 on success, 2 when input or data is invalid (the message names fi
 
 from __future__ import annotations
 
-from simeval.cli import build, campaign, data, reports, run, score  # noqa: F401  (registers them)
+from simeval.cli import (  # noqa: F401  (registers them)
+    build,
+    campaign,
+    data,
+    reports,
+    run,
+    score,
+    serve,
+)
 from simeval.cli.common import app
 
 

@@ -1,0 +1,207 @@
+"""`simeval serve …` (the organiser's side of a shared task) and `simeval submit`,
+`simeval register` (the participant's), thin over :mod:`simeval.serve`."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from simeval.cli.common import app, err, guarded, out
+from simeval.errors import InputError, SimevalError
+
+serve_app = typer.Typer(
+    rich_markup_mode=None,
+    help="Host a shared task: campaigns, phases, teams, uploads scored as `simeval score` "
+    "does, a live leaderboard. Needs: pip install 'simeval[serve]'.",
+    no_args_is_help=True,
+)
+app.add_typer(serve_app, name="serve")
+
+Folder = Annotated[
+    Path, typer.Argument(help="The server's folder: its SQLite database and the uploads.")
+]
+DbUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="SIMEVAL_SERVE_DB",
+        help="A database URL instead of FOLDER/serve.db (postgresql://user@host/name).",
+    ),
+]
+CampaignName = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name.")]
+
+
+def _open(folder: Path, db: str | None) -> tuple[Any, Any]:
+    from simeval.serve import require_extra
+
+    require_extra()
+    from simeval.serve.db import Database, default_url
+    from simeval.serve.storage import Storage
+
+    folder.mkdir(parents=True, exist_ok=True)
+    return Database(db or default_url(folder)), Storage(folder / "files")
+
+
+@serve_app.command("init")
+@guarded
+def init_cmd(folder: Folder, db: DbUrl = None) -> None:
+    """Create (or migrate to the newest schema) the server's database and folders."""
+    database, _ = _open(folder, db)
+    database.dispose()
+    out.print(f"ready: {escape(str(folder))}", highlight=False)
+
+
+@serve_app.command("campaign")
+@guarded
+def campaign_cmd(
+    folder: Folder,
+    file: Annotated[Path, typer.Argument(help="The campaign file (TOML; see --help).")],
+    db: DbUrl = None,
+) -> None:
+    """Add a campaign from a TOML file: name, title, optional registry files, and [[phase]]
+    tables with name, targets, opens, deadline (times with a zone), runs, max_bytes and
+    hidden (default: true for a phase named test)."""
+    from simeval.serve.campaigns import Targets, create_campaign
+
+    database, _ = _open(folder, db)
+    c = create_campaign(database, file, datetime.now(UTC), Targets())
+    out.print(f"campaign {escape(c.name)} created", highlight=False)
+
+
+@serve_app.command("run")
+@guarded
+def run_cmd(
+    folder: Folder,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    db: DbUrl = None,
+) -> None:
+    """Serve the web pages and the API (uvicorn, one process)."""
+    import uvicorn
+
+    from simeval.serve.app import create_app
+    from simeval.serve.db import default_url
+
+    _open(folder, db)[0].dispose()
+    web = create_app(db or default_url(folder), folder / "files")
+    uvicorn.run(web, host=host, port=port, log_level="info")
+
+
+@serve_app.command("publish")
+@guarded
+def publish_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase to publish.")],
+    db: DbUrl = None,
+) -> None:
+    """Show a hidden phase's scores to participants (after its deadline)."""
+    from simeval.serve.campaigns import publish
+
+    database, _ = _open(folder, db)
+    publish(database, campaign, phase, datetime.now(UTC))
+    out.print(f"{escape(campaign)}/{escape(phase)} published", highlight=False)
+
+
+@serve_app.command("export")
+@guarded
+def export_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    to: Annotated[Path, typer.Option("--out", "-o", help="A new folder to write.")],
+    db: DbUrl = None,
+) -> None:
+    """Write every submission (submissions.csv and the files), each phase's results.jsonl
+    (for `simeval leaderboard` and `simeval report`) and its final leaderboard, RUSSE Table 5
+    style, as leaderboard.md, .csv, .tex and .html."""
+    from simeval.serve.campaigns import export
+
+    database, storage = _open(folder, db)
+    for path in export(database, storage, campaign, to):
+        out.print(escape(str(path)), highlight=False)
+
+
+Server = Annotated[str, typer.Option("--server", help="The server's address (http://host:port).")]
+
+
+def _http(method: str, url: str, **kwargs: Any) -> Any:
+    import httpx
+
+    try:
+        return httpx.request(method, url, timeout=120, **kwargs)
+    except httpx.HTTPError as exc:
+        raise SimevalError(f"{url}: {exc}") from None
+
+
+@app.command("register")
+@guarded
+def register_cmd(
+    campaign: Annotated[str, typer.Argument(help="The campaign's name.")],
+    team: Annotated[str, typer.Option("--team", help="Your team's name.")],
+    server: Server,
+) -> None:
+    """Register a team in a campaign; prints its token once (keep it)."""
+    r = _http("POST", f"{server.rstrip('/')}/api/campaigns/{campaign}/teams", json={"team": team})
+    if r.status_code != 201:
+        raise SimevalError(r.json().get("error", r.text))
+    out.print(r.json()["token"], highlight=False)
+
+
+@app.command("submit")
+@guarded
+def submit_cmd(
+    file: Annotated[Path, typer.Argument(help="The submission file.")],
+    server: Server,
+    token: Annotated[
+        str, typer.Option("--token", envvar="SIMEVAL_TOKEN", help="Your team's token.")
+    ],
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase.")],
+    target: Annotated[
+        str | None, typer.Option("--target", "-t", help="The benchmark (if the phase has several).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the server's answer.")] = False,
+) -> None:
+    """Upload a submission; prints its scores (or that they are hidden), or the file's
+    problems with file and line as `simeval score` prints them (exit status 2)."""
+    if not file.is_file():
+        raise InputError(file, None, "file not found")
+    params = {"filename": file.name, **({"target": target} if target else {})}
+    with open(file, "rb") as f:
+        r = _http(
+            "POST",
+            f"{server.rstrip('/')}/api/phases/{phase}/submissions",
+            params=params,
+            content=f,
+            headers={"authorization": f"Bearer {token}"},
+        )
+    answer = r.json()
+    if as_json:
+        out.print_json(json.dumps(answer))
+    if r.status_code == 422 and "line" in answer:
+        where = answer.get("file")
+        path = (
+            str(file) + where[len(file.name) :] if where and where.startswith(file.name) else where
+        )
+        raise InputError(path, answer.get("line"), answer["message"])
+    if r.status_code != 201:
+        raise SimevalError(answer.get("error", r.text))
+    if as_json:
+        return
+    out.print(
+        f"run {answer['run']} of {answer['runs']} on {escape(answer['target'])}", highlight=False
+    )
+    if answer["hidden"]:
+        out.print("scores hidden until the organiser publishes them")
+    for res in answer["results"] or []:
+        score = "–" if res["score"] is None else f"{res['score']:.4f}"
+        out.print(
+            f"{escape(res['benchmark'])}  {escape(res['main_metric'])}  {score}", highlight=False
+        )
+    for res in answer["results"] or []:
+        for w in res["warnings"]:
+            err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)

@@ -1,0 +1,336 @@
+"""What the organiser does: create a campaign from a TOML file, publish a phase, export.
+
+A campaign file::
+
+    name = "lex25"                       # letters, digits, - and _
+    title = "Word similarity 2025"
+    registry = ["lab.toml"]              # optional: the organiser's own benchmarks
+
+    [[phase]]
+    name = "trial"
+    targets = ["mc30", "rg65"]           # benchmarks, one-file suites, registry entries
+    opens = 2025-01-01T00:00:00Z         # TOML times with a zone (Z or +01:00)
+    deadline = 2025-02-01T00:00:00Z
+    runs = 3                             # scored runs per team and target
+    max_bytes = 1_000_000                # upload size cap
+    # hidden = true                      # scores hidden until published; default: name "test"
+
+Targets are checked when the campaign is created: each must load, and a suite must take one
+file (RUSSE's test.csv); a suite of one file per member (``sts12``) is named by its members
+(``sts12-msrvid``) in this version.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from simeval.errors import InputError
+from simeval.serve.db import Database
+from simeval.serve.models import SCORED, Campaign, Phase, Submission, naive, utc
+from simeval.serve.storage import ITEMS, Storage
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+CAMPAIGN_KEYS = {"name", "title", "registry", "phase"}
+PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", "hidden"}
+
+
+def check_name(value: Any, what: str, path: Path | None = None) -> str:
+    if not isinstance(value, str) or not NAME.match(value):
+        raise InputError(
+            path, None, f"{what} {value!r}: use 1-64 letters, digits, '-' or '_' (first a letter)"
+        )
+    return value
+
+
+class Targets:
+    """Loaded benchmarks and suites by (campaign registry files, name), loaded once."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[tuple[tuple[str, ...], str], Any] = {}
+
+    def get(self, registry: list[str], name: str) -> Any:
+        key = (tuple(registry), name)
+        if key not in self._loaded:
+            from simeval.api import load_target
+            from simeval.tasks.registry import Registry
+
+            reg = Registry.default([Path(p) for p in registry])
+            reg.check(name)
+            if name not in reg.names:  # a path is not a target: files stay the organiser's
+                raise InputError(None, None, f"{name!r} is not a benchmark or suite name")
+            self._loaded[key] = load_target(name, registry=reg)
+        return self._loaded[key]
+
+
+def check_target(target: Any) -> None:
+    """Refuse what one uploaded file cannot answer (module docstring)."""
+    if getattr(target, "layout", "one-file") != "one-file" or not hasattr(target, "requests"):
+        names = ", ".join(m.name for m in getattr(target, "members", []))
+        raise InputError(
+            None,
+            None,
+            f"{target.name} takes one file per member; name its members as targets ({names})",
+        )
+
+
+def _time(value: Any, where: str, path: Path) -> datetime:
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise InputError(path, None, f"{where}: not a time: {value!r}") from None
+    if not isinstance(value, datetime) or value.tzinfo is None:
+        raise InputError(path, None, f"{where}: give a time with its zone (…T00:00:00Z)")
+    return value.astimezone(UTC)
+
+
+def _positive(value: Any, where: str, path: Path) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InputError(path, None, f"{where}: expected a whole number ≥ 1, got {value!r}")
+    return value
+
+
+@dataclass
+class PhaseSpec:
+    name: str
+    targets: list[str]
+    opens: datetime
+    deadline: datetime
+    runs: int
+    max_bytes: int
+    hidden: bool
+
+
+def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]]:
+    """(name, title, registry files, phases) of a campaign file, checked."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(path, None, "no such campaign file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(path, None, f"not a TOML campaign file: {exc}") from None
+    unknown = set(doc) - CAMPAIGN_KEYS
+    if unknown:
+        raise InputError(path, None, f"unknown key(s) {sorted(unknown)}; known: {CAMPAIGN_KEYS}")
+    name = check_name(doc.get("name"), "campaign name", path)
+    registry = [str((path.parent / p).resolve()) for p in doc.get("registry", [])]
+    phases = []
+    for i, spec in enumerate(doc.get("phase", []), start=1):
+        where = f"phase {i}"
+        unknown = set(spec) - PHASE_KEYS
+        if unknown:
+            raise InputError(path, None, f"{where}: unknown key(s) {sorted(unknown)}")
+        missing = PHASE_KEYS - {"hidden"} - set(spec)
+        if missing:
+            raise InputError(path, None, f"{where}: missing {sorted(missing)}")
+        pname = check_name(spec["name"], f"{where} name", path)
+        targets = spec["targets"]
+        if not isinstance(targets, list) or not targets:
+            raise InputError(path, None, f"{where}: targets is a list of benchmark names")
+        opens = _time(spec["opens"], f"{where} opens", path)
+        deadline = _time(spec["deadline"], f"{where} deadline", path)
+        if deadline <= opens:
+            raise InputError(path, None, f"{where}: the deadline must come after the opening")
+        hidden = spec.get("hidden", pname == "test")
+        phases.append(
+            PhaseSpec(
+                pname,
+                [str(t) for t in targets],
+                opens,
+                deadline,
+                _positive(spec["runs"], f"{where} runs", path),
+                _positive(spec["max_bytes"], f"{where} max_bytes", path),
+                bool(hidden),
+            )
+        )
+    if not phases:
+        raise InputError(path, None, "no [[phase]]: a campaign needs at least one")
+    if len({p.name for p in phases}) != len(phases):
+        raise InputError(path, None, "two phases have the same name")
+    return name, str(doc.get("title", name)), registry, phases
+
+
+def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -> Campaign:
+    """Add the campaign of ``path`` (every target loaded and checked first)."""
+    name, title, registry, phases = read_campaign_file(path)
+    for p in phases:
+        for t in p.targets:
+            check_target(targets.get(registry, t))
+    with db.session() as s:
+        if s.scalar(select(Campaign).where(Campaign.name == name)) is not None:
+            raise InputError(path, None, f"a campaign named {name} exists already")
+        campaign = Campaign(name=name, title=title, registry_files=registry, created=naive(now))
+        s.add(campaign)
+        for p in phases:
+            s.add(
+                Phase(
+                    campaign=campaign,
+                    name=p.name,
+                    targets=p.targets,
+                    opens=naive(p.opens),
+                    deadline=naive(p.deadline),
+                    runs=p.runs,
+                    max_bytes=p.max_bytes,
+                    hidden=p.hidden,
+                )
+            )
+    return campaign
+
+
+def find_phase(s: Any, campaign: str, phase: str) -> Phase:
+    found = s.scalar(
+        select(Phase).join(Campaign).where(Campaign.name == campaign, Phase.name == phase)
+    )
+    if found is None:
+        raise InputError(None, None, f"no phase {phase!r} in a campaign {campaign!r}")
+    return found
+
+
+def publish(db: Database, campaign: str, phase: str, now: datetime) -> Phase:
+    """Show a hidden phase's scores; only once its deadline has passed on the server clock."""
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        if now < utc(p.deadline):
+            raise InputError(
+                None, None, f"{phase} closes at {utc(p.deadline):%Y-%m-%d %H:%M} UTC: publish after"
+            )
+        p.published = naive(now)
+    return p
+
+
+def input_file(target: Any) -> tuple[str, bytes] | None:
+    """What participants score for ``target``, without the gold: a blank submission (the
+    pairs, an empty score column) for word pairs, the sentence pairs tab-separated as in
+    STS.input files for text pairs; None for document linking."""
+    import tempfile
+
+    import numpy as np
+
+    from simeval.tasks.base import TextPairs, WordPairs
+
+    (request,) = target.requests()
+    if isinstance(request, TextPairs):
+        text = "".join(f"{a}\t{b}\n" for a, b in request.pairs)
+        return f"STS.input.{target.name}.txt", text.encode()
+    if not isinstance(request, WordPairs):
+        return None
+    first = target.members[0] if target.members else target
+    blank = first.from_answers(request, np.full(len(request.pairs), np.nan))
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / f"{target.name}.csv"
+        first.write_submission(blank, out)
+        return out.name, out.read_bytes()
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with NaN and infinities as None (JSON columns of every dialect take it)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Path]:
+    """Write every submission, its results and each phase's final leaderboard to ``out``:
+
+    - ``submissions.csv``: one row per upload (scored or rejected) and ``submissions/<id>``,
+      the bytes as received;
+    - ``<phase>/results.jsonl`` (+ ``items/``): the records of scored runs, each named
+      ``<team> run <n>``, for ``simeval leaderboard``/``report <phase>``;
+    - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
+    """
+    from simeval.report.leaderboard import RENDERERS
+    from simeval.serve.board import board, records_of
+
+    if out.exists() and any(out.iterdir()):
+        raise InputError(out, None, "exists and is not empty: export into a new folder")
+    written: list[Path] = []
+    with db.session() as s:
+        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
+        if c is None:
+            raise InputError(None, None, f"no campaign {campaign!r}")
+        phases = list(c.phases)
+        subs = s.scalars(
+            select(Submission)
+            .join(Phase)
+            .where(Phase.campaign_id == c.id)
+            .order_by(Submission.received, Submission.id)
+        ).all()
+        rows = [(sub, sub.team.name, sub.phase.name) for sub in subs]
+    (out / "submissions").mkdir(parents=True, exist_ok=True)
+    table = io.StringIO()
+    writer = csv.writer(table, lineterminator="\n")
+    writer.writerow(
+        [
+            "id",
+            "team",
+            "phase",
+            "target",
+            "run",
+            "status",
+            "received",
+            "sha256",
+            "size",
+            "client_name",
+            "error",
+        ]
+    )
+    for sub, team, phase in rows:
+        shutil.copyfile(storage.file(sub.id), out / "submissions" / sub.id)
+        writer.writerow(
+            [
+                sub.id,
+                team,
+                phase,
+                sub.target,
+                sub.run or "",
+                sub.status,
+                utc(sub.received).isoformat(),
+                sub.sha256,
+                sub.size,
+                sub.client_name,
+                sub.error or "",
+            ]
+        )
+    (out / "submissions.csv").write_text(table.getvalue(), encoding="utf-8")
+    written.append(out / "submissions.csv")
+    suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
+    for p in phases:
+        scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
+        scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
+        records = records_of((team, sub.run or 0, sub.results or []) for sub, team in scored)
+        folder = out / p.name
+        (folder / ITEMS).mkdir(parents=True, exist_ok=True)
+        lines = []
+        owners = [sub for sub, _ in scored for _ in sub.results or []]
+        for record, sub in zip(records, owners, strict=True):
+            kept = record.get("items_file")
+            if kept:  # the rows kept beside the upload, renamed by the record's id
+                name = f"{ITEMS}/{record['id']}.tsv.gz"
+                shutil.copyfile(storage.folder(sub.id) / kept, folder / name)
+                record = {**record, "items_file": name}
+            lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+        (folder / "results.jsonl").write_text("".join(lines), encoding="utf-8")
+        written.append(folder / "results.jsonl")
+        if records:
+            final = board(records, prune=True, title=f"{c.title}: {p.name}", order=p.targets)
+            for fmt, render in RENDERERS.items():
+                path = folder / f"leaderboard.{suffix[fmt]}"
+                path.write_text(render(final), encoding="utf-8")
+                written.append(path)
+    return written

@@ -1,0 +1,88 @@
+"""Engines, sessions and migrations.
+
+The default database is SQLite in the server's folder (``sqlite:///FOLDER/serve.db``); any
+SQLAlchemy URL works (``postgresql://…`` runs on psycopg). Nothing here is dialect-specific
+except SQLite's connection settings:
+
+- WAL journal (readers never wait for the writer) and a 30 s busy timeout;
+- every transaction starts with ``BEGIN IMMEDIATE``, taking the write lock at once: two
+  uploads counting runs and then inserting can otherwise both read, and the second writer fails
+  with "database is locked" instead of waiting its turn. Transactions are kept short (scoring
+  happens outside them), so taking the lock early costs little.
+
+The run limit itself does not depend on the lock: the unique (team, phase, target, run)
+constraint refuses a second run with the same number on any dialect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+DB_FILE = "serve.db"
+
+
+def default_url(folder: str | Path) -> str:
+    """The SQLite database of a server folder."""
+    return f"sqlite:///{Path(folder).resolve() / DB_FILE}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; ``postgresql://`` is driven by psycopg 3."""
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest migration (a new database gets every one)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Database:
+    """An engine with its migrations applied and a session factory."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        upgrade(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session whose transaction commits on success and rolls back on error."""
+        with self._sessions() as s, s.begin():
+            yield s
+
+    def dispose(self) -> None:
+        self.engine.dispose()

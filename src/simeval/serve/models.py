@@ -1,0 +1,113 @@
+"""The server's tables (SQLAlchemy 2, declarative). Times are UTC, stored without a zone
+(every dialect keeps them alike); :func:`utc` turns them back into aware datetimes.
+
+- ``campaign``: a named shared task; ``registry`` (``registry_files``) lists the organiser's
+  registry files, so
+  targets may be catalog names or the organiser's own benchmarks;
+- ``phase``: a window (``opens`` … ``deadline``) with its targets, a runs-per-team limit, an
+  upload size cap and whether scores are hidden until ``published`` (a test phase);
+- ``team``: a name and a hashed token (``token_key`` finds the row, ``token_hash`` =
+  scrypt(secret, ``token_salt``) checks the secret; the token itself is never stored);
+- ``submission``: one upload, stored under the server's name ``id`` (never the client's), with
+  its sha256, size, time and either the result records (``status='scored'``, ``run`` = 1, 2, …)
+  or the validation error (``status='rejected'``, ``run`` NULL: it does not count). The unique
+  constraint on (team, phase, target, run) holds the run limit under concurrency.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+SCORED = "scored"
+REJECTED = "rejected"
+
+
+def naive(moment: datetime) -> datetime:
+    """``moment`` in UTC without its zone, as stored (a naive input is taken as UTC)."""
+    if moment.tzinfo is None:
+        return moment
+    return moment.astimezone(UTC).replace(tzinfo=None)
+
+
+def utc(stored: datetime) -> datetime:
+    """A stored time as an aware UTC datetime."""
+    return stored.replace(tzinfo=UTC) if stored.tzinfo is None else stored.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Campaign(Base):
+    __tablename__ = "campaign"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    title: Mapped[str] = mapped_column(String(200), default="")
+    registry_files: Mapped[list[str]] = mapped_column("registry", JSON, default=list)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    phases: Mapped[list[Phase]] = relationship(back_populates="campaign", order_by="Phase.opens")
+    teams: Mapped[list[Team]] = relationship(back_populates="campaign")
+
+
+class Phase(Base):
+    __tablename__ = "phase"
+    __table_args__ = (UniqueConstraint("campaign_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    targets: Mapped[list[str]] = mapped_column(JSON)
+    opens: Mapped[datetime] = mapped_column(DateTime)
+    deadline: Mapped[datetime] = mapped_column(DateTime)
+    runs: Mapped[int] = mapped_column(Integer)
+    max_bytes: Mapped[int] = mapped_column(BigInteger)
+    hidden: Mapped[bool] = mapped_column(default=False)  # scores hidden until published
+    published: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    campaign: Mapped[Campaign] = relationship(back_populates="phases")
+
+
+class Team(Base):
+    __tablename__ = "team"
+    __table_args__ = (UniqueConstraint("campaign_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    token_key: Mapped[str] = mapped_column(String(32), unique=True)
+    token_salt: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(128))
+    created: Mapped[datetime] = mapped_column(DateTime)
+    campaign: Mapped[Campaign] = relationship(back_populates="teams")
+
+
+class Submission(Base):
+    __tablename__ = "submission"
+    __table_args__ = (UniqueConstraint("team_id", "phase_id", "target", "run"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # also the stored file's name
+    team_id: Mapped[int] = mapped_column(ForeignKey("team.id"), index=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phase.id"), index=True)
+    target: Mapped[str] = mapped_column(String(128))
+    run: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(16))
+    client_name: Mapped[str] = mapped_column(String(128), default="")  # shown, never a path
+    sha256: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(BigInteger)
+    received: Mapped[datetime] = mapped_column(DateTime)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    results: Mapped[list[dict] | None] = mapped_column(JSON, nullable=True)
+    team: Mapped[Team] = relationship()
+    phase: Mapped[Phase] = relationship()

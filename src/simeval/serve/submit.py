@@ -1,0 +1,359 @@
+"""Receiving submissions: who may upload what and when, scoring, recording.
+
+One upload goes through :meth:`Service.admit` (team, phase open on the server clock, target
+of the phase, runs left), is streamed to disk by the caller (:mod:`.storage`, size-capped),
+then :meth:`Service.record` checks the clock again, scores the file with
+:func:`simeval.api.score` — the path of ``simeval score`` — and records it:
+
+- a file the task's reader refuses is recorded as ``rejected`` with the error exactly as
+  ``simeval score`` prints it, the stored name replaced by the client's; it takes no run;
+- a scored file takes the next run number inside one transaction; the unique
+  (team, phase, target, run) constraint makes a second writer with the same number fail, and
+  it then counts again (so the limit holds exactly under concurrency, on any dialect).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from simeval.errors import InputError
+from simeval.serve.campaigns import Targets, check_name, json_safe
+from simeval.serve.db import Database
+from simeval.serve.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
+from simeval.serve.security import VerifiedTokens, check_secret, new_token, split_token
+from simeval.serve.storage import ITEMS, Storage, Upload
+
+log = logging.getLogger("simeval.serve")
+Clock = Callable[[], datetime]
+RETRIES = 20
+
+
+class Refused(Exception):
+    """A request the server will not take: an HTTP status and a message for the client."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def shown_name(client_name: str | None) -> str:
+    """The client's file name as shown in messages: its last part, printable, at most 100
+    characters. It is never used as a path."""
+    name = re.split(r"[/\\]", client_name or "")[-1]
+    name = "".join(c for c in name if c.isprintable()).strip()[:100]
+    return name if name not in ("", ".", "..") else "upload"
+
+
+def remap_error(exc: InputError, stored: Path, name: str) -> InputError:
+    """``exc`` naming the client's file instead of the server's copy."""
+    where = str(stored)
+    path = exc.path
+    if path is not None and path.startswith(where):
+        path = name + path[len(where) :]
+    return InputError(path, exc.line, exc.message.replace(where, name))
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """An admitted upload: the phase's ids and limits, fixed before reading the body."""
+
+    team_id: int
+    team: str
+    phase_id: int
+    phase: str
+    target: str
+    registry: list[str]
+    runs: int
+    max_bytes: int
+    deadline: datetime
+    hidden: bool
+
+
+def error_view(error: InputError) -> dict[str, Any]:
+    return {"error": str(error), "file": error.path, "line": error.line, "message": error.message}
+
+
+class Service:
+    """The server's rules over a database and a storage folder (module docstring)."""
+
+    def __init__(self, db: Database, storage: Storage, clock: Clock) -> None:
+        self.db = db
+        self.storage = storage
+        self.clock = clock
+        self.targets = Targets()
+        self.verified = VerifiedTokens()
+
+    # teams
+
+    def register(self, campaign: str, team: str) -> str:
+        """Add a team; returns its token (shown once, stored hashed)."""
+        try:
+            check_name(team, "team name")
+        except InputError as exc:
+            raise Refused(422, str(exc)) from None
+        token = new_token()
+        try:
+            with self.db.session() as s:
+                c = s.scalar(select(Campaign).where(Campaign.name == campaign))
+                if c is None:
+                    raise Refused(404, f"no campaign {campaign!r}")
+                s.add(
+                    Team(
+                        campaign_id=c.id,
+                        name=team,
+                        token_key=token.key,
+                        token_salt=token.salt,
+                        token_hash=token.hash,
+                        created=naive(self.clock()),
+                    )
+                )
+        except IntegrityError:
+            raise Refused(409, f"the team name {team!r} is taken") from None
+        log.info("team %s registered in %s", team, campaign)
+        return token.token
+
+    def authenticate(self, token: str | None) -> Team | None:
+        """The team holding ``token``, or None."""
+        parts = split_token(token or "")
+        if parts is None:
+            return None
+        assert token is not None
+        known = self.verified.get(token)
+        with self.db.session() as s:
+            if known is not None:
+                return s.get(Team, known)
+            team = s.scalar(select(Team).where(Team.token_key == parts[0]))
+            if team is None or not check_secret(parts[1], team.token_salt, team.token_hash):
+                return None
+        self.verified.add(token, team.id)
+        return team
+
+    # uploads
+
+    def phase(self, campaign_id: int, name: str) -> Phase:
+        with self.db.session() as s:
+            p = s.scalar(select(Phase).where(Phase.campaign_id == campaign_id, Phase.name == name))
+            if p is None:
+                raise Refused(404, f"no phase {name!r} in this campaign")
+            return p
+
+    def _runs_used(self, s: Any, team_id: int, phase_id: int, target: str) -> int:
+        return s.scalar(
+            select(func.count())
+            .select_from(Submission)
+            .where(
+                Submission.team_id == team_id,
+                Submission.phase_id == phase_id,
+                Submission.target == target,
+                Submission.status == SCORED,
+            )
+        )
+
+    def open_phase(self, team: Team, phase_name: str) -> Phase:
+        """The team's phase ``phase_name``, if it takes uploads now (server clock)."""
+        p = self.phase(team.campaign_id, phase_name)
+        now = self.clock()
+        if now < utc(p.opens):
+            raise Refused(403, f"{p.name} opens at {utc(p.opens):%Y-%m-%d %H:%M} UTC")
+        if now > utc(p.deadline):
+            raise Refused(403, f"{p.name} closed at {utc(p.deadline):%Y-%m-%d %H:%M} UTC")
+        return p
+
+    def admit(self, team: Team, phase_name: str, target: str | None) -> Ticket:
+        """Check everything that can be checked before the file is read."""
+        p = self.open_phase(team, phase_name)
+        if target is None or target == "":
+            if len(p.targets) != 1:
+                raise Refused(422, f"name the target: one of {', '.join(p.targets)}")
+            target = p.targets[0]
+        if target not in p.targets:
+            raise Refused(422, f"{target!r} is not a target of {p.name}: {', '.join(p.targets)}")
+        with self.db.session() as s:
+            used = self._runs_used(s, team.id, p.id, target)
+            registry = list(s.get(Campaign, team.campaign_id).registry_files)
+        if used >= p.runs:
+            raise Refused(409, f"no runs left: {used} of {p.runs} used on {target} in {p.name}")
+        return Ticket(
+            team.id,
+            team.name,
+            p.id,
+            p.name,
+            target,
+            registry,
+            p.runs,
+            p.max_bytes,
+            utc(p.deadline),
+            p.hidden,
+        )
+
+    def record(
+        self, ticket: Ticket, upload: Upload, client_name: str | None
+    ) -> tuple[Submission, InputError | None]:
+        """Score a received upload and record it (module docstring); the upload is kept
+        or discarded, never left half-way. Returns the row and the validation error."""
+        name = shown_name(client_name)
+        received = self.clock()
+        if received > ticket.deadline:
+            upload.discard()
+            raise Refused(403, f"{ticket.phase} closed at {ticket.deadline:%Y-%m-%d %H:%M} UTC")
+        try:
+            results, error = self._score(ticket, upload, name)
+        except Exception:
+            upload.discard()
+            raise
+        row = Submission(
+            id=upload.id,
+            team_id=ticket.team_id,
+            phase_id=ticket.phase_id,
+            target=ticket.target,
+            status=REJECTED if error else SCORED,
+            client_name=name,
+            sha256=upload.sha256,
+            size=upload.size,
+            received=naive(received),
+            error=str(error) if error else None,
+            results=results,
+        )
+        self.storage.keep(upload)
+        try:
+            row = self._insert(row, ticket)
+        except BaseException:
+            self.storage.drop(upload.id)
+            raise
+        log.info(
+            "submission %s by %s to %s/%s: %s run %s",
+            row.id,
+            ticket.team,
+            ticket.phase,
+            ticket.target,
+            row.status,
+            row.run,
+        )
+        return row, error
+
+    def _score(
+        self, ticket: Ticket, upload: Upload, name: str
+    ) -> tuple[list[dict[str, Any]] | None, InputError | None]:
+        """The result records (with items written beside the upload), or the error."""
+        from simeval.api import score
+        from simeval.results.items import write_items
+
+        target = self.targets.get(ticket.registry, ticket.target)
+        system = {"kind": "submission", "file": name, "sha256": upload.sha256}
+        try:
+            results = score(target, upload.path, system=system)
+        except InputError as exc:
+            return None, remap_error(exc, upload.path, name)
+        records = []
+        for i, r in enumerate(results):
+            record = r.to_dict()
+            record["warnings"] = [w.replace(str(upload.path), name) for w in r.warnings]
+            record.pop("machine", None)  # the server's host name is not the participants' affair
+            if r.items is not None:
+                record["items_file"] = f"{ITEMS}/{i}.tsv.gz"
+                write_items(upload.folder / record["items_file"], r.items)
+            records.append(json_safe(record))
+        return records, None
+
+    def _insert(self, row: Submission, ticket: Ticket) -> Submission:
+        """Commit ``row``; a scored one takes the next free run number or is refused."""
+        for _ in range(RETRIES):
+            try:
+                with self.db.session() as s:
+                    if row.status == SCORED:
+                        used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
+                        if used >= ticket.runs:
+                            raise Refused(
+                                409,
+                                f"no runs left: {used} of {ticket.runs} used on {ticket.target} "
+                                f"in {ticket.phase}",
+                            )
+                        row.run = used + 1
+                    s.add(row)
+                return row
+            except IntegrityError:  # another upload took that run number first: count again
+                row = _fresh(row)
+        raise Refused(503, "the server is busy; send the file again")
+
+    # reading
+
+    def phase_by_id(self, phase_id: int) -> Phase:
+        with self.db.session() as s:
+            return s.get_one(Phase, phase_id)
+
+    def campaigns(self) -> list[tuple[str, str]]:
+        with self.db.session() as s:
+            return [(c.name, c.title) for c in s.scalars(select(Campaign).order_by(Campaign.id))]
+
+    def campaign(self, name: str) -> tuple[Campaign, list[Phase]]:
+        with self.db.session() as s:
+            c = s.scalar(select(Campaign).where(Campaign.name == name))
+            if c is None:
+                raise Refused(404, f"no campaign {name!r}")
+            return c, list(c.phases)
+
+    def campaign_name(self, campaign_id: int) -> str:
+        with self.db.session() as s:
+            return s.get_one(Campaign, campaign_id).name
+
+    def views(self, team_id: int) -> list[dict[str, Any]]:
+        """The team's submissions as it may see them, newest first."""
+        from simeval.serve.app import submission_view
+
+        with self.db.session() as s:
+            subs = s.scalars(
+                select(Submission)
+                .where(Submission.team_id == team_id)
+                .order_by(Submission.received.desc(), Submission.id)
+            ).all()
+            return [submission_view(sub, sub.phase) for sub in subs]
+
+    def leaderboard(self, campaign: str, phase: str) -> tuple[Phase, Any]:
+        """The phase and its live table (every run; None while its scores are hidden)."""
+        from simeval.serve.board import board, records_of
+
+        c, phases = self.campaign(campaign)
+        p = next((x for x in phases if x.name == phase), None)
+        if p is None:
+            raise Refused(404, f"no phase {phase!r} in {campaign}")
+        if p.hidden and p.published is None:
+            return p, None
+        with self.db.session() as s:
+            rows = s.execute(
+                select(Team.name, Submission.run, Submission.results)
+                .join(Team, Submission.team_id == Team.id)
+                .where(Submission.phase_id == p.id, Submission.status == SCORED)
+                .order_by(Submission.received, Submission.id)
+            ).all()
+        records = records_of((team, run, results or []) for team, run, results in rows)
+        return p, board(records, prune=False, title=f"{c.title}: {p.name}", order=p.targets)
+
+    def input_file(self, campaign: str, phase: str, target: str) -> tuple[str, bytes]:
+        """A phase's input file for ``target`` (never the gold)."""
+        from simeval.serve.campaigns import input_file
+
+        c, phases = self.campaign(campaign)
+        p = next((x for x in phases if x.name == phase), None)
+        if p is None or target not in p.targets:
+            raise Refused(404, f"no input {target!r} in {campaign}/{phase}")
+        found = input_file(self.targets.get(list(c.registry_files), target))
+        if found is None:
+            raise Refused(404, f"{target} has no input file to download in this version")
+        return found
+
+
+def _fresh(row: Submission) -> Submission:
+    """A transient copy of a row whose insert failed (the session that held it is gone)."""
+    keys = ("id", "team_id", "phase_id", "target", "status", "client_name", "sha256", "size")
+    more = ("received", "error", "results")
+    return Submission(**{k: getattr(row, k) for k in (*keys, *more)})

@@ -1,0 +1,507 @@
+"""The shared-task server (issue 18, first slice): the API and pages through FastAPI's
+TestClient (no network), the organiser's commands, and the guarantees: errors with file and
+line as `simeval score` prints them, run limits (also under concurrency), deadlines on the
+server clock, size caps, team isolation, hidden test scores, hashed tokens, atomic uploads.
+Expected scores come from scipy on the same files, or from offline `simeval.api.score`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import re
+import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import pearsonr, spearmanr
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from simeval.serve.app import create_app
+from simeval.serve.campaigns import Targets, create_campaign, export, publish
+from simeval.serve.db import Database, default_url
+from simeval.serve.storage import Storage
+
+OPENS = datetime(2025, 1, 1, tzinfo=UTC)
+TRIAL_END = datetime(2025, 2, 1, tzinfo=UTC)
+TEST_OPENS = datetime(2025, 2, 2, tzinfo=UTC)
+TEST_END = datetime(2025, 2, 10, tzinfo=UTC)
+CAMPAIGN = f"""
+name = "lex25"
+title = "Word similarity 2025"
+
+[[phase]]
+name = "trial"
+targets = ["mc30", "rg65", "sts12-msrvid"]
+opens = {OPENS.isoformat()}
+deadline = {TRIAL_END.isoformat()}
+runs = 2
+max_bytes = 100_000
+
+[[phase]]
+name = "test"
+targets = ["mc30"]
+opens = {TEST_OPENS.isoformat()}
+deadline = {TEST_END.isoformat()}
+runs = 3
+max_bytes = 10_000
+"""
+
+
+class Clock:
+    """The server's clock, moved by the tests."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(OPENS + timedelta(days=1))
+
+
+@pytest.fixture
+def server(tmp_path: Path, clock: Clock) -> dict:
+    folder = tmp_path / "server"
+    folder.mkdir()
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(CAMPAIGN, encoding="utf-8")
+    db = Database(default_url(folder))
+    create_campaign(db, campaign, OPENS, Targets())
+    app = create_app(default_url(folder), folder / "files", clock=clock, rate_limits={})
+    return {"folder": folder, "db": db, "client": TestClient(app), "app": app}
+
+
+def register(client: TestClient, team: str) -> str:
+    r = client.post("/api/campaigns/lex25/teams", json={"team": team})
+    assert r.status_code == 201, r.text
+    return r.json()["token"]
+
+
+def upload(client: TestClient, token: str, data: bytes, phase: str = "trial", **params: str):
+    return client.post(
+        f"/api/phases/{phase}/submissions",
+        params={"filename": "run.csv", **params},
+        content=data,
+        headers={"authorization": f"Bearer {token}"},
+    )
+
+
+def gold(path: Path) -> list[tuple[str, str, float]]:
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [(a, b, float(g)) for a, b, g in rows]
+
+
+def pair_file(pairs: list[tuple[str, str, float]], seed: int) -> tuple[bytes, list[float]]:
+    """A word1,word2,sim submission with seeded random scores."""
+    scores = np.random.default_rng(seed).random(len(pairs)).round(6).tolist()
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["word1", "word2", "sim"])
+    writer.writerows((a, b, s) for (a, b, _), s in zip(pairs, scores, strict=True))
+    return text.getvalue().encode(), scores
+
+
+@pytest.fixture(scope="module")
+def mc30(data_dir: Path) -> list[tuple[str, str, float]]:
+    return gold(data_dir / "mc30" / "EN-MC-30.txt")
+
+
+@pytest.fixture(scope="module")
+def rg65(data_dir: Path) -> list[tuple[str, str, float]]:
+    return gold(data_dir / "rg65" / "EN-RG-65.txt")
+
+
+BAD_LINE = 4  # the header is line 1
+
+
+def bad_file(pairs: list[tuple[str, str, float]]) -> bytes:
+    data, _ = pair_file(pairs, 0)
+    lines = data.decode().splitlines()
+    a, b, _ = lines[BAD_LINE - 1].split(",")
+    lines[BAD_LINE - 1] = f"{a},{b},high"
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_register_bad_file_then_good_file_then_leaderboard(server, mc30, tmp_path, monkeypatch):
+    from simeval.api import score
+    from simeval.errors import InputError
+
+    client = server["client"]
+    token = register(client, "alpha")
+    bad = bad_file(mc30)
+    r = upload(client, token, bad, target="mc30", filename="bad.csv")
+    assert r.status_code == 422
+    monkeypatch.chdir(tmp_path)
+    Path("bad.csv").write_bytes(bad)
+    with pytest.raises(InputError) as offline:
+        score("mc30", Path("bad.csv"))
+    assert r.json()["error"] == str(offline.value)  # as `simeval score` prints it
+    assert r.json()["line"] == BAD_LINE and r.json()["file"] == "bad.csv"
+
+    good, scores = pair_file(mc30, 1)
+    r = upload(client, token, good, target="mc30")
+    assert r.status_code == 201, r.text
+    assert r.json()["run"] == 1  # the rejected file took no run
+    expected = spearmanr([g for *_, g in mc30], scores).statistic
+    assert r.json()["results"][0]["score"] == pytest.approx(expected, abs=1e-12)
+
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    assert board["columns"] == ["rank", "system", "mc30", "sum"]
+    assert board["rows"] == [[1, "alpha run 1", pytest.approx(expected), pytest.approx(expected)]]
+    page = client.get("/campaigns/lex25/phases/trial")
+    assert "alpha run 1" in page.text and f"{expected:.4f}" in page.text
+    assert "6 d 0 h 0 min" not in page.text and "30 d 0 h 0 min" in page.text  # to deadline
+
+
+def test_cli_submit_prints_the_error_as_simeval_score_does(server, mc30, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import simeval.cli.serve as cli_serve
+    from simeval.cli import app
+
+    client = server["client"]
+    token = register(client, "alpha")
+
+    def via_test_client(method: str, url: str, **kwargs):
+        return client.request(method, url.removeprefix("http://server"), **kwargs)
+
+    monkeypatch.setattr(cli_serve, "_http", via_test_client)
+    monkeypatch.chdir(tmp_path)
+    Path("sub").mkdir()
+    Path("sub/bad.csv").write_bytes(bad_file(mc30))
+    runner = CliRunner()
+    offline = runner.invoke(app, ["score", "file", "mc30", "sub/bad.csv"])
+    online = runner.invoke(
+        app,
+        [
+            "submit",
+            "sub/bad.csv",
+            "--server",
+            "http://server",
+            "--token",
+            token,
+            "-p",
+            "trial",
+            "-t",
+            "mc30",
+        ],
+    )
+    assert offline.exit_code == online.exit_code == 2
+    assert "sub/bad.csv:4:" in offline.stderr
+    assert online.stderr == offline.stderr
+    Path("sub/good.csv").write_bytes(pair_file(mc30, 2)[0])
+    ok = runner.invoke(
+        app,
+        [
+            "submit",
+            "sub/good.csv",
+            "--server",
+            "http://server",
+            "--token",
+            token,
+            "-p",
+            "trial",
+            "-t",
+            "mc30",
+        ],
+    )
+    assert ok.exit_code == 0, ok.stderr
+    assert "run 1 of 2 on mc30" in ok.stdout
+
+
+def test_run_limit_counts_scored_runs_only(server, mc30):
+    client = server["client"]
+    token = register(client, "alpha")
+    assert upload(client, token, pair_file(mc30, 1)[0], target="mc30").status_code == 201
+    assert upload(client, token, bad_file(mc30), target="mc30").status_code == 422
+    assert upload(client, token, pair_file(mc30, 2)[0], target="mc30").status_code == 201
+    r = upload(client, token, pair_file(mc30, 3)[0], target="mc30")
+    assert r.status_code == 409 and "2 of 2" in r.json()["error"]
+    mine = client.get("/api/submissions", headers={"authorization": f"Bearer {token}"}).json()
+    assert sorted((m["status"], m["run"]) for m in mine) == [
+        ("rejected", None),
+        ("scored", 1),
+        ("scored", 2),
+    ]
+
+
+def test_deadline_on_the_server_clock(server, clock, mc30):
+    client = server["client"]
+    token = register(client, "alpha")
+    data = pair_file(mc30, 1)[0]
+    clock.now = TEST_OPENS - timedelta(seconds=1)
+    assert upload(client, token, data, phase="test").status_code == 403  # not open yet
+    clock.now = TEST_END - timedelta(seconds=1)
+    assert upload(client, token, data, phase="test").status_code == 201
+    clock.now = TEST_END + timedelta(seconds=1)
+    r = upload(client, token, data, phase="test")
+    assert r.status_code == 403 and "closed" in r.json()["error"]
+
+
+def test_a_team_sees_only_its_own_submissions(server, mc30):
+    client = server["client"]
+    a, b = register(client, "alpha"), register(client, "beta")
+    sub_a = upload(client, a, pair_file(mc30, 1)[0], target="mc30").json()["id"]
+    as_b = {"authorization": f"Bearer {b}"}
+    assert client.get(f"/api/submissions/{sub_a}", headers=as_b).status_code == 404
+    assert client.get("/api/submissions", headers=as_b).json() == []
+    as_a = {"authorization": f"Bearer {a}"}
+    assert client.get(f"/api/submissions/{sub_a}", headers=as_a).json()["run"] == 1
+    assert client.get("/api/submissions").status_code == 401
+    forged = {"authorization": f"Bearer {a[:-2]}xx"}
+    assert client.get("/api/submissions", headers=forged).status_code == 401
+
+
+def test_size_cap_stops_reading_and_records_nothing(server, mc30):
+    client = server["client"]
+    token = register(client, "alpha")
+
+    def body():  # no Content-Length: the cap is found while reading the stream
+        for _ in range(1000):  # 1000 chunks of 1 kB: 10 times the trial phase's cap
+            yield b"x" * 1000
+
+    r = client.post(
+        "/api/phases/trial/submissions",
+        params={"target": "mc30"},
+        content=body(),
+        headers={"authorization": f"Bearer {token}"},
+    )
+    assert r.status_code == 413
+    files = server["folder"] / "files"
+    assert list((files / "submissions").iterdir()) == [] and list((files / "tmp").iterdir()) == []
+    assert client.get("/api/submissions", headers={"authorization": f"Bearer {token}"}).json() == []
+
+
+def test_client_file_names_never_reach_the_disk(server, mc30):
+    client = server["client"]
+    token = register(client, "alpha")
+    evil = "../../../escape.csv"
+    r = upload(client, token, pair_file(mc30, 1)[0], target="mc30", filename=evil)
+    assert r.status_code == 201
+    assert r.json()["file"] == "escape.csv"  # shown by its last part only
+    folder = server["folder"]
+    assert not (folder.parent / "escape.csv").exists()
+    stored = [p.relative_to(folder) for p in folder.rglob("*") if p.is_file()]
+    assert not any("escape" in str(p) for p in stored)
+    assert (folder / "files" / "submissions" / r.json()["id"] / "upload").is_file()
+    for name in ("..%2F..%2Fserve.db", "../mc30", "rg65"):  # rg65: a target, not of test
+        assert client.get(f"/campaigns/lex25/phases/test/inputs/{name}").status_code == 404
+
+
+def test_inputs_hold_no_gold(server, mc30):
+    r = server["client"].get("/campaigns/lex25/phases/trial/inputs/mc30")
+    assert r.status_code == 200
+    rows = list(csv.reader(io.StringIO(r.text)))
+    assert rows[0] == ["word1", "word2", "sim"]
+    assert [tuple(x[:2]) for x in rows[1:]] == [(a, b) for a, b, _ in mc30]
+    assert all(x[2] == "" for x in rows[1:])  # no score, so no gold
+    sts = server["client"].get("/campaigns/lex25/phases/trial/inputs/sts12-msrvid").text
+    assert len(sts.splitlines()) == 750 and all(line.count("\t") == 1 for line in sts.splitlines())
+
+
+def test_test_phase_scores_hidden_until_published_after_deadline(server, clock, mc30):
+    client, db = server["client"], server["db"]
+    token = register(client, "alpha")
+    clock.now = TEST_OPENS + timedelta(hours=1)
+    r = upload(client, token, pair_file(mc30, 1)[0], phase="test")
+    assert r.status_code == 201 and r.json()["results"] is None and r.json()["hidden"]
+    assert "spearman" not in r.text and "metrics" not in r.text
+    assert client.get("/api/campaigns/lex25/phases/test/leaderboard").json()["hidden"]
+    mine = client.get("/api/submissions", headers={"authorization": f"Bearer {token}"}).json()
+    assert mine[0]["results"] is None
+    from simeval.errors import InputError
+
+    with pytest.raises(InputError, match="publish after"):
+        publish(db, "lex25", "test", TEST_END - timedelta(minutes=1))
+    publish(db, "lex25", "test", TEST_END + timedelta(minutes=1))
+    board = client.get("/api/campaigns/lex25/phases/test/leaderboard").json()
+    assert not board["hidden"] and board["rows"][0][1] == "alpha run 1"
+
+
+def test_tokens_are_stored_hashed_and_never_logged(server, mc30, caplog):
+    caplog.set_level(logging.DEBUG)
+    client = server["client"]
+    token = register(client, "alpha")
+    upload(client, token, pair_file(mc30, 1)[0], target="mc30")
+    secret = token.split("_", 2)[2]
+    raw = (server["folder"] / "serve.db").read_bytes()
+    for wal in server["folder"].glob("serve.db-wal"):
+        raw += wal.read_bytes()
+    assert secret.encode() not in raw and token.encode() not in raw
+    with sqlite3.connect(server["folder"] / "serve.db") as con:
+        (stored,) = con.execute("select token_hash from team").fetchone()
+    assert len(stored) == 64 and stored != secret
+    assert secret not in caplog.text and "alpha" in caplog.text
+
+
+def test_concurrent_uploads_never_exceed_the_limit_and_lose_nothing(server, mc30):
+    client = server["client"]
+    tokens = [register(client, f"team{i}") for i in range(3)]
+    answers: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def send(team: int, seed: int) -> None:
+        r = upload(client, tokens[team], pair_file(mc30, seed)[0], target="mc30")
+        with lock:
+            answers.append((team, r.status_code))
+
+    threads = [
+        threading.Thread(target=send, args=(t, 10 * t + k)) for t in range(3) for k in range(5)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(code for _, code in answers) == [201] * 6 + [409] * 9
+    for i, token in enumerate(tokens):
+        mine = client.get("/api/submissions", headers={"authorization": f"Bearer {token}"}).json()
+        assert sorted(m["run"] for m in mine) == [1, 2]
+        assert sum(1 for team, code in answers if team == i and code == 201) == 2
+    stored = list((server["folder"] / "files" / "submissions").iterdir())
+    assert len(stored) == 6  # every accepted file kept, every refused one gone
+
+
+def test_leaderboard_and_export_equal_offline_scoring(server, clock, mc30, rg65, tmp_path):
+    from simeval.api import score
+
+    client = server["client"]
+    files: dict[tuple[str, int, str], bytes] = {}
+    for team in ("alpha", "beta"):
+        token = register(client, team)
+        for run in (1, 2):
+            for target, pairs in (("mc30", mc30), ("rg65", rg65)):
+                data = pair_file(pairs, hash((team, run, target)) % 1000)[0]
+                files[(team, run, target)] = data
+                assert upload(client, token, data, target=target).status_code == 201
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    assert board["columns"] == ["rank", "system", "mc30", "rg65", "sum"]
+    for row in board["rows"]:
+        team, _, run = row[1].split()
+        for column, target in ((2, "mc30"), (3, "rg65")):
+            path = tmp_path / f"{team}-{run}-{target}.csv"
+            path.write_bytes(files[(team, int(run), target)])
+            (offline,) = score(target, path)
+            assert row[column] == pytest.approx(offline.score, abs=1e-12)
+    clock.now = TRIAL_END + timedelta(days=1)
+    out = tmp_path / "export"
+    export(server["db"], Storage(server["folder"] / "files"), "lex25", out)
+    text = (out / "trial" / "leaderboard.md").read_text()
+    assert "alpha run 1" in text or "Dropped" in text
+    assert len(list((out / "submissions").iterdir())) == 8
+    from simeval.report.collect import load_grid
+
+    grid = load_grid(out / "trial")  # what `simeval leaderboard export/trial` reads
+    assert set(grid.systems) == {"alpha run 1", "alpha run 2", "beta run 1", "beta run 2"}
+    assert grid.get("beta run 2", "rg65").items()["score"].shape == (65,)
+
+
+def test_sts_upload_scores_pearson(server, data_dir):
+    client = server["client"]
+    token = register(client, "alpha")
+    gold_file = data_dir / "sts2012" / "test-gold" / "STS.gs.MSRvid.txt"
+    if not gold_file.is_file():
+        gold_file = next(data_dir.rglob("STS.gs.MSRvid.txt"))
+    gs = [float(x) for x in gold_file.read_text().split()]
+    scores = np.random.default_rng(5).random(len(gs)) * 5
+    data = "".join(f"{s:.6f}\n" for s in scores).encode()
+    r = upload(client, token, data, target="sts12-msrvid")
+    assert r.status_code == 201, r.text
+    expected = pearsonr(gs, np.round(scores, 6)).statistic
+    assert r.json()["results"][0]["score"] == pytest.approx(expected, abs=1e-9)
+
+
+def test_web_pages_register_csrf_upload_mine(server, mc30):
+    client = server["client"]
+    page = client.get("/campaigns/lex25")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+    refused = client.post("/campaigns/lex25/register", data={"team": "web", "csrf": "forged"})
+    assert refused.status_code == 403
+    done = client.post("/campaigns/lex25/register", data={"team": "web", "csrf": csrf})
+    assert done.status_code == 200 and "st_" in done.text
+    page = client.get("/campaigns/lex25")
+    assert 'type="file"' in page.text
+    bad = client.post(
+        "/campaigns/lex25/phases/trial/upload",
+        data={"csrf": csrf, "target": "mc30"},
+        files={"file": ("mine.csv", bad_file(mc30), "text/csv")},
+    )
+    assert bad.status_code == 200 and f"mine.csv:{BAD_LINE}:" in bad.text
+    forged = client.post(
+        "/campaigns/lex25/phases/trial/upload",
+        data={"csrf": "forged", "target": "mc30"},
+        files={"file": ("mine.csv", pair_file(mc30, 1)[0], "text/csv")},
+    )
+    assert forged.status_code == 403
+    good = client.post(
+        "/campaigns/lex25/phases/trial/upload",
+        data={"csrf": csrf, "target": "mc30"},
+        files={"file": ("mine.csv", pair_file(mc30, 1)[0], "text/csv")},
+    )
+    assert good.status_code == 200 and "scored" in good.text
+    mine = client.get("/mine").text
+    assert mine.count("<tr>") == 3  # header, the rejected file, the scored one
+    board = client.get("/campaigns/lex25/phases/trial").text
+    assert '<tr class="mine">' in board and "web run 1" in board
+
+
+def test_rate_limit_on_register(tmp_path, clock):
+    from simeval.serve.security import RateLimit
+
+    folder = tmp_path / "s"
+    folder.mkdir()
+    campaign = tmp_path / "c.toml"
+    campaign.write_text(CAMPAIGN, encoding="utf-8")
+    create_campaign(Database(default_url(folder)), campaign, OPENS, Targets())
+    app = create_app(default_url(folder), folder / "files", clock, {"register": RateLimit(2, 1)})
+    client = TestClient(app)
+    codes = [
+        client.post("/api/campaigns/lex25/teams", json={"team": f"t{i}"}).status_code
+        for i in range(3)
+    ]
+    assert codes == [201, 201, 429]
+
+
+def test_restart_sweeps_unfinished_uploads(server, clock, mc30):
+    client = server["client"]
+    token = register(client, "alpha")
+    kept = upload(client, token, pair_file(mc30, 1)[0], target="mc30").json()["id"]
+    files = server["folder"] / "files"
+    (files / "tmp" / "deadbeef").mkdir()  # killed while receiving
+    (files / "tmp" / "deadbeef" / "upload").write_bytes(b"half")
+    (files / "submissions" / "cafebabe").mkdir()  # killed between rename and commit
+    create_app(default_url(server["folder"]), files, clock=clock, rate_limits={})
+    assert [p.name for p in (files / "submissions").iterdir()] == [kept]
+    assert list((files / "tmp").iterdir()) == []
+
+
+def test_unique_run_number_holds_when_two_writers_count_alike(server, mc30, monkeypatch):
+    """Two uploads that both counted 1 used run before inserting: the database refuses the
+    second run 2, the loser counts again and is refused (limit 2), nothing half-recorded."""
+    from simeval.serve.submit import Service
+
+    client = server["client"]
+    token = register(client, "alpha")
+    assert upload(client, token, pair_file(mc30, 1)[0], target="mc30").status_code == 201
+    assert upload(client, token, pair_file(mc30, 2)[0], target="mc30").status_code == 201
+    real = Service._runs_used
+    calls = []
+
+    def stale_then_real(self, s, *args):  # admit and the first insert see one run used
+        calls.append(1)
+        return 1 if len(calls) <= 2 else real(self, s, *args)
+
+    monkeypatch.setattr(Service, "_runs_used", stale_then_real)
+    r = upload(client, token, pair_file(mc30, 3)[0], target="mc30")
+    assert r.status_code == 409 and "2 of 2" in r.json()["error"]
+    assert len(calls) == 3  # the insert counted again after the refused run 2
+    stored = list((server["folder"] / "files" / "submissions").iterdir())
+    assert len(stored) == 2
