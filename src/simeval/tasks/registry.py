@@ -16,7 +16,8 @@ Entry types:
 
 The user's own benchmarks need no code:
 
-- a path where a name is expected: a pair file (``--kind``, ``--gold-column``), an STS folder
+- a path where a name is expected: a pair file (``--kind``, ``--gold-column``), a folder built
+  by ``simeval build negatives`` (its ``pairs.csv``, related by default), an STS folder
   (``STS.input.<dataset>.txt`` + ``STS.gs.<dataset>.txt``, several datasets make a suite with
   ALL/ALLnrm/Mean) or a linking folder (``qrels`` or ``qrels.test``, and optionally the
   documents as ``queries.jsonl`` + ``corpus.jsonl``, :mod:`simeval.data.documents`);
@@ -765,18 +766,51 @@ def linking_folder(
     return LinkingBenchmark(name, read_qrels(qrels_path), description, sha256_of([qrels_path]))
 
 
-def from_path(path: Path, kind: str = "graded", gold_column: str | None = None) -> Any:
+BUILT_PAIRS = {"negatives": "pairs.csv"}  # builder (manifest.json) -> its pair file
+
+
+def built_pairs(folder: Path) -> tuple[Path, str] | None:
+    """The pair file and kind of a folder written by a pair builder (``manifest.json`` with
+    ``"builder": "negatives"``, :mod:`simeval.build.negatives`), else None. Only the manifest
+    is read: tasks never import the builders."""
+    import json
+
+    manifest = folder / "manifest.json"
+    if not manifest.is_file():
+        return None
+    try:
+        record = json.loads(manifest.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(manifest, None, f"not a JSON manifest: {exc}") from None
+    builder = record.get("builder") if isinstance(record, dict) else None
+    if builder not in BUILT_PAIRS:
+        return None
+    pairs = folder / BUILT_PAIRS[builder]
+    if not pairs.is_file():
+        raise InputError(pairs, None, f"missing: the {builder} folder has no {pairs.name}")
+    return pairs, str(record.get("kind", "related"))
+
+
+def from_path(path: Path, kind: str | None = None, gold_column: str | None = None) -> Any:
     """The benchmark at ``path`` (module docstring), named by the path as given, so that two
-    files called gold.tsv in different folders are two benchmarks."""
+    files called gold.tsv in different folders are two benchmarks. ``kind`` defaults to
+    graded for a pair file and to the manifest's kind for a built folder."""
     if path.is_file():
-        return pair_file(path, kind, gold_column)
+        return pair_file(path, kind or "graded", gold_column)
     if path.is_dir():
+        built = built_pairs(path)
+        if built is not None:
+            pairs, built_kind = built
+            return pair_file(pairs, kind or built_kind, gold_column, name=str(path).rstrip("/"))
         if any(path.glob("STS*.input.*.txt")):
             return sts_folder(path)
         if any((path / q).is_file() for q in ("qrels", "qrels.test")):
             return linking_folder(path)
         raise InputError(
-            path, None, "expected an STS folder (STS.input.*.txt) or a linking folder (qrels)"
+            path,
+            None,
+            "expected an STS folder (STS.input.*.txt), a linking folder (qrels) or a built "
+            "pair folder (manifest.json + pairs.csv, `simeval build negatives`)",
         )
     raise InputError(path, None, "no such file or folder")
 
