@@ -161,10 +161,31 @@ def test_partner_in_either_direction(sim: neg.Similarity) -> None:
     assert [g.target for g in negatives] == ["car", "tree"]
 
 
-def test_word_filter(sim: neg.Similarity) -> None:
-    negatives, log = neg.select([P_KITTEN], sim, allowed=lambda w: w != "car")
-    assert [g.target for g in negatives] == ["house", "tree"]
-    assert [d.reason for d in log if d.candidate == "car"] == ["filtered (not a noun / stop word)"]
+def test_word_filter_removes_targets_not_sources(sim: neg.Similarity) -> None:
+    # car refused as a target: it is no candidate at all (tree moves up to rank 2), while
+    # cat, refused too, still has its row as a source
+    only = neg.restrict_targets(sim, lambda w: w not in ("car", "cat"))
+    assert [only.words[k] for k in neg.candidate_order(only, "cat")][:3] == [
+        "house",
+        "tree",
+        "road",
+    ]
+    negatives, log = neg.select([P_KITTEN, P_PUPPY], only)
+    assert taken(negatives) == [
+        ("kitten", "house", 1, 1),
+        ("kitten", "tree", 2, 2),
+        ("puppy", "sun", 1, 3),
+        ("puppy", "rain", 2, 5),  # skipping house, tree (removed) and puppy (partner)
+    ]
+    assert "car" not in {d.candidate for d in log}
+
+
+def test_russian_noun_filter() -> None:
+    is_noun = neg.word_filter("ru")
+    assert [w for w in ["дом", "время", "мочь", "стать", "идти", "красный", "и"] if is_noun(w)] == [
+        "дом",
+        "время",
+    ]
 
 
 def test_balance_without_veto(sim: neg.Similarity) -> None:
@@ -212,15 +233,11 @@ def test_shortfall_drops_the_last_positives(sim: neg.Similarity) -> None:
     assert result.positives == [P_KITTEN, P_MOUSE]
     assert {g.source for g in result.negatives} == {"cat"}
     assert result.counts["sources_without_negatives"] == 1
-    # three positives of cat, one candidate each: cat gets 3 picks; with only 2 allowed
-    # words it gets 2 and keeps its first two positives in file order
+    # three positives of cat, one pick each, but only two words allowed as targets: cat gets
+    # 2 negatives and keeps its first two positives in file order
     third = neg.Positive("cat", "dog", 5)
-    result = neg.build(
-        [P_KITTEN, P_MOUSE, third],
-        sim,
-        per_positive=1,
-        allowed=lambda w: w in ("house", "road"),
-    )
+    only = neg.restrict_targets(sim, lambda w: w in ("house", "road"))
+    result = neg.build([P_KITTEN, P_MOUSE, third], only, per_positive=1)
     assert [g.target for g in result.negatives] == ["house", "road"]
     assert result.positives == [P_KITTEN, P_MOUSE]
     dropped = [d for d in result.log if d.step == "balance"]
@@ -238,15 +255,17 @@ def test_source_not_in_vocabulary_is_logged(sim: neg.Similarity) -> None:
 def test_read_positives_keeps_positive_rows(tmp_path: Path) -> None:
     f = tmp_path / "pos.csv"
     f.write_text(
-        "word1,word2,type,sim\nкот,котенок,assoc,1\nкот,год,random,0\nпес,щенок,assoc,1\n",
+        "word1,word2,type,sim\nкот,котенок,assoc,1\nкот,год,random,0\nпес,щенок,assoc,1\n"
+        "кот,котенок,assoc,1\nпес,щенок,random,0\n",
         encoding="utf-8",
     )
-    positives, left_out = neg.read_positives(f)
+    positives, info = neg.read_positives(f)
+    # пес,щенок is an association on line 4 and a random pair on line 6: a positive
     assert positives == [neg.Positive("кот", "котенок", 2), neg.Positive("пес", "щенок", 4)]
-    assert left_out == 1
+    assert info == {"rows_not_positive": 2, "repeated_rows": 1, "positive_and_zero": 1}
     two = tmp_path / "two.csv"
     two.write_text("word1,word2\nкот,котенок\n", encoding="utf-8")
-    assert neg.read_positives(two) == ([neg.Positive("кот", "котенок", 2)], 0)
+    assert neg.read_positives(two)[0] == [neg.Positive("кот", "котенок", 2)]
     bad = tmp_path / "bad.csv"
     bad.write_text("word1,word2,sim\nкот,котенок,1\nкот,мышь,много\n", encoding="utf-8")
     with pytest.raises(InputError) as info:
@@ -431,7 +450,7 @@ def test_cli_builds_folder_with_manifest(tmp_path: Path) -> None:
     c = manifest["counts"]
     assert c["positives"] == sum(r[2] == "1" for r in body)
     assert c["negatives"] == len(negatives) == c["positives"]
-    assert c["rows_not_positive"] == 1 and c["vetoed"] == 1
+    assert c["rows_not_positive"] == 1 and c["vetoed"] == 1 and c["positive_and_zero"] == 0
 
     # the folder is a benchmark: related by default
     from simeval.tasks.registry import from_path

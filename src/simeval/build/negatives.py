@@ -17,9 +17,11 @@ The steps, each one function below:
    ⟨w_i, w_j⟩ the candidates are walked in rank order and the first ``per_positive`` (two) that
    pass are taken as negatives ⟨w_i, w_k⟩. A candidate does not pass when it is w_i itself, a
    positive partner of w_i (⟨w_i, w_k⟩ or ⟨w_k, w_i⟩ anywhere in the positives file), a target
-   taken earlier (once taken, w_k is **removed from all further consideration**: s_*k = 0), or,
-   with a word filter, not a noun (Russian; RUSSE's matrix was a noun matrix) or a stop word
-   (English, for which simeval has no tagger).
+   taken earlier (once taken, w_k is **removed from all further consideration**: s_*k = 0).
+   With a word filter (:func:`restrict_targets`, on by default in the command) only nouns are
+   targets, as RUSSE's matrix was a noun matrix: Russian, pymorphy3's most probable parse is a
+   noun and no parse is an infinitive (in a lemmatized corpus мочь, печь, стать are verbs);
+   English, for which simeval has no tagger, a word of letters that is not a stop word.
 4. **Veto** (:func:`apply_veto`): annotators' objections remove false negatives; **one
    objection removes** (RUSSE had two annotators a pair). An objection to ⟨a, b⟩ covers ⟨b, a⟩
    too (relatedness is symmetric). Nothing is selected in place of a vetoed pair and its target
@@ -227,23 +229,29 @@ def partners_of(positives: Iterable[Positive]) -> dict[str, set[str]]:
 
 
 def word_filter(lang: str) -> Callable[[str], bool]:
-    """The candidate filter: Russian, a noun by pymorphy3's most probable parse; English, a
-    word of letters that is not a stop word. Parses are cached."""
-    from functools import cache
-
+    """The target filter: Russian, a noun (pymorphy3's most probable parse is NOUN and no parse
+    is INFN); English, a word of letters that is not a stop word."""
     if lang == "ru":
         from simeval.text.normalize import _morph
 
         morph = _morph()
 
-        @cache
         def is_noun(word: str) -> bool:
-            return morph.parse(word)[0].tag.POS == "NOUN"
+            parses = morph.parse(word)
+            return parses[0].tag.POS == "NOUN" and all(p.tag.POS != "INFN" for p in parses)
 
         return is_noun
     from simeval.train.count import ENGLISH_STOP_WORDS
 
     return lambda w: w.replace("-", "").isalpha() and w not in ENGLISH_STOP_WORDS
+
+
+def restrict_targets(sim: Similarity, allowed: Callable[[str], bool]) -> Similarity:
+    """S with the columns of words that ``allowed`` refuses set to 0: those words are never
+    candidates (the rows stay, so any word can still be a source)."""
+    keep = np.array([bool(allowed(w)) for w in sim.words], dtype=np.float64)
+    matrix = drop_nonpositive(sim.matrix @ sparse.diags(keep))
+    return Similarity(sim.words, sim.frequency, matrix)
 
 
 def select(
@@ -252,13 +260,12 @@ def select(
     *,
     per_positive: int = 2,
     partners: dict[str, set[str]] | None = None,
-    allowed: Callable[[str], bool] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[Negative], list[Decision]]:
     """Step 3 of the module docstring: for each positive in the given order, take the first
     ``per_positive`` passing candidates of its source, and remove each taken target from all
     further consideration. ``partners`` (default: from ``positives``) are never candidates of
-    their word; ``allowed`` filters candidate words (``None``: every word)."""
+    their word."""
     partners = partners if partners is not None else partners_of(positives)
     removed: dict[int, Positive] = {}  # target index -> the positive it was taken for
     negatives: list[Negative] = []
@@ -305,8 +312,6 @@ def select(
             elif k in removed:
                 q = removed[k]
                 reason = f"removed target (taken for {q.source},{q.target} line {q.line})"
-            elif allowed is not None and not allowed(w):
-                reason = "filtered (not a noun / stop word)"
             else:
                 reason = ""
             if reason:
@@ -442,7 +447,6 @@ def build(
     objections: dict[tuple[str, str], str] | None = None,
     per_positive: int = 2,
     partners: dict[str, set[str]] | None = None,
-    allowed: Callable[[str], bool] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Selection:
     """Steps 3–5 in a row: select, veto, balance (module docstring)."""
@@ -451,7 +455,6 @@ def build(
         sim,
         per_positive=per_positive,
         partners=partners,
-        allowed=allowed,
         progress=progress,
     )
     after_veto, veto_log = apply_veto(picked, objections or {})
@@ -476,31 +479,41 @@ def build(
 # -- input and output --------------------------------------------------------------------------
 
 
-def read_positives(path: str | Path) -> tuple[list[Positive], int]:
+def read_positives(path: str | Path) -> tuple[list[Positive], dict[str, int]]:
     """Positives of a pair file (RUSSE csv, tsv, ...; :mod:`simeval.data.pairs`): every row
     when the file has no score column, else the rows whose score is > 0 (ae2-train.csv mixes
-    ``assoc`` rows, sim 1, with ``random`` rows, sim 0). Returns the positives in file order and
-    the number of rows left out. A pair given twice is used once."""
+    ``assoc`` rows, sim 1, with ``random`` rows, sim 0). A pair is a positive when any of its
+    rows is; it is kept once, at its first positive line. Returns the positives in file order
+    and counts of what was left out: ``rows_not_positive`` (score ≤ 0), ``repeated_rows`` (a
+    positive pair again) and ``positive_and_zero`` (pairs given both > 0 and ≤ 0: ae2-train
+    lists 49 pairs as both an association and a random pair)."""
     from simeval.data.pairs import default_score_column, read_pair_table, read_scored_pairs
 
     table = read_pair_table(path)
     if default_score_column(table) is None:
-        seen: set[tuple[str, str]] = set()
-        out: list[Positive] = []
-        for cells, line in zip(table.rows, table.lines, strict=True):
-            if (cells[0], cells[1]) not in seen:
-                seen.add((cells[0], cells[1]))
-                out.append(Positive(cells[0], cells[1], line))
-        return out, 0
-    scored = read_scored_pairs(path, require_scores=True)
-    out = [
-        Positive(a, b, int(line))
-        for (a, b), s, line in zip(scored.pairs, scored.scores, scored.lines, strict=True)
-        if s > 0
-    ]
+        pairs = [(c[0], c[1]) for c in table.rows]
+        scores = np.ones(len(pairs))
+        lines = table.lines
+    else:
+        scored = read_scored_pairs(path, require_scores=True, keep_duplicates=True)
+        pairs, scores, lines = scored.pairs, scored.scores, [int(n) for n in scored.lines]
+    seen: set[tuple[str, str]] = set()
+    zero: set[tuple[str, str]] = set()
+    out: list[Positive] = []
+    info = {"rows_not_positive": 0, "repeated_rows": 0, "positive_and_zero": 0}
+    for pair, score, line in zip(pairs, scores, lines, strict=True):
+        if score <= 0:
+            info["rows_not_positive"] += 1
+            zero.add(pair)
+        elif pair in seen:
+            info["repeated_rows"] += 1
+        else:
+            seen.add(pair)
+            out.append(Positive(pair[0], pair[1], line))
     if not out:
         raise InputError(path, None, "no positive pair (score > 0) in this file")
-    return out, len(scored) - len(out)
+    info["positive_and_zero"] = len(seen & zero)
+    return out, info
 
 
 def read_veto(path: str | Path) -> dict[tuple[str, str], str]:

@@ -143,6 +143,7 @@ def build_negatives(
     (word1,word2,sim: 1 related, 0 not), OUT/log.tsv (every decision) and OUT/manifest.json
     (inputs' sha256, settings, counts). Evaluate with `simeval evaluate MEASURE -b OUT`.
     Rules in detail: the docstring of simeval.build.negatives."""
+    import numpy as np
     from rich.progress import Progress
 
     from simeval.build import negatives as neg
@@ -156,7 +157,7 @@ def build_negatives(
     if lang not in LANGUAGES:
         raise InputError(None, None, f"--lang must be one of {', '.join(LANGUAGES)}")
     neg.check_out(out_dir)
-    every, not_positive = neg.read_positives(positives)
+    every, read_info = neg.read_positives(positives)
     chosen = neg.sample_sources(every, sources, seed) if sources else every
     objections = neg.read_vetoes(veto or [])
     with Progress(console=err, transient=True) as progress:
@@ -180,6 +181,8 @@ def build_negatives(
             workers=workers,
             progress=lambda n: progress.advance(task, n),
         )
+        if word_filter:
+            sim = neg.restrict_targets(sim, neg.word_filter(lang))
         progress.update(task, description="selecting negatives", completed=0, total=len(chosen))
         selection = neg.build(
             chosen,
@@ -187,10 +190,9 @@ def build_negatives(
             objections=objections,
             per_positive=per_positive,
             partners=neg.partners_of(every),
-            allowed=neg.word_filter(lang) if word_filter else None,
             progress=lambda n: progress.update(task, completed=n),
         )
-    selection.counts["rows_not_positive"] = not_positive
+    selection.counts.update(read_info)
     manifest = {
         "inputs": {
             "positives": {"path": str(positives), "sha256": sha256_file(positives)},
@@ -217,7 +219,11 @@ def build_negatives(
             "sources": sources,
             "seed": seed,
         },
-        "similarity": {"words": len(sim.words), "nonzero": int(sim.matrix.nnz)},
+        "similarity": {
+            "words": len(sim.words),
+            "targets": int(np.count_nonzero(sim.matrix.getnnz(axis=0))),
+            "nonzero": int(sim.matrix.nnz),
+        },
         "versions": package_versions(),
     }
     folder = neg.write_folder(out_dir, selection, manifest)
