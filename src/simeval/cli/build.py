@@ -102,6 +102,7 @@ def build_negatives(
     veto: Annotated[
         list[Path] | None,
         typer.Option(
+            metavar="FILE",
             help="Annotators' objections (repeatable): a header with word1, word2 and "
             "optionally related (a row objects when related is non-empty and not 0). One "
             "objection removes a negative; nothing replaces it.",
