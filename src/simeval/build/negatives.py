@@ -102,7 +102,7 @@ class Negative:
 @dataclass(frozen=True)
 class Decision:
     """One row of ``log.tsv``: ``step`` select | veto | balance; ``decision`` taken | skipped
-    (select), dropped | kept (veto, balance); ``reason`` says why."""
+    (select), dropped (veto, balance); ``reason`` says why."""
 
     step: str
     line: int
