@@ -32,8 +32,8 @@ The steps, each one function below:
    With a surplus of negatives, a source keeps the first pick of each of its positives before
    any second pick (then file order of the positives): one negative per positive, reserves used
    where a first pick was vetoed. With a shortfall (too few candidates, or vetoes), the source
-   keeps its first positives in file order and drops the rest (ae2-train lists a source's
-   associations strongest first), so a source with no negative leaves the set. Dropped pairs
+   keeps its first positives in file order and drops the rest (the file's order decides, as
+   it decides the processing order), so a source with no negative leaves the set. Dropped pairs
    are logged; nothing is padded with pairs outside the rule.
 
 Every decision is a :class:`Decision`, one row of ``log.tsv`` (:func:`write_folder`).
