@@ -12,6 +12,7 @@ from rich.text import Text
 from simeval.cli.common import (
     DataDir,
     build_app,
+    err,
     guarded,
     out,
     store_of,
@@ -145,3 +146,165 @@ def build_sts_sample(
             f"{'/'.join(map(str, drawn.taken))} of {'/'.join(map(str, drawn.available))}"
         )
     )
+
+
+@build_app.command("negatives")
+@guarded
+def build_negatives(
+    out_dir: Annotated[
+        Path, typer.Argument(help="Folder to write: pairs.csv, log.tsv, manifest.json.")
+    ],
+    positives: Annotated[
+        Path,
+        typer.Option(
+            help="Related pairs, a RUSSE-style pair file (word1,word2[,sim,...]); with a score "
+            "column only rows with score > 0 are positives (ae2-train.csv's sim 0 rows are not).",
+        ),
+    ],
+    corpus: Annotated[
+        Path, typer.Option(help="A text file, a folder of .txt files or a .tar.xz/.tar.gz.")
+    ],
+    lang: Annotated[str, typer.Option(help="ru or en: sentence splitting, tokens, word filter.")],
+    lemmatize: Annotated[
+        bool, typer.Option(help="Lemmas instead of word forms (pymorphy3 / simplemma).")
+    ] = False,
+    one_per_line: Annotated[
+        bool, typer.Option(help="Each non-empty line of a corpus file is a document.")
+    ] = False,
+    veto: Annotated[
+        list[Path] | None,
+        typer.Option(
+            metavar="FILE",
+            help="Annotators' objections (repeatable): a header with word1, word2 and "
+            "optionally related (a row objects when related is non-empty and not 0). One "
+            "objection removes a negative; nothing replaces it.",
+        ),
+    ] = None,
+    min_count: Annotated[int, typer.Option(min=1, help="Words rarer than this are not in S.")] = 5,
+    window: Annotated[int, typer.Option(min=1, help="Co-occurrence window on each side.")] = 5,
+    alpha: Annotated[
+        float, typer.Option(help="PMI context smoothing exponent (1: plain PMI).")
+    ] = 1.0,
+    per_positive: Annotated[
+        int, typer.Option(min=1, help="Negatives taken per positive (RUSSE: the top two).")
+    ] = 2,
+    word_filter: Annotated[
+        bool,
+        typer.Option(
+            "--nouns/--any-word",
+            help="Candidates must be nouns (ru, pymorphy3) or non-stop words (en).",
+        ),
+    ] = True,
+    sources: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Use the positives of N source words drawn at random with --seed (kept in "
+            "file order); 0: every source.",
+        ),
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the --sources draw.")] = 0,
+    workers: Annotated[int, typer.Option(min=1, help="Processes counting co-occurrences.")] = 1,
+) -> None:
+    """Build RUSSE 2015-style (BLESS-style) negatives for related pairs: S = PMI of the
+    corpus's window co-occurrences with s <= 0 dropped; for each positive <w_i, w_j> in file
+    order, the candidates w_k with s_ik > 0 ranked by corpus frequency (ties: the word, code
+    point order); the top two that are not w_i, a positive partner of w_i or a target taken
+    before become negatives, and their targets are removed from further consideration. Vetoed
+    pairs are dropped; each source keeps as many negatives as positives (first picks before
+    second picks; with too few negatives its last positives are dropped). Writes OUT/pairs.csv
+    (word1,word2,sim: 1 related, 0 not), OUT/log.tsv (every decision) and OUT/manifest.json
+    (inputs' sha256, settings, counts). Evaluate with `simeval evaluate MEASURE -b OUT`.
+    Rules in detail: the docstring of simeval.build.negatives."""
+    import numpy as np
+    from rich.progress import Progress
+
+    from simeval.build import negatives as neg
+    from simeval.cache import cache_root
+    from simeval.data.textio import sha256_file
+    from simeval.errors import InputError
+    from simeval.results.record import package_versions
+    from simeval.text.tokenize import LANGUAGES
+    from simeval.train.prepared import prepare_corpus
+
+    if lang not in LANGUAGES:
+        raise InputError(None, None, f"--lang must be one of {', '.join(LANGUAGES)}")
+    neg.check_out(out_dir)
+    every, read_info = neg.read_positives(positives)
+    chosen = neg.sample_sources(every, sources, seed) if sources else every
+    objections = neg.read_vetoes(veto or [])
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"tokenizing {corpus.name}", total=None)
+        prepared = prepare_corpus(
+            corpus,
+            lang,
+            lemmatize,
+            cache_root() / "corpora",
+            one_per_line=one_per_line,
+            progress=lambda n: progress.update(task, completed=n),
+        )
+        progress.update(
+            task, description="counting co-occurrences", completed=0, total=prepared.sentences
+        )
+        sim = neg.similarity_from_corpus(
+            prepared.path,
+            min_count,
+            window,
+            alpha=alpha,
+            workers=workers,
+            progress=lambda n: progress.advance(task, n),
+        )
+        if word_filter:
+            sim = neg.restrict_targets(sim, neg.word_filter(lang))
+        progress.update(task, description="selecting negatives", completed=0, total=len(chosen))
+        selection = neg.build(
+            chosen,
+            sim,
+            objections=objections,
+            per_positive=per_positive,
+            partners=neg.partners_of(every),
+            progress=lambda n: progress.update(task, completed=n),
+        )
+    selection.counts.update(read_info)
+    manifest = {
+        "inputs": {
+            "positives": {"path": str(positives), "sha256": sha256_file(positives)},
+            "corpus": {
+                "path": str(corpus),
+                "sha256": prepared.sha256,
+                "documents": prepared.documents,
+                "sentences": prepared.sentences,
+                "tokens": prepared.tokens,
+            },
+            "veto": [{"path": str(f), "sha256": sha256_file(f)} for f in veto or []],
+        },
+        "settings": {
+            "lang": lang,
+            "lemmatize": lemmatize,
+            "one_per_line": one_per_line,
+            "min_count": min_count,
+            "window": window,
+            "alpha": alpha,
+            "per_positive": per_positive,
+            "word_filter": "nouns"
+            if word_filter and lang == "ru"
+            else ("non-stop words" if word_filter else "none"),
+            "sources": sources,
+            "seed": seed,
+        },
+        "similarity": {
+            "words": len(sim.words),
+            "targets": int(np.count_nonzero(sim.matrix.getnnz(axis=0))),
+            "nonzero": int(sim.matrix.nnz),
+        },
+        "versions": package_versions(),
+    }
+    folder = neg.write_folder(out_dir, selection, manifest)
+    c = selection.counts
+    out.print(
+        f"{c['positives_in']} positives of {c['sources_in']} sources; {c['selected']} negatives "
+        f"selected, {c['vetoed']} vetoed; kept {c['positives']} positives and {c['negatives']} "
+        f"negatives of {c['sources']} sources ({c['positives_dropped']} positives dropped to "
+        "balance)"
+    )
+    out.print(Text(f"wrote {folder / neg.PAIRS}, {folder / neg.LOG}, {folder / neg.MANIFEST}"))

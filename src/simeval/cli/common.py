@@ -39,7 +39,8 @@ score_app = typer.Typer(
 )
 build_app = typer.Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
-    help="Build benchmark datasets (BUCC 2015-style linking collections).",
+    help="Build benchmark datasets (BUCC 2015-style linking collections, RUSSE 2015-style "
+    "negatives); each writes a folder that `simeval evaluate -b FOLDER` reads.",
     no_args_is_help=True,
 )
 app.add_typer(data_app, name="data")

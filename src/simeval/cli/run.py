@@ -89,7 +89,8 @@ def evaluate_cmd(
             "--benchmark",
             "-b",
             help="A benchmark (repeatable; see `simeval benchmarks`), a name from --registry, "
-            "or a path: a gold pair file, an STS folder or a linking folder.",
+            "or a path: a gold pair file, an STS folder, a linking folder or a folder built by "
+            "`simeval build negatives`.",
         ),
     ] = None,
     suite: Annotated[

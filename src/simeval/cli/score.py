@@ -64,7 +64,8 @@ def score_file(
         str,
         typer.Argument(
             help="A benchmark or suite (see `simeval benchmarks`), a name from --registry, or "
-            "a path: a gold pair file, an STS folder or a linking folder.",
+            "a path: a gold pair file, an STS folder, a linking folder or a folder built by "
+            "`simeval build negatives`.",
             show_default=False,
         ),
     ],

@@ -16,7 +16,8 @@ Entry types:
 
 The user's own benchmarks need no code:
 
-- a path where a name is expected: a pair file (``--kind``, ``--gold-column``), an STS folder
+- a path where a name is expected: a pair file (``--kind``, ``--gold-column``), a folder built
+  by ``simeval build negatives`` (its ``pairs.csv``, related by default), an STS folder
   (``STS.input.<dataset>.txt`` + ``STS.gs.<dataset>.txt``, several datasets make a suite with
   ALL/ALLnrm/Mean) or a linking folder (``qrels`` or ``qrels.test``, and optionally the
   documents as ``queries.jsonl`` + ``corpus.jsonl``, :mod:`simeval.data.documents`);
@@ -765,13 +766,14 @@ def linking_folder(
     return LinkingBenchmark(name, read_qrels(qrels_path), description, sha256_of([qrels_path]))
 
 
-def from_path(path: Path, kind: str = "graded", gold_column: str | None = None) -> Any:
+def from_path(path: Path, kind: str | None = None, gold_column: str | None = None) -> Any:
     """The benchmark at ``path`` (module docstring), named by the path as given, so that two
-    files called gold.tsv in different folders are two benchmarks."""
+    files called gold.tsv in different folders are two benchmarks. ``kind`` defaults to
+    graded for a pair file and to the manifest's kind for a built folder."""
     if path.is_file():
-        return pair_file(path, kind, gold_column)
+        return pair_file(path, kind or "graded", gold_column)
     if path.is_dir():
-        built = _built_benchmark(path)
+        built = _built_benchmark(path, kind, gold_column)
         if built is not None:
             return built
         if any(path.glob("STS*.input.*.txt")):
@@ -779,30 +781,41 @@ def from_path(path: Path, kind: str = "graded", gold_column: str | None = None) 
         if any((path / q).is_file() for q in ("qrels", "qrels.test")):
             return linking_folder(path)
         raise InputError(
-            path, None, "expected an STS folder (STS.input.*.txt) or a linking folder (qrels)"
+            path,
+            None,
+            "expected an STS folder (STS.input.*.txt), a linking folder (qrels) or a built "
+            "pair folder (manifest.json + pairs.csv, `simeval build negatives`)",
         )
     raise InputError(path, None, "no such file or folder")
 
 
-def _built_benchmark(folder: Path) -> PairBenchmark | None:
+def _built_benchmark(
+    folder: Path, kind: str | None = None, gold_column: str | None = None
+) -> PairBenchmark | None:
     """The benchmark a builder's folder declares in its ``manifest.json`` (``benchmark``: the
-    file and its kind; :mod:`simeval.build.folder`), or None for other folders."""
+    file and its kind, e.g. ``simeval build negatives``' related pairs or a campaign's graded
+    means; :mod:`simeval.build.folder`), or None for other folders. Only the manifest is read:
+    tasks never import the builders. ``kind`` overrides the declared kind."""
     import json
 
     manifest = folder / "manifest.json"
     if not manifest.is_file():
         return None
     try:
-        declared = json.loads(manifest.read_text(encoding="utf-8")).get("benchmark")
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
+        record = json.loads(manifest.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(manifest, None, f"not a builder's JSON manifest: {exc}") from None
-    if not declared:
+    declared = record.get("benchmark") if isinstance(record, dict) else None
+    if not isinstance(declared, dict) or "file" not in declared:
         return None
-    kind = str(declared.get("kind", "graded"))
+    kind = kind or str(declared.get("kind", "graded"))
     if kind not in KIND_NAMES:
         raise InputError(manifest, None, f"benchmark kind {kind!r}: expected graded or related")
+    pairs = folder / str(declared["file"])
+    if not pairs.is_file():
+        raise InputError(pairs, None, f"missing: the folder's manifest names {pairs.name}")
     name = str(folder).rstrip("/")
-    return pair_file(folder / str(declared["file"]), kind, name=name, description=f"built: {name}")
+    return pair_file(pairs, kind, gold_column, name=name, description=f"built: {name}")
 
 
 def _user_entry(source: Path, name: str, spec: dict[str, Any]) -> Entry:
