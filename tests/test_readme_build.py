@@ -46,7 +46,7 @@ def test_the_building_section_runs_and_its_numbers_hold(
     monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(encoder_cache))
     monkeypatch.chdir(tmp_path)
     text = readme_text.section(SECTION)
-    (block,) = readme_text.blocks(text, "bash")
+    block = readme_text.blocks(text, "bash")[0]
     commands = [shlex.split(line) for line in block.strip().splitlines()]
     assert [c[:3] for c in commands] == [
         ["simeval", "build", "sts-sample"],
@@ -152,3 +152,54 @@ def test_the_building_section_runs_and_its_numbers_hold(
     for name in ("built/ws-campaign", "wordsim353"):
         value = records[name]["metrics"]["spearman"]
         assert f"{value:.4f}" in printed[3] and f"{value:.4f}" in flat
+
+
+@pytest.mark.slow
+def test_the_negatives_example_runs_and_its_numbers_hold(
+    data_dir: Path, monkeypatch, tmp_path: Path
+) -> None:
+    """The README's negatives build and its measures without a model (the SVD line needs the
+    model of "Models trained from the corpora", minutes to train: its options are checked in
+    test_readme.py). The balance is recounted from pairs.csv; every negative is a pair of the
+    positives' source words with a target that is not one of its positives."""
+    monkeypatch.chdir(tmp_path)
+    text = readme_text.section(SECTION)
+    flat = " ".join(text.split())
+    block = readme_text.blocks(text, "bash")[1]
+    lines = [line.strip() for line in block.strip().splitlines()]
+    assert len(lines) == 3
+    build = [w.replace("../shared/data", str(data_dir)) for w in shlex.split(lines[0])[1:]]
+    printed = " ".join(run(build).split())
+    summary = re.search(r"prints `(.*?)`", flat).group(1)
+    assert summary in printed
+    loop = re.fullmatch(r"for m in (.*); do simeval (.*); done", lines[1])
+    found = {}
+    for spec in loop.group(1).split():
+        args = shlex.split(loop.group(2).replace("$m", spec))
+        run(args)
+    from simeval.results.store import load_results
+
+    for r in load_results("results/built"):
+        found[(r["system"]["spec"], r["benchmark"])] = r["metrics"]["ap_trapezoid"]
+    for spec in ("orthographic", "random"):
+        built, official = found[(spec, "built/ae2-neg")], found[(spec, "russe-ae2")]
+        assert f"{spec} {built:.4f} and {official:.4f}" in flat, spec
+    rows = [x.split(",") for x in Path("built/ae2-neg/pairs.csv").read_text().splitlines()[1:]]
+    pos = defaultdict(set)
+    neg = defaultdict(set)
+    for w1, w2, sim in rows:
+        (pos if sim == "1" else neg)[w1].add(w2)
+    assert pos.keys() == neg.keys()
+    assert all(len(pos[w]) == len(neg[w]) for w in pos)
+    kept = re.search(r"kept (\d+) positives and (\d+) negatives of (\d+) sources", summary)
+    assert (sum(map(len, pos.values())), sum(map(len, neg.values())), len(pos)) == tuple(
+        int(x) for x in kept.groups()
+    )
+    positives = defaultdict(set)
+    for line in (data_dir / "russe/ae2-train.csv").read_text(encoding="utf-8").splitlines()[1:]:
+        w1, w2, _, sim = line.split(",")
+        if sim.strip() == "1":  # assoc rows; the random (0) rows are not positives
+            positives[w1].add(w2)
+    assert all(not (neg[w] & positives[w]) for w in neg)  # no negative is a known positive
+    targets = [t for w in neg for t in neg[w]]
+    assert len(targets) == len(set(targets))  # a target taken once is never offered again
