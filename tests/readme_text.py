@@ -32,3 +32,16 @@ def tables(text: str) -> list[list[list[str]]]:
             out.append(current)
             current = []
     return [*out, current] if current else out
+
+
+def table_after(start: str) -> list[list[str]]:
+    """The first Markdown table after the README line that starts with ``start``."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(start))
+    table: list[list[str]] = []
+    for line in lines[first + 1 :]:
+        if line.startswith("|"):
+            table.append([c.strip() for c in line.strip("|").split("|")])
+        elif table:
+            break
+    return table

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import readme_text
 from simeval.cli import app
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -71,19 +72,6 @@ def test_readme_command_exists_with_its_options(command: str) -> None:
             assert option in help_text, f"README uses {option} with `simeval {' '.join(path)}`"
 
 
-def _readme_table(after: str) -> list[list[str]]:
-    """The first Markdown table after the line that starts with ``after``."""
-    lines = README.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(after))
-    table = []
-    for line in lines[start + 1 :]:
-        if line.startswith("|"):
-            table.append([c.strip() for c in line.strip("|").split("|")])
-        elif table:
-            break
-    return table
-
-
 def test_main_job_prints_the_readme_table(tmp_path: Path) -> None:
     """The main job's loop (its three measures that need no model; the encoder's numbers are
     checked in test_encoder.py), then `simeval results`: every number of those columns equals
@@ -102,7 +90,7 @@ def test_main_job_prints_the_readme_table(tmp_path: Path) -> None:
         cells = [c for c in re.split(r"[│┃]", line) if c.strip()]
         if len(cells) == 2 + len(specs):
             printed[cells[0].strip()] = [c.strip() for c in cells[2:]]
-    table = _readme_table("`simeval results results/main` after the main job")
+    table = readme_text.table_after("`simeval results results/main` after the main job")
     header = table[0]
     assert header[2:5] == specs
     for row in table[2:]:
@@ -121,7 +109,7 @@ def test_xling_table_rows_of_hapax_and_dictionary() -> None:
     language, and the mean MRR), as `simeval evaluate RANKER -s xling` prints them."""
     from simeval.api import evaluate
 
-    table = _readme_table("| ranker | de | fr | ru | tr | zh | mean MRR |")
+    table = readme_text.table_after("| ranker | de | fr | ru | tr | zh | mean MRR |")
     table = [["ranker", "de", "fr", "ru", "tr", "zh", "mean MRR"], *table]
     rows = {r[0].split(" ")[0]: r for r in table[2:]}
 
@@ -142,7 +130,7 @@ def test_xling_fr_cells_of_procrustes_and_combine(ranker: str) -> None:
     printed precision."""
     import json
 
-    table = _readme_table("| ranker | de | fr | ru | tr | zh | mean MRR |")
+    table = readme_text.table_after("| ranker | de | fr | ru | tr | zh | mean MRR |")
     (row,) = [r for r in table if r[0].split(" ")[0] == ranker]
     shown = CliRunner().invoke(app, ["evaluate", ranker, "-b", "xling-fr-en", "--json"])
     assert shown.exit_code == 0, shown.output
@@ -221,7 +209,7 @@ def test_compare_rows_of_the_readme(encoder_cache: Path, monkeypatch, tmp_path: 
         ("encoder", ["sts12", "simlex999"]),
     ):
         evaluate(spec, *targets, results_dir=results)
-    table = _readme_table("| command | main metric: A − B [95% interval] | test, p |")
+    table = readme_text.table_after("| command | main metric: A − B [95% interval] | test, p |")
     assert len(table) == 4  # the separator and three rows
     for command, difference, test in table[1:]:
         words = _words(command.strip("`"))[2:]

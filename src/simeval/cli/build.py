@@ -15,6 +15,7 @@ from simeval.cli.common import (
     err,
     guarded,
     out,
+    prepared_corpus,
     store_of,
 )
 
@@ -220,12 +221,10 @@ def build_negatives(
     from rich.progress import Progress
 
     from simeval.build import negatives as neg
-    from simeval.cache import cache_root
     from simeval.data.textio import sha256_file
     from simeval.errors import InputError
     from simeval.results.record import package_versions
     from simeval.text.tokenize import LANGUAGES
-    from simeval.train.prepared import prepare_corpus
 
     if lang not in LANGUAGES:
         raise InputError(None, None, f"--lang must be one of {', '.join(LANGUAGES)}")
@@ -234,15 +233,7 @@ def build_negatives(
     chosen = neg.sample_sources(every, sources, seed) if sources else every
     objections = neg.read_vetoes(veto or [])
     with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"tokenizing {corpus.name}", total=None)
-        prepared = prepare_corpus(
-            corpus,
-            lang,
-            lemmatize,
-            cache_root() / "corpora",
-            one_per_line=one_per_line,
-            progress=lambda n: progress.update(task, completed=n),
-        )
+        prepared, task = prepared_corpus(progress, corpus, lang, lemmatize, one_per_line)
         progress.update(
             task, description="counting co-occurrences", completed=0, total=prepared.sentences
         )

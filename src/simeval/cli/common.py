@@ -241,3 +241,23 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
 
         save_results(folder, results)
         err.print(f"[dim]appended {len(results)} record(s) to {escape(str(folder / RESULTS))}[/]")
+
+
+def prepared_corpus(
+    progress: Any, corpus: Path, lang: str, lemmatize: bool, one_per_line: bool
+) -> tuple[Any, Any]:
+    """The corpus tokenized once into the cache (:func:`simeval.train.prepared.prepare_corpus`)
+    with a progress line; returns it and the progress task for the next step to reuse."""
+    from simeval.cache import cache_root
+    from simeval.train.prepared import prepare_corpus
+
+    task = progress.add_task(f"tokenizing {corpus.name}", total=None)
+    prepared = prepare_corpus(
+        corpus,
+        lang,
+        lemmatize,
+        cache_root() / "corpora",
+        one_per_line=one_per_line,
+        progress=lambda n: progress.update(task, completed=n),
+    )
+    return prepared, task

@@ -19,6 +19,7 @@ from simeval.cli.common import (
     err,
     guarded,
     out,
+    prepared_corpus,
     print_results,
     registry_of,
     store_of,
@@ -230,11 +231,9 @@ def train_cmd(
     reads; the folder's config.json records every setting and the corpus sha256."""
     from rich.progress import Progress
 
-    from simeval.cache import cache_root
     from simeval.errors import InputError
     from simeval.text.tokenize import LANGUAGES
     from simeval.train.models import KINDS, TrainConfig, train
-    from simeval.train.prepared import prepare_corpus
 
     if kind not in KINDS:
         raise InputError(None, None, f"unknown model kind {kind!r}; one of {', '.join(KINDS)}")
@@ -258,15 +257,7 @@ def train_cmd(
         workers=workers,
     )
     with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"tokenizing {corpus.name}", total=None)
-        prepared = prepare_corpus(
-            corpus,
-            lang,
-            lemmatize,
-            cache_root() / "corpora",
-            one_per_line=one_per_line,
-            progress=lambda n: progress.update(task, completed=n),
-        )
+        prepared, task = prepared_corpus(progress, corpus, lang, lemmatize, one_per_line)
         progress.update(task, description=f"training {kind}", completed=0, total=prepared.sentences)
         folder = train(config, prepared, out_dir, progress=lambda n: progress.advance(task, n))
     err.print(
