@@ -272,18 +272,25 @@ def select(
     log: list[Decision] = []
     orders: dict[str, tuple[list[int], dict[int, float]]] = {}
     for n, p in enumerate(positives, start=1):
-        src = normalize(p.source)
-        if src not in sim.index:
+
+        def note(decision: str, reason: str, p: Positive = p, **candidate: Any) -> None:
+            """A selection decision for positive ``p`` (``candidate``: its candidate, frequency,
+            rank and pmi, when the decision is about one)."""
             log.append(
                 Decision(
                     "select",
                     p.line,
                     p.source,
                     p.target,
-                    decision="skipped",
-                    reason="source not in the corpus vocabulary",
+                    decision=decision,
+                    reason=reason,
+                    **candidate,
                 )
             )
+
+        src = normalize(p.source)
+        if src not in sim.index:
+            note("skipped", "source not in the corpus vocabulary")
             continue
         if src not in orders:
             row = sim.matrix.getrow(sim.index[src])
@@ -291,16 +298,7 @@ def select(
             orders[src] = (candidate_order(sim, src), values)
         order, values = orders[src]
         if not order:
-            log.append(
-                Decision(
-                    "select",
-                    p.line,
-                    p.source,
-                    p.target,
-                    decision="skipped",
-                    reason="no candidate with s > 0",
-                )
-            )
+            note("skipped", "no candidate with s > 0")
         picks = 0
         for rank, k in enumerate(order, start=1):
             w = sim.words[k]
@@ -315,33 +313,16 @@ def select(
             else:
                 reason = ""
             if reason:
-                log.append(
-                    Decision(
-                        "select", p.line, p.source, p.target, w, freq, rank, s, "skipped", reason
-                    )
-                )
+                note("skipped", reason, candidate=w, frequency=freq, rank=rank, pmi=s)
                 continue
             picks += 1
             removed[k] = p
             negatives.append(Negative(p.source, w, p, picks, rank, freq, s))
-            log.append(
-                Decision(
-                    "select", p.line, p.source, p.target, w, freq, rank, s, "taken", f"pick {picks}"
-                )
-            )
+            note("taken", f"pick {picks}", candidate=w, frequency=freq, rank=rank, pmi=s)
             if picks == per_positive:
                 break
         if order and picks < per_positive:
-            log.append(
-                Decision(
-                    "select",
-                    p.line,
-                    p.source,
-                    p.target,
-                    decision="skipped",
-                    reason=f"candidates exhausted after {picks} pick(s)",
-                )
-            )
+            note("skipped", f"candidates exhausted after {picks} pick(s)")
         if progress:
             progress(n)
     return negatives, log
