@@ -180,40 +180,17 @@ def test_cli_submit_prints_the_error_as_simeval_score_does(server, mc30, tmp_pat
     Path("sub/bad.csv").write_bytes(bad_file(mc30))
     runner = CliRunner()
     offline = runner.invoke(app, ["score", "file", "mc30", "sub/bad.csv"])
-    online = runner.invoke(
-        app,
-        [
-            "submit",
-            "sub/bad.csv",
-            "--server",
-            "http://server",
-            "--token",
-            token,
-            "-p",
-            "trial",
-            "-t",
-            "mc30",
-        ],
-    )
+
+    def submit(path: str):  # simeval submit PATH to the trial phase's mc30
+        args = ["submit", path, "--server", "http://server", "--token", token]
+        return runner.invoke(app, [*args, "-p", "trial", "-t", "mc30"])
+
+    online = submit("sub/bad.csv")
     assert offline.exit_code == online.exit_code == 2
     assert "sub/bad.csv:4:" in offline.stderr
     assert online.stderr == offline.stderr
     Path("sub/good.csv").write_bytes(pair_file(mc30, 2)[0])
-    ok = runner.invoke(
-        app,
-        [
-            "submit",
-            "sub/good.csv",
-            "--server",
-            "http://server",
-            "--token",
-            token,
-            "-p",
-            "trial",
-            "-t",
-            "mc30",
-        ],
-    )
+    ok = submit("sub/good.csv")
     assert ok.exit_code == 0, ok.stderr
     assert "run 1 of 2 on mc30" in ok.stdout
 
