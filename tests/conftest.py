@@ -46,3 +46,37 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def encoder_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One embedding cache for the tests that run the encoder (the first encodes)."""
     return tmp_path_factory.mktemp("encoder-cache")
+
+
+def _postgres_database(base: str, request: pytest.FixtureRequest) -> str:
+    """A new, empty database on the PostgreSQL server at ``base`` (dropped after the test)."""
+    import uuid
+
+    psycopg = pytest.importorskip("psycopg")
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(base, autocommit=True) as con:
+        con.execute(f"CREATE DATABASE {name}")
+
+    def drop() -> None:
+        with psycopg.connect(base, autocommit=True) as con:
+            con.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    request.addfinalizer(drop)
+    return base.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def serve_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A shared-task server's database URL: SQLite in a folder, and the same test again on
+    PostgreSQL when SIMEVAL_TEST_POSTGRES names a server (`.ci/postgres start` prints one; CI
+    sets SIMEVAL_REQUIRE_POSTGRES=1, so a missing server fails instead of skipping)."""
+    if request.param == "sqlite":
+        folder = tmp_path / "sqlite"
+        folder.mkdir()
+        return f"sqlite:///{folder / 'serve.db'}"
+    base = os.environ.get("SIMEVAL_TEST_POSTGRES")
+    if not base:
+        if os.environ.get("SIMEVAL_REQUIRE_POSTGRES"):
+            pytest.fail("SIMEVAL_TEST_POSTGRES is not set (.ci/postgres start DIR prints it)")
+        pytest.skip("no PostgreSQL server (set SIMEVAL_TEST_POSTGRES)")
+    return _postgres_database(base, request)

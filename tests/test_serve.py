@@ -10,9 +10,8 @@ import csv
 import io
 import logging
 import re
-import sqlite3
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -22,45 +21,25 @@ from scipy.stats import pearsonr, spearmanr
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
+from serve_kit import (
+    BAD_LINE,
+    CAMPAIGN,
+    OPENS,
+    TEST_END,
+    TEST_OPENS,
+    TRIAL_END,
+    Clock,
+    bad_file,
+    gold,
+    make_server,
+    pair_file,
+    register,
+    upload,
+)
 from simeval.serve.app import create_app
 from simeval.serve.campaigns import Targets, create_campaign, export, publish
 from simeval.serve.db import Database, default_url
 from simeval.serve.storage import Storage
-
-OPENS = datetime(2025, 1, 1, tzinfo=UTC)
-TRIAL_END = datetime(2025, 2, 1, tzinfo=UTC)
-TEST_OPENS = datetime(2025, 2, 2, tzinfo=UTC)
-TEST_END = datetime(2025, 2, 10, tzinfo=UTC)
-CAMPAIGN = f"""
-name = "lex25"
-title = "Word similarity 2025"
-
-[[phase]]
-name = "trial"
-targets = ["mc30", "rg65", "sts12-msrvid"]
-opens = {OPENS.isoformat()}
-deadline = {TRIAL_END.isoformat()}
-runs = 2
-max_bytes = 100_000
-
-[[phase]]
-name = "test"
-targets = ["mc30"]
-opens = {TEST_OPENS.isoformat()}
-deadline = {TEST_END.isoformat()}
-runs = 3
-max_bytes = 10_000
-"""
-
-
-class Clock:
-    """The server's clock, moved by the tests."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
@@ -69,45 +48,10 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def server(tmp_path: Path, clock: Clock) -> dict:
-    folder = tmp_path / "server"
-    folder.mkdir()
-    campaign = tmp_path / "campaign.toml"
-    campaign.write_text(CAMPAIGN, encoding="utf-8")
-    db = Database(default_url(folder))
-    create_campaign(db, campaign, OPENS, Targets())
-    app = create_app(default_url(folder), folder / "files", clock=clock, rate_limits={})
-    return {"folder": folder, "db": db, "client": TestClient(app), "app": app}
-
-
-def register(client: TestClient, team: str) -> str:
-    r = client.post("/api/campaigns/lex25/teams", json={"team": team})
-    assert r.status_code == 201, r.text
-    return r.json()["token"]
-
-
-def upload(client: TestClient, token: str, data: bytes, phase: str = "trial", **params: str):
-    return client.post(
-        f"/api/phases/{phase}/submissions",
-        params={"filename": "run.csv", **params},
-        content=data,
-        headers={"authorization": f"Bearer {token}"},
-    )
-
-
-def gold(path: Path) -> list[tuple[str, str, float]]:
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
-    return [(a, b, float(g)) for a, b, g in rows]
-
-
-def pair_file(pairs: list[tuple[str, str, float]], seed: int) -> tuple[bytes, list[float]]:
-    """A word1,word2,sim submission with seeded random scores."""
-    scores = np.random.default_rng(seed).random(len(pairs)).round(6).tolist()
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["word1", "word2", "sim"])
-    writer.writerows((a, b, s) for (a, b, _), s in zip(pairs, scores, strict=True))
-    return text.getvalue().encode(), scores
+def server(tmp_path: Path, clock: Clock, serve_db: str) -> dict:
+    """The server over SQLite, and again over PostgreSQL (see conftest.serve_db)."""
+    s = make_server(serve_db, tmp_path / "server", clock)
+    return {"folder": s.folder, "db": s.db, "client": s.client, "app": s.app, "url": serve_db}
 
 
 @pytest.fixture(scope="module")
@@ -118,17 +62,6 @@ def mc30(data_dir: Path) -> list[tuple[str, str, float]]:
 @pytest.fixture(scope="module")
 def rg65(data_dir: Path) -> list[tuple[str, str, float]]:
     return gold(data_dir / "rg65" / "EN-RG-65.txt")
-
-
-BAD_LINE = 4  # the header is line 1
-
-
-def bad_file(pairs: list[tuple[str, str, float]]) -> bytes:
-    data, _ = pair_file(pairs, 0)
-    lines = data.decode().splitlines()
-    a, b, _ = lines[BAD_LINE - 1].split(",")
-    lines[BAD_LINE - 1] = f"{a},{b},high"
-    return ("\n".join(lines) + "\n").encode()
 
 
 def test_register_bad_file_then_good_file_then_leaderboard(server, mc30, tmp_path, monkeypatch):
@@ -305,17 +238,26 @@ def test_test_phase_scores_hidden_until_published_after_deadline(server, clock, 
 
 
 def test_tokens_are_stored_hashed_and_never_logged(server, mc30, caplog):
+    from sqlalchemy import text
+
     caplog.set_level(logging.DEBUG)
     client = server["client"]
     token = register(client, "alpha")
     upload(client, token, pair_file(mc30, 1)[0], target="mc30")
     secret = token.split("_", 2)[2]
-    raw = (server["folder"] / "serve.db").read_bytes()
-    for wal in server["folder"].glob("serve.db-wal"):
-        raw += wal.read_bytes()
-    assert secret.encode() not in raw and token.encode() not in raw
-    with sqlite3.connect(server["folder"] / "serve.db") as con:
-        (stored,) = con.execute("select token_hash from team").fetchone()
+    if server["url"].startswith("sqlite"):  # the file itself, journal included
+        db_file = Path(server["url"].removeprefix("sqlite:///"))
+        raw = b"".join(p.read_bytes() for p in db_file.parent.glob(db_file.name + "*"))
+        assert secret.encode() not in raw and token.encode() not in raw
+    with server["db"].engine.connect() as con:
+        every_value = [
+            str(v)
+            for table in ("team", "submission", "campaign", "phase")
+            for row in con.execute(text(f"select * from {table}"))
+            for v in row
+        ]
+        (stored,) = con.execute(text("select token_hash from team")).one()
+    assert not any(secret in v or token in v for v in every_value)
     assert len(stored) == 64 and stored != secret
     assert secret not in caplog.text and "alpha" in caplog.text
 
@@ -455,7 +397,7 @@ def test_restart_sweeps_unfinished_uploads(server, clock, mc30):
     (files / "tmp" / "deadbeef").mkdir()  # killed while receiving
     (files / "tmp" / "deadbeef" / "upload").write_bytes(b"half")
     (files / "submissions" / "cafebabe").mkdir()  # killed between rename and commit
-    create_app(default_url(server["folder"]), files, clock=clock, rate_limits={})
+    create_app(server["url"], files, clock=clock, rate_limits={})
     assert [p.name for p in (files / "submissions").iterdir()] == [kept]
     assert list((files / "tmp").iterdir()) == []
 

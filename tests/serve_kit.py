@@ -1,0 +1,166 @@
+"""What the shared-task server's tests share: a campaign file, a clock the tests move, a
+server (app, database, folder) over any database URL, uploads through the API, submission
+files with seeded scores, and a live uvicorn server on loopback for browsers and load."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+OPENS = datetime(2025, 1, 1, tzinfo=UTC)
+TRIAL_END = datetime(2025, 2, 1, tzinfo=UTC)
+TEST_OPENS = datetime(2025, 2, 2, tzinfo=UTC)
+TEST_END = datetime(2025, 2, 10, tzinfo=UTC)
+CAMPAIGN = f"""
+name = "lex25"
+title = "Word similarity 2025"
+
+[[phase]]
+name = "trial"
+targets = ["mc30", "rg65", "sts12-msrvid"]
+opens = {OPENS.isoformat()}
+deadline = {TRIAL_END.isoformat()}
+runs = 2
+max_bytes = 100_000
+
+[[phase]]
+name = "test"
+targets = ["mc30"]
+opens = {TEST_OPENS.isoformat()}
+deadline = {TEST_END.isoformat()}
+runs = 3
+max_bytes = 10_000
+"""
+BAD_LINE = 4  # the line of bad_file() that holds a word instead of a score; the header is 1
+
+
+class Clock:
+    """The server's clock, moved by the tests."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class Server:
+    """A server over ``url`` with its files in ``folder``, campaign :data:`CAMPAIGN` made."""
+
+    url: str
+    folder: Path
+    db: Any
+    app: Any
+    client: Any
+
+    @property
+    def files(self) -> Path:
+        return self.folder / "files"
+
+
+def make_server(
+    url: str,
+    folder: Path,
+    clock: Clock,
+    campaign: str = CAMPAIGN,
+    rate_limits: dict | None = None,
+) -> Server:
+    from fastapi.testclient import TestClient
+
+    from simeval.serve.app import create_app
+    from simeval.serve.campaigns import Targets, create_campaign
+    from simeval.serve.db import Database
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "campaign.toml"
+    path.write_text(campaign, encoding="utf-8")
+    db = Database(url)
+    create_campaign(db, path, OPENS, Targets())
+    app = create_app(url, folder / "files", clock=clock, rate_limits=rate_limits or {})
+    return Server(url, folder, db, app, TestClient(app))
+
+
+def register(client: Any, team: str, campaign: str = "lex25") -> str:
+    r = client.post(f"/api/campaigns/{campaign}/teams", json={"team": team})
+    assert r.status_code == 201, r.text
+    return r.json()["token"]
+
+
+def upload(client: Any, token: str, data: bytes, phase: str = "trial", **params: str) -> Any:
+    return client.post(
+        f"/api/phases/{phase}/submissions",
+        params={"filename": "run.csv", **params},
+        content=data,
+        headers={"authorization": f"Bearer {token}"},
+    )
+
+
+def mine(client: Any, token: str) -> list[dict]:
+    return client.get("/api/submissions", headers={"authorization": f"Bearer {token}"}).json()
+
+
+def gold(path: Path) -> list[tuple[str, str, float]]:
+    """word1 TAB word2 TAB score lines (the English word sets)."""
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [(a, b, float(g)) for a, b, g in rows]
+
+
+def pair_file(pairs: list[tuple[str, str, float]], seed: int) -> tuple[bytes, list[float]]:
+    """A word1,word2,sim submission with seeded random scores."""
+    scores = np.random.default_rng(seed).random(len(pairs)).round(6).tolist()
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["word1", "word2", "sim"])
+    writer.writerows((a, b, s) for (a, b, _), s in zip(pairs, scores, strict=True))
+    return text.getvalue().encode(), scores
+
+
+def bad_file(pairs: list[tuple[str, str, float]]) -> bytes:
+    """A pair file whose line :data:`BAD_LINE` has ``high`` for a score."""
+    data, _ = pair_file(pairs, 0)
+    lines = data.decode().splitlines()
+    a, b, _ = lines[BAD_LINE - 1].split(",")
+    lines[BAD_LINE - 1] = f"{a},{b},high"
+    return ("\n".join(lines) + "\n").encode()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def live(app: Any, **config: Any) -> Iterator[str]:
+    """``app`` served by uvicorn on 127.0.0.1 in a thread; yields its base URL."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **config)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
