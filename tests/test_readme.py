@@ -16,7 +16,7 @@ import readme_text
 from simeval.cli import app
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-GROUPS = {"data", "score", "build"}  # commands with sub-commands
+GROUPS = {"data", "score", "build", "serve"}  # commands with sub-commands
 NESTED = {"build campaign"}  # sub-commands with sub-commands
 
 
@@ -33,6 +33,8 @@ def readme_commands() -> list[str]:
                 part = part.strip()
                 if part.startswith("do "):
                     part = part[3:].strip()
+                if re.match(r"^\w+=\$\(simeval ", part):  # TOKEN=$(simeval register …)
+                    part = part.split("(", 1)[1].rstrip(")")
                 if part.startswith("simeval "):
                     found.append(part)
     return list(dict.fromkeys(found))
