@@ -163,4 +163,3 @@ def live(app: Any, **config: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
-
