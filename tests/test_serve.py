@@ -424,3 +424,129 @@ def test_unique_run_number_holds_when_two_writers_count_alike(server, mc30, monk
     assert len(calls) == 3  # the insert counted again after the refused run 2
     stored = list((server["folder"] / "files" / "submissions").iterdir())
     assert len(stored) == 2
+
+
+STS12_CAMPAIGN = f"""
+name = "sts25"
+title = "STS 2012 again"
+
+[[phase]]
+name = "test"
+targets = ["sts12"]
+opens = {OPENS.isoformat()}
+deadline = {TRIAL_END.isoformat()}
+runs = 2
+max_bytes = 200_000
+hidden = false
+"""
+STS12_SETS = ["MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews"]
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def sts12_server(tmp_path: Path, clock: Clock, serve_db: str):
+    s = make_server(serve_db, tmp_path / "sts", clock, campaign=STS12_CAMPAIGN)
+    token = register(s.client, "alpha", campaign="sts25")
+    return s, token
+
+
+def test_a_suite_of_one_file_per_member_takes_a_zip_and_ranks_by_all(sts12_server, data_dir):
+    """STS 2012 as one target: a zip of the five STS.output files (inside a folder, as teams
+    packed them); each set's Pearson and ALL (Pearson over the five sets concatenated, the
+    2012 scorer's) equal scipy's; the inputs are a zip of the five STS.input files."""
+    import zipfile
+
+    s, token = sts12_server
+    folder = data_dir / "sts2012" / "test"
+    got = s.client.get("/campaigns/sts25/phases/test/inputs/sts12")
+    assert got.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(got.content)) as zf:
+        inputs = {n: zf.read(n).decode() for n in zf.namelist()}
+    assert len(inputs) == 5
+    golds, runs = [], {}
+    for i, name in enumerate(STS12_SETS):
+        gs = [float(x) for x in (folder / f"STS.gs.{name}.txt").read_text().split()]
+        shown = inputs[f"STS.input.{name}.txt"]
+        assert len(shown.splitlines()) == len(gs) and "\t" in shown.splitlines()[0]
+        pred = np.round(np.random.default_rng(i).random(len(gs)) * 5, 4)
+        runs[f"run1/STS.output.{name}.txt"] = "".join(f"{p}\n" for p in pred).encode()
+        golds.append((name, gs, pred))
+    r = upload(s.client, token, _zip(runs), phase="test", target="sts12", filename="run1.zip")
+    assert r.status_code == 201, r.text
+    scores = {x["benchmark"]: x["score"] for x in r.json()["results"]}
+    for (_, gs, pred), member in zip(
+        golds, ["msrpar", "msrvid", "smteuroparl", "onwn", "smtnews"], strict=True
+    ):
+        assert scores[f"sts12-{member}"] == pytest.approx(pearsonr(gs, pred).statistic, abs=1e-12)
+    every_gold = [g for _, gs, _ in golds for g in gs]
+    every_pred = [p for *_, pred in golds for p in pred]
+    expected_all = pearsonr(every_gold, every_pred).statistic
+    assert scores["sts12"] == pytest.approx(expected_all, abs=1e-12)
+    board = s.client.get("/api/campaigns/sts25/phases/test/leaderboard").json()
+    assert board["columns"][:3] == ["rank", "system", "sts12"]
+    assert board["rows"][0][2] == pytest.approx(expected_all, abs=1e-12)
+    stored = s.files / "submissions" / r.json()["id"]
+    assert sorted(p.name for p in stored.iterdir()) == ["items", "upload"]  # no unpacked copies
+
+
+def test_a_bad_zip_is_rejected_with_file_and_line_and_takes_no_run(
+    sts12_server, data_dir, tmp_path, monkeypatch
+):
+    from simeval.api import score
+    from simeval.errors import InputError
+
+    s, token = sts12_server
+    folder = data_dir / "sts2012" / "test"
+    files = {}
+    for name in STS12_SETS:
+        n = len((folder / f"STS.gs.{name}.txt").read_text().split())
+        files[f"STS.output.{name}.txt"] = "".join("2.5\n" for _ in range(n)).encode()
+    files["STS.output.MSRvid.txt"] = files["STS.output.MSRvid.txt"].replace(b"2.5\n", b"x\n", 1)
+    monkeypatch.chdir(tmp_path)
+    Path("run").mkdir()
+    for name, data in files.items():
+        Path("run", name).write_bytes(data)
+    with pytest.raises(InputError) as offline:
+        score("sts12", Path("run"))
+    r = upload(s.client, token, _zip(files), phase="test", target="sts12", filename="run.zip")
+    assert r.status_code == 422
+    assert r.json()["error"] == str(offline.value).replace("run/", "run.zip/", 1)
+    assert r.json()["line"] == offline.value.line == 1
+
+    missing = {k: v for k, v in files.items() if "SMTnews" not in k}
+    missing["STS.output.MSRvid.txt"] = files["STS.output.MSRpar.txt"][:0] + b"1\n" * len(
+        files["STS.output.MSRvid.txt"].splitlines()
+    )
+    r = upload(s.client, token, _zip(missing), phase="test", target="sts12", filename="run.zip")
+    assert r.status_code == 422 and "STS.output.surprise.SMTnews.txt" in r.json()["error"]
+    r = upload(s.client, token, b"not a zip", phase="test", target="sts12", filename="run.zip")
+    assert r.status_code == 422 and "zip archive" in r.json()["error"]
+    twice = _zip({"a/STS.output.MSRpar.txt": b"1\n", "b/STS.output.MSRpar.txt": b"1\n"})
+    r = upload(s.client, token, twice, phase="test", target="sts12", filename="run.zip")
+    assert r.status_code == 422 and "twice" in r.json()["error"]
+    # 3 MB of one byte deflates to a few kB, under the 200 kB upload cap: refused unpacking
+    bomb = _zip({"STS.output.MSRpar.txt": b"1" * 3_000_000})
+    assert len(bomb) < 200_000
+    r = upload(s.client, token, bomb, phase="test", target="sts12", filename="bomb.zip")
+    assert r.status_code == 422 and "cap of 200,000" in r.json()["error"]
+    for sub in (s.files / "submissions").iterdir():  # rejected files kept, nothing unpacked
+        assert sorted(p.name for p in sub.iterdir()) == ["upload"]
+    mine = s.client.get("/api/submissions", headers={"authorization": f"Bearer {token}"}).json()
+    assert [m["status"] for m in mine] == ["rejected"] * 5 and all(m["run"] is None for m in mine)
+
+
+def test_a_group_is_refused_as_a_target(tmp_path, clock):
+    from simeval.errors import InputError
+
+    group = STS12_CAMPAIGN.replace('targets = ["sts12"]', 'targets = ["sts"]')
+    with pytest.raises(InputError, match="sts is a group; name its parts as targets: sts12"):
+        make_server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path / "g", clock, campaign=group)

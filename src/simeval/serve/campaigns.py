@@ -15,9 +15,9 @@ A campaign file::
     max_bytes = 1_000_000                # upload size cap
     # hidden = true                      # scores hidden until published; default: name "test"
 
-Targets are checked when the campaign is created: each must load, and a suite must take one
-file (RUSSE's test.csv); a suite of one file per member (``sts12``) is named by its members
-(``sts12-msrvid``) in this version.
+Targets are checked when the campaign is created: each must load. A suite of one file per
+member (``sts12``) takes a zip archive of those files per run (:mod:`.archive`); its members
+can also be targets of their own (``sts12-msrvid``).
 """
 
 from __future__ import annotations
@@ -70,19 +70,27 @@ class Targets:
             reg.check(name)
             if name not in reg.names:  # a path is not a target: files stay the organiser's
                 raise InputError(None, None, f"{name!r} is not a benchmark or suite name")
+            members = reg.expand(name)
+            if members != [name]:
+                parts = ", ".join(members)
+                raise InputError(
+                    None, None, f"{name} is a group; name its parts as targets: {parts}"
+                )
             self._loaded[key] = load_target(name, registry=reg)
         return self._loaded[key]
 
 
 def check_target(target: Any) -> None:
-    """Refuse what one uploaded file cannot answer (module docstring)."""
-    if getattr(target, "layout", "one-file") != "one-file" or not hasattr(target, "requests"):
-        names = ", ".join(m.name for m in getattr(target, "members", []))
-        raise InputError(
-            None,
-            None,
-            f"{target.name} takes one file per member; name its members as targets ({names})",
-        )
+    """Refuse what an upload cannot answer: a group of suites (no file of its own)."""
+    from simeval.serve.archive import is_multi_file
+
+    need = ["requests", "read_submission"]
+    parts = [target]
+    if is_multi_file(target):  # a zip of the members' files: each member names its file
+        need.append("submission_file")
+        parts = target.members
+    if not all(hasattr(p, n) for p in parts for n in need):
+        raise InputError(None, None, f"{target.name} cannot be a target: no file answers it")
 
 
 def _time(value: Any, where: str, path: Path) -> datetime:
@@ -213,16 +221,27 @@ def publish(db: Database, campaign: str, phase: str, now: datetime) -> Phase:
 def input_file(target: Any) -> tuple[str, bytes] | None:
     """What participants score for ``target``, without the gold: a blank submission (the
     pairs, an empty score column) for word pairs, the sentence pairs tab-separated as in
-    STS.input files for text pairs; None for document linking."""
+    STS.input files for text pairs, a zip of its members' for a suite of one file per member;
+    None for document linking."""
     import tempfile
 
     import numpy as np
 
+    from simeval.serve.archive import is_multi_file, pack
     from simeval.tasks.base import TextPairs, WordPairs
+
+    if is_multi_file(target):
+        files = [input_file(m) for m in target.members]
+        if any(f is None for f in files):
+            return None
+        return f"{target.name}-inputs.zip", pack([f for f in files if f is not None])
 
     (request,) = target.requests()
     if isinstance(request, TextPairs):
         text = "".join(f"{a}\t{b}\n" for a, b in request.pairs)
+        official = target.submission_file(Path()).name  # STS.output.MSRvid.txt
+        if official.startswith("STS.output."):
+            return official.replace("output", "input", 1), text.encode()
         return f"STS.input.{target.name}.txt", text.encode()
     if not isinstance(request, WordPairs):
         return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -247,13 +248,21 @@ class Service:
         """The result records (with items written beside the upload), or the error."""
         from simeval.api import score
         from simeval.results.items import write_items
+        from simeval.serve.archive import is_multi_file, member_files, unpack
 
         target = self.targets.get(ticket.registry, ticket.target)
         system = {"kind": "submission", "file": name, "sha256": upload.sha256}
+        path = upload.path
         try:
-            results = score(target, upload.path, system=system)
+            if is_multi_file(target):  # a zip of the members' files, unpacked beside it
+                path = upload.folder / "unpacked"
+                unpack(upload.path, path, member_files(target), ticket.max_bytes, name)
+            results = score(target, path, system=system)
         except InputError as exc:
-            return None, remap_error(exc, upload.path, name)
+            return None, remap_error(exc, path, name)
+        finally:
+            if path != upload.path:
+                shutil.rmtree(path, ignore_errors=True)
         records = []
         for i, r in enumerate(results):
             record = r.to_dict()
