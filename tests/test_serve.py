@@ -550,3 +550,49 @@ def test_a_group_is_refused_as_a_target(tmp_path, clock):
     group = STS12_CAMPAIGN.replace('targets = ["sts12"]', 'targets = ["sts"]')
     with pytest.raises(InputError, match="sts is a group; name its parts as targets: sts12"):
         make_server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path / "g", clock, campaign=group)
+
+
+def test_a_linking_target_serves_its_documents_and_scores_a_trec_run(tmp_path, clock, serve_db):
+    """BUCC-style linking: the inputs are the test documents, the candidates and the training
+    links (never the test links); a TREC run is scored by mean reciprocal rank, here computed
+    by hand from where the run puts each query's gold document."""
+    import json
+    import zipfile
+
+    from simeval.api import load_target
+
+    campaign = STS12_CAMPAIGN.replace('targets = ["sts12"]', 'targets = ["xling-fr-en"]')
+    s = make_server(serve_db, tmp_path / "link", clock, campaign=campaign.replace("sts25", "l25"))
+    token = register(s.client, "alpha", campaign="l25")
+    got = s.client.get("/campaigns/l25/phases/test/inputs/xling-fr-en")
+    assert got.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(got.content)) as zf:
+        parts = {
+            n: [json.loads(line) for line in zf.read(n).decode().splitlines()]
+            for n in zf.namelist()
+        }
+    queries, documents, train = (
+        parts["queries.jsonl"],
+        parts["documents.jsonl"],
+        parts["train.jsonl"],
+    )
+    assert all(set(q) == {"id", "text"} for q in queries)  # no link: the gold stays hidden
+    assert all(t["link"] in {d["id"] for d in documents} for t in train)
+    links = load_target("xling-fr-en").collection.links  # the gold, read by the test only
+    assert {q["id"] for q in queries}.isdisjoint(t["id"] for t in train)
+    others = [d["id"] for d in documents]
+    lines, reciprocal = [], []
+    for i, q in enumerate(queries):
+        gold_rank = i % 7 + 1  # 1..5 in the run, 6 and 7: not retrieved
+        ranked = [d for d in others if d != links[q["id"]]][:5]
+        if gold_rank <= 5:
+            ranked.insert(gold_rank - 1, links[q["id"]])
+            ranked = ranked[:5]
+        reciprocal.append(1 / gold_rank if gold_rank <= 5 else 0.0)
+        lines += [f"{q['id']} Q0 {d} {r} {10 - r} mine" for r, d in enumerate(ranked, start=1)]
+    run = ("\n".join(lines) + "\n").encode()
+    r = upload(s.client, token, run, phase="test", target="xling-fr-en", filename="fr.run")
+    assert r.status_code == 201, r.text
+    (result,) = r.json()["results"]
+    assert result["main_metric"] == "recip_rank"
+    assert result["score"] == pytest.approx(sum(reciprocal) / len(queries), abs=1e-12)
