@@ -18,6 +18,7 @@ import pytest
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
 
+from browser import chromium
 from simeval.api import evaluate
 from simeval.build.agreement import (
     agreement,
@@ -288,39 +289,10 @@ def test_report_is_self_contained(report_file: Path) -> None:
         assert f"<td>{system}</td>" in page
 
 
-def _chromium():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    driver_path = shutil.which("chromedriver")
-    browser = shutil.which("chromium")
-    if not (driver_path and browser):
-        if os.environ.get("SIMEVAL_REQUIRE_BROWSER"):
-            pytest.fail(
-                "chromium and chromedriver are required (apt install chromium chromium-driver)"
-            )
-        pytest.skip("no chromium/chromedriver on this machine")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1300,2000",
-    ):
-        options.add_argument(flag)
-    return webdriver.Chrome(service=Service(driver_path), options=options)
-
-
 def test_report_opens_in_headless_chromium(report_file: Path, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    driver = _chromium()
+    driver = chromium()
     try:
         driver.get(report_file.as_uri())
         assert driver.title == "simeval report"

@@ -254,7 +254,8 @@ def create_app(
             )
             parts.append(
                 f'<h2><a href="/campaigns/{escape(c.name)}/phases/{escape(p.name)}">'
-                f"{escape(p.name)}</a></h2><p>Closes in {pages.deadline_span(utc(p.deadline), now)}"
+                f"{escape(p.name)}</a></h2>"
+                f"<p>Time left: {pages.deadline_span(utc(p.deadline), now)}"
                 f"; {p.runs} run(s) per target, files up to {p.max_bytes:,} bytes"
                 f"{'; scores hidden until published' if not visible(p) else ''}.</p>"
                 f"<p>Input files: {links}</p>"
@@ -362,15 +363,9 @@ def create_app(
     async def board_page(campaign: str, phase: str, request: Request) -> Any:
         team = signed_in(request)
         p, table = service.leaderboard(campaign, phase)
-        head = f"<p>Closes in {pages.deadline_span(utc(p.deadline), clock())}.</p>"
-        if table is None:
-            body = "<p>Scores are hidden until the organiser publishes them after the deadline.</p>"
-        elif not table.rows:
-            body = "<p>No scored runs yet.</p>"
-        else:
-            mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
-            body = pages.board_html(table, mine)
-        return html(f"{campaign}: {phase}", head + body, team)
+        mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
+        body = pages.board_page(campaign, p, table, mine, clock())
+        return html(f"{campaign}: {phase}", body, team)
 
     @app.get("/mine", response_class=HTMLResponse)
     async def mine_page(request: Request) -> Any:

@@ -9,37 +9,73 @@ from datetime import datetime
 from html import escape
 from typing import Any
 
-from simeval.report.leaderboard import Table
+from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE, Table
+from simeval.serve.models import Phase, utc
 from simeval.serve.security import CSRF_FIELD
 
 STYLE = """
-body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .7rem;border-bottom:1px solid #ddd}
-th{cursor:pointer;background:#f4f4f4;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}
-tr.mine{background:#fff4c2;font-weight:600}.error{color:#a00;white-space:pre-wrap}
-.note{color:#666;font-size:.9em}code{background:#f4f4f4;padding:0 .2rem}form{margin:1rem 0}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;max-width:72rem;margin:1.5rem auto;padding:0 1rem;
+color:#222;line-height:1.45}
+h1{font-size:1.6rem;margin:.4rem 0 .8rem}h2{font-size:1.25rem}
+a{color:#1a56b0}nav{font-size:.95em}
+table{border-collapse:collapse;margin:1rem 0}
+th,td{padding:.35rem .7rem;border-bottom:1px solid #ddd;vertical-align:top}
+th{background:#eef0f3;text-align:left}th.num{text-align:right}.board th{white-space:nowrap}
+th button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:0;
+cursor:pointer}
+th button::after{content:" \\2195";color:#999}
+th[aria-sort=ascending] button::after{content:" \\25B2";color:#1a56b0}
+th[aria-sort=descending] button::after{content:" \\25BC";color:#1a56b0}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.best{font-weight:700}td.when{white-space:nowrap}td.system{overflow-wrap:anywhere}
+tr.mine{background:#fff4c2}tr.mine td:first-child{box-shadow:inset 4px 0 #d9a400}
+.scroll{overflow-x:auto}
+.countdown{font-size:1.15rem;background:#eef4ff;border-left:4px solid #1a56b0;
+padding:.6rem .9rem;margin:1rem 0}
+.countdown strong{font-size:1.5rem;font-variant-numeric:tabular-nums;white-space:nowrap}
+.error{color:#a00;white-space:pre-wrap}
+.note{color:#555;font-size:.9em;max-width:48rem}code{background:#f4f4f4;padding:0 .2rem}
+form{margin:1rem 0}
+@media (max-width:40rem){body{margin:.75rem auto;padding:0 .5rem}
+th,td{padding:.3rem .35rem}.countdown strong{font-size:1.25rem}}
 """
+# Sorting: a header's first click sorts its column the way a reader wants first (scores
+# best-first, rank and names ascending), the next reverses; missing values (–) stay last.
+# Countdown: from the server's time (data-now) plus the time the page has been open, never
+# the browser's clock: the server's clock decides whether an upload is in time.
 SCRIPT = """
-const sortable = document.querySelectorAll('table.sortable th');
-sortable.forEach((th, i) => th.addEventListener('click', () => {
-  const tb = th.closest('table').tBodies[0], rows = [...tb.rows], up = th.dataset.dir !== 'up';
-  th.dataset.dir = up ? 'up' : 'down';
+document.querySelectorAll('table.sortable').forEach(table => {
+  const heads = [...table.tHead.rows[0].cells];
+  heads.forEach((th, i) => th.addEventListener('click', () => sortBy(table, heads, i)));
+});
+function sortBy(table, heads, i) {
+  const th = heads[i], now = th.getAttribute('aria-sort');
+  const up = now ? now === 'descending' : th.dataset.first !== 'descending';
+  heads.forEach(h => h.removeAttribute('aria-sort'));
+  th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
   const key = r => { const c = r.cells[i];
-    return c.dataset.sort !== undefined ? parseFloat(c.dataset.sort) : c.textContent; };
-  const order = (x, y) => (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1);
-  rows.sort((a, b) => order(key(a), key(b)));
-  rows.forEach(r => tb.appendChild(r));
-}));
+    if (c.dataset.sort === undefined) return c.textContent;
+    return c.dataset.sort === '' ? null : parseFloat(c.dataset.sort); };
+  const order = (a, b) => { const x = key(a), y = key(b);
+    if (x === null || y === null) return (x === null) - (y === null);
+    return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1); };
+  const tb = table.tBodies[0];
+  [...tb.rows].sort(order).forEach(r => tb.appendChild(r));
+}
+const loaded = performance.now();
 function tick() {
   document.querySelectorAll('[data-deadline]').forEach(e => {
-    const s = (Date.parse(e.dataset.deadline) - Date.now()) / 1000;
+    const now = e.dataset.now ? Date.parse(e.dataset.now) + performance.now() - loaded
+      : Date.now();
+    const s = (Date.parse(e.dataset.deadline) - now) / 1000;
     if (s <= 0) { e.textContent = 'closed'; return; }
     const d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600);
     const m = Math.floor(s % 3600 / 60);
     e.textContent = (d ? d + ' d ' : '') + h + ' h ' + m + ' min';
   });
 }
-tick(); setInterval(tick, 30000);
+tick(); setInterval(tick, 15000);
 """
 
 
@@ -51,9 +87,10 @@ def page(title: str, body: str, team: str | None = None) -> str:
         else ""
     )
     return (
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
-        f"</title><style>{STYLE}</style></head><body><h1>{escape(title)}</h1>{who}{body}"
-        f"<script>{SCRIPT}</script></body></html>"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
+        f"<h1>{escape(title)}</h1>{who}{body}<script>{SCRIPT}</script></body></html>"
     )
 
 
@@ -71,44 +108,125 @@ def until(deadline: datetime, now: datetime) -> str:
     return (f"{d} d " if d else "") + f"{h} h {m} min"
 
 
+def countdown(deadline: datetime, now: datetime, tag: str = "span") -> str:
+    """The time left in a ``tag`` element that the page's script keeps current, counting from
+    the server's ``now`` (data-now), not from the browser's clock."""
+    ms = "milliseconds"
+    return (
+        f'<{tag} data-deadline="{escape(deadline.isoformat(timespec=ms))}" '
+        f'data-now="{escape(now.isoformat(timespec=ms))}">{until(deadline, now)}</{tag}>'
+    )
+
+
 def deadline_span(deadline: datetime, now: datetime) -> str:
     return (
-        f'<span data-deadline="{deadline.isoformat()}">{until(deadline, now)}</span> '
+        f"{countdown(deadline, now)} "
         f'<span class="note">(deadline {deadline:%Y-%m-%d %H:%M} UTC)</span>'
     )
 
 
-def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "<td>–</td>"
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _cell(value: Any, classes: str = "", mark: str = "") -> str:
+    """A table cell: numbers right-aligned (floats to 4 decimals) with their exact value to
+    sort by, a missing value as – (sorted last), text escaped."""
+    if _missing(value):
+        return '<td class="num" data-sort="">–</td>'
     if isinstance(value, float | int) and not isinstance(value, bool):
         text = f"{value:.4f}" if isinstance(value, float) else str(value)
-        return f'<td class="num" data-sort="{float(value)!r}">{text}</td>'
-    return f"<td>{escape(str(value))}</td>"
+        return f'<td class="num{classes}" data-sort="{float(value)!r}">{text}{mark}</td>'
+    attr = f' class="{classes.strip()}"' if classes.strip() else ""
+    return f"<td{attr}>{escape(str(value))}</td>"
+
+
+def _head(column: str, i: int) -> str:
+    """A sortable header: rank (the order shown) and system sort ascending first, scores
+    descending first (best first)."""
+    button = f'<button type="button">{escape(column)}</button>'
+    if i == 0:
+        return f'<th scope="col" class="num" aria-sort="ascending">{button}</th>'
+    if i == 1:
+        return f'<th scope="col">{button}</th>'
+    return f'<th scope="col" class="num" data-first="descending">{button}</th>'
 
 
 def board_html(table: Table, mine: str | None) -> str:
-    """A sortable leaderboard; the rows of team ``mine`` highlighted."""
-    head = "".join(f"<th>{escape(c)}</th>" for c in table.columns)
+    """A sortable leaderboard (columns: rank, system, one per benchmark, sum); the rows of
+    team ``mine`` highlighted, the best score of each column in bold."""
+    head = "".join(_head(c, i) for i, c in enumerate(table.columns))
     rows = []
-    for row in table.rows:
+    for i, row in enumerate(table.rows):
         system = str(row[1])
         own = mine is not None and system.startswith(f"{mine} run ")
-        cells = "".join(_cell(v) for v in row)
+        cells = "".join(
+            _cell(
+                v,
+                " system" if j == 1 else " best" if (i, j) in table.best else "",
+                f" {CONSTANT_MARK}" if (i, j) in table.constant else "",
+            )
+            for j, v in enumerate(row)
+        )
         rows.append(f'<tr class="mine">{cells}</tr>' if own else f"<tr>{cells}</tr>")
-    note = f'<p class="note">{escape(table.note)}</p>' if table.note else ""
+    notes = [table.note] if table.note else []
+    notes += [CONSTANT_NOTE] if table.constant else []
+    note = "".join(f'<p class="note">{escape(n)}</p>' for n in notes)
     return (
-        f'<table class="sortable board"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>{note}"
+        f'<div class="scroll"><table class="sortable board"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>{note}"
     )
+
+
+def board_page(
+    campaign: str, phase: Phase, table: Table | None, mine: str | None, now: datetime
+) -> str:
+    """The body of a phase's leaderboard page: the time to the deadline, the table (or why
+    there is none) and what its columns mean."""
+    deadline, opens = utc(phase.deadline), utc(phase.opens)
+    back = f'<nav><a href="/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></nav>'
+    when = f"deadline {deadline:%Y-%m-%d %H:%M} UTC"
+    if now < opens:
+        when = f"opens {opens:%Y-%m-%d %H:%M} UTC, " + when
+    head = (
+        f'<p class="countdown">Time left: {countdown(deadline, now, "strong")}<br>'
+        f'<span class="note">{when}; {phase.runs} run(s) per target</span></p>'
+    )
+    if table is None:
+        return (
+            back
+            + head
+            + ("<p>Scores are hidden until the organiser publishes them after the deadline.</p>")
+        )
+    if not table.rows:
+        return back + head + "<p>No scored runs yet.</p>"
+    yours = " Highlighted: your team's runs." if mine else ""
+    note = (
+        '<p class="note">One row per system: run <em>n</em> of a team is its <em>n</em>-th '
+        f"scored file for each target (at most {phase.runs} per target in this phase; a "
+        "rejected file uses no run). Each benchmark column is its main score; <em>sum</em> "
+        "adds them (a missing score, –, counts 0) and ranks the rows, equal sums sharing a "
+        "rank. Bold: the best in its column." + yours + " Click a header to sort. Every run "
+        "is listed here; the final table also drops the <em>dominated</em> systems, those "
+        "beaten on every benchmark by another one (RUSSE 2015).</p>"
+    )
+    return back + head + board_html(table, mine) + note
+
+
+def when(iso: str) -> str:
+    """An ISO time in UTC as ``YYYY-MM-DD HH:MM:SS`` (still sorts as text)."""
+    return iso.replace("T", " ").removesuffix("+00:00")
 
 
 def submissions_html(views: Sequence[dict[str, Any]]) -> str:
     """A team's own submissions, newest first."""
     if not views:
         return "<p>No submissions yet.</p>"
-    head = "<tr><th>received</th><th>phase</th><th>target</th><th>run</th><th>file</th>"
-    head += "<th>status</th><th>scores</th></tr>"
+    names = ("received (UTC)", "phase", "target", "run", "file", "status", "scores")
+    head = "<tr>" + "".join(
+        f'<th scope="col"><button type="button">{n}</button></th>' for n in names
+    )
+    head += "</tr>"
     rows = []
     for v in views:
         if v["status"] == "rejected":
@@ -122,8 +240,11 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
                 for r in v["results"]
             )
         rows.append(
-            f"<tr><td>{escape(v['received'])}</td><td>{escape(v['phase'])}</td>"
+            f'<tr><td class="when">{escape(when(v["received"]))}</td><td>{escape(v["phase"])}</td>'
             f"<td>{escape(v['target'])}</td><td>{v['run'] or '–'}</td>"
             f"<td>{escape(v['file'])}</td><td>{escape(v['status'])}</td><td>{scores}</td></tr>"
         )
-    return f'<table class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return (
+        f'<div class="scroll"><table class="sortable"><thead>{head}</thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
