@@ -177,18 +177,84 @@ def predict_cmd(
     out.print(Text(f"wrote {len(written)} file(s): {', '.join(map(str, written))}"))
 
 
+def _train_encoder(
+    out_dir: Path,
+    on: list[str],
+    base: str,
+    loss: str,
+    batch: int,
+    lr: float,
+    epochs: int,
+    seed: int,
+    data_dir: Path | None,
+) -> Path:
+    """`simeval train encoder` (see :mod:`simeval.train.encoder`)."""
+    import json
+
+    from rich.progress import Progress
+
+    from simeval.api import load_target
+    from simeval.errors import InputError
+    from simeval.measures.encoder import DEFAULT_MODEL, default_model_path
+    from simeval.train.encoder import EncoderConfig, train_encoder, training_pairs
+
+    if not on:
+        raise InputError(None, None, "name the benchmarks to train on with --on (repeat it)")
+    if out_dir.exists():
+        raise InputError(out_dir, None, "exists: choose a new folder (nothing is overwritten)")
+    store = store_of(data_dir)
+    benchmarks = [load_target(name, store) for name in on]
+    data = training_pairs(benchmarks)
+    base_path = default_model_path() if base == DEFAULT_MODEL else Path(base)
+    config = EncoderConfig(base, list(on), epochs, batch, lr, loss=loss, seed=seed)
+    steps = -(-len(data.a) // batch) * epochs
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"fine-tuning on {len(data.a):,} pairs", total=steps)
+
+        def advance(n: int, value: float) -> None:
+            progress.update(task, advance=n, description=f"fine-tuning, loss {value:.4f}")
+
+        folder = train_encoder(config, data, out_dir, base_path, advance)
+    record = json.loads((folder / "simeval-train.json").read_text(encoding="utf-8"))
+    err.print(
+        Text(
+            f"{len(data.a):,} pairs, {epochs} epochs, {record['seconds']:.0f} s, loss per epoch "
+            f"{record['loss_per_epoch']} -> {folder}"
+        ),
+        highlight=False,
+    )
+    return folder
+
+
 @app.command("train")
 @guarded
 def train_cmd(
     kind: Annotated[
         str,
-        typer.Argument(help="ppmi | svd | word2vec | fasttext", show_default=False),
+        typer.Argument(
+            help="ppmi | svd | word2vec | fasttext (from --corpus), or encoder (fine-tune a "
+            "sentence encoder on the graded benchmarks named by --on)",
+            show_default=False,
+        ),
     ],
-    corpus: Annotated[
-        Path, typer.Option(help="A text file, a folder of .txt files or a .tar.xz/.tar.gz.")
-    ],
-    lang: Annotated[str, typer.Option(help="ru or en: sentence splitting and tokens.")],
     out_dir: Annotated[Path, typer.Option("--out", help="The model folder to write.")],
+    corpus: Annotated[
+        Path | None,
+        typer.Option(help="A text file, a folder of .txt files or a .tar.xz/.tar.gz."),
+    ] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="ru or en: sentence splitting and tokens.")
+    ] = None,
+    on: Annotated[
+        list[str] | None,
+        typer.Option("--on", help="encoder: a graded benchmark to train on (repeat it)."),
+    ] = None,
+    base: Annotated[
+        str, typer.Option(help="encoder: the model to start from (a folder).")
+    ] = "all-MiniLM-L6-v2",
+    loss: Annotated[str, typer.Option(help="encoder: cosine | cosent | both.")] = "cosine",
+    batch: Annotated[int, typer.Option(help="encoder: pairs per step.")] = 16,
+    lr: Annotated[float, typer.Option(help="encoder: peak learning rate (AdamW).")] = 2e-5,
     lemmatize: Annotated[
         bool, typer.Option(help="Lemmas instead of word forms (pymorphy3 / simplemma).")
     ] = False,
@@ -207,7 +273,9 @@ def train_cmd(
     shift: Annotated[float, typer.Option(help="PPMI shift k (log k subtracted).")] = 1.0,
     power: Annotated[float, typer.Option(help="SVD eigenvalue weighting p (0, 0.5, 1).")] = 0.5,
     sg: Annotated[int, typer.Option(help="word2vec/fasttext: 1 skip-gram, 0 CBOW.")] = 1,
-    epochs: Annotated[int, typer.Option(help="word2vec/fasttext epochs.")] = 5,
+    epochs: Annotated[
+        int, typer.Option(help="word2vec/fasttext/encoder epochs (encoder default: 4).")
+    ] = 5,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 1,
     workers: Annotated[int, typer.Option(help="Processes / threads.")] = 2,
     evaluate_on: Annotated[
@@ -227,16 +295,32 @@ def train_cmd(
     ] = DEFAULT_RESULTS,
     data_dir: DataDir = None,
 ) -> None:
-    """Train a similarity model from a corpus into a model folder that `vectors:path=FOLDER`
-    reads; the folder's config.json records every setting and the corpus sha256."""
+    """Train a similarity model into a model folder: from a corpus, one that
+    `vectors:path=FOLDER` reads (its config.json records every setting and the corpus sha256);
+    `encoder`, a sentence encoder fine-tuned on graded benchmarks that `encoder:model=FOLDER`
+    loads (its simeval-train.json records the settings, the data's sha256 and the losses)."""
     from rich.progress import Progress
 
     from simeval.errors import InputError
     from simeval.text.tokenize import LANGUAGES
     from simeval.train.models import KINDS, TrainConfig, train
 
+    if kind == "encoder":
+        folder = _train_encoder(
+            out_dir, on or [], base, loss, batch, lr, epochs if epochs != 5 else 4, seed, data_dir
+        )
+        if evaluate_on:
+            from simeval.api import evaluate
+
+            spec = f"encoder:model={folder}"
+            found = evaluate(spec, *evaluate_on, store=store_of(data_dir), results_dir=results)
+            print_results(found, False, f"encoder from {folder.name}")
+        return
     if kind not in KINDS:
-        raise InputError(None, None, f"unknown model kind {kind!r}; one of {', '.join(KINDS)}")
+        kinds = ", ".join([*KINDS, "encoder"])
+        raise InputError(None, None, f"unknown model kind {kind!r}; one of {kinds}")
+    if corpus is None:
+        raise InputError(None, None, f"{kind} is trained from a corpus: give --corpus")
     if lang not in LANGUAGES:
         raise InputError(None, None, f"--lang must be one of {', '.join(LANGUAGES)}")
     config = TrainConfig(

@@ -1,0 +1,188 @@
+"""Fine-tune a sentence encoder on graded pair benchmarks; the folder it writes is what
+``encoder:model=FOLDER`` loads.
+
+Training pairs are the gold-scored pairs of the benchmarks named (STS sets, word-pair sets),
+each gold rescaled to [0, 1] by its benchmark's range (STS: 0–5; word pairs: their declared
+range, else the observed minimum and maximum). The loop is a plain PyTorch one over
+sentence-transformers' own losses, so no trainer framework is needed:
+
+- ``cosine`` (``CosineSimilarityLoss``): mean squared error between cos(u, v) and the gold;
+- ``cosent`` (``CoSENTLoss``): log(1 + Σ exp(λ (cos_k − cos_l))) over the pairs (k, l) of a
+  batch whose gold orders l above k — a ranking loss, the target of Spearman and Pearson alike;
+- ``both``: their sum.
+
+AdamW with a linear warm-up over the first ``warmup`` share of steps and linear decay after.
+Seeded: the pair order, dropout and the head's initialisation follow ``seed`` (with one thread
+count, runs repeat exactly). The folder gets ``simeval-train.json``: the config, each
+benchmark's data sha256 and pair count, the loss per epoch, the time and package versions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.errors import InputError
+
+LOSSES = ("cosine", "cosent", "both")
+RECORD = "simeval-train.json"
+
+
+@dataclass
+class EncoderConfig:
+    base: str = "all-MiniLM-L6-v2"  # the offline default, or a model folder
+    on: list[str] = field(default_factory=list)
+    epochs: int = 4
+    batch: int = 16
+    lr: float = 2e-5
+    warmup: float = 0.1
+    loss: str = "cosine"
+    seed: int = 0
+    max_seq_length: int = 128
+
+
+@dataclass
+class TrainingPairs:
+    """Texts and gold in [0, 1], with where each benchmark's pairs came from."""
+
+    a: list[str]
+    b: list[str]
+    gold: np.ndarray
+    sources: dict[str, dict[str, Any]]
+
+
+def _scale(benchmark: Any, gold: np.ndarray) -> tuple[float, float]:
+    """The benchmark's score range: STS 0–5, a declared range, else what its gold spans."""
+    declared = getattr(benchmark, "score_range", None)
+    if getattr(benchmark, "kind", None) == "sts":
+        return 0.0, 5.0
+    if declared:
+        return float(declared[0]), float(declared[1])
+    return float(np.nanmin(gold)), float(np.nanmax(gold))
+
+
+def training_pairs(benchmarks: Sequence[Any]) -> TrainingPairs:
+    """The gold-scored pairs of ``benchmarks`` (STS sets or graded word pairs)."""
+    a: list[str] = []
+    b: list[str] = []
+    gold: list[np.ndarray] = []
+    sources: dict[str, dict[str, Any]] = {}
+    for bench in benchmarks:
+        if hasattr(bench, "pairs") and isinstance(getattr(bench, "gold", None), np.ndarray):
+            pairs, scores = list(bench.pairs), np.asarray(bench.gold, dtype=float)
+        elif hasattr(getattr(bench, "gold", None), "scores"):
+            if getattr(bench, "kind", "graded-pairs") != "graded-pairs":
+                raise InputError(
+                    None, None, f"{bench.name}: train on graded pairs, not related/unrelated"
+                )
+            pairs, scores = list(bench.gold.pairs), np.asarray(bench.gold.scores, dtype=float)
+        else:
+            raise InputError(None, None, f"{bench.name}: not a benchmark of scored pairs")
+        keep = ~np.isnan(scores)
+        low, high = _scale(bench, scores)
+        if high <= low:
+            raise InputError(None, None, f"{bench.name}: its gold has no spread to learn from")
+        for (x, y), k in zip(pairs, keep, strict=True):
+            if k:
+                a.append(x)
+                b.append(y)
+        gold.append(np.clip((scores[keep] - low) / (high - low), 0.0, 1.0))
+        sources[bench.name] = {"pairs": int(keep.sum()), "range": [low, high], "data": bench.data}
+    if not a:
+        raise InputError(None, None, "no training pairs: name graded benchmarks with --on")
+    return TrainingPairs(a, b, np.concatenate(gold), sources)
+
+
+def _loss(name: str, model: Any) -> Callable[[list[dict], Any], Any]:
+    from sentence_transformers.sentence_transformer import losses
+
+    cosine = losses.CosineSimilarityLoss(model)
+    cosent = losses.CoSENTLoss(model)
+    if name == "cosine":
+        return cosine
+    if name == "cosent":
+        return cosent
+    return lambda features, labels: cosine(features, labels) + cosent(features, labels)
+
+
+def train_encoder(
+    config: EncoderConfig,
+    data: TrainingPairs,
+    out: str | Path,
+    base_path: Path,
+    progress: Callable[[int, float], None] | None = None,
+) -> Path:
+    """Fine-tune the model at ``base_path`` on ``data`` and write it to ``out`` (a temporary
+    folder renamed at the end; an existing ``out`` is never touched)."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from transformers import get_linear_schedule_with_warmup
+
+    from simeval.results.record import package_versions
+
+    if config.loss not in LOSSES:
+        raise InputError(None, None, f"unknown loss {config.loss!r}; one of {', '.join(LOSSES)}")
+    target = Path(out)
+    if target.exists():
+        raise InputError(target, None, "exists: choose a new folder (nothing is overwritten)")
+    start = time.perf_counter()
+    torch.manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    model = SentenceTransformer(str(base_path), device="cpu")
+    model.max_seq_length = config.max_seq_length
+    loss = _loss(config.loss, model)
+    prepare = getattr(model, "preprocess", None) or model.tokenize  # tokenize: before v6
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=config.lr)
+    per_epoch = math.ceil(len(data.a) / config.batch)
+    steps = per_epoch * config.epochs
+    schedule = get_linear_schedule_with_warmup(optimizer, int(config.warmup * steps), steps)
+    history = []
+    model.train()
+    for _ in range(config.epochs):
+        order = rng.permutation(len(data.a))
+        total = 0.0
+        for i in range(per_epoch):
+            idx = order[i * config.batch : (i + 1) * config.batch]
+            features = [prepare([data.a[j] for j in idx]), prepare([data.b[j] for j in idx])]
+            labels = torch.tensor(data.gold[idx], dtype=torch.float32)
+            value = loss(features, labels)
+            optimizer.zero_grad()
+            value.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            optimizer.step()
+            schedule.step()
+            total += float(value.detach())
+            if progress is not None:
+                progress(1, float(value.detach()))
+        history.append(round(total / per_epoch, 6))
+    model.eval()
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        model.save(str(tmp))
+        record = {
+            "config": asdict(config),
+            "base": str(base_path),
+            "data": data.sources,
+            "pairs": len(data.a),
+            "steps": steps,
+            "loss_per_epoch": history,
+            "seconds": round(time.perf_counter() - start, 1),
+            "threads": torch.get_num_threads(),
+            "versions": package_versions(),
+        }
+        (tmp / RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target
