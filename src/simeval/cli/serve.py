@@ -81,15 +81,23 @@ def run_cmd(
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
     db: DbUrl = None,
 ) -> None:
-    """Serve the web pages and the API (uvicorn, one process)."""
+    """Serve the web pages and the API (uvicorn, one process); uvicorn's log and the
+    server's own lines (registrations, submissions, swept uploads) go to stderr."""
+    import copy
+    import logging.config
+
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
 
+    logs = copy.deepcopy(LOGGING_CONFIG)
+    logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    logging.config.dictConfig(logs)
     _open(folder, db)[0].dispose()
     web = create_app(db or default_url(folder), folder / "files")
-    uvicorn.run(web, host=host, port=port, log_level="info")
+    uvicorn.run(web, host=host, port=port, log_level="info", log_config=logs)
 
 
 @serve_app.command("publish")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
+from functools import partial
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve import pages
 from simeval.serve.db import Database
-from simeval.serve.forms import BadForm, read_form
+from simeval.serve.forms import BadForm, read_fields, read_form
 from simeval.serve.models import REJECTED, SCORED, Phase, Submission, Team, utc
 from simeval.serve.security import (
     CSRF_COOKIE,
@@ -280,8 +281,10 @@ def create_app(
         return html(c.title, "".join(parts), team, csrf)
 
     async def checked_form(request: Request) -> dict[str, str]:
-        form = await request.form()
-        fields = {k: str(v) for k, v in form.items()}
+        try:  # never starlette's request.form(): it reads a body of any size
+            fields = await read_fields(request)
+        except BadForm as exc:
+            raise Refused(exc.status, str(exc)) from None
         if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get(CSRF_FIELD)):
             raise Refused(403, "the form has expired (CSRF check failed); reload the page")
         return fields
@@ -318,7 +321,7 @@ def create_app(
     async def logout(request: Request) -> Any:
         await checked_form(request)
         response = RedirectResponse("/", status_code=303)
-        response.delete_cookie(SESSION_COOKIE)
+        response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="strict")
         return response
 
     @app.post("/campaigns/{campaign}/phases/{phase}/upload", response_class=HTMLResponse)
@@ -329,11 +332,12 @@ def create_app(
             raise Refused(401, "sign in with your team's token first")
         p = await run_in_threadpool(service.open_phase, team, phase)
         try:
-            form = await read_form(request, lambda: storage.new_upload(p.max_bytes), "file")
+            new = partial(storage.new_upload, p.max_bytes)
+            form = await read_form(request, new, "file", p.max_bytes)
         except TooLarge as exc:
             raise Refused(413, str(exc)) from None
         except BadForm as exc:
-            raise Refused(400, str(exc)) from None
+            raise Refused(exc.status, str(exc)) from None
         upload = form.upload
         if upload is None:
             raise Refused(422, "no file in the form")

@@ -1,22 +1,58 @@
-"""Reading a multipart form as it streams in: small fields into memory, the file part into an
-:class:`~simeval.serve.storage.Upload` (which stops at the size cap), so no upload is ever
-held whole in memory or written past its cap."""
+"""Reading forms as they stream in, never past a limit:
+
+- an upload form (multipart): small fields into memory, the file part into an
+  :class:`~simeval.serve.storage.Upload` (which stops at the size cap); the whole body stops at
+  the cap plus :data:`FORM_SLACK`, so neither extra fields nor bytes after the last boundary
+  are read without end;
+- a form without a file (register, sign in, sign out: url-encoded, as the pages send them):
+  at most :data:`SMALL_FORM` bytes, read into memory and parsed there.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from simeval.serve.storage import Upload
 
 FIELD_LIMIT = 4096  # bytes of a plain field
+FORM_SLACK = 16 * 1024  # bytes an upload form may hold besides its file: fields, part headers
+SMALL_FORM = 16 * 1024  # bytes of a form without a file
 
 
 class BadForm(Exception):
-    """Not a form this server reads."""
+    """Not a form this server reads; ``status`` is the HTTP answer (413: too large)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _declared_length(request: Any) -> int | None:
+    length = request.headers.get("content-length", "")
+    return int(length) if length.isdigit() else None
+
+
+async def read_fields(request: Any, limit: int = SMALL_FORM) -> dict[str, str]:
+    """The fields of a url-encoded form of at most ``limit`` bytes (read no further)."""
+    ctype, _ = parse_options_header(request.headers.get("content-type", ""))
+    if not ctype:  # no form at all: no fields (the body is not read)
+        return {}
+    if ctype != b"application/x-www-form-urlencoded":
+        raise BadForm("expected application/x-www-form-urlencoded")
+    too_large = BadForm(f"the form is larger than {limit:,} bytes", 413)
+    if (_declared_length(request) or 0) > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
 
 
 @dataclass
@@ -26,13 +62,21 @@ class Form:
     upload: Upload | None = None
 
 
-async def read_form(request: Any, new_upload: Callable[[], Upload], file_field: str) -> Form:
-    """Parse ``request``'s multipart body; the part named ``file_field`` goes to a new upload.
-    :class:`~simeval.serve.storage.TooLarge` stops reading; on any error the upload is discarded."""
+async def read_form(
+    request: Any, new_upload: Callable[[], Upload], file_field: str, max_bytes: int
+) -> Form:
+    """Parse ``request``'s multipart body; the part named ``file_field`` goes to a new upload
+    (capped at ``max_bytes`` by ``new_upload``). :class:`~simeval.serve.storage.TooLarge`
+    stops reading, and so does a body past ``max_bytes`` + :data:`FORM_SLACK` (413); on any
+    error the upload is discarded."""
     ctype, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if ctype != b"multipart/form-data" or not boundary:
         raise BadForm("expected multipart/form-data")
+    limit = max_bytes + FORM_SLACK
+    too_large = BadForm(f"the form is larger than a file of {max_bytes:,} bytes needs", 413)
+    if (_declared_length(request) or 0) > limit:
+        raise too_large
     form = Form()
     state: dict[str, Any] = {"headers": {}, "name": None, "value": bytearray()}
 
@@ -90,8 +134,12 @@ async def read_form(request: Any, new_upload: Callable[[], Upload], file_field: 
             "on_part_end": on_part_end,
         },
     )
+    received = 0
     try:
         async for chunk in request.stream():
+            received += len(chunk)
+            if received > limit:
+                raise too_large
             parser.write(chunk)
         parser.finalize()
     except BaseException:

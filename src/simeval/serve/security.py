@@ -87,7 +87,11 @@ def new_csrf() -> str:
 
 
 def csrf_ok(cookie: str | None, field_value: str | None) -> bool:
-    return bool(cookie) and bool(field_value) and hmac.compare_digest(cookie, field_value)
+    """The form's value equals the cookie's (compared as bytes: a str comparison refuses
+    non-ASCII text with an error instead of saying no)."""
+    if not cookie or not field_value:
+        return False
+    return hmac.compare_digest(cookie.encode(), field_value.encode())
 
 
 @dataclass
