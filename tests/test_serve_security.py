@@ -1058,3 +1058,21 @@ def test_logs_hold_no_secret_in_the_live_server(tmp_path, serve_db, mc30):
     assert found == []
     if password:
         assert password not in text
+
+
+def test_rate_limit_buckets_stay_bounded_and_keep_busy_clients_limited() -> None:
+    """Many client addresses cannot grow the limiter without bound: refilled buckets are
+    forgotten first, so a client still out of tokens stays limited."""
+    from simeval.serve.security import RateLimit, RateLimiter
+
+    now = [0.0]
+    limiter = RateLimiter({"login": RateLimit(burst=1, per_minute=1)}, lambda: now[0], 50)
+    assert limiter.allow("busy", "login")
+    for i in range(200):  # 200 new addresses, one login each, while "busy" keeps trying
+        now[0] += 0.01
+        assert limiter.allow(f"10.0.0.{i}", "login")
+        assert not limiter.allow("busy", "login")  # never forgotten while it is the latest
+        assert len(limiter._buckets) <= 50
+    now[0] += 120  # two minutes on, every bucket has refilled: the next pruning forgets them
+    limiter._prune(now[0])
+    assert limiter._buckets == {}

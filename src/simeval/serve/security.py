@@ -108,8 +108,25 @@ class RateLimiter:
 
     limits: dict[str, RateLimit]
     clock: Callable[[], float] = time.monotonic
+    max_buckets: int = 100_000
     _buckets: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _prune(self, now: float) -> None:
+        """Forget buckets that have refilled (the same as no bucket); if clients with many
+        addresses still keep more than ``max_buckets`` busy, forget the longest idle half."""
+        full = [
+            key
+            for key, (tokens, then) in self._buckets.items()
+            if tokens + (now - then) * self.limits[key[1]].per_minute / 60
+            >= self.limits[key[1]].burst
+        ]
+        for key in full:
+            del self._buckets[key]
+        if len(self._buckets) >= self.max_buckets:
+            idle = sorted(self._buckets, key=lambda k: self._buckets[k][1])
+            for key in idle[: len(idle) // 2 + 1]:
+                del self._buckets[key]
 
     def allow(self, client: str, action: str) -> bool:
         limit = self.limits.get(action)
@@ -117,6 +134,8 @@ class RateLimiter:
             return True
         now = self.clock()
         with self._lock:
+            if len(self._buckets) >= self.max_buckets:
+                self._prune(now)
             tokens, then = self._buckets.get((client, action), (float(limit.burst), now))
             tokens = min(float(limit.burst), tokens + (now - then) * limit.per_minute / 60)
             if tokens < 1:
