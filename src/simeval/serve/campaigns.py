@@ -28,6 +28,7 @@ import json
 import math
 import re
 import shutil
+import threading
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -59,25 +60,29 @@ class Targets:
 
     def __init__(self) -> None:
         self._loaded: dict[tuple[tuple[str, ...], str], Any] = {}
+        self._lock = threading.Lock()  # uploads arriving together load a target once
 
     def get(self, registry: list[str], name: str) -> Any:
         key = (tuple(registry), name)
-        if key not in self._loaded:
-            from simeval.api import load_target
-            from simeval.tasks.registry import Registry
+        with self._lock:
+            if key not in self._loaded:
+                self._loaded[key] = self._load(registry, name)
+            return self._loaded[key]
 
-            reg = Registry.default([Path(p) for p in registry])
-            reg.check(name)
-            if name not in reg.names:  # a path is not a target: files stay the organiser's
-                raise InputError(None, None, f"{name!r} is not a benchmark or suite name")
-            members = reg.expand(name)
-            if members != [name]:
-                parts = ", ".join(members)
-                raise InputError(
-                    None, None, f"{name} is a group; name its parts as targets: {parts}"
-                )
-            self._loaded[key] = load_target(name, registry=reg)
-        return self._loaded[key]
+    @staticmethod
+    def _load(registry: list[str], name: str) -> Any:
+        from simeval.api import load_target
+        from simeval.tasks.registry import Registry
+
+        reg = Registry.default([Path(p) for p in registry])
+        reg.check(name)
+        if name not in reg.names:  # a path is not a target: files stay the organiser's
+            raise InputError(None, None, f"{name!r} is not a benchmark or suite name")
+        members = reg.expand(name)
+        if members != [name]:
+            parts = ", ".join(members)
+            raise InputError(None, None, f"{name} is a group; name its parts as targets: {parts}")
+        return load_target(name, registry=reg)
 
 
 def check_target(target: Any) -> None:
