@@ -11,12 +11,11 @@ then :meth:`Service.record` checks the clock again, scores the file with
   (team, phase, target, run) constraint makes a second writer with the same number fail, and
   it then counts again (so the limit holds exactly under concurrency, on any dialect).
 
-What it costs (``benchmarks/serve_load.py``): scoring is Python holding the interpreter lock,
-so the uploads of one server process are scored at most :data:`SCORING_SLOTS` at a time
-(more threads only take turns on one lock, and each I/O call then waits for its turn); the
-uploads of one team to one target are recorded one after another, and each counts the runs
-left again before it is scored, so a file sent when the runs are taken is refused without
-being scored. Both are in-process economies: the limit itself is the constraint's.
+The uploads of one team to one target are recorded one after another (a lock in this
+process), and each counts the runs left again before it is scored, so a file sent while the
+last runs are being scored waits for them and is refused without being scored
+(``benchmarks/serve_load.py`` measures it). This only saves work: the limit itself is the
+constraint's.
 """
 
 from __future__ import annotations
@@ -44,8 +43,7 @@ from simeval.serve.storage import ITEMS, Storage, Upload
 log = logging.getLogger("simeval.serve")
 Clock = Callable[[], datetime]
 RETRIES = 20
-SCORING_SLOTS = 2  # uploads scored at once (module docstring)
-ITEMS_LEVEL = 1  # gzip level of the per-item rows: a fifth of level 6's time, 1.3x the bytes
+ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
 
 
 class Refused(Exception):
@@ -103,7 +101,6 @@ class Service:
         self.clock = clock
         self.targets = Targets()
         self.verified = VerifiedTokens()
-        self._scoring = threading.BoundedSemaphore(SCORING_SLOTS)
         self._turns: dict[tuple[int, int, str], threading.Lock] = {}
         self._turns_lock = threading.Lock()
 
@@ -238,8 +235,7 @@ class Service:
                 used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
             if used >= ticket.runs:
                 raise Refused(409, self._no_runs(used, ticket))
-            with self._scoring:
-                results, error = self._score(ticket, upload, name)
+            results, error = self._score(ticket, upload, name)
         except Exception:
             upload.discard()
             raise
