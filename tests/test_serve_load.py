@@ -1,0 +1,139 @@
+"""The shared-task server under load, on SQLite and on PostgreSQL: ``benchmarks/serve_load.py``
+at full size (50 teams each send 5 RUSSE-size files at once to a real ``simeval serve run`` on
+127.0.0.1; 3 runs allowed). The script checks its own guarantees and exits 0; this test
+counts again without it: the answers it kept, the database read with plain SQL, the stored
+files, the leaderboard from a server over the same database, and offline
+:func:`simeval.api.score` of every file sent (expected sums and ranks computed here)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "serve_load.py"
+TEAMS, UPLOADS, RUNS = 50, 5, 3
+MEMBERS = ["russe-hj", "russe-rt", "russe-ae", "russe-ae2"]
+OFFLINE: dict[str, dict[str, float]] = {}  # sha256 of a file -> its main score by benchmark
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def offline(path: Path) -> dict[str, float]:
+    """Offline scores of a sent file (the same files go to both databases: scored once)."""
+    from simeval.api import score
+
+    key = sha256(path.read_bytes())
+    if key not in OFFLINE:
+        OFFLINE[key] = {r.benchmark: r.score for r in score("russe", path)}
+    return OFFLINE[key]
+
+
+def database_rows(url: str) -> list[dict]:
+    """Every submission with its team's and phase's names, read with plain SQL."""
+    from sqlalchemy import create_engine, text
+
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    engine = create_engine(url)
+    try:
+        with engine.connect() as con:
+            rows = con.execute(
+                text(
+                    "SELECT s.id, t.name AS team, p.name AS phase, s.run, s.status, s.sha256,"
+                    " s.size FROM submission s JOIN team t ON s.team_id = t.id"
+                    " JOIN phase p ON s.phase_id = p.id"
+                )
+            )
+            return [dict(r._mapping) for r in rows]
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.slow
+def test_fifty_teams_upload_five_russe_files_at_once(serve_db: str, tmp_path: Path) -> None:
+    folder = tmp_path / "load"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--db", serve_db, "--keep", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+    )
+    out = done.stdout
+    assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
+    # the printed lines
+    assert f"{TEAMS} teams x {UPLOADS} uploads at once" in out
+    assert f"{TEAMS * RUNS} scored (201), {TEAMS * (UPLOADS - RUNS)} refused (409)" in out
+    assert re.search(r"^throughput: \d+\.\d uploads scored per minute$", out, re.M)
+    assert re.search(r"^latency of a scored upload: p50 \d+\.\d\d s, p95 \d+\.\d\d s$", out, re.M)
+    assert re.search(r"^ratio, server throughput / offline score throughput: \d+\.\d\d$", out, re.M)
+    assert out.rstrip().endswith("offline score (abs 1e-12): ok") and "FAILED" not in out
+
+    # what the client sent and got: 250 different files, each answered once; per team
+    # exactly 3 scored (runs 1, 2, 3) and 2 refused
+    sent = {p.name: p.read_bytes() for p in (folder / "sent").iterdir()}
+    answers = [json.loads(x) for x in (folder / "answers.jsonl").read_text().splitlines()]
+    assert len(sent) == TEAMS * UPLOADS and len({sha256(d) for d in sent.values()}) == len(sent)
+    assert sorted(a["file"] for a in answers) == sorted(sent)
+    statuses = Counter((a["team"], a["status"]) for a in answers)
+    assert statuses == Counter(
+        {(f"team{i}", 201): RUNS for i in range(TEAMS)}
+        | {(f"team{i}", 409): UPLOADS - RUNS for i in range(TEAMS)}
+    )
+    accepted = {a["id"]: a for a in answers if a["status"] == 201}
+    assert len(accepted) == TEAMS * RUNS  # no id answered twice
+
+    # the database: exactly one scored row per 201 (none lost, none extra, none rejected)
+    rows = database_rows(serve_db)
+    assert sorted(r["id"] for r in rows) == sorted(accepted)
+    runs: dict[str, list[int]] = {}
+    files = folder / "server" / "files"
+    for r in rows:
+        a = accepted[r["id"]]
+        data = sent[a["file"]]
+        assert (r["team"], r["phase"], r["status"], r["run"]) == (
+            a["team"],
+            "trial",
+            "scored",
+            a["run"],
+        )
+        assert (r["sha256"], r["size"]) == (sha256(data), len(data))
+        assert (files / "submissions" / r["id"] / "upload").read_bytes() == data
+        runs.setdefault(r["team"], []).append(r["run"])
+    assert {team: sorted(x) for team, x in runs.items()} == {
+        f"team{i}": [1, 2, 3] for i in range(TEAMS)
+    }
+    assert sorted(p.name for p in (files / "submissions").iterdir()) == sorted(accepted)
+    assert list((files / "tmp").iterdir()) == []
+
+    # the leaderboard, from a server over the same database and files, against offline scores
+    from fastapi.testclient import TestClient
+
+    from simeval.serve.app import create_app
+
+    client = TestClient(create_app(serve_db, files))
+    board = client.get("/api/campaigns/load/phases/trial/leaderboard").json()
+    assert board["columns"] == ["rank", "system", *MEMBERS, "sum"]
+    assert len(board["rows"]) == TEAMS * RUNS
+    by_system = {f"{a['team']} run {a['run']}": a["file"] for a in accepted.values()}
+    expected = {s: offline(folder / "sent" / f) for s, f in by_system.items()}
+    sums = {s: sum(e[m] for m in MEMBERS) for s, e in expected.items()}
+    for rank, system, *cells, total in board["rows"]:
+        assert cells == [pytest.approx(expected[system][m], abs=1e-12) for m in MEMBERS]
+        assert total == pytest.approx(sums[system], abs=1e-12)
+        assert total == pytest.approx(expected[system]["russe"], abs=1e-12)
+        assert rank == 1 + sum(x > sums[system] + 1e-12 for x in sums.values())
+    assert sorted(r[1] for r in board["rows"]) == sorted(by_system)
