@@ -23,6 +23,7 @@ SMALL = {
     "train_speed.py": ["--min-count", "5", "--dim", "10"],  # and a small --corpus
     "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
+    "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/test_serve_load.py
 }
 
 

@@ -8,12 +8,14 @@ files, the leaderboard from a server over the same database, and offline
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,16 @@ SCRIPT = ROOT / "benchmarks" / "serve_load.py"
 TEAMS, UPLOADS, RUNS = 50, 5, 3
 MEMBERS = ["russe-hj", "russe-rt", "russe-ae", "russe-ae2"]
 OFFLINE: dict[str, dict[str, float]] = {}  # sha256 of a file -> its main score by benchmark
+
+
+def script() -> Any:
+    """benchmarks/serve_load.py as a module (its checks, without a server)."""
+    spec = importlib.util.spec_from_file_location("serve_load", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["serve_load"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def sha256(data: bytes) -> str:
@@ -73,6 +85,7 @@ def test_fifty_teams_upload_five_russe_files_at_once(serve_db: str, tmp_path: Pa
         cwd=ROOT,
     )
     out = done.stdout
+    print(out)  # the numbers, shown by pytest -rP
     assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
     # the printed lines
     assert f"{TEAMS} teams x {UPLOADS} uploads at once" in out
@@ -137,3 +150,47 @@ def test_fifty_teams_upload_five_russe_files_at_once(serve_db: str, tmp_path: Pa
         assert total == pytest.approx(expected[system]["russe"], abs=1e-12)
         assert rank == 1 + sum(x > sums[system] + 1e-12 for x in sums.values())
     assert sorted(r[1] for r in board["rows"]) == sorted(by_system)
+
+
+def test_the_scripts_checks_catch_a_wrong_count_and_a_wrong_cell() -> None:
+    """Two teams, two runs each, scores made up here: the board built from them passes; a
+    third 201, an unexpected status, a cell off by 1e-9, a wrong rank or a missing row fail."""
+    load = script()
+    answers = [
+        load.Answer(f"team{t}", f"team{t}-{k}.csv", "0" * 64, 201 if k < 2 else 409, 1.0)
+        for t in range(2)
+        for k in range(3)
+    ]
+    for a in answers:
+        a.run = int(a.file[-5]) + 1 if a.status == 201 else None
+    assert load.check_answers(answers, runs=2, uploads=3) == []
+    assert load.check_answers(answers, runs=1, uploads=3) == [
+        "team0: 2 uploads scored, expected 1",
+        "team1: 2 uploads scored, expected 1",
+    ]
+    answers[2].status = 500
+    assert load.check_answers(answers, runs=2, uploads=3) == ["team0-2.csv: HTTP 500"]
+    answers[2].status = 409
+
+    scores = {}
+    for a in answers:
+        seed = int(a.file[4]) * 3 + int(a.file[-5])
+        parts = [round(0.1 * seed + 0.01 * j, 6) for j in range(4)]
+        scores[a.file] = {**dict(zip(MEMBERS, parts, strict=True)), "russe": sum(parts)}
+    systems = sorted(
+        ((f"{a.team} run {a.run}", scores[a.file]) for a in answers if a.status == 201),
+        key=lambda x: -x[1]["russe"],
+    )
+    rows = [[i + 1, s, *(v[m] for m in MEMBERS), v["russe"]] for i, (s, v) in enumerate(systems)]
+    board = {"columns": ["rank", "system", *MEMBERS, "sum"], "rows": rows}
+    assert load.check_board(board, answers, scores) == ([], 4 * 6)
+    rows[1][3] += 1e-9
+    assert len(load.check_board(board, answers, scores)[0]) == 1
+    rows[1][3] -= 1e-9
+    rows[0][0] = 2
+    assert load.check_board(board, answers, scores)[0] == [
+        f"{rows[0][1]}: rank 2 is not its rank by the offline sums"
+    ]
+    rows[0][0] = 1
+    board["rows"] = rows[1:]
+    assert load.check_board(board, answers, scores)[0] == ["3 leaderboard rows for 4 scored runs"]
