@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,33 @@ def test_the_scripts_checks_catch_a_wrong_count_and_a_wrong_cell() -> None:
     rows[0][0] = 1
     board["rows"] = rows[1:]
     assert load.check_board(board, answers, scores)[0] == ["3 leaderboard rows for 4 scored runs"]
+
+
+def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
+    tmp_path: Path, serve_db: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three mc30 uploads of one team admitted together (0 of 2 runs used then), recorded one
+    after another: two are scored, the third is refused (409) before scoring and not kept."""
+    import simeval.api
+    from serve_kit import OPENS, Clock, gold, make_server, pair_file, register
+    from simeval.serve.submit import Refused
+
+    server = make_server(serve_db, tmp_path / "server", Clock(OPENS + timedelta(days=1)))
+    service = server.app.state.service
+    team = service.authenticate(register(server.client, "alpha"))
+    tickets = [service.admit(team, "trial", "mc30") for _ in range(3)]
+    pairs = gold(data_dir / "mc30" / "EN-MC-30.txt")
+    real, scored = simeval.api.score, []
+    monkeypatch.setattr(simeval.api, "score", lambda *a, **k: scored.append(1) or real(*a, **k))
+    runs = []
+    for seed, ticket in enumerate(tickets):
+        upload = service.storage.new_upload(ticket.max_bytes)
+        upload.write(pair_file(pairs, seed)[0])
+        upload.finish()
+        try:
+            runs.append(service.record(ticket, upload, "run.csv")[0].run)
+        except Refused as exc:
+            runs.append(exc.status)
+    assert runs == [1, 2, 409] and len(scored) == 2
+    assert len(list((server.files / "submissions").iterdir())) == 2
+    assert list((server.files / "tmp").iterdir()) == []
