@@ -228,3 +228,42 @@ def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
     assert runs == [1, 2, 409] and len(scored) == 2
     assert len(list((server.files / "submissions").iterdir())) == 2
     assert list((server.files / "tmp").iterdir()) == []
+
+
+def test_scoring_processes_answer_as_the_server_process_does(
+    tmp_path: Path, serve_db: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server whose uploads are scored by 2 processes (``--scorers 2``): a good file's
+    scores and item rows, and a bad file's error, equal offline scoring of the same bytes."""
+    from fastapi.testclient import TestClient
+
+    from serve_kit import BAD_LINE, OPENS, Clock, bad_file, gold, make_server, pair_file, upload
+    from simeval.api import score
+    from simeval.errors import InputError
+    from simeval.results.items import read_items
+    from simeval.serve.app import create_app
+
+    clock = Clock(OPENS + timedelta(days=1))
+    made = make_server(serve_db, tmp_path / "server", clock)
+    app = create_app(serve_db, made.files, clock=clock, rate_limits={}, scorers=2)
+    pairs = gold(data_dir / "mc30" / "EN-MC-30.txt")
+    good, bad = pair_file(pairs, 5)[0], bad_file(pairs)
+    monkeypatch.chdir(tmp_path)
+    Path("run.csv").write_bytes(good)
+    Path("bad.csv").write_bytes(bad)
+    (offline,) = score("mc30", Path("run.csv"))
+    with pytest.raises(InputError) as refused:
+        score("mc30", Path("bad.csv"))
+    try:
+        client = TestClient(app)
+        token = client.post("/api/campaigns/lex25/teams", json={"team": "alpha"}).json()["token"]
+        r = upload(client, token, good, target="mc30")
+        assert r.status_code == 201, r.text
+        assert r.json()["results"][0]["metrics"] == pytest.approx(offline.metrics, abs=1e-12)
+        items = read_items(made.files / "submissions" / r.json()["id"] / "items" / "0.tsv.gz")
+        assert items["score"].tolist() == offline.items["score"].tolist()
+        r = upload(client, token, bad, target="mc30", filename="bad.csv")
+        assert r.status_code == 422
+        assert (r.json()["error"], r.json()["line"]) == (str(refused.value), BAD_LINE)
+    finally:
+        app.state.service.close()
