@@ -2,11 +2,13 @@
 files (default 5: test.csv's 14,835 lines with seeded random scores) all at once, to a phase
 that takes ``--runs`` scored runs (default 3, so 2 of each team's 5 are refused with 409).
 
-The server is a real ``simeval serve run`` in its own process on 127.0.0.1 (SQLite in its
-folder, or ``--db URL``), as an organiser runs it, default rate limits included: each team
-connects from its own loopback address (127.0.0.2, 127.0.0.3, …). A server in the client's
-process would share the client's interpreter lock, so the client's 250 requests would slow
-the scoring they measure; in its own process it has a core of its own, as in production.
+The server is a real ``simeval serve run --scorers N`` in its own process on 127.0.0.1
+(SQLite in its folder, or ``--db URL``), as an organiser runs it, default rate limits
+included: each team connects from its own loopback address (127.0.0.2, 127.0.0.3, …). A
+server in the client's process would share the client's interpreter lock, so the client's
+requests would slow the scoring they measure. ``--scorers`` (default 2, this machine's
+cores) is the server's pool of scoring processes; 0 scores in the server's own process,
+which one interpreter lock bounds to about one ``simeval score`` at a time.
 
 Prints uploads scored per minute, the latency of a scored upload (p50, p95: from sending it
 to its answer; every upload is sent at once, so p95 is about the time to clear the burst),
