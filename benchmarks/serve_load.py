@@ -388,9 +388,8 @@ def run(
     offline_seconds, scores = offline(scored)
     board_problems, cells = check_board(board, answers, scores)
     problems += board_problems
-    return Report(
-        dialect(db), scorers, teams, uploads, runs, answers, seconds, offline_seconds, problems, cells
-    )
+    timing = (seconds, offline_seconds)
+    return Report(dialect(db), scorers, teams, uploads, runs, answers, *timing, problems, cells)
 
 
 def httpx_get(url: str) -> Any:
