@@ -2,11 +2,13 @@
 files (default 5: test.csv's 14,835 lines with seeded random scores) all at once, to a phase
 that takes ``--runs`` scored runs (default 3, so 2 of each team's 5 are refused with 409).
 
-The server is a real ``simeval serve run`` in its own process on 127.0.0.1 (SQLite in its
-folder, or ``--db URL``), as an organiser runs it, default rate limits included: each team
-connects from its own loopback address (127.0.0.2, 127.0.0.3, …). A server in the client's
-process would share the client's interpreter lock, so the client's 250 requests would slow
-the scoring they measure; in its own process it has a core of its own, as in production.
+The server is a real ``simeval serve run --scorers N`` in its own process on 127.0.0.1
+(SQLite in its folder, or ``--db URL``), as an organiser runs it, default rate limits
+included: each team connects from its own loopback address (127.0.0.2, 127.0.0.3, …). A
+server in the client's process would share the client's interpreter lock, so the client's
+requests would slow the scoring they measure. ``--scorers`` (default 2, this machine's
+cores) is the server's pool of scoring processes; 0 scores in the server's own process,
+which one interpreter lock bounds to about one ``simeval score`` at a time.
 
 Prints uploads scored per minute, the latency of a scored upload (p50, p95: from sending it
 to its answer; every upload is sent at once, so p95 is about the time to clear the burst),
@@ -114,14 +116,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(folder: Path, db: str) -> Iterator[str]:
-    """``simeval serve run`` over ``db`` on 127.0.0.1 in its own process; yields its URL."""
+def server(folder: Path, db: str, scorers: int) -> Iterator[str]:
+    """``simeval serve run --scorers N`` over ``db`` on 127.0.0.1 in its own process; yields
+    its URL."""
     import httpx
 
     port = free_port()
     log = (folder / "server.log").open("wb")
     command = "from simeval.cli import main; main()"
     args = ["serve", "run", str(folder), "--host", "127.0.0.1", "--port", str(port)]
+    args += ["--scorers", str(scorers)]
     proc = subprocess.Popen(
         [sys.executable, "-c", command, *args, "--db", db], stdout=log, stderr=subprocess.STDOUT
     )
@@ -312,6 +316,7 @@ class Report:
     """One load run: what was sent, what came back, the timings and the failed checks."""
 
     dialect: str
+    scorers: int
     teams: int
     uploads: int
     runs: int
@@ -331,7 +336,7 @@ class Report:
         offline_per_minute = scored / self.offline_seconds * 60
         p50, p95 = np.percentile([a.seconds for a in self.scored], [50, 95])
         return [
-            f"server: simeval serve run (one uvicorn process) on 127.0.0.1, {self.dialect}",
+            f"server: simeval serve run --scorers {self.scorers} on 127.0.0.1, {self.dialect}",
             f"load: {self.teams} teams x {self.uploads} uploads at once, RUSSE size "
             f"({file_bytes:,} bytes), {self.runs} runs allowed: {scored} scored (201), "
             f"{refused} refused (409) in {self.seconds:.1f} s",
@@ -353,7 +358,9 @@ def dialect(db: str) -> str:
     return db.split(":", 1)[0].split("+", 1)[0]
 
 
-def run(folder: Path, teams: int, uploads: int, runs: int, db: str | None = None) -> Report:
+def run(
+    folder: Path, teams: int, uploads: int, runs: int, db: str | None = None, scorers: int = 0
+) -> Report:
     """The load run in ``folder``: ``sent/`` (the files), ``server/`` (the server's folder,
     with its SQLite database unless ``db``), ``answers.jsonl`` (one line per upload)."""
     from simeval.data.store import DataStore
@@ -370,7 +377,7 @@ def run(folder: Path, teams: int, uploads: int, runs: int, db: str | None = None
     create_campaign(database, home / "campaign.toml", datetime.now(UTC), Targets())
     database.dispose()
     files = {f"team{i}": [sent / f"team{i}-{k}.csv" for k in range(uploads)] for i in range(teams)}
-    with server(home, db) as url:
+    with server(home, db, scorers) as url:
         answers, seconds = asyncio.run(load(url, files))
         board = httpx_get(f"{url}/api/campaigns/{CAMPAIGN}/phases/{PHASE}/leaderboard")
     with (folder / "answers.jsonl").open("w", encoding="utf-8") as f:
@@ -381,9 +388,8 @@ def run(folder: Path, teams: int, uploads: int, runs: int, db: str | None = None
     offline_seconds, scores = offline(scored)
     board_problems, cells = check_board(board, answers, scores)
     problems += board_problems
-    return Report(
-        dialect(db), teams, uploads, runs, answers, seconds, offline_seconds, problems, cells
-    )
+    timing = (seconds, offline_seconds)
+    return Report(dialect(db), scorers, teams, uploads, runs, answers, *timing, problems, cells)
 
 
 def httpx_get(url: str) -> Any:
@@ -403,10 +409,13 @@ def main() -> None:
         "--db", help="an empty database's URL (default: SQLite in the server's folder)"
     )
     parser.add_argument("--keep", type=Path, help="a new folder to keep the run in")
+    parser.add_argument(
+        "--scorers", type=int, default=2, help="scoring processes of the server (0: its own)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp) / "run"
-        report = run(folder, args.teams, args.uploads, args.runs, args.db)
+        report = run(folder, args.teams, args.uploads, args.runs, args.db, args.scorers)
         size = (folder / "sent" / "team0-0.csv").stat().st_size
     for line in report.lines(size):
         print(line)

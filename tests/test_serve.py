@@ -414,14 +414,14 @@ def test_unique_run_number_holds_when_two_writers_count_alike(server, mc30, monk
     real = Service._runs_used
     calls = []
 
-    def stale_then_real(self, s, *args):  # admit and the first insert see one run used
-        calls.append(1)
-        return 1 if len(calls) <= 2 else real(self, s, *args)
+    def stale_then_real(self, s, *args):  # admit, the count before scoring and the first
+        calls.append(1)  # insert see one run used
+        return 1 if len(calls) <= 3 else real(self, s, *args)
 
     monkeypatch.setattr(Service, "_runs_used", stale_then_real)
     r = upload(client, token, pair_file(mc30, 3)[0], target="mc30")
     assert r.status_code == 409 and "2 of 2" in r.json()["error"]
-    assert len(calls) == 3  # the insert counted again after the refused run 2
+    assert len(calls) == 4  # the insert counted again after the refused run 2
     stored = list((server["folder"] / "files" / "submissions").iterdir())
     assert len(stored) == 2
 

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ SCRIPT = ROOT / "benchmarks" / "serve_load.py"
 TEAMS, UPLOADS, RUNS = 50, 5, 3
 MEMBERS = ["russe-hj", "russe-rt", "russe-ae", "russe-ae2"]
 OFFLINE: dict[str, dict[str, float]] = {}  # sha256 of a file -> its main score by benchmark
+TARGET: list[Any] = []  # the russe suite, loaded by the first offline()
 
 
 def script() -> Any:
@@ -45,11 +47,13 @@ def sha256(data: bytes) -> str:
 
 def offline(path: Path) -> dict[str, float]:
     """Offline scores of a sent file (the same files go to both databases: scored once)."""
-    from simeval.api import score
+    from simeval.api import load_target, score
 
     key = sha256(path.read_bytes())
     if key not in OFFLINE:
-        OFFLINE[key] = {r.benchmark: r.score for r in score("russe", path)}
+        if not TARGET:
+            TARGET.append(load_target("russe"))  # once, not once a file
+        OFFLINE[key] = {r.benchmark: r.score for r in score(TARGET[0], path)}
     return OFFLINE[key]
 
 
@@ -194,3 +198,72 @@ def test_the_scripts_checks_catch_a_wrong_count_and_a_wrong_cell() -> None:
     rows[0][0] = 1
     board["rows"] = rows[1:]
     assert load.check_board(board, answers, scores)[0] == ["3 leaderboard rows for 4 scored runs"]
+
+
+def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
+    tmp_path: Path, serve_db: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three mc30 uploads of one team admitted together (0 of 2 runs used then), recorded one
+    after another: two are scored, the third is refused (409) before scoring and not kept."""
+    import simeval.api
+    from serve_kit import OPENS, Clock, gold, make_server, pair_file, register
+    from simeval.serve.submit import Refused
+
+    server = make_server(serve_db, tmp_path / "server", Clock(OPENS + timedelta(days=1)))
+    service = server.app.state.service
+    team = service.authenticate(register(server.client, "alpha"))
+    tickets = [service.admit(team, "trial", "mc30") for _ in range(3)]
+    pairs = gold(data_dir / "mc30" / "EN-MC-30.txt")
+    real, scored = simeval.api.score, []
+    monkeypatch.setattr(simeval.api, "score", lambda *a, **k: scored.append(1) or real(*a, **k))
+    runs = []
+    for seed, ticket in enumerate(tickets):
+        upload = service.storage.new_upload(ticket.max_bytes)
+        upload.write(pair_file(pairs, seed)[0])
+        upload.finish()
+        try:
+            runs.append(service.record(ticket, upload, "run.csv")[0].run)
+        except Refused as exc:
+            runs.append(exc.status)
+    assert runs == [1, 2, 409] and len(scored) == 2
+    assert len(list((server.files / "submissions").iterdir())) == 2
+    assert list((server.files / "tmp").iterdir()) == []
+
+
+def test_scoring_processes_answer_as_the_server_process_does(
+    tmp_path: Path, serve_db: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server whose uploads are scored by 2 processes (``--scorers 2``): a good file's
+    scores and item rows, and a bad file's error, equal offline scoring of the same bytes."""
+    from fastapi.testclient import TestClient
+
+    from serve_kit import BAD_LINE, OPENS, Clock, bad_file, gold, make_server, pair_file, upload
+    from simeval.api import score
+    from simeval.errors import InputError
+    from simeval.results.items import read_items
+    from simeval.serve.app import create_app
+
+    clock = Clock(OPENS + timedelta(days=1))
+    made = make_server(serve_db, tmp_path / "server", clock)
+    app = create_app(serve_db, made.files, clock=clock, rate_limits={}, scorers=2)
+    pairs = gold(data_dir / "mc30" / "EN-MC-30.txt")
+    good, bad = pair_file(pairs, 5)[0], bad_file(pairs)
+    monkeypatch.chdir(tmp_path)
+    Path("run.csv").write_bytes(good)
+    Path("bad.csv").write_bytes(bad)
+    (offline,) = score("mc30", Path("run.csv"))
+    with pytest.raises(InputError) as refused:
+        score("mc30", Path("bad.csv"))
+    try:
+        client = TestClient(app)
+        token = client.post("/api/campaigns/lex25/teams", json={"team": "alpha"}).json()["token"]
+        r = upload(client, token, good, target="mc30")
+        assert r.status_code == 201, r.text
+        assert r.json()["results"][0]["metrics"] == pytest.approx(offline.metrics, abs=1e-12)
+        items = read_items(made.files / "submissions" / r.json()["id"] / "items" / "0.tsv.gz")
+        assert items["score"].tolist() == offline.items["score"].tolist()
+        r = upload(client, token, bad, target="mc30", filename="bad.csv")
+        assert r.status_code == 422
+        assert (r.json()["error"], r.json()["line"]) == (str(refused.value), BAD_LINE)
+    finally:
+        app.state.service.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 class SimevalError(Exception):
@@ -28,6 +29,11 @@ class InputError(SimevalError):
         self.message = message
         super().__init__(self.__str__())
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # pickled as its fields (a scoring process sends it back): not through __init__ again,
+        # which would cut a cut message once more
+        return _input_error, (type(self), self.path, self.line, self.message)
+
     def __str__(self) -> str:
         if self.path is None and self.line is None:
             return self.message  # about an argument, not a file
@@ -35,6 +41,13 @@ class InputError(SimevalError):
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}"
+
+
+def _input_error(cls: type[InputError], path: str | None, line: int | None, message: str) -> Any:
+    error = cls.__new__(cls)
+    error.path, error.line, error.message = path, line, message
+    SimevalError.__init__(error, str(error))
+    return error
 
 
 class Problems:

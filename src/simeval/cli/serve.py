@@ -80,9 +80,19 @@ def run_cmd(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
     db: DbUrl = None,
+    scorers: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Processes that score uploads besides the server's (0: the server's own; "
+            "scoring holds Python's interpreter lock, so N processes score up to N times as "
+            "fast on N free cores).",
+        ),
+    ] = 0,
 ) -> None:
-    """Serve the web pages and the API (uvicorn, one process); uvicorn's log and the
-    server's own lines (registrations, submissions, swept uploads) go to stderr."""
+    """Serve the web pages and the API (uvicorn, one process, and --scorers processes);
+    uvicorn's log and the server's own lines (registrations, submissions, swept uploads) go
+    to stderr."""
     import copy
     import logging.config
 
@@ -96,7 +106,7 @@ def run_cmd(
     logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     logging.config.dictConfig(logs)
     _open(folder, db)[0].dispose()
-    web = create_app(db or default_url(folder), folder / "files")
+    web = create_app(db or default_url(folder), folder / "files", scorers=scorers)
     uvicorn.run(web, host=host, port=port, log_level="info", log_config=logs)
 
 

@@ -9,6 +9,7 @@ same task contract as ``simeval score`` (:func:`simeval.api.score`).
 - :mod:`.security`: token hashing (scrypt), CSRF, per-client rate limits;
 - :mod:`.campaigns`: what the organiser does (create, publish, export);
 - :mod:`.submit`: receiving one upload: limits, scoring, recording;
+- :mod:`.scoring`: scoring one upload, in the server's process or a pool of processes;
 - :mod:`.board`: leaderboards from the recorded results (RUSSE Table 5 rules);
 - :mod:`.app` and :mod:`.pages`: the HTTP API and the web pages (FastAPI).
 

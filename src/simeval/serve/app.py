@@ -100,19 +100,23 @@ def create_app(
     storage_dir: str | Path,
     clock: Clock = utc_now,
     rate_limits: dict[str, RateLimit] | None = None,
+    scorers: int = 0,
 ) -> FastAPI:
     """The server over the database at ``db_url`` (migrated to the newest schema) and the
-    storage folder; ``clock`` gives the server's time (tests inject one); unfinished uploads
-    and files without a row are swept first."""
+    storage folder; ``clock`` gives the server's time (tests inject one); ``scorers``
+    processes score the uploads (0: this process; :mod:`.scoring`); unfinished uploads and
+    files without a row are swept first."""
     db = Database(db_url)
     storage = Storage(storage_dir)
     with db.session() as s:
         removed = storage.sweep(s.scalars(select(Submission.id)).all())
     if removed:
         log.warning("removed %d unfinished upload(s) left by an earlier run", len(removed))
-    service = Service(db, storage, clock)
+    service = Service(db, storage, clock, scorers)
     limiter = RateLimiter(rate_limits if rate_limits is not None else RATE_LIMITS)
-    app = FastAPI(title="simeval shared task", docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="simeval shared task", docs_url=None, redoc_url=None, on_shutdown=[service.close]
+    )
     app.state.service = service
     app.state.db = db
 

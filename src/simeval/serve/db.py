@@ -8,7 +8,9 @@ except SQLite's connection settings:
 - every transaction starts with ``BEGIN IMMEDIATE``, taking the write lock at once: two
   uploads counting runs and then inserting can otherwise both read, and the second writer fails
   with "database is locked" instead of waiting its turn. Transactions are kept short (scoring
-  happens outside them), so taking the lock early costs little.
+  happens outside them), so taking the lock early costs little. A session from
+  :meth:`Database.reading` only reads: it begins a plain (deferred) transaction, which never
+  waits for a writer.
 
 The run limit itself does not depend on the lock: the unique (team, phase, target, run)
 constraint refuses a second run with the same number on any dialect.
@@ -26,6 +28,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DB_FILE = "serve.db"
+READ_ONLY = "simeval_read_only"  # the execution option of Database.reading's connections
 
 
 def default_url(folder: str | Path) -> str:
@@ -52,7 +55,8 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        reading = connection.get_execution_options().get(READ_ONLY)
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     return engine
 
@@ -77,11 +81,19 @@ class Database:
         self.engine = make_engine(url)
         upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        reader = self.engine.execution_options(**{READ_ONLY: True})
+        self._readers = sessionmaker(reader, expire_on_commit=False)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A session whose transaction commits on success and rolls back on error."""
         with self._sessions() as s, s.begin():
+            yield s
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session that only reads (on SQLite it does not wait for the write lock)."""
+        with self._readers() as s, s.begin():
             yield s
 
     def dispose(self) -> None:

@@ -22,28 +22,26 @@ from __future__ import annotations
 
 import logging
 import re
-import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from simeval.errors import InputError
-from simeval.serve.campaigns import Targets, check_name, json_safe
+from simeval.serve.campaigns import Targets, check_name
 from simeval.serve.db import Database
 from simeval.serve.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
+from simeval.serve.scoring import Job, Scorers
 from simeval.serve.security import VerifiedTokens, check_secret, new_token, split_token
-from simeval.serve.storage import ITEMS, Storage, Upload
+from simeval.serve.storage import Storage, Upload
 
 log = logging.getLogger("simeval.serve")
 Clock = Callable[[], datetime]
 RETRIES = 20
-ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
 
 
 class Refused(Exception):
@@ -61,15 +59,6 @@ def shown_name(client_name: str | None) -> str:
     name = re.split(r"[/\\]", client_name or "")[-1]
     name = "".join(c for c in name if c.isprintable()).strip()[:100]
     return name if name not in ("", ".", "..") else "upload"
-
-
-def remap_error(exc: InputError, stored: Path, name: str) -> InputError:
-    """``exc`` naming the client's file instead of the server's copy."""
-    where = str(stored)
-    path = exc.path
-    if path is not None and path.startswith(where):
-        path = name + path[len(where) :]
-    return InputError(path, exc.line, exc.message.replace(where, name))
 
 
 @dataclass(frozen=True)
@@ -95,14 +84,19 @@ def error_view(error: InputError) -> dict[str, Any]:
 class Service:
     """The server's rules over a database and a storage folder (module docstring)."""
 
-    def __init__(self, db: Database, storage: Storage, clock: Clock) -> None:
+    def __init__(self, db: Database, storage: Storage, clock: Clock, scorers: int = 0) -> None:
         self.db = db
         self.storage = storage
         self.clock = clock
         self.targets = Targets()
+        self.scorers = Scorers(scorers, self.targets)  # :mod:`.scoring`
         self.verified = VerifiedTokens()
         self._turns: dict[tuple[int, int, str], threading.Lock] = {}
         self._turns_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Stop the scoring processes (the server is shutting down)."""
+        self.scorers.close()
 
     # teams
 
@@ -231,11 +225,19 @@ class Service:
         self, ticket: Ticket, upload: Upload, name: str, received: datetime
     ) -> tuple[Submission, InputError | None]:
         try:
-            with self.db.session() as s:
+            with self.db.reading() as s:  # never waits for a writer: _insert counts for good
                 used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
             if used >= ticket.runs:
                 raise Refused(409, self._no_runs(used, ticket))
-            results, error = self._score(ticket, upload, name)
+            job = Job(
+                tuple(ticket.registry),
+                ticket.target,
+                str(upload.folder),
+                upload.sha256,
+                name,
+                ticket.max_bytes,
+            )
+            results, error = self.scorers(job)
         except Exception:
             upload.discard()
             raise
@@ -268,38 +270,6 @@ class Service:
             row.run,
         )
         return row, error
-
-    def _score(
-        self, ticket: Ticket, upload: Upload, name: str
-    ) -> tuple[list[dict[str, Any]] | None, InputError | None]:
-        """The result records (with items written beside the upload), or the error."""
-        from simeval.api import score
-        from simeval.results.items import write_items
-        from simeval.serve.archive import is_multi_file, member_files, unpack
-
-        target = self.targets.get(ticket.registry, ticket.target)
-        system = {"kind": "submission", "file": name, "sha256": upload.sha256}
-        path = upload.path
-        try:
-            if is_multi_file(target):  # a zip of the members' files, unpacked beside it
-                path = upload.folder / "unpacked"
-                unpack(upload.path, path, member_files(target), ticket.max_bytes, name)
-            results = score(target, path, system=system)
-        except InputError as exc:
-            return None, remap_error(exc, path, name)
-        finally:
-            if path != upload.path:
-                shutil.rmtree(path, ignore_errors=True)
-        records = []
-        for i, r in enumerate(results):
-            record = r.to_dict()
-            record["warnings"] = [w.replace(str(upload.path), name) for w in r.warnings]
-            record.pop("machine", None)  # the server's host name is not the participants' affair
-            if r.items is not None:
-                record["items_file"] = f"{ITEMS}/{i}.tsv.gz"
-                write_items(upload.folder / record["items_file"], r.items, ITEMS_LEVEL)
-            records.append(json_safe(record))
-        return records, None
 
     @staticmethod
     def _no_runs(used: int, ticket: Ticket) -> str:

@@ -1,0 +1,135 @@
+"""Scoring one received upload: its result records, with their per-item rows written beside
+the upload, or the validation error as ``simeval score`` prints it, naming the client's file.
+
+Scoring is Python that holds the interpreter lock, so one server process scores about as
+fast as one ``simeval score`` however many uploads wait (``benchmarks/serve_load.py``).
+:class:`Scorers` runs it in the server's process (``processes=0``, the default) or in a pool
+of that many processes started afresh (spawn: nothing of the server's threads is copied),
+each keeping the targets it loaded. A job carries only paths and names, the answer only JSON
+records or an error, so both cross the process boundary as they are.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simeval.errors import InputError
+from simeval.serve.campaigns import Targets, json_safe
+from simeval.serve.storage import ITEMS, UPLOAD
+
+ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
+Answer = tuple[list[dict[str, Any]] | None, InputError | None]
+_TARGETS = Targets()  # the targets loaded by this process when it is a scoring process
+
+
+@dataclass(frozen=True)
+class Job:
+    """One upload to score: its folder (``upload`` inside), what the client called it."""
+
+    registry: tuple[str, ...]
+    target: str
+    folder: str
+    sha256: str
+    name: str
+    max_bytes: int
+
+
+def remap_error(exc: InputError, stored: Path, name: str) -> InputError:
+    """``exc`` naming the client's file instead of the server's copy."""
+    where = str(stored)
+    path = exc.path
+    if path is not None and path.startswith(where):
+        path = name + path[len(where) :]
+    return InputError(path, exc.line, exc.message.replace(where, name))
+
+
+def score_upload(job: Job, targets: Targets | None = None) -> Answer:
+    """The result records (items written beside the upload), or the error."""
+    from simeval.api import score
+    from simeval.results.items import write_items
+    from simeval.serve.archive import is_multi_file, member_files, unpack
+
+    target = (targets or _TARGETS).get(list(job.registry), job.target)
+    folder = Path(job.folder)
+    upload = folder / UPLOAD
+    system = {"kind": "submission", "file": job.name, "sha256": job.sha256}
+    path = upload
+    try:
+        if is_multi_file(target):  # a zip of the members' files, unpacked beside it
+            path = folder / "unpacked"
+            unpack(upload, path, member_files(target), job.max_bytes, job.name)
+        results = score(target, path, system=system)
+    except InputError as exc:
+        return None, remap_error(exc, path, job.name)
+    finally:
+        if path != upload:
+            shutil.rmtree(path, ignore_errors=True)
+    records = []
+    for i, r in enumerate(results):
+        record = r.to_dict()
+        record["warnings"] = [w.replace(str(upload), job.name) for w in r.warnings]
+        record.pop("machine", None)  # the server's host name is not the participants' affair
+        if r.items is not None:
+            record["items_file"] = f"{ITEMS}/{i}.tsv.gz"
+            write_items(folder / record["items_file"], r.items, ITEMS_LEVEL)
+        records.append(json_safe(record))
+    return records, None
+
+
+def _exit_with_parent() -> None:
+    """In a scoring process: exit when the server's process ends, however it ends (a killed
+    server closes no pipe: each worker holds both ends of its job queue)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover  (only ever a pool's initializer)
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+class Scorers:
+    """Scores jobs here (``processes=0``) or in a pool of ``processes`` scoring processes."""
+
+    def __init__(self, processes: int, targets: Targets) -> None:
+        self.processes = processes
+        self.targets = targets
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, job: Job) -> Answer:
+        if self.processes <= 0:
+            return score_upload(job, self.targets)
+        pool = self._started()
+        try:
+            return pool.submit(score_upload, job).result()
+        except BrokenProcessPool:  # a scoring process died: the next job gets a new pool
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            raise
+
+    def _started(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(
+                    self.processes, mp_context=context, initializer=_exit_with_parent
+                )
+            return self._pool
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+                self._pool = None
