@@ -80,3 +80,18 @@ def serve_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
             pytest.fail("SIMEVAL_TEST_POSTGRES is not set (.ci/postgres start DIR prints it)")
         pytest.skip("no PostgreSQL server (set SIMEVAL_TEST_POSTGRES)")
     return _postgres_database(base, request)
+
+
+@pytest.fixture(scope="session")
+def mc30(data_dir: Path) -> list[tuple[str, str, float]]:
+    """MC-30's pairs and gold, read here (the server's tests upload files made from them)."""
+    from serve_kit import gold
+
+    return gold(data_dir / "mc30" / "EN-MC-30.txt")
+
+
+@pytest.fixture(scope="session")
+def rg65(data_dir: Path) -> list[tuple[str, str, float]]:
+    from serve_kit import gold
+
+    return gold(data_dir / "rg65" / "EN-RG-65.txt")

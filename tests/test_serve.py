@@ -30,7 +30,6 @@ from serve_kit import (
     TRIAL_END,
     Clock,
     bad_file,
-    gold,
     make_server,
     pair_file,
     register,
@@ -52,16 +51,6 @@ def server(tmp_path: Path, clock: Clock, serve_db: str) -> dict:
     """The server over SQLite, and again over PostgreSQL (see conftest.serve_db)."""
     s = make_server(serve_db, tmp_path / "server", clock)
     return {"folder": s.folder, "db": s.db, "client": s.client, "app": s.app, "url": serve_db}
-
-
-@pytest.fixture(scope="module")
-def mc30(data_dir: Path) -> list[tuple[str, str, float]]:
-    return gold(data_dir / "mc30" / "EN-MC-30.txt")
-
-
-@pytest.fixture(scope="module")
-def rg65(data_dir: Path) -> list[tuple[str, str, float]]:
-    return gold(data_dir / "rg65" / "EN-RG-65.txt")
 
 
 def test_register_bad_file_then_good_file_then_leaderboard(server, mc30, tmp_path, monkeypatch):

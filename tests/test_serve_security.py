@@ -59,7 +59,6 @@ from serve_kit import (
     Server,
     bad_file,
     free_port,
-    gold,
     make_server,
     pair_file,
     register,
@@ -84,16 +83,6 @@ def clock() -> Clock:
 def srv(tmp_path: Path, clock: Clock, serve_db: str) -> Server:
     assert MANY_RUNS != CAMPAIGN
     return make_server(serve_db, tmp_path / "server", clock, campaign=MANY_RUNS)
-
-
-@pytest.fixture(scope="module")
-def mc30(data_dir: Path) -> list[tuple[str, str, float]]:
-    return gold(data_dir / "mc30" / "EN-MC-30.txt")
-
-
-@pytest.fixture(scope="module")
-def rg65(data_dir: Path) -> list[tuple[str, str, float]]:
-    return gold(data_dir / "rg65" / "EN-RG-65.txt")
 
 
 def auth(token: str) -> dict[str, str]:

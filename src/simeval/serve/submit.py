@@ -61,6 +61,11 @@ def shown_name(client_name: str | None) -> str:
     return name if name not in ("", ".", "..") else "upload"
 
 
+def no_runs(used: int, runs: int, target: str, phase: str) -> str:
+    """Why an upload is refused with 409 (at admission, before scoring, or at the insert)."""
+    return f"no runs left: {used} of {runs} used on {target} in {phase}"
+
+
 @dataclass(frozen=True)
 class Ticket:
     """An admitted upload: the phase's ids and limits, fixed before reading the body."""
@@ -187,7 +192,7 @@ class Service:
             used = self._runs_used(s, team.id, p.id, target)
             registry = list(s.get(Campaign, team.campaign_id).registry_files)
         if used >= p.runs:
-            raise Refused(409, f"no runs left: {used} of {p.runs} used on {target} in {p.name}")
+            raise Refused(409, no_runs(used, p.runs, target, p.name))
         return Ticket(
             team.id,
             team.name,
@@ -228,7 +233,7 @@ class Service:
             with self.db.reading() as s:  # never waits for a writer: _insert counts for good
                 used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
             if used >= ticket.runs:
-                raise Refused(409, self._no_runs(used, ticket))
+                raise Refused(409, no_runs(used, ticket.runs, ticket.target, ticket.phase))
             job = Job(
                 tuple(ticket.registry),
                 ticket.target,
@@ -271,10 +276,6 @@ class Service:
         )
         return row, error
 
-    @staticmethod
-    def _no_runs(used: int, ticket: Ticket) -> str:
-        return f"no runs left: {used} of {ticket.runs} used on {ticket.target} in {ticket.phase}"
-
     def _insert(self, row: Submission, ticket: Ticket) -> Submission:
         """Commit ``row``; a scored one takes the next free run number or is refused."""
         for _ in range(RETRIES):
@@ -283,7 +284,9 @@ class Service:
                     if row.status == SCORED:
                         used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
                         if used >= ticket.runs:
-                            raise Refused(409, self._no_runs(used, ticket))
+                            raise Refused(
+                                409, no_runs(used, ticket.runs, ticket.target, ticket.phase)
+                            )
                         row.run = used + 1
                     s.add(row)
                 return row
