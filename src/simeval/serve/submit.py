@@ -139,7 +139,7 @@ class Service:
             return None
         assert token is not None
         known = self.verified.get(token)
-        with self.db.session() as s:
+        with self.db.reading() as s:
             if known is not None:
                 return s.get(Team, known)
             team = s.scalar(select(Team).where(Team.token_key == parts[0]))
@@ -151,7 +151,7 @@ class Service:
     # uploads
 
     def phase(self, campaign_id: int, name: str) -> Phase:
-        with self.db.session() as s:
+        with self.db.reading() as s:
             p = s.scalar(select(Phase).where(Phase.campaign_id == campaign_id, Phase.name == name))
             if p is None:
                 raise Refused(404, f"no phase {name!r} in this campaign")
@@ -188,7 +188,7 @@ class Service:
             target = p.targets[0]
         if target not in p.targets:
             raise Refused(422, f"{target!r} is not a target of {p.name}: {', '.join(p.targets)}")
-        with self.db.session() as s:
+        with self.db.reading() as s:
             used = self._runs_used(s, team.id, p.id, target)
             registry = list(s.get(Campaign, team.campaign_id).registry_files)
         if used >= p.runs:
@@ -297,29 +297,29 @@ class Service:
     # reading
 
     def phase_by_id(self, phase_id: int) -> Phase:
-        with self.db.session() as s:
+        with self.db.reading() as s:
             return s.get_one(Phase, phase_id)
 
     def campaigns(self) -> list[tuple[str, str]]:
-        with self.db.session() as s:
+        with self.db.reading() as s:
             return [(c.name, c.title) for c in s.scalars(select(Campaign).order_by(Campaign.id))]
 
     def campaign(self, name: str) -> tuple[Campaign, list[Phase]]:
-        with self.db.session() as s:
+        with self.db.reading() as s:
             c = s.scalar(select(Campaign).where(Campaign.name == name))
             if c is None:
                 raise Refused(404, f"no campaign {name!r}")
             return c, list(c.phases)
 
     def campaign_name(self, campaign_id: int) -> str:
-        with self.db.session() as s:
+        with self.db.reading() as s:
             return s.get_one(Campaign, campaign_id).name
 
     def views(self, team_id: int) -> list[dict[str, Any]]:
         """The team's submissions as it may see them, newest first."""
         from simeval.serve.app import submission_view
 
-        with self.db.session() as s:
+        with self.db.reading() as s:
             subs = s.scalars(
                 select(Submission)
                 .where(Submission.team_id == team_id)
@@ -337,7 +337,7 @@ class Service:
             raise Refused(404, f"no phase {phase!r} in {campaign}")
         if p.hidden and p.published is None:
             return p, None
-        with self.db.session() as s:
+        with self.db.reading() as s:
             rows = s.execute(
                 select(Team.name, Submission.run, Submission.results)
                 .join(Team, Submission.team_id == Team.id)
