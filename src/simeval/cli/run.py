@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -187,16 +188,18 @@ def _train_encoder(
     epochs: int,
     seed: int,
     data_dir: Path | None,
+    exclude: list[str],
 ) -> Path:
     """`simeval train encoder` (see :mod:`simeval.train.encoder`)."""
-    import json
+    import time
 
     from rich.progress import Progress
 
     from simeval.api import load_target
     from simeval.errors import InputError
     from simeval.measures.encoder import DEFAULT_MODEL, default_model_path
-    from simeval.train.encoder import EncoderConfig, train_encoder, training_pairs
+    from simeval.train.encoder import EncoderConfig, train_encoder
+    from simeval.train.pairs import training_pairs
 
     if not on:
         raise InputError(None, None, "name the benchmarks to train on with --on (repeat it)")
@@ -204,15 +207,23 @@ def _train_encoder(
         raise InputError(out_dir, None, "exists: choose a new folder (nothing is overwritten)")
     store = store_of(data_dir)
     benchmarks = [load_target(name, store) for name in on]
-    data = training_pairs(benchmarks)
+    data = training_pairs(benchmarks, exclude=_excluded(exclude, store))
     base_path = default_model_path() if base == DEFAULT_MODEL else Path(base)
     config = EncoderConfig(base, list(on), epochs, batch, lr, loss=loss, seed=seed)
     steps = -(-len(data.a) // batch) * epochs
+    done = 0
+    started = time.perf_counter()
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"fine-tuning on {len(data.a):,} pairs", total=steps)
 
         def advance(n: int, value: float) -> None:
+            nonlocal done
+            done += n
             progress.update(task, advance=n, description=f"fine-tuning, loss {value:.4f}")
+            if not err.is_terminal and (done % max(1, steps // 20) == 0 or done == steps):
+                # a log file gets a line every 5% instead of the live bar
+                spent = time.perf_counter() - started
+                err.print(f"step {done}/{steps}  loss {value:.4f}  {spent:.0f} s", highlight=False)
 
         folder = train_encoder(config, data, out_dir, base_path, advance)
     record = json.loads((folder / "simeval-train.json").read_text(encoding="utf-8"))
@@ -226,14 +237,79 @@ def _train_encoder(
     return folder
 
 
+def _excluded(names: list[str], store: Any) -> list[Any]:
+    """The benchmarks of ``--exclude`` (suites expanded): no pair of theirs is trained on."""
+    from simeval.api import load_targets
+
+    found = []
+    for target in load_targets(names, store) if names else []:
+        found += list(target.members) or [target]
+    return found
+
+
+def _train_combine(
+    out_dir: Path,
+    on: list[str],
+    measures: list[str],
+    features: str,
+    model: str,
+    frequency: Path | None,
+    seed: int,
+    data_dir: Path | None,
+    exclude: list[str],
+) -> Path:
+    """`simeval train combine` (see :mod:`simeval.train.combine`)."""
+    from simeval.api import load_target
+    from simeval.errors import InputError
+    from simeval.measures import create_measure
+    from simeval.tasks.items import RELATED, STS
+    from simeval.train.combine import CombineConfig, train_combination
+    from simeval.train.pairs import training_pairs
+
+    if not on:
+        raise InputError(None, None, "name the benchmarks to train on with --on (repeat it)")
+    if out_dir.exists():
+        raise InputError(out_dir, None, "exists: choose a new folder (nothing is overwritten)")
+    store = store_of(data_dir)
+    benchmarks = [load_target(name, store) for name in on]
+    kinds = {getattr(b, "kind", None) for b in benchmarks}
+    binary = kinds == {RELATED}
+    groups = [g.strip() for g in features.split(",") if g.strip() and g.strip() != "none"]
+    config = CombineConfig(
+        on=list(on),
+        measures=list(measures),
+        features=groups,
+        model=model,
+        texts=kinds == {STS},
+        binary=binary,
+        frequency=str(frequency) if frequency else None,
+        seed=seed,
+    )
+    data = training_pairs(benchmarks, binary=binary, exclude=_excluded(exclude, store))
+    built = [create_measure(spec) for spec in measures]
+    err.print(Text(f"fitting {model} on {len(data.a):,} pairs", style="dim"))
+    folder = train_combination(config, data, built, out_dir)
+    record = json.loads((folder / "combine.json").read_text(encoding="utf-8"))
+    cv = record["cross_validated"]
+    err.print(
+        Text(
+            f"{len(data.a):,} pairs, {record['seconds']:.0f} s, 5-fold {cv['metric']} "
+            f"{cv['value']:.4f} -> {folder}"
+        ),
+        highlight=False,
+    )
+    return folder
+
+
 @app.command("train")
 @guarded
 def train_cmd(
     kind: Annotated[
         str,
         typer.Argument(
-            help="ppmi | svd | word2vec | fasttext (from --corpus), or encoder (fine-tune a "
-            "sentence encoder on the graded benchmarks named by --on)",
+            help="ppmi | svd | word2vec | fasttext (from --corpus); encoder (fine-tune a "
+            "sentence encoder on the graded benchmarks named by --on); combine (fit a "
+            "combination of --measure scores and --features on the benchmarks named by --on)",
             show_default=False,
         ),
     ],
@@ -247,7 +323,35 @@ def train_cmd(
     ] = None,
     on: Annotated[
         list[str] | None,
-        typer.Option("--on", help="encoder: a graded benchmark to train on (repeat it)."),
+        typer.Option("--on", help="encoder, combine: a benchmark to train on (repeat it)."),
+    ] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude",
+            help="encoder, combine: leave out every training pair that this benchmark or suite "
+            "holds, in either direction (repeat it).",
+        ),
+    ] = None,
+    with_measures: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--measure", help="combine: a measure spec whose scores are a column (repeat it)."
+        ),
+    ] = None,
+    features: Annotated[
+        str,
+        typer.Option(
+            help="combine: cheap feature groups, comma-separated: length, orthographic, "
+            "overlap, pos (Russian words), frequency (needs --frequency); none for none."
+        ),
+    ] = "length,orthographic,overlap",
+    model: Annotated[
+        str, typer.Option(help="combine: linear (ridge / logistic) | boosting.")
+    ] = "linear",
+    frequency: Annotated[
+        Path | None,
+        typer.Option(help="combine: a `simeval train` model folder whose vocab.txt ranks words."),
     ] = None,
     base: Annotated[
         str, typer.Option(help="encoder: the model to start from (a folder).")
@@ -305,19 +409,42 @@ def train_cmd(
     from simeval.text.tokenize import LANGUAGES
     from simeval.train.models import KINDS, TrainConfig, train
 
-    if kind == "encoder":
-        folder = _train_encoder(
-            out_dir, on or [], base, loss, batch, lr, epochs if epochs != 5 else 4, seed, data_dir
-        )
+    if kind in ("encoder", "combine"):
+        if kind == "encoder":
+            folder = _train_encoder(
+                out_dir,
+                on or [],
+                base,
+                loss,
+                batch,
+                lr,
+                epochs if epochs != 5 else 4,
+                seed,
+                data_dir,
+                exclude or [],
+            )
+            spec = f"encoder:model={folder}"
+        else:
+            folder = _train_combine(
+                out_dir,
+                on or [],
+                with_measures or [],
+                features,
+                model,
+                frequency,
+                seed,
+                data_dir,
+                exclude or [],
+            )
+            spec = f"learned:model={folder}"
         if evaluate_on:
             from simeval.api import evaluate
 
-            spec = f"encoder:model={folder}"
             found = evaluate(spec, *evaluate_on, store=store_of(data_dir), results_dir=results)
-            print_results(found, False, f"encoder from {folder.name}")
+            print_results(found, False, f"{kind} from {folder.name}")
         return
     if kind not in KINDS:
-        kinds = ", ".join([*KINDS, "encoder"])
+        kinds = ", ".join([*KINDS, "encoder", "combine"])
         raise InputError(None, None, f"unknown model kind {kind!r}; one of {kinds}")
     if corpus is None:
         raise InputError(None, None, f"{kind} is trained from a corpus: give --corpus")

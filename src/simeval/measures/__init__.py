@@ -8,6 +8,7 @@
 ``vectors``    ``path=FILE``, ``format=auto|word2vec|glove|word2vec-bin|fasttext-bin|gensim``,
                ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
 ``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``
+``learned``    ``model=FOLDER``: a combination fitted by ``simeval train combine``
 =============  ==================================================================
 
 Rankers for cross-language document linking (``xling-*``, BUCC 2015):
@@ -42,6 +43,7 @@ MEASURES = (
     "hapax",
     "procrustes",
     "combine",
+    "learned",
 )
 
 
@@ -69,6 +71,10 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
         from simeval.measures.combination import make_combination
 
         return make_combination(p, create_measure)
+    if parsed.name == "learned":
+        from simeval.measures.learned import make_learned
+
+        return make_learned(p, create_measure)
     if parsed.name == "encoder":
         from simeval.measures.encoder import make_encoder
 

@@ -12,9 +12,13 @@ sentence-transformers' own losses, so no trainer framework is needed:
 - ``both``: their sum.
 
 AdamW with a linear warm-up over the first ``warmup`` share of steps and linear decay after.
-Seeded: the pair order, dropout and the head's initialisation follow ``seed`` (with one thread
-count, runs repeat exactly). The folder gets ``simeval-train.json``: the config, each
-benchmark's data sha256 and pair count, the loss per epoch, the time and package versions.
+With ``bucket`` (the default) each epoch's batches hold pairs of similar token length (sorted
+by the longer side's length, ties in random order, the batches then shuffled): a batch is
+padded to its longest text and a step costs in proportion, so on CPU this runs about twice as
+fast as random batches, with the same pairs seen each epoch. Seeded: the pair order, dropout
+and the head's initialisation follow ``seed`` (with one thread count, runs repeat exactly).
+The folder gets ``simeval-train.json``: the config, each benchmark's data sha256 and pair
+count, the loss per epoch, the time and package versions.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import math
 import os
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError
+from simeval.train.pairs import TrainingPairs
 
 LOSSES = ("cosine", "cosent", "both")
 RECORD = "simeval-train.json"
@@ -48,58 +53,20 @@ class EncoderConfig:
     loss: str = "cosine"
     seed: int = 0
     max_seq_length: int = 128
+    bucket: bool = True
 
 
-@dataclass
-class TrainingPairs:
-    """Texts and gold in [0, 1], with where each benchmark's pairs came from."""
-
-    a: list[str]
-    b: list[str]
-    gold: np.ndarray
-    sources: dict[str, dict[str, Any]]
-
-
-def _scale(benchmark: Any, gold: np.ndarray) -> tuple[float, float]:
-    """The benchmark's score range: STS 0–5, a declared range, else what its gold spans."""
-    declared = getattr(benchmark, "score_range", None)
-    if getattr(benchmark, "kind", None) == "sts":
-        return 0.0, 5.0
-    if declared:
-        return float(declared[0]), float(declared[1])
-    return float(np.nanmin(gold)), float(np.nanmax(gold))
-
-
-def training_pairs(benchmarks: Sequence[Any]) -> TrainingPairs:
-    """The gold-scored pairs of ``benchmarks`` (STS sets or graded word pairs)."""
-    a: list[str] = []
-    b: list[str] = []
-    gold: list[np.ndarray] = []
-    sources: dict[str, dict[str, Any]] = {}
-    for bench in benchmarks:
-        if hasattr(bench, "pairs") and isinstance(getattr(bench, "gold", None), np.ndarray):
-            pairs, scores = list(bench.pairs), np.asarray(bench.gold, dtype=float)
-        elif hasattr(getattr(bench, "gold", None), "scores"):
-            if getattr(bench, "kind", "graded-pairs") != "graded-pairs":
-                raise InputError(
-                    None, None, f"{bench.name}: train on graded pairs, not related/unrelated"
-                )
-            pairs, scores = list(bench.gold.pairs), np.asarray(bench.gold.scores, dtype=float)
-        else:
-            raise InputError(None, None, f"{bench.name}: not a benchmark of scored pairs")
-        keep = ~np.isnan(scores)
-        low, high = _scale(bench, scores)
-        if high <= low:
-            raise InputError(None, None, f"{bench.name}: its gold has no spread to learn from")
-        for (x, y), k in zip(pairs, keep, strict=True):
-            if k:
-                a.append(x)
-                b.append(y)
-        gold.append(np.clip((scores[keep] - low) / (high - low), 0.0, 1.0))
-        sources[bench.name] = {"pairs": int(keep.sum()), "range": [low, high], "data": bench.data}
-    if not a:
-        raise InputError(None, None, "no training pairs: name graded benchmarks with --on")
-    return TrainingPairs(a, b, np.concatenate(gold), sources)
+def batches(lengths: np.ndarray, size: int, bucket: bool, rng: np.random.Generator) -> list:
+    """One epoch's batches of indices: random, or (``bucket``) of similar ``lengths``, sorted
+    with ties in random order, cut into batches of ``size`` and shuffled."""
+    if bucket:
+        order = np.lexsort((rng.random(len(lengths)), lengths))
+    else:
+        order = rng.permutation(len(lengths))
+    chunks = [order[i : i + size] for i in range(0, len(order), size)]
+    if bucket:
+        chunks = [chunks[i] for i in rng.permutation(len(chunks))]
+    return chunks
 
 
 def _loss(name: str, model: Any) -> Callable[[list[dict], Any], Any]:
@@ -143,16 +110,17 @@ def train_encoder(
     prepare = getattr(model, "preprocess", None) or model.tokenize  # tokenize: before v6
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr)
+    tokens = model.tokenizer([*data.a, *data.b], truncation=True, max_length=model.max_seq_length)
+    count = np.array([len(ids) for ids in tokens["input_ids"]])
+    lengths = np.maximum(count[: len(data.a)], count[len(data.a) :])
     per_epoch = math.ceil(len(data.a) / config.batch)
     steps = per_epoch * config.epochs
     schedule = get_linear_schedule_with_warmup(optimizer, int(config.warmup * steps), steps)
     history = []
     model.train()
     for _ in range(config.epochs):
-        order = rng.permutation(len(data.a))
         total = 0.0
-        for i in range(per_epoch):
-            idx = order[i * config.batch : (i + 1) * config.batch]
+        for idx in batches(lengths, config.batch, config.bucket, rng):
             features = [prepare([data.a[j] for j in idx]), prepare([data.b[j] for j in idx])]
             labels = torch.tensor(data.gold[idx], dtype=torch.float32)
             value = loss(features, labels)
