@@ -226,14 +226,77 @@ def _train_encoder(
     return folder
 
 
+def _exclusion_files(names: list[str], data_dir: Path | None) -> list[Path]:
+    """The files whose pairs `train graph` removes: a path as given, or every file a
+    benchmark or suite reads (a one-file suite's template, RUSSE's test.csv, included)."""
+    from simeval.api import registry_of
+
+    registry, store = registry_of(None), store_of(data_dir)
+    out: list[Path] = []
+    for name in names:
+        if Path(name).is_file():
+            out.append(Path(name))
+            continue
+        registry.check(name)
+        files = registry.files(name)
+        suite = registry.suites.get(name)
+        if suite is not None and suite.template:
+            files.append(suite.template)
+        out += [store.path(f) for f in dict.fromkeys(files)]
+    return out
+
+
+def _train_graph(
+    out_dir: Path,
+    relations: list[Path],
+    exclude: list[str],
+    threshold: float,
+    learn: bool,
+    vectors: str | None,
+    folds: int,
+    seed: int,
+    data_dir: Path | None,
+) -> Path:
+    """`simeval train graph` (see :mod:`simeval.train.graph`)."""
+    import time
+
+    from simeval.errors import InputError
+    from simeval.train import graph as g
+
+    if not relations:
+        raise InputError(None, None, "name the relation files with --relations (repeat it)")
+    start = time.perf_counter()
+    files = _exclusion_files(exclude, data_dir)
+    data = g.read_relations(relations, files, threshold)
+    folder = g.write_graph(data, out_dir, threshold)
+    record = __import__("json").loads((folder / g.RECORD).read_text(encoding="utf-8"))
+    err.print(
+        Text(
+            f"{record['related_rows']:,} related, {record['unrelated_rows']:,} unrelated rows; "
+            f"{record['excluded_pairs']:,} excluded (pairs of {len(files)} file(s)); "
+            f"{record['nodes']:,} words, {record['edges']:,} edges -> {folder}"
+        ),
+        highlight=False,
+    )
+    if learn:
+        model = g.learn(folder, vectors, folds, seed)
+        err.print(
+            Text(f"learned from {model['rows']}; cross-fitted AP {model['cross_fitted_ap_step']}"),
+            highlight=False,
+        )
+    err.print(Text(f"{time.perf_counter() - start:.1f} s"), highlight=False)
+    return folder
+
+
 @app.command("train")
 @guarded
 def train_cmd(
     kind: Annotated[
         str,
         typer.Argument(
-            help="ppmi | svd | word2vec | fasttext (from --corpus), or encoder (fine-tune a "
-            "sentence encoder on the graded benchmarks named by --on)",
+            help="ppmi | svd | word2vec | fasttext (from --corpus), encoder (fine-tune a "
+            "sentence encoder on the graded benchmarks named by --on), or graph (a relation "
+            "graph from --relations, the pairs of --exclude removed)",
             show_default=False,
         ),
     ],
@@ -255,6 +318,29 @@ def train_cmd(
     loss: Annotated[str, typer.Option(help="encoder: cosine | cosent | both.")] = "cosine",
     batch: Annotated[int, typer.Option(help="encoder: pairs per step.")] = 16,
     lr: Annotated[float, typer.Option(help="encoder: peak learning rate (AdamW).")] = 2e-5,
+    relations: Annotated[
+        list[Path] | None,
+        typer.Option("--relations", help="graph: a CSV with word1,word2,sim (repeat it)."),
+    ] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude",
+            help="graph: a benchmark, suite or pair file whose pairs (either direction) are "
+            "removed from the relations (repeat it).",
+        ),
+    ] = None,
+    threshold: Annotated[
+        float, typer.Option(help="graph: sim at or above this is a relation.")
+    ] = 0.5,
+    learn: Annotated[
+        bool, typer.Option(help="graph: also fit the learned scorer (model.json).")
+    ] = False,
+    vectors: Annotated[
+        str | None,
+        typer.Option(help="graph --learn: a word-vector model whose cosine is a feature."),
+    ] = None,
+    folds: Annotated[int, typer.Option(help="graph --learn: cross-fitting folds.")] = 10,
     lemmatize: Annotated[
         bool, typer.Option(help="Lemmas instead of word forms (pymorphy3 / simplemma).")
     ] = False,
@@ -305,6 +391,25 @@ def train_cmd(
     from simeval.text.tokenize import LANGUAGES
     from simeval.train.models import KINDS, TrainConfig, train
 
+    if kind == "graph":
+        folder = _train_graph(
+            out_dir,
+            relations or [],
+            exclude or [],
+            threshold,
+            learn,
+            vectors,
+            folds,
+            seed,
+            data_dir,
+        )
+        if evaluate_on:
+            from simeval.api import evaluate
+
+            spec = f"graph:path={folder}" + (f",{measure_options}" if measure_options else "")
+            found = evaluate(spec, *evaluate_on, store=store_of(data_dir), results_dir=results)
+            print_results(found, False, f"graph {folder.name}")
+        return
     if kind == "encoder":
         folder = _train_encoder(
             out_dir, on or [], base, loss, batch, lr, epochs if epochs != 5 else 4, seed, data_dir

@@ -8,6 +8,8 @@
 ``vectors``    ``path=FILE``, ``format=auto|word2vec|glove|word2vec-bin|fasttext-bin|gensim``,
                ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
 ``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``
+``graph``      ``path=DIR`` (``simeval train graph``), ``score=walk|adamic_adar|common|learned``,
+               ``fallback=zero|skip|vectors``, ``vectors=DIR``
 =============  ==================================================================
 
 Rankers for cross-language document linking (``xling-*``, BUCC 2015):
@@ -38,6 +40,7 @@ MEASURES = (
     "random",
     "vectors",
     "encoder",
+    "graph",
     "dictionary",
     "hapax",
     "procrustes",
@@ -69,6 +72,10 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
         from simeval.measures.combination import make_combination
 
         return make_combination(p, create_measure)
+    if parsed.name == "graph":
+        from simeval.measures.graph import make_graph
+
+        return make_graph(p)
     if parsed.name == "encoder":
         from simeval.measures.encoder import make_encoder
 
