@@ -172,3 +172,29 @@ def test_spec_is_checked(graph_dir: Path) -> None:
         create_measure(f"graph:path={graph_dir},fallback=vectors")
     with pytest.raises(InputError, match=r"no model\.json"):
         create_measure(f"graph:path={graph_dir},score=learned")
+
+
+def test_learned_score_is_sklearns_probability() -> None:
+    """``predict`` applied to a model.json written the way ``learn`` writes it gives
+    scikit-learn's predict_proba of the scaled features."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    from simeval.measures.graph import feature_matrix, predict
+
+    rng = np.random.default_rng(3)
+    raw = {"cn": rng.integers(0, 5, 200).astype(float), "cosine": rng.normal(size=200)}
+    y = (raw["cn"] + raw["cosine"] + rng.normal(size=200) > 2).astype(int)
+    x = np.column_stack([np.log1p(raw["cn"]), raw["cosine"]])  # log1p of counts, cosine as is
+    scaler = StandardScaler().fit(x)
+    clf = LogisticRegression().fit(scaler.transform(x), y)
+    model = {
+        "features": ["cn", "cosine"],
+        "mean": scaler.mean_.tolist(),
+        "scale": scaler.scale_.tolist(),
+        "coef": clf.coef_[0].tolist(),
+        "intercept": float(clf.intercept_[0]),
+    }
+    assert np.allclose(feature_matrix(raw, ["cn", "cosine"]), x)
+    expected = clf.predict_proba(scaler.transform(x))[:, 1]
+    assert np.allclose(predict(model, raw), expected)

@@ -217,6 +217,12 @@ def cross_fitted(
     return pairs, labels, source, raw
 
 
+def _config_sha(vectors: str | None) -> str | None:
+    """sha256 of a ``simeval train`` model's config.json (it records the corpus sha256)."""
+    config = Path(vectors) / "config.json" if vectors else None
+    return sha256_file(config) if config is not None and config.is_file() else None
+
+
 def learn(
     folder: Path,
     vectors: str | None = None,
@@ -266,6 +272,7 @@ def learn(
         "coef": clf.coef_[0].tolist(),
         "intercept": float(clf.intercept_[0]),
         "vectors": str(vectors) if vectors else None,
+        "vectors_config_sha256": _config_sha(vectors),
         "folds": folds,
         "seed": seed,
         "rows": {"related": int(labels.sum()), "unrelated": int((labels == 0).sum())},
