@@ -34,7 +34,8 @@ MeasureArg = Annotated[
     typer.Argument(
         help="Measure spec: overlap | jaccard | random:seed=1 | orthographic:kind=levenshtein"
         "|prefix|dice | vectors:path=FILE,format=auto,oov=zero|skip|backoff | "
-        "encoder:model=NAME_OR_PATH (default: the offline all-MiniLM-L6-v2).",
+        "encoder:model=NAME_OR_PATH (default: the offline all-MiniLM-L6-v2) | "
+        "graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors.",
         show_default=False,
     ),
 ]
@@ -301,6 +302,68 @@ def _train_combine(
     return folder
 
 
+def _exclusion_files(names: list[str], data_dir: Path | None) -> list[Path]:
+    """The files whose pairs `train graph` removes: a path as given, or every file a
+    benchmark or suite reads (a one-file suite's template, RUSSE's test.csv, included)."""
+    from simeval.api import registry_of
+
+    registry, store = registry_of(None), store_of(data_dir)
+    out: list[Path] = []
+    for name in names:
+        if Path(name).is_file():
+            out.append(Path(name))
+            continue
+        registry.check(name)
+        files = registry.files(name)
+        suite = registry.suites.get(name)
+        if suite is not None and suite.template:
+            files.append(suite.template)
+        out += [store.path(f) for f in dict.fromkeys(files)]
+    return out
+
+
+def _train_graph(
+    out_dir: Path,
+    relations: list[Path],
+    exclude: list[str],
+    threshold: float,
+    learn: bool,
+    vectors: str | None,
+    folds: int,
+    seed: int,
+    data_dir: Path | None,
+) -> Path:
+    """`simeval train graph` (see :mod:`simeval.train.graph`)."""
+    import time
+
+    from simeval.errors import InputError
+    from simeval.train import graph as g
+
+    if not relations:
+        raise InputError(None, None, "name the relation files with --relations (repeat it)")
+    start = time.perf_counter()
+    files = _exclusion_files(exclude, data_dir)
+    data = g.read_relations(relations, files, threshold)
+    folder = g.write_graph(data, out_dir, threshold)
+    record = json.loads((folder / g.RECORD).read_text(encoding="utf-8"))
+    err.print(
+        Text(
+            f"{record['related_rows']:,} related, {record['unrelated_rows']:,} unrelated rows; "
+            f"{record['excluded_pairs']:,} excluded (pairs of {len(files)} file(s)); "
+            f"{record['nodes']:,} words, {record['edges']:,} edges -> {folder}"
+        ),
+        highlight=False,
+    )
+    if learn:
+        model = g.learn(folder, vectors, folds, seed)
+        err.print(
+            Text(f"learned from {model['rows']}; cross-fitted AP {model['cross_fitted_ap_step']}"),
+            highlight=False,
+        )
+    err.print(Text(f"{time.perf_counter() - start:.1f} s"), highlight=False)
+    return folder
+
+
 @app.command("train")
 @guarded
 def train_cmd(
@@ -309,7 +372,8 @@ def train_cmd(
         typer.Argument(
             help="ppmi | svd | word2vec | fasttext (from --corpus); encoder (fine-tune a "
             "sentence encoder on the graded benchmarks named by --on); combine (fit a "
-            "combination of --measure scores and --features on the benchmarks named by --on)",
+            "combination of --measure scores and --features on the benchmarks named by --on); "
+            "graph (a relation graph from --relations, the pairs of --exclude removed)",
             show_default=False,
         ),
     ],
@@ -329,8 +393,8 @@ def train_cmd(
         list[str] | None,
         typer.Option(
             "--exclude",
-            help="encoder, combine: leave out every training pair that this benchmark or suite "
-            "holds, in either direction (repeat it).",
+            help="encoder, combine, graph: leave out every training pair that this benchmark or "
+            "suite (graph: or pair file) holds, in either direction (repeat it).",
         ),
     ] = None,
     with_measures: Annotated[
@@ -359,6 +423,21 @@ def train_cmd(
     loss: Annotated[str, typer.Option(help="encoder: cosine | cosent | both.")] = "cosine",
     batch: Annotated[int, typer.Option(help="encoder: pairs per step.")] = 16,
     lr: Annotated[float, typer.Option(help="encoder: peak learning rate (AdamW).")] = 2e-5,
+    relations: Annotated[
+        list[Path] | None,
+        typer.Option("--relations", help="graph: a CSV with word1,word2,sim (repeat it)."),
+    ] = None,
+    threshold: Annotated[
+        float, typer.Option(help="graph: sim at or above this is a relation.")
+    ] = 0.5,
+    learn: Annotated[
+        bool, typer.Option(help="graph: also fit the learned scorer (model.json).")
+    ] = False,
+    vectors: Annotated[
+        str | None,
+        typer.Option(help="graph --learn: a word-vector model whose cosine is a feature."),
+    ] = None,
+    folds: Annotated[int, typer.Option(help="graph --learn: cross-fitting folds.")] = 10,
     lemmatize: Annotated[
         bool, typer.Option(help="Lemmas instead of word forms (pymorphy3 / simplemma).")
     ] = False,
@@ -409,6 +488,25 @@ def train_cmd(
     from simeval.text.tokenize import LANGUAGES
     from simeval.train.models import KINDS, TrainConfig, train
 
+    if kind == "graph":
+        folder = _train_graph(
+            out_dir,
+            relations or [],
+            exclude or [],
+            threshold,
+            learn,
+            vectors,
+            folds,
+            seed,
+            data_dir,
+        )
+        if evaluate_on:
+            from simeval.api import evaluate
+
+            spec = f"graph:path={folder}" + (f",{measure_options}" if measure_options else "")
+            found = evaluate(spec, *evaluate_on, store=store_of(data_dir), results_dir=results)
+            print_results(found, False, f"graph {folder.name}")
+        return
     if kind in ("encoder", "combine"):
         if kind == "encoder":
             folder = _train_encoder(
@@ -444,7 +542,7 @@ def train_cmd(
             print_results(found, False, f"{kind} from {folder.name}")
         return
     if kind not in KINDS:
-        kinds = ", ".join([*KINDS, "encoder", "combine"])
+        kinds = ", ".join([*KINDS, "encoder", "combine", "graph"])
         raise InputError(None, None, f"unknown model kind {kind!r}; one of {kinds}")
     if corpus is None:
         raise InputError(None, None, f"{kind} is trained from a corpus: give --corpus")

@@ -9,6 +9,8 @@
                ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
 ``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``
 ``learned``    ``model=FOLDER``: a combination fitted by ``simeval train combine``
+``graph``      ``path=DIR`` (``simeval train graph``), ``score=walk|adamic_adar|common|learned``,
+               ``fallback=zero|skip|vectors``, ``vectors=DIR``
 =============  ==================================================================
 
 Rankers for cross-language document linking (``xling-*``, BUCC 2015):
@@ -39,6 +41,7 @@ MEASURES = (
     "random",
     "vectors",
     "encoder",
+    "graph",
     "dictionary",
     "hapax",
     "procrustes",
@@ -75,6 +78,10 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
         from simeval.measures.learned import make_learned
 
         return make_learned(p, create_measure)
+    if parsed.name == "graph":
+        from simeval.measures.graph import make_graph
+
+        return make_graph(p)
     if parsed.name == "encoder":
         from simeval.measures.encoder import make_encoder
 

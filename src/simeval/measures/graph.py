@@ -1,0 +1,253 @@
+"""A relation graph as a word-similarity measure (knowledge-based, like the thesaurus systems
+of RUSSE 2015): ``graph:path=DIR``, DIR written by ``simeval train graph``.
+
+The graph G is undirected and unweighted: one node per word (lowercase, ё→е), an edge a–b when
+a training relation says a and b are related; each relation file is a *source* s with its own
+adjacency A_s, and A = [Σ_s A_s > 0] is their union. d(x) is x's degree in A and
+P = D⁻¹A the random-walk matrix. For a pair (a, b) with N(x) the neighbours of x:
+
+- ``common``  cn(a, b) = |N(a) ∩ N(b)|
+- ``adamic_adar``  aa(a, b) = Σ_{z ∈ N(a) ∩ N(b)} 1 / log(1 + d(z))
+- ``walk``  w(a, b) = ½[(P²)_ab + (P²)_ba] + ½[(P³)_ab + (P³)_ba]: the probability that a
+  random walk of two or of three steps from one word ends at the other, averaged over both
+  directions. (P²)_ab = ra(a, b) / d(a) with the resource allocation ra = Σ_z 1/d(z) over
+  common neighbours z; (P³)_ab = Σ_{x ∈ N(a), y ∈ N(b)} A_xy / (d(a) d(x) d(y)).
+- ``learned``: a logistic regression over the features of :data:`FEATURES` (log1p of the
+  counts above, per source too, degrees, and optionally the cosine of a word-vector model),
+  fitted by ``simeval train graph --learn`` with word1-grouped cross-fitting (each training
+  pair's features come from a graph without its word1's relations, as a test word's relations
+  are missing from the graph): score = σ(β₀ + Σ_i β_i (x_i − μ_i) / σ_i).
+
+A pair that is itself an edge of G scores 1 (the knowledge base says it is related); the
+graph was built without any test pair, so on a benchmark this never fires for a test pair.
+
+``fallback`` says what a pair without graph evidence (a ``common``/``adamic_adar``/``walk``
+score of 0, or an unknown word) gets: ``zero`` (0, RUSSE's rule for a missing pair), ``skip``
+(NaN: left out, coverage drops) or ``vectors``: ¼(1 + cos(a, b)) ∈ [0, ½] from the word
+vectors named by ``vectors=DIR`` (default: the ones recorded at training), while pairs with
+graph evidence score ½ + ½·g/(1 + g) ∈ (½, 1) — every graph-connected pair above every
+unconnected one. ``learned`` needs no fallback: its features are defined for every pair.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from simeval.errors import InputError
+from simeval.measures.base import Measure, Pairs
+from simeval.measures.spec import Params
+from simeval.text.normalize import normalize
+
+SCORES = ("walk", "adamic_adar", "common", "learned")
+FALLBACKS = ("zero", "skip", "vectors")
+EDGES = "edges.tsv"
+RECORD = "graph.json"
+MODEL = "model.json"
+BATCH = 2000
+
+
+def node(word: str) -> str:
+    """A word as a graph node: stripped, lowercase, ё→е (as every look-up in simeval)."""
+    return normalize(word.strip())
+
+
+class RelationGraph:
+    """Words, per-source adjacency matrices and their union, built from (a, b, source) edges."""
+
+    def __init__(self, edges: Iterable[tuple[str, str, str]], sources: Sequence[str]) -> None:
+        self.sources = list(sources)
+        self.index: dict[str, int] = {}
+        rows: list[list[int]] = [[] for _ in self.sources]
+        cols: list[list[int]] = [[] for _ in self.sources]
+        where = {s: i for i, s in enumerate(self.sources)}
+        for a, b, source in edges:
+            if a == b:
+                continue
+            ia = self.index.setdefault(a, len(self.index))
+            ib = self.index.setdefault(b, len(self.index))
+            k = where[source]
+            rows[k] += [ia, ib]
+            cols[k] += [ib, ia]
+        n = len(self.index)
+        self.by_source = []
+        for r, c in zip(rows, cols, strict=True):
+            m = sparse.csr_matrix((np.ones(len(r)), (r, c)), shape=(n, n))
+            m.data[:] = 1.0  # duplicates summed: back to 0/1
+            self.by_source.append(m)
+        union = sum(self.by_source, sparse.csr_matrix((n, n)))
+        union = sparse.csr_matrix(union)
+        union.data[:] = 1.0
+        self.adj = union
+        self.degree = np.asarray(union.sum(axis=1)).ravel()
+        self.source_degree = [np.asarray(m.sum(axis=1)).ravel() for m in self.by_source]
+
+    @property
+    def edges(self) -> int:
+        """Undirected edges of the union."""
+        return int(self.adj.nnz // 2)
+
+    def ids(self, words: Iterable[str]) -> np.ndarray:
+        """Node index of each word, −1 for a word not in the graph."""
+        return np.array([self.index.get(node(w), -1) for w in words], dtype=np.int64)
+
+    def pair_features(self, pairs: Pairs) -> dict[str, np.ndarray]:
+        """The raw graph quantities of the module docstring for every pair, in batches."""
+        ia = self.ids(a for a, _ in pairs)
+        ib = self.ids(b for _, b in pairs)
+        names = ["edge", "cn", "aa", "ra", "jaccard", "walk2", "walk3", "deg_a", "deg_b"]
+        names += [f"ra_{s}" for s in self.sources] + [f"cn_{s}" for s in self.sources]
+        out = {k: np.zeros(len(pairs)) for k in names}
+        ok = np.flatnonzero((ia >= 0) & (ib >= 0))
+        for start in range(0, len(ok), BATCH):
+            rows = ok[start : start + BATCH]
+            self._batch(ia[rows], ib[rows], rows, out)
+        padded = np.append(self.degree, 0.0)  # index −1 (not in the graph): degree 0
+        out["deg_a"], out["deg_b"] = padded[ia], padded[ib]
+        return out
+
+    def _batch(self, a: np.ndarray, b: np.ndarray, rows: np.ndarray, out: dict) -> None:
+        adj, deg = self.adj, self.degree
+        inv = 1.0 / np.maximum(deg, 1.0)
+        inv_log = 1.0 / np.log1p(np.maximum(deg, 1.0))
+        ra_rows, rb_rows = adj[a], adj[b]
+        common = ra_rows.multiply(rb_rows).tocsr()
+        cn = np.asarray(common.sum(axis=1)).ravel()
+        ra = common @ inv
+        out["edge"][rows] = np.asarray(adj[a, b]).ravel()
+        out["cn"][rows] = cn
+        out["aa"][rows] = common @ inv_log
+        out["ra"][rows] = ra
+        union = deg[a] + deg[b] - cn
+        out["jaccard"][rows] = np.divide(cn, union, out=np.zeros_like(cn), where=union > 0)
+        out["walk2"][rows] = 0.5 * (ra * inv[a] + ra * inv[b])
+        scale = sparse.diags(inv)
+        left = (ra_rows @ scale) @ adj  # Σ_x A_ax A_xy / d(x), one row per pair
+        p3 = np.asarray(left.multiply(rb_rows @ scale).sum(axis=1)).ravel()
+        out["walk3"][rows] = 0.5 * (p3 * inv[a] + p3 * inv[b])
+        for s, m, d in zip(self.sources, self.by_source, self.source_degree, strict=True):
+            c = m[a].multiply(m[b]).tocsr()
+            out[f"cn_{s}"][rows] = np.asarray(c.sum(axis=1)).ravel()
+            out[f"ra_{s}"][rows] = c @ (1.0 / np.maximum(d, 1.0))
+
+
+def feature_matrix(raw: dict[str, np.ndarray], names: Sequence[str]) -> np.ndarray:
+    """The learned model's inputs: log1p of every raw quantity except the cosine, the
+    vector-missing flag and jaccard, which are taken as they are."""
+    cols = []
+    for name in names:
+        x = np.asarray(raw[name], dtype=float)
+        cols.append(x if name in ("cosine", "no_vector", "jaccard") else np.log1p(x))
+    return np.column_stack(cols)
+
+
+def read_edges(folder: Path) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """The edges of a graph folder (``edges.tsv``: word1, word2, source) and its sources."""
+    path = folder / EDGES
+    if not path.is_file():
+        raise InputError(folder, None, f"not a graph folder of `simeval train graph` (no {EDGES})")
+    edges = []
+    with open(path, encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        if header != ["word1", "word2", "source"]:
+            raise InputError(path, 1, "expected the header word1<TAB>word2<TAB>source")
+        for number, line in enumerate(f, start=2):
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) != 3 or not all(cells):
+                raise InputError(path, number, "expected word1, word2 and source")
+            edges.append((cells[0], cells[1], cells[2]))
+    record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+    return edges, list(record["sources"])
+
+
+class GraphMeasure(Measure):
+    """``graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors``."""
+
+    name = "graph"
+
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
+        super().__init__(spec, params)
+        self.folder = Path(params["path"])
+        edges, sources = read_edges(self.folder)
+        self.graph = RelationGraph(edges, sources)
+        self.missing = "skip" if params["fallback"] == "skip" else "zero"
+        self.model: dict[str, Any] | None = None
+        self.vectors: Measure | None = None
+        vectors = params.get("vectors")
+        if params["score"] == "learned":
+            if not (self.folder / MODEL).is_file():
+                raise InputError(self.folder, None, "score=learned: no model.json (use --learn)")
+            self.model = json.loads((self.folder / MODEL).read_text(encoding="utf-8"))
+            vectors = vectors or self.model.get("vectors")
+        if vectors and (params["fallback"] == "vectors" or "cosine" in self._names()):
+            from simeval.measures import create_measure
+
+            self.vectors = create_measure(f"vectors:path={vectors},oov=backoff,fallback=zero")
+        elif params["fallback"] == "vectors":
+            raise InputError(None, None, f"measure {spec}: fallback=vectors needs vectors=DIR")
+        self.params["vectors_resolved"] = vectors
+        self.facts: dict[str, Any] = {"nodes": len(self.graph.index), "edges": self.graph.edges}
+
+    def _names(self) -> list[str]:
+        return list(self.model["features"]) if self.model else []
+
+    def prepare(self, words: Iterable[str], texts: Iterable[str]) -> None:
+        if self.vectors is not None:
+            self.vectors.prepare(words, texts)
+
+    def cosine(self, pairs: Pairs) -> np.ndarray:
+        """Cosine of the word vectors, NaN where a word has none."""
+        assert self.vectors is not None
+        return np.asarray(self.vectors.score_words(pairs), dtype=float)
+
+    def score_words(self, pairs: Pairs) -> np.ndarray:
+        raw = self.graph.pair_features(pairs)
+        edge = raw["edge"]
+        if self.model is not None:
+            if self.vectors is not None:
+                cos = self.cosine(pairs)
+                raw["no_vector"] = np.isnan(cos).astype(float)
+                raw["cosine"] = np.nan_to_num(cos, nan=0.0)
+            out = predict(self.model, raw)
+            g = raw["walk2"] + raw["walk3"]
+        else:
+            key = {"common": "cn", "adamic_adar": "aa"}.get(self.params["score"])
+            g = raw[key] if key else raw["walk2"] + raw["walk3"]
+            out = 0.5 + 0.5 * g / (1.0 + g)
+            if self.params["fallback"] == "vectors":
+                cos = np.nan_to_num(self.cosine(pairs), nan=-1.0)
+                out = np.where(g > 0, out, 0.25 * (1.0 + cos))
+            else:
+                out = np.where(g > 0, out, 0.0 if self.params["fallback"] == "zero" else np.nan)
+        self.facts["pairs_scored"] = self.facts.get("pairs_scored", 0) + len(pairs)
+        self.facts["pairs_graph_connected"] = self.facts.get("pairs_graph_connected", 0) + int(
+            np.sum(g > 0)
+        )
+        return np.where(edge > 0, 1.0, out)
+
+    def extra(self) -> dict[str, Any]:
+        return dict(self.facts)
+
+
+def predict(model: dict[str, Any], raw: dict[str, np.ndarray]) -> np.ndarray:
+    """σ(β₀ + Σ β_i (x_i − μ_i)/σ_i) over the model's features (:func:`feature_matrix`)."""
+    x = feature_matrix(raw, model["features"])
+    z = (x - np.asarray(model["mean"])) / np.asarray(model["scale"])
+    logit = z @ np.asarray(model["coef"]) + float(model["intercept"])
+    return 1.0 / (1.0 + np.exp(-logit))
+
+
+def make_graph(p: Params) -> GraphMeasure:
+    """``graph``: needs ``path=DIR``; see the module docstring for the rest."""
+    path = p.get("path", None)
+    if not path:
+        raise InputError(None, None, f"measure {p.spec}: needs path=DIR (simeval train graph)")
+    p.get("score", "walk", str, SCORES)
+    p.get("fallback", "zero", str, FALLBACKS)
+    p.get("vectors", "", str)
+    return GraphMeasure(str(p.spec), p.done())
