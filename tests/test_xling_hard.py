@@ -20,6 +20,7 @@ from simeval.api import load_target
 from simeval.build.bucc import Preparation, prepare
 from simeval.cli import app
 from simeval.data.docpairs import DocPair, xling_pairs
+from simeval.data.documents import read_collection
 from simeval.errors import InputError
 
 runner = CliRunner()
@@ -204,6 +205,17 @@ def test_build_linking_halves_cli(tmp_path: Path, data_dir: Path) -> None:
     assert manifest["settings"]["halves"] is True and manifest["settings"]["seed"] == 0
     assert "floor(n/2)" in manifest["settings"]["rule"]
     assert "halved" in result.output
+    # with the staged files, `build linking --lang fr --halves` writes xling-hard-fr
+    made = runner.invoke(
+        app, ["build", "linking", str(tmp_path / "fr"), "--lang", "fr", "--halves"]
+    )
+    assert made.exit_code == 0, made.output
+    built = read_collection(tmp_path / "fr")
+    hard = load_target("xling-hard-fr").collection
+    assert [(q.id, q.text, q.split) for q in built.queries] == [
+        (q.id, q.text, q.split) for q in hard.queries
+    ]
+    assert [(d.id, d.text) for d in built.corpus] == [(d.id, d.text) for d in hard.corpus]
 
 
 # -- the scores ----------------------------------------------------------------------------------
