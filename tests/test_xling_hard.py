@@ -259,3 +259,52 @@ def test_scores_equal_success_and_mrr_of_the_run(tmp_path: Path, data_dir: Path)
     # and the suite is there, one member per language
     listed = runner.invoke(app, ["benchmarks"])
     assert all(f"xling-hard-{x}" in listed.output for x in LANGS), listed.output
+
+
+# -- CSLS --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("as_sparse", [True, False])
+def test_csls_equals_brute_force(as_sparse: bool) -> None:
+    """The rescaled rows' dot products equal 2·s − r_D(x) − r_Q(y), each r the mean of the k
+    largest scores of its row or column of the full score matrix (numpy sort, here)."""
+    from scipy import sparse
+
+    from simeval.measures.search import csls, top_k
+
+    rng = np.random.default_rng(7)
+    q = rng.random((9, 30)) * (rng.random((9, 30)) < 0.3)
+    d = rng.random((14, 30)) * (rng.random((14, 30)) < 0.3)
+    s = q @ d.T
+    for k in (1, 3, 20):  # 20: more than the 9 queries, cut to 9
+        r_d = np.sort(s, axis=1)[:, -min(k, 14) :].mean(axis=1)
+        r_q = np.sort(s, axis=0)[-min(k, 9) :, :].mean(axis=0)
+        expect = 2 * s - r_d[:, None] - r_q[None, :]
+        a, b = (sparse.csr_matrix(q), sparse.csr_matrix(d)) if as_sparse else (q, d)
+        q2, d2 = csls(a, b, k, lambda x, y, n: top_k(x, y, n))
+        got = q2 @ d2.T
+        got = got.toarray() if sparse.issparse(got) else got
+        assert np.allclose(got, expect, atol=1e-5), k  # the search scores in float32
+
+
+def test_csls_parameter_reaches_the_ranker(data_dir: Path) -> None:
+    """`dictionary:csls=10` ranks by the CSLS of the dictionary's own cosine: its top 1 per
+    test query is the argmax of 2·cos − r_D − r_Q computed here from the plain vectors."""
+    from simeval.api import evaluate
+    from simeval.measures import create_measure
+
+    bench = load_target("xling-hard-fr")
+    coll = bench.collection
+    plain = create_measure("dictionary")
+    texts = [q.text for q in coll.split("test")] + [q.text for q in coll.split("train")]
+    q, d = plain.vectors(texts, [x.text for x in coll.corpus], "fr")
+    s = (q @ d.T).toarray().astype(np.float64)
+    r_d = np.sort(s, axis=1)[:, -10:].mean(axis=1)
+    r_q = np.sort(s, axis=0)[-10:, :].mean(axis=0)
+    c = 2 * s - r_d[:, None] - r_q[None, :]
+    ids = np.array([x.id for x in coll.corpus])
+    tests = coll.split("test")
+    best = ids[np.argmax(c[: len(tests)], axis=1)]
+    s1 = np.mean([b == coll.links[t.id] for b, t in zip(best, tests, strict=True)])
+    (res,) = evaluate("dictionary:csls=10", bench)
+    assert res.metrics["success_1"] == pytest.approx(s1, abs=1 / len(tests) + 1e-9)

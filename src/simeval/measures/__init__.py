@@ -22,6 +22,10 @@ Rankers for cross-language document linking (``xling-*``, BUCC 2015):
 ``combine``     ``rankers=dictionary+hapax+procrustes``, ``depth=20``
 ==============  =================================================================
 
+``dictionary``, ``hapax`` and ``procrustes`` take ``csls=K`` (0: off): scores rescaled by
+cross-domain similarity local scaling over K neighbours (``measures.search.csls``), which
+demotes English documents close to many queries.
+
 Any measure that scores text pairs also ranks (every pair scored; small collections only).
 """
 

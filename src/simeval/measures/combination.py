@@ -72,7 +72,7 @@ class CombinationRanker(Ranker):
         depth = self.params["depth"]
         spaces, tops = [], []
         for r in self.rankers:
-            q, d = r.vectors(texts, data.corpus, data.lang)
+            q, d = r.space(texts, data.corpus, data.lang)
             spaces.append((q, d))
             tops.append(r.search(q, d, depth, ties=data.ties))
         rows = np.repeat(np.arange(len(texts)), depth)

@@ -12,6 +12,9 @@ than ``max_df`` of the English documents dropped); the score is the cosine.
 accents removed, Cyrillic transliterated, lowercase), and only keys that occur on both sides
 and in at most ``max_df`` of the English documents are kept: numbers, names, Latin-script
 tokens in Russian or Chinese text, cognates. TF-IDF over those keys (binary tf), cosine.
+
+Both take ``csls=K`` (0, off): the cosine rescaled by cross-domain similarity local scaling
+over the K nearest neighbours (:func:`simeval.measures.search.csls`).
 """
 
 from __future__ import annotations
@@ -150,9 +153,14 @@ def make_xling(name: str, p: Params) -> VectorRanker:
             "translations": p.get("translations", 3, int),
             "lemmas": p.get("lemmas", True, bool),
             "max_df": p.get("max_df", 0.5, float),
+            "csls": p.get("csls", 0, int),
         }
         p.done()
         return DictionaryRanker(str(p.spec), params)
-    params = {"max_df": p.get("max_df", 0.05, float), "min_length": p.get("min_length", 3, int)}
+    params = {
+        "max_df": p.get("max_df", 0.05, float),
+        "min_length": p.get("min_length", 3, int),
+        "csls": p.get("csls", 0, int),
+    }
     p.done()
     return AnchorRanker(str(p.spec), params)
