@@ -308,3 +308,35 @@ def test_csls_parameter_reaches_the_ranker(data_dir: Path) -> None:
     s1 = np.mean([b == coll.links[t.id] for b, t in zip(best, tests, strict=True)])
     (res,) = evaluate("dictionary:csls=10", bench)
     assert res.metrics["success_1"] == pytest.approx(s1, abs=1 / len(tests) + 1e-9)
+
+
+def test_simplified_enters_traditional_headwords_in_simplified(data_dir: Path) -> None:
+    """MUSE's zh-en lines (`ENGLISH @ CHINESE`, read here) are in Traditional characters:
+    總統 (president), 電影 (movie/film); the staged documents write 总统, 电影. With
+    simplified=true the table has those keys too, and the same translations."""
+    raw = (data_dir / "xling/muse_dicts_hunalign/dict/zh-en.dict").read_text(encoding="utf-8")
+    entries: dict[str, list[str]] = {}
+    for line in raw.splitlines():
+        en, _, zh = line.partition(" @ ")
+        entries.setdefault(zh.strip(), []).append(en.strip().lower())
+    from simeval.measures import create_measure
+
+    plain = create_measure("dictionary").table("zh")
+    simple = create_measure("dictionary:simplified=true").table("zh")
+    for traditional, simplified in (("總統", "总统"), ("電影", "电影")):
+        assert simplified not in entries and simplified not in plain
+        assert simple[simplified] == plain[traditional] == tuple(entries[traditional][:3])
+    assert set(plain) <= set(simple)
+    # other languages: no effect
+    assert create_measure("dictionary:simplified=true").table("fr") == create_measure(
+        "dictionary"
+    ).table("fr")
+
+
+def test_combine_takes_base_parameters_after_semicolons() -> None:
+    from simeval.measures import create_measure
+
+    m = create_measure("combine:rankers=dictionary:csls=10;simplified=true+hapax,depth=7")
+    (d, h) = m.rankers
+    assert d.params["csls"] == 10 and d.params["simplified"] is True
+    assert h.params["csls"] == 0 and m.params["depth"] == 7
