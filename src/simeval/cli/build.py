@@ -47,18 +47,26 @@ def build_linking(
         float,
         typer.Option(help="Comparability noise: drop each sentence with this probability."),
     ] = 0.0,
-    seed: Annotated[int, typer.Option(help="Seed of the noise and the split.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the noise, the split and the halves.")] = 0,
+    halves: Annotated[
+        bool,
+        typer.Option(
+            "--halves",
+            help="Each side keeps a different random half of an aligned pair's sentences "
+            "(xling-hard-*; rule in simeval.build.bucc.HALVES_RULE).",
+        ),
+    ] = False,
     data_dir: DataDir = None,
 ) -> None:
     """Build a BUCC 2015-style linking benchmark from linked document pairs: drop first
-    sentences, filter by length ratio, split train/test, write queries, English corpus and
-    qrels (layout: simeval.data.documents)."""
-    from simeval.build.bucc import Preparation, prepare
+    sentences, filter by length ratio, split train/test, optionally halve each pair
+    (--halves), write queries, English corpus and qrels (layout: simeval.data.documents)."""
+    from simeval.build.bucc import HALVES_RULE, Preparation, prepare
     from simeval.data.docpairs import read_input, xling_pairs
     from simeval.data.documents import write_collection
     from simeval.data.textio import sha256_file
 
-    options = Preparation(drop_first, drop_sentences, iqr, test_share, seed)
+    options = Preparation(drop_first, drop_sentences, iqr, test_share, seed, halves)
     if inputs:
         pairs, data = [], {}
         for spec in inputs:
@@ -72,13 +80,16 @@ def build_linking(
     collection = prepare(pairs, lang, options)
     collection.meta["data"] = data
     c = collection.meta["counts"]
-    with building(out_dir, "bucc", {"lang": lang, **asdict(options)}) as b:
+    settings = {"lang": lang, **asdict(options), **({"rule": HALVES_RULE} if halves else {})}
+    with building(out_dir, "bucc", settings) as b:
         b.inputs, b.counts = data, c
         written = [p.name for p in write_collection(collection, b.path)]
-        for step in ("read", "non_empty", "kept", "train", "test", "corpus"):
+        steps = ("read", "non_empty", "kept", *(("halved",) if halves else ()), "train", "test")
+        for step in (*steps, "corpus"):
             b.note("prepare", step, str(c[step]), "pairs" if step != "corpus" else "documents")
+    halved = f", {c['halved']} halved" if halves else ""
     out.print(
-        f"{c['read']} pairs read, {c['non_empty']} non-empty, {c['kept']} kept "
+        f"{c['read']} pairs read, {c['non_empty']} non-empty, {c['kept']} kept{halved} "
         f"({c['train']} train, {c['test']} test), {c['corpus']} English documents"
     )
     out.print(Text(f"wrote {out_dir}: {', '.join(written)}, manifest.json, log.tsv"))

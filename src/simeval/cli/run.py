@@ -101,7 +101,8 @@ def evaluate_cmd(
         typer.Option(
             "--suite",
             "-s",
-            help="russe, sts12, xling (de/fr/ru/tr/zh-en document linking), the group words "
+            help="russe, sts12, xling (de/fr/ru/tr/zh-en document linking), xling-hard (the "
+            "same, each side a different half of the pair's sentences), the group words "
             "(simlex999, wordsim353, rg65, mc30), or a registry suite; repeatable.",
         ),
     ] = None,

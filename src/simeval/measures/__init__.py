@@ -17,13 +17,19 @@ Rankers for cross-language document linking (``xling-*``, BUCC 2015):
 
 ==============  =================================================================
 ``dictionary``  ``dict=xling|PATH``, ``format=hunalign|tsv``, ``translations=3``,
-                ``lemmas=true``, ``max_df=0.5``
+                ``lemmas=true``, ``max_df=0.5``, ``simplified=false`` (zh: headwords
+                also in Simplified characters)
 ``hapax``       ``max_df=0.05``, ``min_length=3``
 ``procrustes``  ``x=MODEL_DIR``, ``en=MODEL_DIR`` (``simeval train`` folders; default:
                 word2vec trained on the benchmark's own documents), ``dim=100``,
                 ``ann_from=50000``, ``workers=1`` (2: faster, not reproducible)
-``combine``     ``rankers=dictionary+hapax+procrustes``, ``depth=20``
+``combine``     ``rankers=dictionary+hapax+procrustes``, ``depth=20`` (a base ranker's
+                own parameters separated by ``;``: ``dictionary:csls=10;simplified=true``)
 ==============  =================================================================
+
+``dictionary``, ``hapax`` and ``procrustes`` take ``csls=K`` (0: off): scores rescaled by
+cross-domain similarity local scaling over K neighbours (``measures.search.csls``), which
+demotes English documents close to many queries.
 
 Any measure that scores text pairs also ranks (every pair scored; small collections only).
 """

@@ -72,7 +72,7 @@ class CombinationRanker(Ranker):
         depth = self.params["depth"]
         spaces, tops = [], []
         for r in self.rankers:
-            q, d = r.vectors(texts, data.corpus, data.lang)
+            q, d = r.space(texts, data.corpus, data.lang)
             spaces.append((q, d))
             tops.append(r.search(q, d, depth, ties=data.ties))
         rows = np.repeat(np.arange(len(texts)), depth)
@@ -112,13 +112,15 @@ class CombinationRanker(Ranker):
 
 def make_combination(p: Params, create_measure: Callable[[str], Any]) -> CombinationRanker:
     """``combine``; ``create_measure`` makes the base rankers (passed in, so this module does
-    not import the measures package that imports it)."""
+    not import the measures package that imports it). Base rankers are separated by ``+``; a
+    base ranker's own parameters are separated by ``;`` (a ``,`` would end ``rankers``):
+    ``combine:rankers=dictionary:csls=10;simplified=true+hapax``."""
     names = p.get("rankers", "dictionary+hapax+procrustes")
     params = {"rankers": names, "depth": p.get("depth", 20, int)}
     p.done()
     rankers = []
     for name in names.split("+"):
-        r = create_measure(name)
+        r = create_measure(name.replace(";", ","))
         if not isinstance(r, VectorRanker):
             raise InputError(None, None, f"combine: {name!r} is not a vector ranker")
         rankers.append(r)

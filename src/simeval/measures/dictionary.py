@@ -12,6 +12,13 @@ than ``max_df`` of the English documents dropped); the score is the cosine.
 accents removed, Cyrillic transliterated, lowercase), and only keys that occur on both sides
 and in at most ``max_df`` of the English documents are kept: numbers, names, Latin-script
 tokens in Russian or Chinese text, cognates. TF-IDF over those keys (binary tf), cosine.
+
+``simplified=true`` (off): for zh, each dictionary headword is also entered in Simplified
+characters (OpenCC ``t2s``); the MUSE zh-en dictionary is written in Traditional characters and
+the staged zh documents in Simplified ones, so without it most Chinese words find no entry.
+
+Both take ``csls=K`` (0, off): the cosine rescaled by cross-domain similarity local scaling
+over the K nearest neighbours (:func:`simeval.measures.search.csls`).
 """
 
 from __future__ import annotations
@@ -55,6 +62,17 @@ def tfidf(
     return vec.transform(queries), d
 
 
+@lru_cache(maxsize=1)
+def to_simplified() -> Callable[[str], str]:
+    """Traditional → Simplified Chinese characters (OpenCC's ``t2s`` conversion)."""
+    try:
+        import opencc
+    except ImportError as exc:  # pragma: no cover - depends on the extras installed
+        raise ImportError("simplified=true needs opencc: pip install 'simeval[xling]'") from exc
+    converter = opencc.OpenCC("t2s")
+    return converter.convert
+
+
 class DictionaryRanker(VectorRanker):
     name = "dictionary"
 
@@ -78,9 +96,10 @@ class DictionaryRanker(VectorRanker):
         else:
             pairs = read_dictionary(path, self.params["format"])
         x_lemma, en_form = self.forms(lang)
+        simple = to_simplified() if lang == "zh" and self.params["simplified"] else _identity
         out: dict[str, list[str]] = {}
         for x, en in pairs:
-            for key in dict.fromkeys((x.lower(), x_lemma(x.lower()))):
+            for key in dict.fromkeys((x.lower(), x_lemma(x.lower()), simple(x.lower()))):
                 words = out.setdefault(key, [])
                 target = en_form(en.lower())
                 if target not in words and len(words) < self.params["translations"]:
@@ -150,9 +169,15 @@ def make_xling(name: str, p: Params) -> VectorRanker:
             "translations": p.get("translations", 3, int),
             "lemmas": p.get("lemmas", True, bool),
             "max_df": p.get("max_df", 0.5, float),
+            "csls": p.get("csls", 0, int),
+            "simplified": p.get("simplified", False, bool),
         }
         p.done()
         return DictionaryRanker(str(p.spec), params)
-    params = {"max_df": p.get("max_df", 0.05, float), "min_length": p.get("min_length", 3, int)}
+    params = {
+        "max_df": p.get("max_df", 0.05, float),
+        "min_length": p.get("min_length", 3, int),
+        "csls": p.get("csls", 0, int),
+    }
     p.done()
     return AnchorRanker(str(p.spec), params)

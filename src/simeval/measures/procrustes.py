@@ -190,6 +190,7 @@ def make_procrustes(p: Params) -> ProcrustesRanker:
         "dim": p.get("dim", 100, int),
         "ann_from": p.get("ann_from", 50_000, int),
         "workers": p.get("workers", 1, int),
+        "csls": p.get("csls", 0, int),
     }
     p.done()
     return ProcrustesRanker(str(p.spec), params)

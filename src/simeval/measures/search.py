@@ -259,6 +259,42 @@ def pair_scores(q: Matrix, d: Matrix, qi: np.ndarray, di: np.ndarray) -> np.ndar
     return np.einsum("ij,ij->i", q[qi], d[di]).astype(np.float64)
 
 
+def _mean_best(top: TopK) -> np.ndarray:
+    """Each row's mean over its found candidates' scores (0 for a row with none)."""
+    score = np.where(np.isfinite(top.score) & (top.index >= 0), top.score, np.nan)
+    found = np.isfinite(score).any(axis=1)
+    mean = np.zeros(len(score), dtype=np.float64)
+    mean[found] = np.nanmean(score[found], axis=1)
+    return mean
+
+
+def csls(
+    q: Matrix, d: Matrix, k: int, search: Callable[[Matrix, Matrix, int], TopK]
+) -> tuple[Matrix, Matrix]:
+    """Cross-domain similarity local scaling (Conneau et al. 2018, "Word translation without
+    parallel data") of the dot-product scores ``s(x, y) = q_x · d_y``:
+
+        CSLS(x, y) = 2·s(x, y) − r_D(x) − r_Q(y)
+
+    where ``r_D(x)`` is the mean of query x's ``k`` best scores over the documents and
+    ``r_Q(y)`` the mean of document y's ``k`` best scores over the queries given (all of them,
+    train queries included; no gold link is used). A document close to many queries (a hub)
+    has a high ``r_Q`` and is pushed down every query's list. ``k`` is cut to the number of
+    rows on the other side; a row without candidates gets r = 0. The result is returned as
+    rows whose dot product is CSLS exactly, ``q' = [2q, 1, −r_D]`` and ``d' = [d, −r_Q, 1]``,
+    so every search and pair score of the ranker applies unchanged. ``search(a, b, k)`` gives
+    the top k of ``a · bᵀ`` (the ranker's own search)."""
+    r_d = _mean_best(search(q, d, min(k, d.shape[0])))
+    r_q = _mean_best(search(d, q, min(k, q.shape[0])))
+    one_q, one_d = np.ones((q.shape[0], 1)), np.ones((d.shape[0], 1))
+    if sparse.issparse(q):
+        q2 = sparse.hstack([2 * q, one_q, -r_d[:, None]], format="csr", dtype=q.dtype)
+        d2 = sparse.hstack([d, -r_q[:, None], one_d], format="csr", dtype=d.dtype)
+        return q2, d2
+    q2 = np.hstack([2 * q, one_q, -r_d[:, None]]).astype(q.dtype)
+    return q2, np.hstack([d, -r_q[:, None], one_d]).astype(d.dtype)
+
+
 class Ranker(Measure):
     """A measure built to rank English documents for query documents (it overrides
     :meth:`Measure.rank` with a search instead of scoring every pair)."""
@@ -272,8 +308,17 @@ class VectorRanker(Ranker):
     ) -> tuple[Matrix, Matrix]:
         raise NotImplementedError
 
+    def space(
+        self, queries: Sequence[str], corpus: Sequence[str], lang: str
+    ) -> tuple[Matrix, Matrix]:
+        """The rows whose dot product is the score: :meth:`vectors`, rescaled by :func:`csls`
+        over all ``queries`` when the ranker's ``csls`` parameter is a k > 0."""
+        q, d = self.vectors(queries, corpus, lang)
+        k = int(self.params.get("csls", 0))
+        return csls(q, d, k, lambda a, b, n: self.search(a, b, n)) if k > 0 else (q, d)
+
     def rank(self, data: LinkingInput, k: int, progress: Progress | None = None) -> TopK:
-        q, d = self.vectors([*data.queries, *data.train_queries], data.corpus, data.lang)
+        q, d = self.space([*data.queries, *data.train_queries], data.corpus, data.lang)
         return self.search(q[: len(data.queries)], d, k, progress, ties=data.ties)
 
     def search(

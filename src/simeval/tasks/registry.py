@@ -9,7 +9,8 @@ Entry types:
 - :class:`PairEntry`: a word-pair gold file (``graded`` or ``related``);
 - :class:`STSLayout`: one STS year and split: where its input and gold files are, per dataset;
 - :class:`CollectionEntry`: a linking collection built once into the cache by a named builder
-  (``xling-*``: the BUCC 2015 preparation of every staged document pair), then read from
+  (``xling-*``: the BUCC 2015 preparation of every staged document pair; ``xling-hard-*``:
+  the same with each side keeping a different random half of the sentences), then read from
   there (``manifest.json`` records the inputs' sha256 and the settings);
 - :class:`SuiteEntry`: members reported together, with an aggregate (``sum``, ``sts``,
   ``mean``) or none (a group such as ``words``).
@@ -410,6 +411,18 @@ def _xling(lang: str) -> CollectionEntry:
     )
 
 
+def _xling_hard(lang: str) -> CollectionEntry:
+    return CollectionEntry(
+        f"xling-hard-{lang}",
+        "bucc",
+        (("lang", lang), ("halves", True)),
+        f"{lang}-en document linking as xling-{lang}-en, but each side keeps a different random "
+        "half of the pair's sentences (seeded per document), so pairs read as comparable "
+        "articles, not translations",
+        "xling",
+    )
+
+
 SUITES = (
     SuiteEntry(
         "russe",
@@ -446,6 +459,12 @@ SUITES = (
         tuple(f"xling-{x}-en" for x in XLING_LANGUAGES),
         "mean",
         "Cross-language document linking, de/fr/ru/tr/zh-en (mean over languages)",
+    ),
+    SuiteEntry(
+        "xling-hard",
+        tuple(f"xling-hard-{x}" for x in XLING_LANGUAGES),
+        "mean",
+        "Cross-language document linking, halves of each pair (mean over languages)",
     ),
     SuiteEntry(
         "words",
@@ -508,6 +527,7 @@ class Registry:
             entries.update({e.name: e for e in _sts_entries(layout)})
         entries.update({e.name: e for e in STSB})
         entries.update({e.name: e for e in map(_xling, XLING_LANGUAGES)})
+        entries.update({e.name: e for e in map(_xling_hard, XLING_LANGUAGES)})
         return cls(entries, {s.name: s for s in SUITES})
 
     @classmethod
