@@ -180,6 +180,21 @@ def predict_cmd(
     out.print(Text(f"wrote {len(written)} file(s): {', '.join(map(str, written))}"))
 
 
+def _training_benchmarks(
+    on: list[str], out_dir: Path, data_dir: Path | None
+) -> tuple[Any, list[Any]]:
+    """The store and the benchmarks of ``--on``, once ``--on`` and ``--out`` are checked."""
+    from simeval.api import load_target
+    from simeval.errors import InputError
+
+    if not on:
+        raise InputError(None, None, "name the benchmarks to train on with --on (repeat it)")
+    if out_dir.exists():
+        raise InputError(out_dir, None, "exists: choose a new folder (nothing is overwritten)")
+    store = store_of(data_dir)
+    return store, [load_target(name, store) for name in on]
+
+
 def _train_encoder(
     out_dir: Path,
     on: list[str],
@@ -197,18 +212,11 @@ def _train_encoder(
 
     from rich.progress import Progress
 
-    from simeval.api import load_target
-    from simeval.errors import InputError
     from simeval.measures.encoder import DEFAULT_MODEL, default_model_path
     from simeval.train.encoder import EncoderConfig, train_encoder
     from simeval.train.pairs import training_pairs
 
-    if not on:
-        raise InputError(None, None, "name the benchmarks to train on with --on (repeat it)")
-    if out_dir.exists():
-        raise InputError(out_dir, None, "exists: choose a new folder (nothing is overwritten)")
-    store = store_of(data_dir)
-    benchmarks = [load_target(name, store) for name in on]
+    store, benchmarks = _training_benchmarks(on, out_dir, data_dir)
     data = training_pairs(benchmarks, exclude=_excluded(exclude, store))
     base_path = default_model_path() if base == DEFAULT_MODEL else Path(base)
     config = EncoderConfig(base, list(on), epochs, batch, lr, loss=loss, seed=seed)
@@ -261,19 +269,12 @@ def _train_combine(
     exclude: list[str],
 ) -> Path:
     """`simeval train combine` (see :mod:`simeval.train.combine`)."""
-    from simeval.api import load_target
-    from simeval.errors import InputError
     from simeval.measures import create_measure
     from simeval.tasks.items import RELATED, STS
     from simeval.train.combine import CombineConfig, train_combination
     from simeval.train.pairs import training_pairs
 
-    if not on:
-        raise InputError(None, None, "name the benchmarks to train on with --on (repeat it)")
-    if out_dir.exists():
-        raise InputError(out_dir, None, "exists: choose a new folder (nothing is overwritten)")
-    store = store_of(data_dir)
-    benchmarks = [load_target(name, store) for name in on]
+    store, benchmarks = _training_benchmarks(on, out_dir, data_dir)
     kinds = {getattr(b, "kind", None) for b in benchmarks}
     binary = kinds == {RELATED}
     groups = [g.strip() for g in features.split(",") if g.strip() and g.strip() != "none"]

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -34,6 +32,7 @@ import numpy as np
 
 from simeval.errors import InputError
 from simeval.measures.features import check_groups, feature_names, pair_features
+from simeval.train.folder import staged
 from simeval.train.pairs import TrainingPairs
 
 MODELS = ("linear", "boosting")
@@ -120,7 +119,7 @@ def train_combination(
     if not measures and not config.features:
         raise InputError(None, None, "nothing to combine: give --measure and/or --features")
     target = Path(out)
-    if target.exists():
+    if target.exists():  # refused before the work, not only at the end (staged)
         raise InputError(target, None, "exists: choose a new folder (nothing is overwritten)")
     start = time.perf_counter()
     pairs = list(zip(data.a, data.b, strict=True))
@@ -130,10 +129,7 @@ def train_combination(
     x = design_matrix(measures, pairs, config)
     y = (data.gold > 0.5).astype(int) if config.binary else data.gold
     model = make_model(config).fit(x, y)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        tmp.mkdir(parents=True)
+    with staged(target) as tmp:
         joblib.dump(model, tmp / MODEL_FILE)
         digest = hashlib.sha256((tmp / MODEL_FILE).read_bytes()).hexdigest()
         record = {
@@ -151,7 +147,4 @@ def train_combination(
             "versions": package_versions(),
         }
         (tmp / RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     return target

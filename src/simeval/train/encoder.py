@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -36,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError
+from simeval.train.folder import staged
 from simeval.train.pairs import TrainingPairs
 
 LOSSES = ("cosine", "cosent", "both")
@@ -134,9 +133,7 @@ def train_encoder(
                 progress(1, float(value.detach()))
         history.append(round(total / per_epoch, 6))
     model.eval()
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
+    with staged(target) as tmp:
         model.save(str(tmp))
         record = {
             "config": asdict(config),
@@ -150,7 +147,4 @@ def train_encoder(
             "versions": package_versions(),
         }
         (tmp / RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     return target
