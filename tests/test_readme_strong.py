@@ -35,8 +35,9 @@ def _run(args: list[str]) -> str:
     return done.stdout
 
 
-def _commands(block: str) -> list[list[str]]:
-    """The block's `simeval` lines, with its `NAME="..."` variables expanded."""
+def _commands(block: str, data_dir: Path) -> list[list[str]]:
+    """The block's `simeval` lines, with its `NAME="..."` variables expanded and
+    ``../shared/data`` read as ``data_dir``."""
     values: dict[str, str] = {}
     out = []
     for line in block.strip().splitlines():
@@ -47,6 +48,7 @@ def _commands(block: str) -> list[list[str]]:
         elif line.startswith("simeval "):
             for name, value in values.items():
                 line = line.replace(f"${name}", value)
+            line = line.replace("../shared/data", str(data_dir))
             out.append(shlex.split(line)[1:])
         else:
             assert line.startswith("export "), line
@@ -87,7 +89,7 @@ def test_strong_baselines_come_from_their_commands(
     monkeypatch.chdir(tmp_path)
     text = readme_text.section(SECTION)
     first = readme_text.blocks(text, "bash")[0]
-    commands = _commands(first)
+    commands = _commands(first, data_dir)
     assert [c[:2] for c in commands if c[0] == "train"] == [
         ["train", "encoder"],
         ["train", "combine"],
