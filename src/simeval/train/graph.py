@@ -37,6 +37,7 @@ import numpy as np
 
 from simeval.errors import InputError
 from simeval.measures.graph import EDGES, MODEL, RECORD, RelationGraph, feature_matrix, node
+from simeval.train.folder import staged
 
 NEGATIVES = "negatives.tsv"
 GRAPH_FEATURES = [
@@ -157,27 +158,27 @@ def read_relations(
 
 def write_graph(data: GraphData, out: Path, threshold: float) -> Path:
     """``edges.tsv``, ``negatives.tsv`` and ``graph.json`` (inputs, sha256, counts)."""
-    if out.exists():
-        raise InputError(out, None, "exists: choose a new folder (nothing is overwritten)")
-    out.mkdir(parents=True)
-    for name, rows in ((EDGES, data.related), (NEGATIVES, data.unrelated)):
-        with open(out / name, "w", encoding="utf-8") as f:
-            f.write("word1\tword2\tsource\n")
-            f.writelines(f"{r.a}\t{r.b}\t{r.source}\n" for r in rows)
-    graph = RelationGraph(((r.a, r.b, r.source) for r in data.related), data.sources)
-    record = {
-        "sources": data.sources,
-        "threshold": threshold,
-        "files": data.files,
-        "excluded_files": data.excluded_files,
-        "excluded_pairs": sum(f["excluded"] for f in data.files),
-        "unrelated_dropped_as_related_elsewhere": getattr(data, "conflicts", 0),
-        "nodes": len(graph.index),
-        "edges": graph.edges,
-        "related_rows": len(data.related),
-        "unrelated_rows": len(data.unrelated),
-    }
-    (out / RECORD).write_text(json.dumps(record, indent=2, ensure_ascii=False), encoding="utf-8")
+    with staged(out) as tmp:  # written whole or not at all; an existing folder is refused
+        for name, rows in ((EDGES, data.related), (NEGATIVES, data.unrelated)):
+            with open(tmp / name, "w", encoding="utf-8") as f:
+                f.write("word1\tword2\tsource\n")
+                f.writelines(f"{r.a}\t{r.b}\t{r.source}\n" for r in rows)
+        graph = RelationGraph(((r.a, r.b, r.source) for r in data.related), data.sources)
+        record = {
+            "sources": data.sources,
+            "threshold": threshold,
+            "files": data.files,
+            "excluded_files": data.excluded_files,
+            "excluded_pairs": sum(f["excluded"] for f in data.files),
+            "unrelated_dropped_as_related_elsewhere": getattr(data, "conflicts", 0),
+            "nodes": len(graph.index),
+            "edges": graph.edges,
+            "related_rows": len(data.related),
+            "unrelated_rows": len(data.unrelated),
+        }
+        (tmp / RECORD).write_text(
+            json.dumps(record, indent=2, ensure_ascii=False), encoding="utf-8"
+        )
     return out
 
 
