@@ -61,7 +61,8 @@ def _printed(output: str, into: dict[tuple[str, str], dict[str, str]]) -> None:
     header: list[str] = []
     legend = dict(re.findall(r"^(\[\d+\]) (\S+)$", output, flags=re.M))
     for line in output.splitlines():
-        cells = [c.strip() for c in re.split(r"[│┃]", line) if c.strip()]
+        parts = re.split(r"[│┃]", line)
+        cells = [c.strip() for c in parts[1:-1]]  # a system without this benchmark: ""
         if cells[:2] == ["benchmark", "metric"]:
             header = [legend.get(c, c) for c in cells]
         elif header and len(cells) == len(header):
