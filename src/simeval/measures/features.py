@@ -75,7 +75,13 @@ def _pos_agree(a: str, b: str, texts: bool) -> list[float]:
 
 
 def vocabulary_ranks(folder: str | Path) -> dict[str, int]:
-    """Word → rank (0: the most frequent) from a model folder's ``vocab.txt``."""
+    """Word → rank (0: the most frequent) from a model folder's ``vocab.txt`` (read once per
+    folder: a learned measure asks for it on every batch it scores)."""
+    return _ranks(str(Path(folder).resolve()))
+
+
+@lru_cache(maxsize=4)
+def _ranks(folder: str) -> dict[str, int]:
     path = Path(folder) / "vocab.txt"
     if not path.is_file():
         raise InputError(path, None, "no vocab.txt: frequency= takes a `simeval train` folder")

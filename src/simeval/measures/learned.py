@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +57,7 @@ class Learned(Measure):
 
         if not pairs:
             return np.empty(0)
-        config = self.config
-        if config.texts != texts:
-            config = type(config)(**{**vars(config), "texts": texts})
+        config = replace(self.config, texts=texts)
         return predict(self.model, design_matrix(self.measures, list(pairs), config), config.binary)
 
     def score_words(self, pairs: Pairs) -> np.ndarray:

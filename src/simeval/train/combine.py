@@ -32,6 +32,7 @@ import numpy as np
 
 from simeval.errors import InputError
 from simeval.measures.features import check_groups, feature_names, pair_features
+from simeval.tasks.base import TextPairs, WordPairs
 from simeval.train.folder import staged
 from simeval.train.pairs import TrainingPairs
 
@@ -123,9 +124,9 @@ def train_combination(
         raise InputError(target, None, "exists: choose a new folder (nothing is overwritten)")
     start = time.perf_counter()
     pairs = list(zip(data.a, data.b, strict=True))
-    items = set(data.a) | set(data.b)
-    for m in measures:  # what a task's request would hand them (tasks.base.WordPairs/TextPairs)
-        m.prepare(set() if config.texts else items, items if config.texts else set())
+    request = (TextPairs if config.texts else WordPairs)(pairs)  # what a task would hand them
+    for m in measures:
+        m.prepare(request.words(), request.texts())
     x = design_matrix(measures, pairs, config)
     y = (data.gold > 0.5).astype(int) if config.binary else data.gold
     model = make_model(config).fit(x, y)
