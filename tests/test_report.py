@@ -389,3 +389,18 @@ def test_records_without_rows_are_reported_without_intervals(lexical_dir: Path, 
         app, ["compare", "dice", "prefix", "-b", "simlex999", "--results", str(folder)]
     )
     assert got.exit_code == 2 and "has no per-item rows" in got.output
+
+
+def test_report_is_the_same_page_for_any_number_of_jobs(lexical_dir: Path) -> None:
+    """Sections built by two forked processes are the page built in one, byte for byte."""
+    from simeval.report.html import ReportOptions, build_report
+
+    grid = load_grid(lexical_dir)
+    pages = []
+    for jobs in (1, 2):
+        done: list[str] = []
+        page = build_report(grid, ReportOptions(replicates=100, jobs=jobs), "x", done.append)
+        assert sorted(done) == sorted(grid.benchmarks)  # progress heard of every benchmark
+        pages.append(re.sub(r"\d{4}-\d\d-\d\dT[\d:+]+", "", page))
+    assert pages[0] == pages[1]
+    assert pages[0].count("<h2 id=") == len(grid.benchmarks)

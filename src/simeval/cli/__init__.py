@@ -18,7 +18,29 @@ from simeval.cli.common import app
 
 
 def main() -> None:
+    _keep_freed_memory()
     app()
+
+
+def _keep_freed_memory() -> None:
+    """Let glibc keep up to 128 MiB of freed heap, and serve blocks up to 32 MiB from it.
+
+    Bootstraps and encoders allocate and free arrays of a few MiB thousands of times; by
+    default glibc hands such memory back to the kernel and page-faults it in again each time,
+    which cost a third of ``simeval report``'s run time in system time (measured: 8 s of 31 s).
+    Peak memory is unchanged. A no-op off glibc."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+        mallopt = libc.mallopt if libc is not None else None
+    except (OSError, AttributeError):
+        return
+    if mallopt is not None:
+        mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+        mallopt(-1, 128 << 20)  # M_TRIM_THRESHOLD
 
 
 __all__ = ["app", "main"]

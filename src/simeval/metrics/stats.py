@@ -17,12 +17,17 @@ bootstrap replicate) to a dict of metric values, so one resampling serves every 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student_t
+
+from simeval.metrics import weighted
 
 Statistic = Callable[[np.ndarray], Mapping[str, float]]
 
@@ -107,12 +112,98 @@ def bootstrap(
     strata: Sequence | np.ndarray | None = None,
     clusters: Sequence | np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
-    """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values."""
-    samples: dict[str, list[float]] = {}
-    for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
-        for name, value in statistic(rows).items():
-            samples.setdefault(name, []).append(value)
-    return {k: np.asarray(v, dtype=float) for k, v in samples.items()}
+    """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values.
+
+    A statistic with a ``weighted`` method (:meth:`simeval.tasks.items.ItemMetrics.weighted`)
+    is given the replicates as blocks of row multiplicities and computes a block at once; the
+    rows drawn, and so the values, are the same as calling it on each replicate's rows. When it
+    also has a ``fingerprint`` (its content), the values are kept for the next request of the
+    same statistic, draws and seed in this process (a report asks for each system's several
+    times); a ``partial`` statistic (a subset of the metrics) is served from a whole one.
+    """
+    if not hasattr(statistic, "weighted"):
+        samples: dict[str, list] = {}
+        for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
+            for name, value in statistic(rows).items():
+                samples.setdefault(name, []).append(value)
+        return {k: np.asarray(v, dtype=float) for k, v in samples.items()}
+    fingerprint = getattr(statistic, "fingerprint", None)
+    partial = bool(getattr(statistic, "partial", False))
+    key = (fingerprint, n, replicates, seed, _digest(strata), _digest(clusters))
+    if fingerprint is not None:
+        for part in (True, False) if partial else (False,):
+            found = _REPLICATES.get((*key, part))
+            if found is not None and part == partial:
+                return found
+            if found is not None:  # only the metrics the partial statistic gives
+                return {k: found[k] for k in statistic.weighted(np.ones((1, n)))}
+    blocks: dict[str, list[np.ndarray]] = {}
+    for w in multiplicities(n, replicates, seed, strata, clusters):
+        for name, values in statistic.weighted(w).items():
+            blocks.setdefault(name, []).append(np.asarray(values, dtype=float))
+    out = {k: np.concatenate(v) for k, v in blocks.items()}
+    if fingerprint is not None:
+        _REPLICATES.put((*key, partial), out)
+    return out
+
+
+class _Recent:
+    """The ``size`` most recently used values by key (a bounded memo)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: OrderedDict = OrderedDict()
+
+    def get(self, key: Hashable) -> Any:
+        if key in self.values:
+            self.values.move_to_end(key)
+            return self.values[key]
+        return None
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self.values[key] = value
+        self.values.move_to_end(key)
+        while len(self.values) > self.size:
+            self.values.popitem(last=False)
+
+
+_REPLICATES = _Recent(512)  # metric values: B floats per metric
+_DRAWS = _Recent(4)  # multiplicity matrices: B × n small integers
+
+
+def _digest(values: Sequence | np.ndarray | None) -> str | None:
+    """A content key for strata or clusters."""
+    if values is None:
+        return None
+    a = np.asarray(values)
+    if a.dtype.kind in "OU":
+        a = np.unique(a, return_inverse=True)[1]
+    return hashlib.blake2b(np.ascontiguousarray(a).tobytes(), digest_size=16).hexdigest()
+
+
+def multiplicities(
+    n: int,
+    replicates: int,
+    seed: int,
+    strata: Sequence | np.ndarray | None = None,
+    clusters: Sequence | np.ndarray | None = None,
+) -> Iterator[np.ndarray]:
+    """:func:`bootstrap_rows` as blocks of a (block, n) matrix: how often each row was drawn
+    in each replicate. Blocks hold about 256k cells; the draws of the last few (n, B, seed,
+    strata, clusters) are kept, as small integers, for statistics resampled the same way."""
+    key = (n, replicates, seed, _digest(strata), _digest(clusters))
+    counts = _DRAWS.get(key)
+    if counts is None:
+        counts = np.empty((replicates, n), dtype=np.uint16)
+        for b, rows in enumerate(bootstrap_rows(n, replicates, seed, strata, clusters)):
+            drawn = np.bincount(rows, minlength=n)
+            if drawn.max(initial=0) > np.iinfo(np.uint16).max:  # a row drawn 65,536 times
+                counts = counts.astype(np.int64)
+            counts[b] = drawn
+        _DRAWS.put(key, counts)
+    block = weighted.chunks(n, replicates)
+    for start in range(0, replicates, block):
+        yield counts[start : start + block].astype(float)
 
 
 def percentile_interval(samples: np.ndarray, level: float = 0.95) -> Interval:
@@ -196,14 +287,19 @@ def paired_bootstrap(
     """
     full = np.arange(n)
     a0, b0 = statistic_a(full), statistic_b(full)
-    diffs: dict[str, list[float]] = {k: [] for k in a0}
-    for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
-        sa, sb = statistic_a(rows), statistic_b(rows)
-        for k in diffs:
-            diffs[k].append(sa[k] - sb[k])
+    diffs: dict[str, list] = {k: [] for k in a0}
+    if hasattr(statistic_a, "weighted") and hasattr(statistic_b, "weighted"):
+        sa = bootstrap(statistic_a, n, replicates, seed, strata, clusters)
+        sb = bootstrap(statistic_b, n, replicates, seed, strata, clusters)
+        diffs = {k: list(sa[k] - sb[k]) for k in diffs}
+    else:
+        for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
+            sa, sb = statistic_a(rows), statistic_b(rows)
+            for k in diffs:
+                diffs[k].append(sa[k] - sb[k])
     out = {}
     for k, values in diffs.items():
-        d = np.asarray(values)
+        d = np.asarray(values, dtype=float)
         d = d[~np.isnan(d)]
         delta = a0[k] - b0[k]
         extreme = int(np.sum(np.abs(d - delta) >= abs(delta) - 1e-12))
@@ -225,6 +321,7 @@ def approximate_randomization(
     scores_b: np.ndarray,
     rounds: int = 1000,
     seed: int = 0,
+    many: Callable[[np.ndarray, np.ndarray, np.ndarray], Any] | None = None,
 ) -> dict[str, Comparison]:
     """Approximate randomization (Noreen 1989): under H0 the two systems' outputs are
     exchangeable item by item. Each round swaps every item's pair of outputs with probability
@@ -234,7 +331,10 @@ def approximate_randomization(
     values. For rank-based metrics
     (average precision, accuracy by rank, AUC, ρ) pass each system's scores as fractional
     ranks, so the swapped outputs share a scale; for per-query values (reciprocal rank) pass
-    the values themselves.
+    the values themselves. ``many(a, b, swap)``, when given, computes a block of rounds at
+    once: ``swap`` (R, n) says which items trade outputs; it returns the metrics of A′ and of
+    B′ (name → R values), or None when it cannot. The rounds' swaps are the same either way
+    (a block of R × n uniforms is R rounds' draws in order).
     """
     a = np.asarray(scores_a, dtype=float)
     b = np.asarray(scores_b, dtype=float)
@@ -243,11 +343,19 @@ def approximate_randomization(
     rng = np.random.default_rng(seed)
     ma, mb = metric(a), metric(b)
     counts = dict.fromkeys(ma, 0)
-    for _ in range(rounds):
-        swap = (rng.random(len(a)) < 0.5).reshape(-1, *[1] * (a.ndim - 1))  # whole rows
-        sa, sb = metric(np.where(swap, b, a)), metric(np.where(swap, a, b))
-        for k in counts:
-            counts[k] += abs(sa[k] - sb[k]) >= abs(ma[k] - mb[k]) - 1e-12
+    if many is not None and many(a, b, np.zeros((0, len(a)), dtype=bool)) is not None:
+        block = weighted.chunks(a.size, rounds)
+        for start in range(0, rounds, block):
+            swap = rng.random((min(block, rounds - start), len(a))) < 0.5
+            sa, sb = many(a, b, swap)
+            for k in counts:
+                counts[k] += int(np.sum(np.abs(sa[k] - sb[k]) >= abs(ma[k] - mb[k]) - 1e-12))
+    else:
+        for _ in range(rounds):
+            swap = (rng.random(len(a)) < 0.5).reshape(-1, *[1] * (a.ndim - 1))  # whole rows
+            sa, sb = metric(np.where(swap, b, a)), metric(np.where(swap, a, b))
+            for k in counts:
+                counts[k] += abs(sa[k] - sb[k]) >= abs(ma[k] - mb[k]) - 1e-12
     return {
         k: Comparison(
             k,

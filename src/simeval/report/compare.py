@@ -120,7 +120,9 @@ def compare(
         if not ma.linking:
             values_a = fractional_ranks(values_a, ma.strata)
             values_b = fractional_ranks(values_b, mb.strata)
-        ar = approximate_randomization(lambda v: ma(scores=v), values_a, values_b, replicates, seed)
+        ar = approximate_randomization(
+            lambda v: ma(scores=v), values_a, values_b, replicates, seed, many=ma.swapped
+        )
         for k, c in ar.items():
             # values and interval from the original scores; the p-value from the swaps
             boot[k] = Comparison(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -42,6 +43,7 @@ class ReportOptions:
     # benchmark → {label: value}: reference lines such as agreement ceilings
     references: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     benchmarks: Sequence[str] | None = None  # overall-table columns; None = the default rule
+    jobs: int = 1  # processes building the benchmarks' sections (forked: they share the rows)
 
 
 def overall_benchmarks(grid: Grid) -> list[str]:
@@ -126,6 +128,13 @@ class ReportBuilder:
             return -math.inf if math.isnan(e.score) or constant else e.score
 
         best = max(entries, key=rank_key)
+        intervals: dict[str, dict[str, Interval]] = {}
+        for e in entries:  # first: the comparisons below reuse these replicates
+            if e.has_items:  # older records carry no rows: their numbers, without intervals
+                metric = ItemMetrics(e.task, e.items())
+                intervals[e.system] = bootstrap_intervals(
+                    metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
+                )
         p_raw: dict[str, float] = {}
         for e in entries:
             if e is not best and not math.isnan(e.score) and best.has_items and e.has_items:
@@ -133,12 +142,7 @@ class ReportBuilder:
         adjusted = dict(zip(p_raw, holm(list(p_raw.values())), strict=True)) if p_raw else {}
         rows, keys = [], []
         for e in entries:
-            cis: dict[str, Interval] = {}
-            if e.has_items:  # older records carry no rows: their numbers, without intervals
-                metric = ItemMetrics(e.task, e.items())
-                cis = bootstrap_intervals(
-                    metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
-                )
+            cis = intervals.get(e.system, {})
             mark = f" {CONSTANT_MARK}" if CONSTANT in e.record.get("flags", []) else ""
             row = [html.escape(e.system) + mark]
             key: list = [e.system]
@@ -299,22 +303,59 @@ class ReportBuilder:
         for bench in grid.benchmarks:
             parts.append(to_html(_top(scores, bench, o.top, grid.main_metric(bench), flags)))
         parts.append("</div>")
-        for bench in grid.benchmarks:
-            self.progress(bench)
-            entries = self.entries(bench)
-            parts.append(f"<h2 id='{html.escape(bench)}'>{html.escape(bench)}</h2>")
-            parts.append(self.metric_table(bench, entries))
-            with_rows = [e for e in entries if e.has_items]
-            if len(with_rows) < len(entries):
-                old = ", ".join(e.system for e in entries if not e.has_items)
-                parts.append(
-                    f"<p class='note'>Recorded without per-item rows (no intervals, "
-                    f"subsets or plots; evaluate again to get them): {html.escape(old)}</p>"
-                )
-            if with_rows:
-                parts.append(self.subset_section(bench, with_rows))
-                parts.append(self.plot(bench, with_rows))
+        parts.extend(self.sections())
         return PAGE.format(title="simeval report", body="\n".join(parts))
+
+    def section(self, bench: str) -> str:
+        """One benchmark's part of the page: metrics, subsets, plot."""
+        entries = self.entries(bench)
+        parts = [f"<h2 id='{html.escape(bench)}'>{html.escape(bench)}</h2>"]
+        parts.append(self.metric_table(bench, entries))
+        with_rows = [e for e in entries if e.has_items]
+        if len(with_rows) < len(entries):
+            old = ", ".join(e.system for e in entries if not e.has_items)
+            parts.append(
+                f"<p class='note'>Recorded without per-item rows (no intervals, "
+                f"subsets or plots; evaluate again to get them): {html.escape(old)}</p>"
+            )
+        if with_rows:
+            parts.append(self.subset_section(bench, with_rows))
+            parts.append(self.plot(bench, with_rows))
+        return "\n".join(parts)
+
+    def sections(self) -> list[str]:
+        """Every benchmark's section, in the grid's order; with ``jobs`` > 1 built by forked
+        processes (each benchmark's bootstraps are independent of the others'), largest first
+        so the last to finish is a small one. ``progress`` hears of each as it is done."""
+        benches = list(self.grid.benchmarks)
+        jobs = min(self.o.jobs, len(benches))
+        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            out = []
+            for bench in benches:
+                out.append(self.section(bench))
+                self.progress(bench)
+            return out
+        global _ACTIVE
+        _ACTIVE = self
+        size = {b: sum(_rows(e.items()) for e in self.entries(b) if e.has_items) for b in benches}
+        order = sorted(benches, key=lambda b: -size[b])
+        done: dict[str, str] = {}
+        try:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for bench, text in pool.imap_unordered(_section, order):
+                    done[bench] = text
+                    self.progress(bench)
+        finally:
+            _ACTIVE = None
+        return [done[b] for b in benches]
+
+
+_ACTIVE: ReportBuilder | None = None  # the builder forked workers inherit
+
+
+def _section(bench: str) -> tuple[str, str]:
+    assert _ACTIVE is not None
+    return bench, _ACTIVE.section(bench)
 
 
 def _top(

@@ -31,7 +31,10 @@ Adding a metric: one line in its kind's function below.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +50,7 @@ from simeval.metrics import (
     sts_mean,
     weighted_pearson,
 )
+from simeval.metrics.classification import LEGACY_TIE_TOLERANCE
 from simeval.results.items import COUNTS, LINKING_METRICS, Items
 
 GRADED, RELATED, STS, LINKING = "graded-pairs", "related-pairs", "sts", "linking"
@@ -283,6 +287,87 @@ class ItemMetrics:
         ]
         shared = [k for k in per[0] if all(k in p for p in per) and not k.startswith("num_")]
         return {k: float(np.mean([p[k] for p in per])) for k in shared}
+
+    def weighted(self, w: np.ndarray) -> dict[str, np.ndarray]:
+        """The metrics of many resamples at once: row b of ``w`` (B, n) gives how often each
+        row enters resample b. Equals ``self(rows)`` for ``w[b] = bincount(rows, minlength=n)``
+        up to summation order (:mod:`simeval.tasks.resampled`)."""
+        from simeval.tasks import resampled
+
+        whole, members = self._sorted
+        if self.task in KIND_METRICS:
+            return resampled.KINDS[self.task](whole, w, self.main_only)
+        if self.task in (STS_SUITE, STS_YEAR_SUITE):
+            return resampled.sts_suite(whole, members, w, self.main_only, self.task == STS_SUITE)
+        sums = self.task == SUM_SUITE
+        per = [
+            resampled.KINDS[kind](part, w[:, rows], sums or self.main_only)
+            for kind, (rows, part) in zip(self.member_kinds, members, strict=True)
+        ]
+        if sums:
+            names = short_names(self.member_names)
+            out = {
+                name: p[MAIN_METRIC[kind]]
+                for name, kind, p in zip(names, self.member_kinds, per, strict=True)
+            }
+            out["sum"] = sum(out.values())
+            return out
+        shared = [k for k in per[0] if all(k in p for p in per) and not k.startswith("num_")]
+        return {k: np.mean([p[k] for p in per], axis=0) for k in shared}
+
+    def swapped(
+        self, a: np.ndarray, b: np.ndarray, swap: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]] | None:
+        """Approximate randomization's rounds at once: the metrics of A′ (b where ``swap``,
+        a elsewhere) and B′ for each row of ``swap`` (R, n), as ``self(scores=A′)`` round by
+        round. None for the kinds and metric sets not done at once."""
+        from simeval.metrics import weighted as wt
+
+        if self.linking:  # the counts do not depend on the outputs
+            fixed = {k: np.full(len(swap), v) for k, v in self().items()}
+            pick = swap[:, :, None]
+            return tuple(  # type: ignore[return-value]
+                {**fixed, **{k: o[:, :, i].mean(axis=1) for i, k in enumerate(LINKING_METRICS)}}
+                for o in (np.where(pick, b, a), np.where(pick, a, b))
+            )
+        if self.task != RELATED or not self.main_only:
+            return None
+        swaps = wt.Swaps(a, b, LEGACY_TIE_TOLERANCE)
+        if not swaps.grouped:
+            return None
+        pa, pb = swaps.points(self.columns["gold"], swap)
+        return (
+            {"ap_trapezoid": wt.average_precision(pa, trapezoid=True)},
+            {"ap_trapezoid": wt.average_precision(pb, trapezoid=True)},
+        )
+
+    @property
+    def partial(self) -> bool:
+        """Whether only the main metric (and a suite's parts) is computed."""
+        return self.main_only
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A key for the content the metrics are computed from (kind, rows and strata): equal
+        content reuses resampled values (:func:`simeval.metrics.stats.bootstrap`)."""
+        h = hashlib.blake2b(self.task.encode(), digest_size=16)
+        for name in sorted(self.columns):
+            h.update(name.encode())
+            h.update(np.ascontiguousarray(self.columns[name]).tobytes())
+        h.update(self.member.tobytes())
+        h.update("\0".join(self.member_names).encode())
+        return h.hexdigest()
+
+    @cached_property
+    def _sorted(self) -> tuple[Any, list[tuple[np.ndarray, Any]]]:
+        """The rows as :class:`simeval.tasks.resampled.Sorted`, whole and per suite member."""
+        from simeval.tasks.resampled import Sorted
+
+        members = []
+        for m in range(len(self.member_names)):
+            rows = np.flatnonzero(self.member == m)
+            members.append((rows, Sorted({k: v[rows] for k, v in self.columns.items()})))
+        return Sorted(self.columns), members
 
 
 def concat_items(members: list[tuple[str, str, Items]]) -> Items:
