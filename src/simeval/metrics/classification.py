@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import rankdata
+
+from simeval.metrics.correlation import average_ranks
 
 ArrayLike = Sequence[float] | np.ndarray
 
@@ -98,7 +99,7 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike) -> float:
     positives, negatives = int(y.sum()), int((~y).sum())
     if positives == 0 or negatives == 0:
         return float("nan")
-    ranks = rankdata(np.asarray(y_score, dtype=float))
+    ranks = average_ranks(np.asarray(y_score, dtype=float))  # scipy's rankdata, tie-averaged
     return float((ranks[y].sum() - positives * (positives + 1) / 2) / (positives * negatives))
 
 

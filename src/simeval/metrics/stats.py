@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
 from simeval.metrics import weighted
 
@@ -246,6 +244,8 @@ def fisher_z_interval(r: float, n: int, level: float = 0.95, kind: str = "pearso
         se = np.sqrt((1 + r * r / 2) / (n - 3))
     else:
         raise ValueError(f"kind must be pearson or spearman, got {kind!r}")
+    from scipy.stats import norm  # scipy.stats takes a second to import: only when used
+
     z, q = np.arctanh(r), norm.ppf((1 + level) / 2)
     return Interval(float(np.tanh(z - q * se)), float(np.tanh(z + q * se)), level)
 
@@ -265,6 +265,8 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, fl
     denom = 2 * (n - 1) / (n - 3) * det + rbar**2 * (1 - r23) ** 3
     if denom <= 0:  # the two systems are the same variable: no difference can be shown
         return 0.0, 1.0
+    from scipy.stats import t as student_t
+
     t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23) / denom)
     return float(t), float(2 * student_t.sf(abs(t), n - 3))
 

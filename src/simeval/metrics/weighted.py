@@ -37,6 +37,19 @@ def _constant(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return ~(high > low)
 
 
+def _flat(x: np.ndarray, w: np.ndarray, spread: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Whether each resample's values are constant, given spread = Σ w (x − m)². A constant
+    resample's spread is rounding noise, at most total · (4 n ε max|x|)²; only resamples
+    within that bound are examined value by value (usually none)."""
+    out = ~(spread > 0)
+    scale = float(np.max(np.abs(x))) if x.size else 0.0
+    bound = total * (4 * x.shape[-1] * np.finfo(float).eps * scale) ** 2
+    suspect = np.flatnonzero(~(spread > bound))
+    if len(suspect):
+        out[suspect] |= _constant(x[suspect] if x.ndim == 2 else x, w[suspect])
+    return out
+
+
 def pearson(
     x: np.ndarray,
     y: np.ndarray,
@@ -62,7 +75,7 @@ def pearson(
         sxy, sxx, syy = (wdx * dy).sum(axis=1), (wdx * dx).sum(axis=1), (w * dy * dy).sum(axis=1)
         r = np.clip(sxy / np.sqrt(sxx * syy), -1.0, 1.0)
     if constant is None:
-        constant = _constant(x, w) | _constant(y, w)
+        constant = _flat(x, w, sxx, total) | _flat(y, w, syy, total)
     size = total if count is None else count
     undefined = (size < 2) | ~(total > 0) | constant | ~(sxx > 0) | ~(syy > 0)
     return np.where(undefined, np.nan, r)

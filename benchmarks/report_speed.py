@@ -1,0 +1,84 @@
+"""Time ``simeval report`` (B = 1000) over 3 systems x 15 benchmarks, and its bootstraps against
+the per-replicate path, in the same run.
+
+Evaluates random:seed=1, overlap and orthographic:kind=prefix on russe, sts12 and words (15
+benchmarks) into a temporary results folder, then measures:
+
+- the whole ``simeval report`` process, with the default jobs (one per CPU) and with -j 1;
+- in this process, every benchmark's and system's bootstrap intervals (all metrics) by the
+  vectorised path (``ItemMetrics.weighted``: blocks of replicates from row multiplicities) and
+  by the reference path (the metric called on each replicate's rows, as simeval did before),
+  and the largest difference between their interval bounds.
+
+Run: SIMEVAL_DATA_DIR=../shared/data python benchmarks/report_speed.py [-B 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SYSTEMS = ("random:seed=1", "overlap", "orthographic:kind=prefix")
+
+
+def timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-B", "--replicates", type=int, default=1000)
+    args = ap.parse_args()
+
+    from simeval.api import evaluate, save_results
+    from simeval.metrics.stats import bootstrap_intervals
+    from simeval.report.collect import load_grid
+    from simeval.tasks.items import ItemMetrics
+
+    simeval = str(Path(sys.executable).with_name("simeval"))
+    with tempfile.TemporaryDirectory() as d:
+        folder = Path(d) / "results"
+        for spec in SYSTEMS:
+            save_results(folder, evaluate(spec, "russe", "sts12", "words"))
+        grid = load_grid(folder)
+        print(
+            f"{len(grid.systems)} systems x {len(grid.benchmarks)} benchmarks, "
+            f"B = {args.replicates}"
+        )
+        page = str(Path(d) / "report.html")
+        report = [simeval, "report", str(folder), "--html", page, "-B", str(args.replicates)]
+        whole = timed(report)
+        single = timed([*report, "-j", "1"])
+
+        fast_s = slow_s = 0.0
+        worst = 0.0
+        for entry in grid.entries.values():
+            metric = ItemMetrics(entry.task, entry.items())
+            start = time.perf_counter()
+            fast = bootstrap_intervals(metric, metric.n, args.replicates, 0, **metric.resampling)
+            fast_s += time.perf_counter() - start
+            start = time.perf_counter()
+            slow = bootstrap_intervals(
+                lambda rows, m=metric: m(rows), metric.n, args.replicates, 0, **metric.resampling
+            )
+            slow_s += time.perf_counter() - start
+            for k, ci in slow.items():
+                for a, b in ((ci.low, fast[k].low), (ci.high, fast[k].high)):
+                    if a == a or b == b:  # NaN on both sides: no interval either way
+                        worst = max(worst, abs(a - b))
+    print(f"simeval report (one job per CPU): {whole:6.1f} s")
+    print(f"simeval report -j 1             : {single:6.1f} s")
+    print(
+        f"bootstrap intervals of every result: vectorised {fast_s:.1f} s, per replicate "
+        f"{slow_s:.1f} s, ratio {slow_s / fast_s:.1f}x; largest bound difference {worst:.1e}"
+    )
+
+
+if __name__ == "__main__":
+    main()
