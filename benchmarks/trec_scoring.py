@@ -1,19 +1,25 @@
-"""Time simeval's TREC scoring against pytrec_eval on a BUCC-scale run, in the same process.
+"""Time simeval's TREC scoring against pytrec_eval (and C trec_eval when given) on a BUCC-scale
+run, in the same run.
 
 Generates 150,000 queries x 5 candidates (scores from 20 values, so ties are common) and one
 relevant document per query, writes them as TREC files, then times:
 
-- end to end from files: simeval (read_qrels + read_run + evaluate) vs pytrec_eval (the usual
-  Python parse into dicts + RelevanceEvaluator + evaluate + averaging);
+- whole processes, best of ``--repeat``: ``simeval score trec`` vs a Python script that parses
+  the files into dicts and runs pytrec_eval (``RelevanceEvaluator`` + averaging), and vs the
+  ``trec_eval`` binary given by ``--trec-eval`` (none is installed on this machine);
+- end to end from files in this process: simeval (read_qrels + read_run + evaluate) vs the
+  same parse + pytrec_eval;
 - scoring only, data already in memory: simeval's kernel on arrays vs pytrec_eval on dicts.
 
-Both must give identical success@1, success@5 and MRR. Run: python benchmarks/trec_scoring.py
+All must give identical success@1, success@5 and MRR. Run: python benchmarks/trec_scoring.py
 (pytrec-eval-terrier must be installed: pip install -e .[test]).
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -42,6 +48,31 @@ def generate(folder: Path, n_queries: int, depth: int, seed: int) -> tuple[Path,
     return run, qrels
 
 
+PYTREC = """
+import sys, numpy as np, pytrec_eval
+run, qrels = {}, {}
+for line in open(sys.argv[1]):
+    qid, _, doc, _, score, _ = line.split()
+    run.setdefault(qid, {})[doc] = float(score)
+for line in open(sys.argv[2]):
+    qid, _, doc, rel = line.split()
+    qrels.setdefault(qid, {})[doc] = int(rel)
+res = pytrec_eval.RelevanceEvaluator(qrels, {"success", "recip_rank"}).evaluate(run)
+for m in ("success_1", "success_5", "recip_rank"):
+    print(m, float(np.mean([v[m] for v in res.values()])))
+"""
+
+
+def process(command: list[str], repeat: int) -> tuple[float, str]:
+    """Best wall time of ``repeat`` runs of a whole process, and its output."""
+    times, out = [], ""
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
 def best_of(fn, repeat: int):
     times, value = [], None
     for _ in range(repeat):
@@ -56,6 +87,9 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=150_000)
     ap.add_argument("--depth", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--trec-eval", help="a trec_eval binary to time as well (-m success.1,5 -m recip_rank)"
+    )
     args = ap.parse_args()
 
     import pytrec_eval
@@ -92,6 +126,21 @@ def main() -> None:
         def theirs_files():
             return theirs_eval(*parse_dicts())
 
+        simeval = str(Path(sys.executable).with_name("simeval"))
+        whole, out = process(
+            [simeval, "score", "trec", "--qrels", str(qrels_f), "--run", str(run_f), "--json"],
+            args.repeat,
+        )
+        whole_pytrec, out_pytrec = process(
+            [sys.executable, "-c", PYTREC, str(run_f), str(qrels_f)], args.repeat
+        )
+        whole_c = None
+        if args.trec_eval:
+            whole_c, _ = process(
+                [args.trec_eval, "-m", "success.1,5", "-m", "recip_rank", str(qrels_f), str(run_f)],
+                args.repeat,
+            )
+
         t_ours, v_ours = best_of(ours_files, args.repeat)
         t_theirs, v_theirs = best_of(theirs_files, args.repeat)
 
@@ -115,6 +164,22 @@ def main() -> None:
             f"  {m:<11} simeval {v_ours[m]:.10f}  pytrec_eval {v_theirs[m]:.10f}  "
             f"{'identical' if same else 'DIFFERENT'}"
         )
+    import json
+
+    printed = json.loads(out.splitlines()[0])["metrics"]
+    pytrec_printed = dict(line.split() for line in out_pytrec.splitlines())
+    same = all(
+        abs(printed[m] - v_theirs[m]) <= 1e-12
+        and abs(float(pytrec_printed[m]) - v_theirs[m]) <= 1e-12
+        for m in measures
+    )
+    print(
+        f"whole process: simeval score trec {whole:.2f} s, "
+        f"pytrec_eval script {whole_pytrec:.2f} s, "
+        f"ratio {whole_pytrec / whole:.1f}x ({'identical' if same else 'DIFFERENT'} numbers)"
+    )
+    if whole_c is not None:
+        print(f"whole process: trec_eval {whole_c:.2f} s, ratio {whole_c / whole:.1f}x")
     print(
         f"from files : simeval {t_ours:.2f} s, pytrec_eval {t_theirs:.2f} s, "
         f"ratio {t_theirs / t_ours:.1f}x"

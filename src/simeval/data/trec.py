@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simeval.data.table import parse
 from simeval.data.textio import parse_float, read_bytes, refuse_nul, shown
 from simeval.errors import InputError, Problems
 from simeval.metrics.keys import as_bytes, as_text, first_duplicate
@@ -52,22 +53,14 @@ class Qrels:
     lines: np.ndarray
 
 
-_MARK = b"\x00"  # stands for a line end among the fields; NUL bytes are refused in the files
-
-
 def _fields(path: str | Path, width: int, what: str) -> tuple[list[list[bytes]], np.ndarray]:
     """Columns of a file with ``width`` fields a line, separated by ASCII white space (C's
-    ``isspace``, as trec_eval reads them); blank lines are skipped."""
+    ``isspace``, as trec_eval reads them), read line by line; blank lines are skipped. The
+    way for files :func:`simeval.data.table.parse` refuses: it names the first bad line."""
     data = read_bytes(path)
     refuse_nul(data, path)
     if not data.endswith(b"\n"):
         data += b"\n"
-    # Fast path: split once, with a mark after every line; it holds when the marks fall
-    # exactly after every ``width`` fields, i.e. every line has ``width`` fields.
-    tokens = data.replace(b"\n", b" " + _MARK + b" ").split()
-    n = len(tokens) // (width + 1)
-    if len(tokens) == n * (width + 1) and tokens[width :: width + 1] == [_MARK] * n and n:
-        return [tokens[k :: width + 1] for k in range(width)], np.arange(1, n + 1)
     rows = [line.split() for line in data.split(b"\n")]
     numbers = [i + 1 for i, r in enumerate(rows) if r]
     rows = [r for r in rows if r]
@@ -152,20 +145,59 @@ def _refuse_duplicates(
         )
 
 
+def _columns(
+    path: str | Path, width: int, what: str, ids: tuple[int, int], number: int, kind: type
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bytes]:
+    """(qids, docnos, numbers, lines, the first row's last field) of a TREC file.
+
+    Files whose every line has ``width`` fields are read at once (:mod:`simeval.data.table`);
+    any other goes the line-by-line way, which names the first bad line.
+    """
+    data = read_bytes(path)
+    refuse_nul(data, path)
+    table = parse(data, width)
+    if table is None:
+        cols, lines = _fields(path, width, what)
+        qids, docnos = (
+            _ids(cols[ids[0]], path, lines, "qid"),
+            _ids(cols[ids[1]], path, lines, "docno"),
+        )
+        values = _numbers(cols[number], kind, path, lines, f"{_NAMES[number, width]}")
+        return qids, docnos, values, lines, cols[width - 1][0]
+    lines = table.lines
+    for k, name in zip(ids, ("qid", "docno"), strict=True):
+        long = np.flatnonzero(table.lengths(k) > MAX_ID)
+        if len(long):
+            _ids(table.fields(k)[long[0] : long[0] + 1], path, lines[long[0] :], name)
+    values, done = table.decimals(number, integer=kind is int)
+    if not done.all():  # other spellings: Python's conversion, or the errors with their lines
+        rest = np.flatnonzero(~done)
+        fields = table.fields(number)
+        values = values.astype(np.float64 if kind is float else np.int64)
+        values[rest] = _numbers(
+            [fields[i] for i in rest], kind, path, lines[rest], _NAMES[number, width]
+        )
+    if kind is float and not np.isfinite(values).all():
+        _numbers(table.fields(number), kind, path, lines, _NAMES[number, width])  # names them
+    last = table.field(0, width - 1)
+    return table.strings(ids[0]), table.strings(ids[1]), values, lines, last
+
+
+_NAMES = {(4, 6): "score (field 5)", (3, 4): "relevance (field 4)"}
+
+
 def read_run(path: str | Path) -> Run:
     """Read a six-field TREC run; scores must be finite numbers; no document twice per query."""
-    cols, lines = _fields(path, 6, "qid Q0 docno rank score runid")
-    qids, docnos = _ids(cols[0], path, lines, "qid"), _ids(cols[2], path, lines, "docno")
-    scores = _numbers(cols[4], float, path, lines, "score (field 5)")
+    qids, docnos, scores, lines, name = _columns(
+        path, 6, "qid Q0 docno rank score runid", (0, 2), 4, float
+    )
     _refuse_duplicates(qids, docnos, lines, path, "retrieved")
-    return Run(str(path), qids, docnos, scores, lines, name=_text(cols[5][0]))
+    return Run(str(path), qids, docnos, scores, lines, name=_text(name))
 
 
 def read_qrels(path: str | Path) -> Qrels:
     """Read four-field TREC qrels; relevance must be an integer; no pair judged twice."""
-    cols, lines = _fields(path, 4, "qid iteration docno relevance")
-    rel = _numbers(cols[3], int, path, lines, "relevance (field 4)")
-    qids, docnos = _ids(cols[0], path, lines, "qid"), _ids(cols[2], path, lines, "docno")
+    qids, docnos, rel, lines, _ = _columns(path, 4, "qid iteration docno relevance", (0, 2), 3, int)
     _refuse_duplicates(qids, docnos, lines, path, "judged")
     return Qrels(str(path), qids, docnos, rel, lines)
 
