@@ -39,12 +39,19 @@ class Table:
     def __len__(self) -> int:
         return len(self.lines)
 
+    def _select(self, k: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """Starts and lengths of column ``k``, or of every field in reading order (None)."""
+        if k is None:
+            return self.starts, self.ends - self.starts
+        return self.starts[k :: self.width], self.lengths(k)
+
     def lengths(self, k: int) -> np.ndarray:
         return self.ends[k :: self.width] - self.starts[k :: self.width]
 
-    def matrix(self, k: int, longest: int | None = None) -> np.ndarray:
-        """Column ``k`` as a (rows, L) byte matrix, zero-padded (L: its longest field)."""
-        starts, lengths = self.starts[k :: self.width], self.lengths(k)
+    def matrix(self, k: int | None, longest: int | None = None) -> np.ndarray:
+        """Column ``k`` (None: every field) as a (fields, L) byte matrix, zero-padded (L: the
+        longest field)."""
+        starts, lengths = self._select(k)
         size = int(lengths.max(initial=1)) if longest is None else longest
         padded = np.concatenate([self.data, np.zeros(size, dtype=np.uint8)])
         rows = np.lib.stride_tricks.sliding_window_view(padded, size)[starts]  # row copies
@@ -66,32 +73,41 @@ class Table:
         starts, ends = self.starts[k :: self.width], self.ends[k :: self.width]
         return [raw[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
 
-    def decimals(self, k: int, integer: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """Column ``k`` as numbers where written as plain decimals (integers only with
-        ``integer``): (values, done), ``done`` False where the field needs Python."""
-        m = self.matrix(k).astype(np.int64)
+    def fields_of(self, indices: np.ndarray) -> list[bytes]:
+        """The fields at ``indices`` in reading order, as Python bytes."""
+        return [self.data[self.starts[i] : self.ends[i]].tobytes() for i in indices.tolist()]
+
+    def decimals(self, k: int | None, integer: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Column ``k`` (None: every field, in reading order) as numbers where written as
+        plain decimals (integers only with ``integer``): (values, done), ``done`` False where
+        the field needs Python."""
+        m = self.matrix(k)
         n, size = m.shape
-        used = np.arange(size) < self.lengths(k)[:, None]
-        digit = used & (m >= 48) & (m <= 57)
-        point = used & (m == 46)
-        signed = (m[:, 0] == 43) | (m[:, 0] == 45)
-        digits = digit.sum(axis=1)
-        points = point.sum(axis=1)
-        other = (used & ~digit & ~point).sum(axis=1) - signed
-        done = (other == 0) & (digits >= 1) & (digits <= _DIGITS)
-        done &= points == 0 if integer else points <= 1
+        lengths = self._select(k)[1]
         value = np.zeros(n, dtype=np.int64)
         after = np.zeros(n, dtype=np.int64)  # digits after the point
-        seen_point = np.zeros(n, dtype=bool)
+        digits = np.zeros(n, dtype=np.int64)
+        points = np.zeros(n, dtype=np.int64)
+        other = np.zeros(n, dtype=np.int64)
         for j in range(size):  # Horner over the columns: L vector steps, not n Python ones
-            d = digit[:, j] & done
-            value = np.where(d, value * 10 + (m[:, j] - 48), value)
-            after += d & seen_point
-            seen_point |= point[:, j]
-        sign = np.where(m[:, 0] == 45, -1, 1)
+            c = m[:, j]
+            used = j < lengths
+            digit = used & (c >= 48) & (c <= 57)
+            point = used & (c == 46)
+            value = np.where(digit, value * 10 + (c.astype(np.int64) - 48), value)
+            after += digit & (points > 0)
+            digits += digit
+            points += point
+            sign = (c == 43) | (c == 45) if j == 0 else False
+            other += used & ~digit & ~point & ~sign
+        done = (other == 0) & (digits >= 1) & (digits <= _DIGITS)
+        done &= points == 0 if integer else points <= 1
+        value = np.where(m[:, 0] == 45, -value, value)
         if integer:
-            return sign * value, done
-        return sign * (value.astype(np.float64) / 10.0**after), done
+            return value, done
+        negative_zero = (m[:, 0] == 45) & (value == 0)  # "-0": Python gives −0.0
+        out = value.astype(np.float64) / 10.0**after
+        return np.where(negative_zero, -0.0, out), done
 
 
 def parse(data: bytes, width: int) -> Table | None:

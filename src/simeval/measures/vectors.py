@@ -123,19 +123,33 @@ def _parse_row(path: Path, number: int, values: bytes | list[bytes], dim: int) -
         raise InputError(path, number, "expected numbers after the word") from None
 
 
-def _text_lines(path: Path, progress: Callable[[int], None] | None) -> Iterator[bytes]:
-    """The lines of a file read in large chunks (without their line ends)."""
+def _text_chunks(path: Path, progress: Callable[[int], None] | None) -> Iterator[bytes]:
+    """The file in large chunks; the lines a scan takes from a chunk are those ending with a
+    line end in it (a last line without one gets it). A partial last line is read again with
+    the next chunk rather than joined to it, so no chunk is copied."""
     with open(path, "rb") as f:
-        tail = b""
         while chunk := f.read(CHUNK):
             if progress:
                 progress(len(chunk))
-            chunk = tail + chunk
             cut = chunk.rfind(b"\n") + 1
-            tail = chunk[cut:]
-            yield from chunk[:cut].split(b"\n")[:-1]
-        if tail:
-            yield tail
+            if len(chunk) < CHUNK:  # the end of the file
+                yield chunk if chunk.endswith(b"\n") else chunk + b"\n"
+                return
+            if not cut:  # a line longer than a chunk: read on until its end
+                while more := f.read(CHUNK):
+                    if progress:
+                        progress(len(more))
+                    chunk += more
+                    cut = chunk.rfind(b"\n") + 1
+                    if cut or len(more) < CHUNK:
+                        break
+                if not cut:
+                    yield chunk + b"\n"
+                    return
+            f.seek(cut - len(chunk), os.SEEK_CUR)
+            if progress:
+                progress(cut - len(chunk))
+            yield chunk  # its partial last line has no line end: the scan stops before it
 
 
 def scan_text(
@@ -144,35 +158,48 @@ def scan_text(
     wanted: Wanted,
     progress: Callable[[int], None] | None = None,
 ) -> Vocabulary:
-    """One pass over a text vector file keeping the rows ``wanted`` matches."""
+    """One pass over a text vector file keeping the rows ``wanted`` matches.
+
+    The hot loop visits each line with two ``bytes.find`` calls (memchr) and a set look-up:
+    lines are never split or copied, only the kept rows are parsed."""
     vocab: Vocabulary | None = None
     dim = 0
     exact, plain = wanted.exact, wanted.normed is None
-    for number, line in enumerate(_text_lines(path, progress), start=1):
-        if number == 1 and has_header:
-            fields = line.split()
-            if len(fields) != 2 or not all(f.isdigit() for f in fields):
-                raise InputError(path, 1, "expected a header line 'count dimension'")
-            dim = int(fields[1])
+    number = 1
+    for chunk in _text_chunks(path, progress):
+        pos, find = 0, chunk.find
+        if vocab is None:  # the first line: a header, or (GloVe) the first row tells dim
+            end = find(b"\n")
+            line = chunk[:end]
+            if has_header:
+                fields = line.split()
+                if len(fields) != 2 or not all(f.isdigit() for f in fields):
+                    raise InputError(path, 1, "expected a header line 'count dimension'")
+                dim = int(fields[1])
+                pos, number = end + 1, number + 1
+            else:
+                dim = len(line.partition(b" ")[2].split())
+                if not dim:
+                    raise InputError(path, number, "expected a word followed by numbers")
             vocab = Vocabulary(dim)
-            continue
-        word, _, rest = line.partition(b" ")
-        if vocab is None:  # GloVe: the first row tells the dimension
-            dim = len(rest.split())
-            if not dim:
-                raise InputError(path, number, "expected a word followed by numbers")
-            vocab = Vocabulary(dim)
-        vocab.file_words += 1
-        if plain:  # the hot loop of the fast path: one set look-up a line
-            if word not in exact:
-                continue
-            normed = None
-        else:
-            keep, normed = wanted.match(word)
-            if not keep:
-                continue
-        text = word.decode("utf-8", errors="replace").rstrip("\r")
-        vocab.add(text, _parse_row(path, number, rest, dim), normed)
+        kept: list[tuple[int, int, int]] = []  # (line number, start, end) of the kept rows
+        first = number
+        while (end := find(b"\n", pos)) >= 0:  # the hot loop
+            space = find(b" ", pos, end)
+            word = chunk[pos : space if space >= 0 else end]
+            if plain:
+                if word in exact:
+                    kept.append((number, pos, end))
+            elif wanted.match(word)[0]:
+                kept.append((number, pos, end))
+            number += 1
+            pos = end + 1
+        vocab.file_words += number - first
+        for line_number, start, end in kept:
+            word, _, rest = chunk[start:end].partition(b" ")
+            normed = None if plain else wanted.match(word)[1]
+            text = word.decode("utf-8", errors="replace").rstrip("\r")
+            vocab.add(text, _parse_row(path, line_number, rest, dim), normed)
     if vocab is None:
         raise InputError(path, None, "empty vector file")
     return vocab
