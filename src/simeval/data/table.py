@@ -73,10 +73,6 @@ class Table:
         starts, ends = self.starts[k :: self.width], self.ends[k :: self.width]
         return [raw[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
 
-    def fields_of(self, indices: np.ndarray) -> list[bytes]:
-        """The fields at ``indices`` in reading order, as Python bytes."""
-        return [self.data[self.starts[i] : self.ends[i]].tobytes() for i in indices.tolist()]
-
     def decimals(self, k: int | None, integer: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Column ``k`` (None: every field, in reading order) as numbers where written as
         plain decimals (integers only with ``integer``): (values, done), ``done`` False where
