@@ -27,6 +27,29 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+SCHEDULER: dict[str, str | None] = {"spec": None}  # the global --scheduler, for guarded commands
+
+
+@app.callback()
+def _global_options(
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            envvar="SIMEVAL_SCHEDULER",
+            metavar="SPEC",
+            help="Run the partitioned jobs (co-occurrence counting, encoding, linking search, "
+            "report bootstraps) on Dask: sync (in this process), processes (a local cluster, "
+            "a worker per CPU) or tcp://HOST:PORT (a running Dask scheduler). Needs "
+            "simeval[dask]. Without it every command runs in this process as usual; results "
+            "are the same either way.",
+        ),
+    ] = None,
+) -> None:
+    """The simeval command line: evaluate similarity measures as the shared tasks do."""
+    SCHEDULER["spec"] = scheduler
+
+
 data_app = typer.Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="The data catalog: list, describe, fetch and verify data sets.",
@@ -150,7 +173,12 @@ def guarded(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            if SCHEDULER["spec"] is None:
+                return fn(*args, **kwargs)
+            from simeval.scale import engine
+
+            with engine(SCHEDULER["spec"]):
+                return fn(*args, **kwargs)
         except SimevalError as exc:
             message = str(exc)
         except OSError as exc:

@@ -178,7 +178,8 @@ def report_cmd(
             "-j",
             min=0,
             help="Processes building the benchmarks' sections at once: 0 = one per CPU, "
-            "1 = this process only. The page is the same for any number.",
+            "1 = this process only (always, with --scheduler: the bootstraps then run on "
+            "Dask). The page is the same for any number.",
         ),
     ] = 0,
     data_dir: DataDir = None,
@@ -207,6 +208,10 @@ def report_cmd(
                 None,
                 f"--by {column}: no item column of that name; columns: {', '.join(known)}",
             )
+    from simeval.scale import active
+
+    if active() is not None:  # the bootstraps run on Dask: no forked section builders
+        jobs = 1
     options = ReportOptions(
         replicates, seed, level, top, by or (), _ceilings(data_dir), jobs=jobs or _cpus()
     )

@@ -29,6 +29,7 @@ rule, but which of several documents tied at the k-th score it returns is not gu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,6 +39,7 @@ from scipy import sparse
 from simeval.data.documents import LinkingInput, TopK
 from simeval.measures.base import Measure
 from simeval.metrics.order import ranking_rows
+from simeval.scale import active
 
 Matrix = sparse.csr_matrix | np.ndarray
 Progress = Callable[[int, int], None]
@@ -129,24 +131,64 @@ def dense_terms(q: sparse.csr_matrix, d: sparse.csr_matrix, memory: int) -> np.n
 
 
 def _blocked_top(
-    block_scores: Callable[[int, int], np.ndarray],
+    queries: Callable[[int, int], Any],
+    block_top: Callable[..., tuple[np.ndarray, np.ndarray]],
+    documents: tuple,
     nq: int,
     nd: int,
     k: int,
     memory: int,
     progress: Progress | None,
 ) -> TopK:
-    """Top k of every query row, computing ``block_scores(start, stop)`` (a dense block of
-    queries × documents) for blocks of at most ``memory`` bytes of float32 scores."""
+    """Top k of every query row: ``block_top(queries(start, stop), *documents, k=k)`` for
+    blocks of queries whose dense scores take at most ``memory`` bytes of float32.
+
+    With a Dask scheduler (:mod:`simeval.scale`) each block is a task and the document side
+    is sent once to every worker; the blocks are the same either way, so is every score and
+    the top k, ties included."""
     block = max(1, memory // (4 * max(nd, 1)))
     index = np.empty((nq, k), np.int64)
     score = np.empty((nq, k), np.float32)
-    for start in range(0, nq, block):
-        stop = min(nq, start + block)
-        index[start:stop], score[start:stop] = top_rows(block_scores(start, stop), k)
-        if progress:
-            progress(stop, nq)
+    ranges = [(start, min(nq, start + block)) for start in range(0, nq, block)]
+    engine = active()
+    if engine is None:
+        for start, stop in ranges:
+            index[start:stop], score[start:stop] = block_top(queries(start, stop), *documents, k=k)
+            if progress:
+                progress(stop, nq)
+        return TopK(index, score)
+    shared = [engine.share(x) for x in documents]
+    found = engine.map(
+        functools.partial(block_top, k=k), [queries(a, b) for a, b in ranges], *shared
+    )
+    for (start, stop), (i, s) in zip(ranges, found, strict=True):
+        index[start:stop], score[start:stop] = i, s
+    if progress:
+        progress(nq, nq)
     return TopK(index, score)
+
+
+def _sparse_block(
+    q: tuple[sparse.csr_matrix, sparse.csr_matrix],
+    dt_rest: sparse.csr_matrix,
+    dt_common: np.ndarray,
+    k: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top k of a block of queries (its rare-term and frequent-term parts) against the
+    documents: ``Q_sparse · D_sparseᵀ + Q_dense · D_denseᵀ`` (:func:`top_k_sparse`)."""
+    from scipy.linalg.blas import sgemm
+
+    q_rest, q_common = q
+    scores = (q_rest @ dt_rest).toarray()
+    if dt_common.shape[0]:
+        # scores += Q_dense · D_denseᵀ in place: BLAS reads C arrays as their transposes,
+        # so it is asked for scoresᵀ += D_dense · Q_denseᵀ
+        sgemm(1.0, dt_common.T, q_common.toarray().T, beta=1.0, c=scores.T, overwrite_c=True)
+    return top_rows(scores, k)
+
+
+def _dense_block(q: np.ndarray, dt: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    return top_rows(q @ dt, k)
 
 
 def top_k_sparse(
@@ -167,8 +209,6 @@ def top_k_sparse(
     the same as sorting the full product. With a tie key the documents are put in key order
     once (:func:`tie_order`) and the positions found mapped back.
     """
-    from scipy.linalg.blas import sgemm
-
     nq, nd = q.shape[0], d.shape[0]
     q = q.tocsr().astype(np.float32)
     d = d.tocsr().astype(np.float32)
@@ -181,17 +221,16 @@ def top_k_sparse(
     q_rest, dt_rest = q[:, rest].tocsr(), d[:, rest].T.tocsr()
     q_common = q[:, common].tocsr()
     dt_common = np.ascontiguousarray(d[:, common].toarray().T)  # terms × documents
-
-    def block_scores(start: int, stop: int) -> np.ndarray:
-        scores = (q_rest[start:stop] @ dt_rest).toarray()
-        if len(common):
-            # scores += Q_dense · D_denseᵀ in place: BLAS reads C arrays as their transposes,
-            # so it is asked for scoresᵀ += D_dense · Q_denseᵀ
-            q_block = q_common[start:stop].toarray()
-            sgemm(1.0, dt_common.T, q_block.T, beta=1.0, c=scores.T, overwrite_c=True)
-        return scores
-
-    top = _blocked_top(block_scores, nq, nd, k, memory, progress)
+    top = _blocked_top(
+        lambda a, b: (q_rest[a:b], q_common[a:b]),
+        _sparse_block,
+        (dt_rest, dt_common),
+        nq,
+        nd,
+        k,
+        memory,
+        progress,
+    )
     return top if perm is None else TopK(perm[top.index], top.score)
 
 
@@ -219,7 +258,9 @@ def top_k_dense(
     if len(d) < ann_from:
         perm = tie_order(ties)
         dt = np.ascontiguousarray((d if perm is None else d[perm]).T)
-        top = _blocked_top(lambda a, b: q[a:b] @ dt, len(q), len(d), k, memory, progress)
+        top = _blocked_top(
+            lambda a, b: q[a:b], _dense_block, (dt,), len(q), len(d), k, memory, progress
+        )
         return top if perm is None else TopK(perm[top.index], top.score)
     try:
         import faiss

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from simeval.metrics import weighted
+from simeval.scale import active
 
 Statistic = Callable[[np.ndarray], Mapping[str, float]]
 
@@ -136,8 +137,14 @@ def bootstrap(
             if found is not None:  # only the metrics the partial statistic gives
                 return {k: found[k] for k in statistic.weighted(np.ones((1, n)))}
     blocks: dict[str, list[np.ndarray]] = {}
-    for w in multiplicities(n, replicates, seed, strata, clusters):
-        for name, values in statistic.weighted(w).items():
+    draws = multiplicities(n, replicates, seed, strata, clusters)
+    engine = active()
+    if engine is None:
+        results: Iterable = (_weighted_block(w, statistic) for w in draws)
+    else:  # the blocks as tasks on Dask: the same blocks, so the same values
+        results = engine.map(_weighted_block, list(draws), engine.share(statistic))
+    for result in results:
+        for name, values in result.items():
             blocks.setdefault(name, []).append(np.asarray(values, dtype=float))
     out = {k: np.concatenate(v) for k, v in blocks.items()}
     if fingerprint is not None:
@@ -186,9 +193,9 @@ def multiplicities(
     strata: Sequence | np.ndarray | None = None,
     clusters: Sequence | np.ndarray | None = None,
 ) -> Iterator[np.ndarray]:
-    """:func:`bootstrap_rows` as blocks of a (block, n) matrix: how often each row was drawn
-    in each replicate. Blocks hold about 256k cells; the draws of the last few (n, B, seed,
-    strata, clusters) are kept, as small integers, for statistics resampled the same way."""
+    """:func:`bootstrap_rows` as blocks of a (block, n) matrix of small integers: how often
+    each row was drawn in each replicate. Blocks hold about 256k cells; the draws of the last
+    few (n, B, seed, strata, clusters) are kept for statistics resampled the same way."""
     key = (n, replicates, seed, _digest(strata), _digest(clusters))
     counts = _DRAWS.get(key)
     if counts is None:
@@ -201,7 +208,12 @@ def multiplicities(
         _DRAWS.put(key, counts)
     block = weighted.chunks(n, replicates)
     for start in range(0, replicates, block):
-        yield counts[start : start + block].astype(float)
+        yield counts[start : start + block]
+
+
+def _weighted_block(counts: np.ndarray, statistic: Any) -> Mapping[str, np.ndarray]:
+    """A statistic's values for one block of replicates given as draw counts."""
+    return statistic.weighted(counts.astype(float))
 
 
 def percentile_interval(samples: np.ndarray, level: float = 0.95) -> Interval:

@@ -20,10 +20,13 @@ SVD: the top ``dim`` singular triplets of the PPMI matrix, vectors U · Σ^p (p 
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -125,6 +128,12 @@ def cooccurrence(
     word_ids = {w: i for i, w in enumerate(words)}
     same = list(contexts) == list(words)
     context_ids = word_ids if same else {w: i for i, w in enumerate(contexts)}
+    from simeval.scale import active
+
+    if (engine := active()) is not None:
+        return _cooccurrence_partitioned(
+            engine, path, word_ids, None if same else context_ids, window
+        )
     total = sparse.csr_matrix((len(words), len(contexts)), dtype=np.float64)
     chunks = read_lines(path, chunk_lines)
     if workers <= 1:
@@ -147,6 +156,42 @@ def cooccurrence(
             if progress:
                 progress(n)
     return total
+
+
+PARTITION_BYTES = 32 << 20  # of corpus text per counting task
+
+
+def _cooccurrence_partitioned(
+    engine: Any,
+    path: Path,
+    word_ids: dict[str, int],
+    context_ids: dict[str, int] | None,
+    window: int,
+    partition_bytes: int = PARTITION_BYTES,
+) -> sparse.csr_matrix:
+    """The counts as a Dask job: the corpus file read in byte ranges cut at line ends (one
+    task each; on a cluster every worker reads the file at the same path), a sparse matrix
+    per range, summed by a tree reduction (8 at a time). Counts are integers held exactly in
+    float64, so any order of additions gives the single-process matrix exactly."""
+    import dask.bag
+
+    words = engine.share(word_ids)
+    contexts = words if context_ids is None else engine.share(context_ids)
+    bag = dask.bag.read_text(str(path), blocksize=partition_bytes, encoding="utf-8")
+    parts = bag.map_partitions(_count_partition, words, contexts, window)
+    (total,) = engine.compute(parts.reduction(_add_all, _add_all, split_every=8))
+    return sparse.csr_matrix(total, dtype=np.float64)
+
+
+def _count_partition(
+    lines: list[str], word_ids: dict[str, int], context_ids: dict[str, int], window: int
+) -> list[sparse.csr_matrix]:
+    same = context_ids == word_ids and len(context_ids) == len(word_ids)
+    return [count_chunk(list(lines), word_ids, word_ids if same else context_ids, window)]
+
+
+def _add_all(matrices: Iterable[sparse.csr_matrix]) -> sparse.csr_matrix:
+    return functools.reduce(operator.add, matrices)
 
 
 _WORKER: dict[str, dict[str, int]] = {}

@@ -1,0 +1,144 @@
+"""Partitioned jobs on Dask: one switch, the same code on a laptop and on a cluster.
+
+``--scheduler`` (or ``SIMEVAL_SCHEDULER``) names where the partitioned jobs run:
+
+- ``sync``: Dask's synchronous scheduler, in this process (the same graphs, for debugging and
+  for tests of the graphs themselves);
+- ``processes``: a ``distributed.LocalCluster`` of one single-threaded worker process per CPU,
+  started for the command and closed after it;
+- ``tcp://HOST:PORT``: an existing Dask scheduler (``dask scheduler`` and ``dask worker``
+  started by the user); the files a job reads must be at the same path on every worker.
+
+Without it nothing here is used and every command runs as it always has. The jobs that use it
+are co-occurrence counting (``simeval train ppmi|svd``), encoding texts with a sentence
+encoder, the linking top-k search, and the report's bootstrap replicates; each gives the same
+result as the single-process path (see their tests).
+
+A job asks :func:`active` for the current :class:`Engine` and builds a Dask graph: large
+inputs every task needs go through :meth:`Engine.share` (scattered once to every worker with
+``distributed``), and :meth:`Engine.compute` runs the graph. Dask itself is imported only
+here and only when a scheduler is given (``pip install 'simeval[dask]'``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from simeval.errors import InputError
+
+ENV = "SIMEVAL_SCHEDULER"
+KINDS = ("sync", "processes", "tcp://HOST:PORT")
+
+_current: ContextVar[Engine | None] = ContextVar("simeval_engine", default=None)
+
+
+@dataclass
+class Engine:
+    """Where partitioned jobs run: ``spec`` as given, and a ``distributed`` client (None for
+    the synchronous scheduler)."""
+
+    spec: str
+    client: Any | None = None
+
+    def share(self, value: Any) -> Any:
+        """``value`` as a task argument every task may read: scattered once to every worker
+        (a future) with ``distributed``; itself in this process."""
+        if self.client is None:
+            return value
+        return self.client.scatter(value, broadcast=True, hash=False)
+
+    def compute(self, *graphs: Any) -> tuple:
+        """Run Dask collections or delayed values; results in order."""
+        import dask
+
+        return dask.compute(*graphs, scheduler=self.client if self.client else "sync")
+
+    def map(self, fn: Callable[..., Any], items: Sequence[Any], *shared: Any) -> list[Any]:
+        """``[fn(item, *shared) for item in items]`` as one task per item (``shared``: values
+        from :meth:`share`)."""
+        import dask
+
+        task = dask.delayed(fn, pure=False)
+        return list(self.compute(*[task(item, *shared) for item in items]))
+
+    @property
+    def workers(self) -> int:
+        if self.client is None:
+            return 1
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+
+def active() -> Engine | None:
+    """The engine of the command being run, or None: the single-process paths."""
+    return _current.get()
+
+
+def parse_spec(spec: str | None) -> str | None:
+    """The scheduler spec from ``--scheduler`` or the environment; a clear error if unknown."""
+    spec = spec if spec is not None else os.environ.get(ENV) or None
+    if spec is None or spec in ("sync", "processes") or spec.startswith("tcp://"):
+        return spec
+    raise InputError(
+        None, None, f"--scheduler {spec!r}: expected sync, processes or tcp://HOST:PORT"
+    )
+
+
+@contextmanager
+def engine(spec: str | None, workers: int | None = None) -> Iterator[Engine | None]:
+    """Make the engine for ``spec`` (see the module docstring) active for the block; None
+    (and nothing imported) when no scheduler is given."""
+    spec = parse_spec(spec)
+    if spec is None:
+        yield None
+        return
+    try:
+        import dask  # noqa: F401
+        import distributed
+    except ImportError as exc:
+        raise ImportError(
+            "--scheduler needs Dask: pip install 'simeval[dask]' (dask and distributed)"
+        ) from exc
+    cluster = client = None
+    try:
+        if spec == "processes":
+            cluster = distributed.LocalCluster(
+                n_workers=workers or _cpus(),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            client = distributed.Client(cluster)
+        elif spec.startswith("tcp://"):
+            try:
+                client = distributed.Client(spec, timeout="10s")
+            except OSError as exc:
+                raise InputError(None, None, f"no Dask scheduler at {spec}: {exc}") from None
+        token = _current.set(Engine(spec, client))
+        try:
+            yield _current.get()
+        finally:
+            _current.reset(token)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@contextmanager
+def using(e: Engine | None) -> Iterator[None]:
+    """Make an existing engine (or none) active for the block (tests, the Python API)."""
+    token = _current.set(e)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -1,0 +1,149 @@
+"""Partitioned jobs on Dask (simeval.scale) give the single-process results: co-occurrence counts
+exactly (on RusLit), bootstrap replicates exactly, the linking top 5 and its TREC run byte for
+byte — on a two-process LocalCluster, and again when a worker is killed in the middle of a job
+(Dask runs its lost tasks again)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+distributed = pytest.importorskip("distributed")
+
+from simeval import scale  # noqa: E402
+from simeval.api import evaluate  # noqa: E402
+from simeval.data.trec import write_run  # noqa: E402
+from simeval.measures.search import top_k  # noqa: E402
+from simeval.metrics import stats  # noqa: E402
+from simeval.tasks.items import ItemMetrics  # noqa: E402
+from simeval.text.corpus import iter_documents  # noqa: E402
+from simeval.train import count  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as c,
+        distributed.Client(c) as client,
+    ):
+        yield c, scale.Engine("processes", client)
+
+
+@pytest.fixture(scope="module")
+def ruslit(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """RusLit's text, a line per paragraph, lowercased and split at white space."""
+    out = tmp_path_factory.mktemp("ruslit") / "ruslit.txt"
+    with open(out, "w", encoding="utf-8") as f:
+        for doc in iter_documents(data_dir / "corpora" / "ruslit.tar.xz"):
+            for line in doc.text.splitlines():
+                if line.split():
+                    f.write(" ".join(line.lower().split()) + "\n")
+    return out
+
+
+def _counts(path: Path, words: list[str], partition: int) -> sparse.csr_matrix:
+    saved = count.PARTITION_BYTES
+    count.PARTITION_BYTES = partition
+    try:
+        return count.cooccurrence(path, words, words, 5)
+    finally:
+        count.PARTITION_BYTES = saved
+
+
+def test_counts_on_ruslit_equal_the_single_process_counts(cluster, ruslit: Path) -> None:
+    words = count.build_vocabulary(count.word_counts(ruslit), 20)
+    single = count.cooccurrence(ruslit, words, words, 5, workers=1)
+    assert single.nnz > 1_000_000 and len(words) > 10_000
+    with scale.using(cluster[1]):
+        spread = _counts(ruslit, words, 4 << 20)  # ~17 partitions, tree-reduced
+    assert spread.shape == single.shape
+    assert (spread != single).nnz == 0
+    assert spread.sum() == single.sum()
+
+
+def test_a_worker_killed_mid_job_changes_nothing(cluster, ruslit: Path) -> None:
+    """One of the two worker processes is killed while the counting tasks run; its nanny
+    starts a new one, the scheduler runs the lost tasks again, and the counts are the same."""
+    engine = cluster[1]
+    words = count.build_vocabulary(count.word_counts(ruslit), 50)
+    single = count.cooccurrence(ruslit, words, words, 5, workers=1)
+    pids = engine.client.run(os.getpid)
+    got: dict = {}
+
+    def job() -> None:
+        with scale.using(engine):
+            got["counts"] = _counts(ruslit, words, 1 << 20)
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    deadline = time.time() + 60
+    while time.time() < deadline:  # wait until the job is under way
+        if engine.client.processing() and any(engine.client.processing().values()):
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    victim = sorted(pids.values())[0]
+    os.kill(victim, signal.SIGKILL)
+    thread.join(timeout=300)
+    assert not thread.is_alive()
+    assert (got["counts"] != single).nnz == 0
+    engine.client.wait_for_workers(2, timeout=60)
+    assert victim not in engine.client.run(os.getpid).values()  # it really died
+
+
+@pytest.fixture(scope="module")
+def results(store):
+    return evaluate("orthographic:kind=dice", "russe", "sts12", store=store)
+
+
+def test_bootstrap_replicates_equal_the_single_process_ones(cluster, results) -> None:
+    for r in results:
+        m = ItemMetrics(r.task, r.items)
+        stats._REPLICATES.values.clear()
+        single = stats.bootstrap(m, m.n, 300, 4, **m.resampling)
+        stats._REPLICATES.values.clear()
+        with scale.using(cluster[1]):
+            spread = stats.bootstrap(m, m.n, 300, 4, **m.resampling)
+        assert list(spread) == list(single)
+        for k in single:
+            assert np.array_equal(spread[k], single[k], equal_nan=True), (r.benchmark, k)
+
+
+def test_linking_top5_and_its_run_are_the_same(cluster, tmp_path: Path) -> None:
+    """Sparse and dense rows whose scores tie often (few distinct values): the top 5, ties
+    included, and the TREC run written from it, byte for byte."""
+    rng = np.random.default_rng(3)
+    q = sparse.random(700, 400, density=0.02, random_state=1, format="csr")
+    d = sparse.random(900, 400, density=0.02, random_state=2, format="csr")
+    q.data, d.data = np.round(q.data * 3), np.round(d.data * 3)  # small integers: ties
+    dense_q, dense_d = rng.integers(0, 3, (300, 16)) * 1.0, rng.integers(0, 3, (800, 16)) * 1.0
+    ties = rng.permutation(900)
+    cases = [
+        ((q, d, 5), {"ties": ties, "memory": 40_000}),
+        ((dense_q, dense_d, 5), {"memory": 30_000}),
+    ]
+    for args, kw in cases:  # small memory: tens of query blocks, so tens of tasks
+        single = top_k(*args, **kw)
+        with scale.using(cluster[1]):
+            spread = top_k(*args, **kw)
+        assert np.array_equal(spread.index, single.index)
+        assert np.array_equal(spread.score, single.score)
+    runs = []
+    for engine in (None, cluster[1]):
+        with scale.using(engine):
+            top = top_k(q, d, 5, ties=ties, memory=40_000)
+        path = tmp_path / f"run-{engine is None}.txt"
+        qids = np.repeat([f"q{i}" for i in range(700)], 5)
+        docs = np.array([f"d{i}" for i in range(900)])[top.index.ravel()]
+        write_run(path, qids, docs, top.score.ravel(), bucc=True)
+        runs.append(path.read_bytes())
+    assert runs[0] == runs[1] and len(runs[0]) > 10_000
