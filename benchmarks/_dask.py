@@ -20,10 +20,8 @@ def _peak_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def _sent() -> int:
-    from distributed import get_worker
-
-    return int(get_worker().transfer_outgoing_bytes_total)
+def _sent(dask_worker: Any) -> int:  # client.run passes the worker by this name
+    return int(dask_worker.transfer_outgoing_bytes_total)
 
 
 def compare(name: str, job: Callable[[], Any], same: Callable[[Any, Any], bool]) -> None:

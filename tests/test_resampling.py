@@ -20,8 +20,8 @@ from simeval.metrics.stats import (
     approximate_randomization,
     bootstrap,
     bootstrap_rows,
+    draw_counts,
     fractional_ranks,
-    multiplicities,
     paired_bootstrap,
 )
 from simeval.tasks.items import ItemMetrics, concat_items
@@ -113,7 +113,7 @@ def test_one_replicate_by_scipy_and_sklearn(results) -> None:
             continue
         m = ItemMetrics(r.task, r.items)
         rows = list(bootstrap_rows(m.n, 8, 3, **m.resampling))[7]
-        w = next(iter(multiplicities(m.n, 8, 3, **m.resampling))).astype(float)
+        w = draw_counts(m.n, 8, 3, **m.resampling).astype(float)
         got = {k: v[7] for k, v in m.weighted(w).items()}
         gold, score = m.columns["gold"][rows], m.columns["score"][rows]
         if r.task == "graded-pairs":

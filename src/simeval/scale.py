@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from simeval.errors import InputError
@@ -44,6 +44,7 @@ class Engine:
 
     spec: str
     client: Any | None = None
+    memo: dict = field(default_factory=dict)  # shared parts by key (see share_parts)
 
     def share(self, value: Any) -> Any:
         """``value`` as a task argument every task may read: scattered once to every worker
@@ -51,6 +52,15 @@ class Engine:
         if self.client is None:
             return value
         return self.client.scatter(value, broadcast=True, hash=False)
+
+    def share_parts(self, key: Any, parts: list[Any]) -> list[Any]:
+        """``parts`` spread over the workers (each to one), kept under ``key`` for later jobs
+        of this engine that need the same parts; themselves in this process."""
+        if self.client is None:
+            return parts
+        if key not in self.memo:
+            self.memo[key] = self.client.scatter(parts, hash=False)
+        return self.memo[key]
 
     def compute(self, *graphs: Any) -> tuple:
         """Run Dask collections or delayed values; results in order."""

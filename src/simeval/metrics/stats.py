@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,17 +136,21 @@ def bootstrap(
                 return found
             if found is not None:  # only the metrics the partial statistic gives
                 return {k: found[k] for k in statistic.weighted(np.ones((1, n)))}
-    blocks: dict[str, list[np.ndarray]] = {}
-    draws = multiplicities(n, replicates, seed, strata, clusters)
+    counts = draw_counts(n, replicates, seed, strata, clusters)
     engine = active()
     if engine is None:
-        results: Iterable = (_weighted_block(w, statistic) for w in draws)
-    else:  # the blocks as tasks on Dask: the same blocks, so the same values
-        results = engine.map(_weighted_block, list(draws), engine.share(statistic))
-    for result in results:
-        for name, values in result.items():
-            blocks.setdefault(name, []).append(np.asarray(values, dtype=float))
-    out = {k: np.concatenate(v) for k, v in blocks.items()}
+        out = _weighted_rows(counts, statistic)
+    else:  # row ranges of the draws as tasks on Dask (the draws sent once per resampling)
+        # parts made of whole blocks of _weighted_rows: each block's arithmetic, so each
+        # value, is then the same as in one process, bit for bit
+        blocks = np.arange(0, replicates, weighted.chunks(n, replicates))
+        cuts = [b[0] for b in np.array_split(blocks, min(len(blocks), 2 * engine.workers))]
+        parts = engine.share_parts(
+            ("draws", n, replicates, seed, _digest(strata), _digest(clusters)),
+            np.split(counts, cuts[1:]),
+        )
+        results = engine.map(_weighted_rows, parts, engine.share(statistic))
+        out = {k: np.concatenate([r[k] for r in results]) for k in results[0]}
     if fingerprint is not None:
         _REPLICATES.put((*key, partial), out)
     return out
@@ -186,16 +190,16 @@ def _digest(values: Sequence | np.ndarray | None) -> str | None:
     return hashlib.blake2b(np.ascontiguousarray(a).tobytes(), digest_size=16).hexdigest()
 
 
-def multiplicities(
+def draw_counts(
     n: int,
     replicates: int,
     seed: int,
     strata: Sequence | np.ndarray | None = None,
     clusters: Sequence | np.ndarray | None = None,
-) -> Iterator[np.ndarray]:
-    """:func:`bootstrap_rows` as blocks of a (block, n) matrix of small integers: how often
-    each row was drawn in each replicate. Blocks hold about 256k cells; the draws of the last
-    few (n, B, seed, strata, clusters) are kept for statistics resampled the same way."""
+) -> np.ndarray:
+    """:func:`bootstrap_rows` as a (replicates, n) matrix of small integers: how often each
+    row was drawn in each replicate. The draws of the last few (n, B, seed, strata, clusters)
+    are kept for statistics resampled the same way."""
     key = (n, replicates, seed, _digest(strata), _digest(clusters))
     counts = _DRAWS.get(key)
     if counts is None:
@@ -206,14 +210,19 @@ def multiplicities(
                 counts = counts.astype(np.int64)
             counts[b] = drawn
         _DRAWS.put(key, counts)
-    block = weighted.chunks(n, replicates)
-    for start in range(0, replicates, block):
-        yield counts[start : start + block]
+    return counts
 
 
-def _weighted_block(counts: np.ndarray, statistic: Any) -> Mapping[str, np.ndarray]:
-    """A statistic's values for one block of replicates given as draw counts."""
-    return statistic.weighted(counts.astype(float))
+def _weighted_rows(counts: np.ndarray, statistic: Any) -> dict[str, np.ndarray]:
+    """A statistic's values for replicates given as draw counts, computed a block of about
+    256k cells at a time (so memory stays flat in B and n)."""
+    block = weighted.chunks(counts.shape[1], len(counts))
+    parts: dict[str, list[np.ndarray]] = {}
+    for start in range(0, len(counts), block):
+        w = counts[start : start + block].astype(float)
+        for name, values in statistic.weighted(w).items():
+            parts.setdefault(name, []).append(np.asarray(values, dtype=float))
+    return {k: np.concatenate(v) for k, v in parts.items()}
 
 
 def percentile_interval(samples: np.ndarray, level: float = 0.95) -> Interval:
