@@ -24,7 +24,7 @@ def _sent(dask_worker: Any) -> int:  # client.run passes the worker by this name
     return int(dask_worker.transfer_outgoing_bytes_total)
 
 
-def compare(name: str, job: Callable[[], Any], same: Callable[[Any, Any], bool]) -> None:
+def compare(name: str, job: Callable[[], Any], same: Callable[[Any, Any], Any]) -> None:
     """Run ``job`` single-process, then on a 2-worker LocalCluster; print both and whether the
     results are the same."""
     import distributed

@@ -39,11 +39,12 @@ def main() -> None:
     memory = args.memory_mib << 20
     blocks = -(-args.docs // max(1, memory // (4 * args.docs)))
     print(f"{args.docs:,} x {args.docs:,} documents, {q.shape[1]:,} terms; {blocks} query blocks")
-    compare(
-        "linking top-5",
-        lambda: top_k_sparse(q, d, 5, memory=memory),
-        lambda a, b: np.array_equal(a.index, b.index) and np.array_equal(a.score, b.score),
-    )
+    def same(a, b) -> str:  # the float32 product's rounding depends on BLAS's threads
+        gap = float(np.abs(a.score - b.score).max())
+        rows = int((a.index != b.index).any(axis=1).sum())
+        return f"top-5 documents differ for {rows} queries; largest score difference {gap:.1e}"
+
+    compare("linking top-5", lambda: top_k_sparse(q, d, 5, memory=memory), same)
 
 
 if __name__ == "__main__":

@@ -54,10 +54,13 @@ class Engine:
         return self.client.scatter(value, broadcast=True, hash=False)
 
     def share_parts(self, key: Any, parts: list[Any]) -> list[Any]:
-        """``parts`` spread over the workers (each to one), kept under ``key`` for later jobs
-        of this engine that need the same parts; themselves in this process."""
+        """``parts`` spread over the workers (each to one; sent directly, not inside the task
+        graph), kept under ``key`` (unless None) for later jobs of this engine that need the
+        same parts; themselves in this process."""
         if self.client is None:
             return parts
+        if key is None:
+            return self.client.scatter(parts, hash=False)
         if key not in self.memo:
             self.memo[key] = self.client.scatter(parts, hash=False)
         return self.memo[key]

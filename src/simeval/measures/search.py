@@ -158,9 +158,8 @@ def _blocked_top(
                 progress(stop, nq)
         return TopK(index, score)
     shared = [engine.share(x) for x in documents]
-    found = engine.map(
-        functools.partial(block_top, k=k), [queries(a, b) for a, b in ranges], *shared
-    )
+    blocks = engine.share_parts(None, [queries(a, b) for a, b in ranges])
+    found = engine.map(functools.partial(block_top, k=k), blocks, *shared)
     for (start, stop), (i, s) in zip(ranges, found, strict=True):
         index[start:stop], score[start:stop] = i, s
     if progress:
