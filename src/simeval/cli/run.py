@@ -34,7 +34,8 @@ MeasureArg = Annotated[
     typer.Argument(
         help="Measure spec: overlap | jaccard | random:seed=1 | orthographic:kind=levenshtein"
         "|prefix|dice | vectors:path=FILE,format=auto,oov=zero|skip|backoff | "
-        "encoder:model=NAME_OR_PATH (default: the offline all-MiniLM-L6-v2) | "
+        "encoder:model=NAME_OR_PATH,backend=torch|onnx (default: the offline "
+        "all-MiniLM-L6-v2 on torch; onnx: exported once, then run by ONNX Runtime) | "
         "graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors.",
         show_default=False,
     ),

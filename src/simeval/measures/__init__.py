@@ -7,7 +7,8 @@
 ``random``     ``seed=0``
 ``vectors``    ``path=FILE``, ``format=auto|word2vec|glove|word2vec-bin|fasttext-bin|gensim``,
                ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
-``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``
+``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``,
+               ``backend=torch|onnx`` (onnx: exported once, run by ONNX Runtime)
 ``learned``    ``model=FOLDER``: a combination fitted by ``simeval train combine``
 ``graph``      ``path=DIR`` (``simeval train graph``), ``score=walk|adamic_adar|common|learned``,
                ``fallback=zero|skip|vectors``, ``vectors=DIR``
