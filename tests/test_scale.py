@@ -27,6 +27,12 @@ from simeval.text.corpus import iter_documents  # noqa: E402
 from simeval.train import count  # noqa: E402
 
 
+def _models_loaded() -> int:
+    from simeval.measures import encoder
+
+    return len(encoder._LOADED)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     with (
@@ -147,3 +153,25 @@ def test_linking_top5_and_its_run_are_the_same(cluster, tmp_path: Path) -> None:
         write_run(path, qids, docs, top.score.ravel(), bucc=True)
         runs.append(path.read_bytes())
     assert runs[0] == runs[1] and len(runs[0]) > 10_000
+
+
+def test_encoding_on_workers_equals_one_process_and_fills_the_cache(
+    cluster, store, monkeypatch, tmp_path: Path
+) -> None:
+    """STS-2012 MSRvid's sentences (1,500) encoded in batches on the workers, each worker
+    loading the model once: the embeddings equal one process's to float tolerance, the
+    figures agree, and the cache they fill makes a later run encode nothing."""
+    pytest.importorskip("sentence_transformers")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "one"))
+    (one,) = evaluate("encoder", "sts12-msrvid", store=store)
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "dask"))
+    with scale.using(cluster[1]):
+        (spread,) = evaluate("encoder", "sts12-msrvid", store=store)
+    assert spread.system["texts_encoded"] == one.system["texts_encoded"] > 1000
+    assert spread.score == pytest.approx(one.score, abs=1e-6)
+    assert np.allclose(spread.items["score"], one.items["score"], atol=1e-5)
+    loaded = cluster[1].client.run(_models_loaded)
+    assert sorted(loaded.values()) == [1, 1]  # one model in each worker, not one per task
+    (again,) = evaluate("encoder", "sts12-msrvid", store=store)  # same cache, no scheduler
+    assert again.system["texts_encoded"] == 0 and again.score == pytest.approx(spread.score)

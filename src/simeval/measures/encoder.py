@@ -19,6 +19,7 @@ runs never corrupt the cache.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -31,6 +32,7 @@ from simeval.cache import cache_root
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
+from simeval.scale import active
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BACKENDS = ("torch", "onnx")
@@ -172,16 +174,40 @@ class Embedding(Measure):
             where.append(slot[x])
         order = sorted(range(len(first)), key=lambda j: -sizes[j])
         batch = self.params["batch"]
-        parts = []
-        for start in range(0, len(order), batch):
-            chunk = [texts[first[j]] for j in order[start : start + batch]]
-            parts.append(self._checked(chunk, self.encode_batch(chunk)))
+        chunks = [
+            [texts[first[j]] for j in order[start : start + batch]]
+            for start in range(0, len(order), batch)
+        ]
+        engine = active()
+        if engine is not None and len(chunks) > 1:
+            # batches as tasks on Dask, a few per worker; each worker loads the model once
+            groups = [list(g) for g in np.array_split(np.arange(len(chunks)), 4 * engine.workers)]
+            groups = [g for g in groups if g]
+            done = engine.map(
+                _encode_on_worker, [[chunks[i] for i in g] for g in groups], engine.share(self)
+            )
+            parts = [block for blocks in done for block in blocks]
             if self.progress:
-                self.progress(min(start + batch, len(order)), len(order))
+                self.progress(len(order), len(order))
+        else:
+            parts = []
+            for n, chunk in enumerate(chunks):
+                parts.append(self._checked(chunk, self.encode_batch(chunk)))
+                if self.progress:
+                    self.progress(min((n + 1) * batch, len(order)), len(order))
         stacked = np.vstack(parts).astype(np.float32)
         vectors = np.empty_like(stacked)
         vectors[order] = stacked
         return vectors[where]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a Dask worker is sent: the settings, not the loaded model, the cache or the
+        embeddings already made."""
+        state = dict(self.__dict__)
+        state.update(cache=None, vectors={}, progress=None)
+        if "_model" in state:
+            state["_model"] = None
+        return state
 
     def _checked(self, chunk: list[str], vectors: Any) -> np.ndarray:
         """An encoder's answer as a (texts × dimensions) float array, or a clear error."""
@@ -291,6 +317,17 @@ class Encoder(Embedding):
             return self.model().encode(texts)
         batch = self.params["batch"]
         return self.model().encode(texts, batch_size=batch, convert_to_numpy=True)
+
+
+_LOADED: dict[tuple, Embedding] = {}  # in a Dask worker: measures whose model is loaded
+
+
+def _encode_on_worker(chunks: list[list[str]], measure: Embedding) -> list[np.ndarray]:
+    """Embeddings of some batches, in a Dask worker: the first task of a worker for a model
+    keeps its measure (and so the loaded model) for every later task with the same model."""
+    key = (type(measure).__name__, json.dumps(measure.params, sort_keys=True, default=str))
+    kept = _LOADED.setdefault(key, measure)
+    return [kept._checked(chunk, kept.encode_batch(chunk)) for chunk in chunks]
 
 
 def make_encoder(p: Params) -> Encoder:
