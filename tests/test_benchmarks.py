@@ -24,6 +24,7 @@ SMALL = {
     "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
     "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/test_serve_load.py
+    "report_speed.py": ["-B", "30"],
 }
 
 
@@ -36,7 +37,7 @@ def run(script: str, *extra: str) -> str:
         [sys.executable, str(ROOT / "benchmarks" / script), *SMALL[script], *extra],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -124,7 +125,9 @@ def test_vector_loading_against_gensim(data_dir: Path) -> None:
     assert f"(pairs scored: {scorable})" in out
     assert re.search(r"^file: 20,000 x 8 word2vec text", out, re.M)
     ratio = r"^simeval vs gensim: \d+\.\dx faster, \d+\.\d\d of its peak memory; "
-    assert re.search(ratio + r"simeval / plain read: \d+\.\d\dx$", out, re.M)
+    assert re.search(
+        ratio + r"simeval / wc -l: \d+\.\dx; simeval / plain read: \d+\.\dx$", out, re.M
+    )
 
 
 @pytest.mark.slow
@@ -140,3 +143,15 @@ def test_encoder_cache_second_run_encodes_nothing(data_dir: Path) -> None:
     assert f"({len(words):,} texts encoded)  SPEARMAN 0.7600" in out.splitlines()[0]
     assert "(0 texts encoded)  SPEARMAN 0.7600" in out.splitlines()[1]
     assert re.search(r"^second run is \d+x faster; same numbers: True$", out, re.M)
+
+
+@pytest.mark.slow
+def test_report_speed_same_intervals_both_paths(data_dir: Path) -> None:
+    """Both whole-report timings print, and every interval bound of the vectorised bootstrap
+    equals the per-replicate path's within 1e-12."""
+    out = run("report_speed.py")
+    assert "3 systems x 15 benchmarks, B = 30" in out
+    assert re.search(r"^simeval report \(one job per CPU\): +\d+\.\d s$", out, re.M)
+    assert re.search(r"^simeval report -j 1 +: +\d+\.\d s$", out, re.M)
+    found = re.search(r"ratio \d+\.\dx; largest bound difference (\S+)$", out, re.M)
+    assert found and float(found.group(1)) <= 1e-12, out
