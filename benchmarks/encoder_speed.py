@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import tempfile
 from pathlib import Path
@@ -71,14 +72,25 @@ def figures(results: Path) -> dict[str, float]:
     return out
 
 
+def timed_child(code: str, *args: str) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system, every thread: torch's and ONNX Runtime's
+    threads spin while they wait, so other load on the machine inflates it too) and peak MiB
+    of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds, peak, _ = run_child(code, *args)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu, peak
+
+
 def simeval_run(
     spec: str, benchmark: str, cache: Path, work: Path
-) -> tuple[float, float, dict[str, float]]:
+) -> tuple[tuple[float, float, float], dict[str, float]]:
     """Time ``simeval evaluate SPEC -s BENCHMARK`` with cache folder ``cache``."""
     results = Path(tempfile.mkdtemp(dir=work))
     os.environ["SIMEVAL_CACHE_DIR"] = str(cache)
-    seconds, peak, _ = run_child(CLI, "evaluate", spec, "-s", benchmark, "--results", str(results))
-    return seconds, peak, figures(results)
+    measured = timed_child(CLI, "evaluate", spec, "-s", benchmark, "--results", str(results))
+    return measured, figures(results)
 
 
 def main() -> None:
@@ -95,41 +107,37 @@ def main() -> None:
         n = distinct_texts(args.benchmark, sentences)
         exported = work / "exported"
         os.environ["SIMEVAL_CACHE_DIR"] = str(exported)
-        export_seconds, _, _ = run_child(EXPORT)
-        times: dict[str, list[float]] = {"bare": [], "torch": [], "onnx": []}
-        peaks: dict[str, list[float]] = {"bare": [], "torch": [], "onnx": []}
+        export_seconds, _, _ = timed_child(EXPORT)
+        steps: dict[str, list[tuple[float, float, float]]] = {"bare": [], "torch": [], "onnx": []}
         for round_ in range(args.repeat):
             os.environ["SIMEVAL_CACHE_DIR"] = str(work / f"unused-{round_}")
-            seconds, peak, _ = run_child(BARE, str(sentences), str(default_model_path()))
-            times["bare"].append(seconds)
-            peaks["bare"].append(peak)
-            seconds, peak, by_torch = simeval_run(
+            steps["bare"].append(timed_child(BARE, str(sentences), str(default_model_path())))
+            measured, by_torch = simeval_run(
                 "encoder", args.benchmark, work / f"torch-{round_}", work
             )
-            times["torch"].append(seconds)
-            peaks["torch"].append(peak)
+            steps["torch"].append(measured)
             cache = work / f"onnx-{round_}"
             (cache / "onnx").mkdir(parents=True)
             for folder in (exported / "onnx").iterdir():
                 (cache / "onnx" / folder.name).symlink_to(folder)
-            seconds, peak, by_onnx = simeval_run(
-                "encoder:backend=onnx", args.benchmark, cache, work
-            )
-            times["onnx"].append(seconds)
-            peaks["onnx"].append(peak)
-    t = {k: statistics.median(v) for k, v in times.items()}
-    m = {k: statistics.median(v) for k, v in peaks.items()}
+            measured, by_onnx = simeval_run("encoder:backend=onnx", args.benchmark, cache, work)
+            steps["onnx"].append(measured)
+    t, c, m = ({k: statistics.median(x[i] for x in v) for k, v in steps.items()} for i in range(3))
     label = f"median of {args.repeat}" if args.repeat > 1 else "one round"
     print(f"{args.benchmark}: {n:,} distinct texts; each process with an empty cache ({label})")
-    print(f"bare sentence-transformers script: {t['bare']:6.1f} s  {m['bare']:5.0f} MiB")
     print(
-        f"simeval, torch backend          : {t['torch']:6.1f} s  {m['torch']:5.0f} MiB  "
-        f"{t['torch'] / t['bare']:.2f}x the bare script's time (goal: at most 1.10x)"
+        f"bare sentence-transformers script: {t['bare']:6.1f} s  (CPU {c['bare']:6.1f} s)  "
+        f"{m['bare']:5.0f} MiB"
     )
     print(
-        f"simeval, onnx backend           : {t['onnx']:6.1f} s  {m['onnx']:5.0f} MiB  "
-        f"{t['bare'] / t['onnx']:.2f}x faster than the bare script (goal: 1.5x), "
-        f"{t['torch'] / t['onnx']:.2f}x faster than torch"
+        f"simeval, torch backend          : {t['torch']:6.1f} s  (CPU {c['torch']:6.1f} s)  "
+        f"{m['torch']:5.0f} MiB  {t['torch'] / t['bare']:.2f}x the bare script's time "
+        f"(goal: at most 1.10x)"
+    )
+    print(
+        f"simeval, onnx backend           : {t['onnx']:6.1f} s  (CPU {c['onnx']:6.1f} s)  "
+        f"{m['onnx']:5.0f} MiB  {t['bare'] / t['onnx']:.2f}x faster than the bare script "
+        f"(goal: 1.5x), {t['torch'] / t['onnx']:.2f}x faster than torch"
     )
     print(f"ONNX export, once (not included) : {export_seconds:6.1f} s")
     worst = max(by_torch, key=lambda b: abs(by_torch[b] - by_onnx[b]))
