@@ -26,6 +26,9 @@ SMALL = {
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
     "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/test_serve_load.py
     "report_speed.py": ["-B", "30"],
+    "dask_counting.py": ["--partition-mib", "16"],
+    "dask_linking.py": ["--docs", "3000", "--memory-mib", "1"],
+    "dask_bootstrap.py": ["-B", "40"],
 }
 
 
@@ -177,3 +180,16 @@ def test_encoder_speed_prints_every_step_and_the_backends_agree(data_dir: Path) 
     assert float(figures.group(2)) == pytest.approx(float(figures.group(1)), abs=1e-3)
     difference = re.search(r"of the 1 figure: (\S+) \(mc30\)", out)
     assert difference and float(difference.group(1)) < 1e-3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", ["dask_counting.py", "dask_linking.py", "dask_bootstrap.py"])
+def test_dask_scripts_print_both_runs_and_agree(script: str, data_dir: Path) -> None:
+    """Each job in one process and on a 2-worker LocalCluster: both timed, the workers' peaks
+    and transfers printed, and the results the same (linking: the same top 5 documents)."""
+    pytest.importorskip("distributed")
+    out = run(script)
+    assert re.search(r"^  one process +: +\d+\.\d s, peak [\d,]+ MiB$", out, re.M), out
+    assert re.search(r"^  2-worker cluster +: +\d+\.\d s \(\d+\.\d\dx the one process\)", out, re.M)
+    same = next(x for x in out.splitlines() if x.strip().startswith("same result"))
+    assert same.endswith("True") or "differ for 0 queries" in same, same
