@@ -39,6 +39,7 @@ def main() -> None:
     memory = args.memory_mib << 20
     blocks = -(-args.docs // max(1, memory // (4 * args.docs)))
     print(f"{args.docs:,} x {args.docs:,} documents, {q.shape[1]:,} terms; {blocks} query blocks")
+
     def same(a, b) -> str:  # the float32 product's rounding depends on BLAS's threads
         gap = float(np.abs(a.score - b.score).max())
         rows = int((a.index != b.index).any(axis=1).sum())

@@ -25,24 +25,24 @@ REPO = Path(__file__).resolve().parents[1]
 CLI = "from simeval.cli import main; main()"
 
 
-def steps(results: Path) -> list[tuple[str, list[str]]]:
+def steps(results: Path, measures: tuple[str, ...] = MEASURES) -> list[tuple[str, list[str]]]:
     out = [
         (
             f"evaluate {m}",
             ["evaluate", m, "-s", "russe", "-s", "sts12", "-s", "words", "--results", str(results)],
         )
-        for m in MEASURES
+        for m in measures
     ]
     out.append(("results", ["results", str(results)]))
     out.append(("report", ["report", str(results), "--html", str(results / "report.html")]))
     return out
 
 
-def job(src: Path, folder: Path, cache: Path) -> dict[str, float]:
+def job(src: Path, folder: Path, cache: Path, measures: tuple[str, ...]) -> dict[str, float]:
     """Wall seconds of each step of the main job run with the code in ``src``."""
     env = dict(os.environ, SIMEVAL_CACHE_DIR=str(cache), PYTHONPATH=str(src))
     times = {}
-    for name, args in steps(folder):
+    for name, args in steps(folder, measures):
         start = time.perf_counter()
         subprocess.run(
             [sys.executable, "-c", CLI, *args],
@@ -55,19 +55,26 @@ def job(src: Path, folder: Path, cache: Path) -> dict[str, float]:
     return times
 
 
-def both_runs(src: Path, work: Path, label: str) -> dict[str, dict[str, float]]:
+def both_runs(
+    src: Path, work: Path, label: str, measures: tuple[str, ...]
+) -> dict[str, dict[str, float]]:
     cache = work / f"cache-{label}"
     cache.mkdir()
-    return {run: job(src, work / f"results-{label}-{run}", cache) for run in ("first", "cached")}
+    return {
+        run: job(src, work / f"results-{label}-{run}", cache, measures)
+        for run in ("first", "cached")
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a git revision to time the same job on, for the ratio")
+    ap.add_argument("--measures", nargs="+", default=list(MEASURES), help="(smaller runs)")
     args = ap.parse_args()
+    measures = tuple(args.measures)
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
-        runs = {"now": both_runs(REPO / "src", work, "now")}
+        runs = {"now": both_runs(REPO / "src", work, "now", measures)}
         if args.before:
             tree = work / "before"
             subprocess.run(
@@ -76,14 +83,14 @@ def main() -> None:
                 capture_output=True,
             )
             try:
-                runs[args.before] = both_runs(tree / "src", work, "before")
+                runs[args.before] = both_runs(tree / "src", work, "before", measures)
             finally:
                 subprocess.run(
                     ["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)],
                     check=True,
                     capture_output=True,
                 )
-    names = [name for name, _ in steps(Path("x"))]
+    names = [name for name, _ in steps(Path("x"), measures)]
     print(f"{'step':<36}" + "".join(f"{f'{c} {r}':>18}" for c in runs for r in ("first", "cached")))
     for name in [*names, "total"]:
         cells = []

@@ -29,6 +29,7 @@ SMALL = {
     "dask_counting.py": ["--partition-mib", "16"],
     "dask_linking.py": ["--docs", "3000", "--memory-mib", "1"],
     "dask_bootstrap.py": ["-B", "40"],
+    "main_job.py": ["--measures", "overlap"],
 }
 
 
@@ -193,3 +194,10 @@ def test_dask_scripts_print_both_runs_and_agree(script: str, data_dir: Path) -> 
     assert re.search(r"^  2-worker cluster +: +\d+\.\d s \(\d+\.\d\dx the one process\)", out, re.M)
     same = next(x for x in out.splitlines() if x.strip().startswith("same result"))
     assert same.endswith("True") or "differ for 0 queries" in same, same
+
+
+@pytest.mark.slow
+def test_main_job_times_every_step_of_both_runs(data_dir: Path) -> None:
+    out = run("main_job.py")
+    for step in ("evaluate overlap", "results", "report", "total"):
+        assert re.search(rf"^{step} +\d+\.\ds +\d+\.\ds$", out, re.M), (step, out)
