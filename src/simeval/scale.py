@@ -120,7 +120,7 @@ def engine(spec: str | None, workers: int | None = None) -> Iterator[Engine | No
     try:
         if spec == "processes":
             cluster = distributed.LocalCluster(
-                n_workers=workers or _cpus(),
+                n_workers=workers or cpus(),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
@@ -153,5 +153,6 @@ def using(e: Engine | None) -> Iterator[None]:
         _current.reset(token)
 
 
-def _cpus() -> int:
+def cpus() -> int:
+    """The CPUs this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -208,12 +208,12 @@ def report_cmd(
                 None,
                 f"--by {column}: no item column of that name; columns: {', '.join(known)}",
             )
-    from simeval.scale import active
+    from simeval.scale import active, cpus
 
     if active() is not None:  # the bootstraps run on Dask: no forked section builders
         jobs = 1
     options = ReportOptions(
-        replicates, seed, level, top, by or (), _ceilings(data_dir), jobs=jobs or _cpus()
+        replicates, seed, level, top, by or (), _ceilings(data_dir), jobs=jobs or cpus()
     )
     bar = Progress(
         "[progress.description]{task.description}",
@@ -239,13 +239,6 @@ def report_cmd(
         ),
         highlight=False,
     )
-
-
-def _cpus() -> int:
-    """The CPUs this process may run on."""
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class BoardFormat(StrEnum):
