@@ -25,7 +25,7 @@ SMALL = {
     "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
     "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/test_serve_load.py
-    "report_speed.py": ["-B", "30"],
+    "report_speed.py": ["-B", "50"],
     "dask_counting.py": ["--partition-mib", "16"],
     "dask_linking.py": ["--docs", "3000", "--memory-mib", "1"],
     "dask_bootstrap.py": ["-B", "40"],
@@ -155,7 +155,7 @@ def test_report_speed_same_intervals_both_paths(data_dir: Path) -> None:
     """Both whole-report timings print, and every interval bound of the vectorised bootstrap
     equals the per-replicate path's within 1e-12."""
     out = run("report_speed.py")
-    assert "3 systems x 15 benchmarks, B = 30" in out
+    assert "3 systems x 15 benchmarks, B = 50" in out
     assert re.search(r"^simeval report \(one job per CPU\): +\d+\.\d s$", out, re.M)
     assert re.search(r"^simeval report -j 1 +: +\d+\.\d s$", out, re.M)
     found = re.search(r"ratio \d+\.\dx; largest bound difference (\S+)$", out, re.M)
