@@ -29,6 +29,7 @@ SMALL = {
     "dask_counting.py": ["--partition-mib", "16"],
     "dask_linking.py": ["--docs", "3000", "--memory-mib", "1"],
     "dask_bootstrap.py": ["-B", "40"],
+    "dask_encoding.py": ["--texts", "300"],
     "main_job.py": ["--measures", "overlap"],
 }
 
@@ -184,16 +185,25 @@ def test_encoder_speed_prints_every_step_and_the_backends_agree(data_dir: Path) 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("script", ["dask_counting.py", "dask_linking.py", "dask_bootstrap.py"])
+@pytest.mark.parametrize(
+    "script", ["dask_counting.py", "dask_linking.py", "dask_bootstrap.py", "dask_encoding.py"]
+)
 def test_dask_scripts_print_both_runs_and_agree(script: str, data_dir: Path) -> None:
     """Each job in one process and on a 2-worker LocalCluster: both timed, the workers' peaks
-    and transfers printed, and the results the same (linking: the same top 5 documents)."""
+    and transfers printed, and the results the same (linking: the same top 5 documents;
+    encoding: every embedding within 1e-5 and at cosine 1 - 1e-6 of the other run's)."""
     pytest.importorskip("distributed")
+    if script == "dask_encoding.py":
+        pytest.importorskip("sentence_transformers")
     out = run(script)
     assert re.search(r"^  one process +: +\d+\.\d s, peak [\d,]+ MiB$", out, re.M), out
     assert re.search(r"^  2-worker cluster +: +\d+\.\d s \(\d+\.\d\dx the one process\)", out, re.M)
     same = next(x for x in out.splitlines() if x.strip().startswith("same result"))
-    assert same.endswith("True") or "differ for 0 queries" in same, same
+    close = re.search(r"largest element difference (\S+), smallest cosine (\S+)$", same)
+    if close:
+        assert float(close.group(1)) < 1e-5 and float(close.group(2)) > 1 - 1e-6, same
+    else:
+        assert same.endswith("True") or "differ for 0 queries" in same, same
 
 
 @pytest.mark.slow
