@@ -39,6 +39,7 @@ def main() -> None:
         return create_measure("encoder:cache=false").encode_all(texts)  # type: ignore[attr-defined]
 
     def same(a: np.ndarray, b: np.ndarray) -> str:  # torch's sums depend on its thread count
+        a, b = a.astype(np.float64), b.astype(np.float64)
         cos = np.einsum("ij,ij->i", a, b) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
         return (
             f"largest element difference {float(np.abs(a - b).max()):.1e}, "
