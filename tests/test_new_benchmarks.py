@@ -110,6 +110,25 @@ def test_evaluation_sends_only_scored_pairs_and_predict_writes_every_line(store,
     assert len(lines) == 1555
 
 
+def test_an_encoder_embeds_the_scored_texts_only_all_ahead(store, data_dir) -> None:
+    """Evaluating sts16, an object encoder is asked for each distinct sentence of the 1,186
+    scored pairs once, in one run over all five sets (``prepare``), and never for a sentence
+    that only lines without gold hold."""
+    asked: list[list[str]] = []
+
+    class Recorder:
+        def encode(self, texts: list[str]) -> np.ndarray:
+            asked.append(list(texts))
+            return np.array([[len(t), t.count(" ") + 1.0, 1.0] for t in texts])
+
+    results = evaluate(Recorder(), "sts16", store=store)
+    expected = {t for pairs, _ in read_year(data_dir, 2016).values() for p in pairs for t in p}
+    texts = [t for batch in asked for t in batch]
+    assert len(texts) == len(set(texts)) and set(texts) == expected
+    assert max(map(len, asked)) == 64 and len(asked) == math.ceil(len(expected) / 64)
+    assert results[-1].system["texts_encoded"] == len(expected)
+
+
 def read_stsb(data_dir: Path, split: str) -> list[list[str]]:
     text = (data_dir / f"stsbenchmark/sts-{split}.csv").read_text(encoding="utf-8")
     return [line.split("\t") for line in text.split("\n") if line]

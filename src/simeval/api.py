@@ -77,12 +77,13 @@ def load_targets(
     return [load_target(n, store, reg, **how) for n in expanded]
 
 
-def prepare(measure: Measure, targets: Iterable[Target]) -> None:
-    """Let the measure load what every target needs, in one go (one pass over a vector file)."""
+def prepare(measure: Measure, targets: Iterable[Target], scored_only: bool = False) -> None:
+    """Let the measure load what every target needs, in one go (one pass over a vector file);
+    ``scored_only``: what evaluating them needs (not STS lines without gold)."""
     words: set[str] = set()
     texts: set[str] = set()
     for t in targets:
-        for request in t.requests():
+        for request in t.requests(scored_only):
             words |= request.words()
             texts |= request.texts()
     measure.prepare(words, texts)
@@ -133,7 +134,7 @@ def evaluate(
     members = {b.name for t in loaded for b in t.members}
     loaded = [t for t in loaded if t.members or t.name not in members]
     with Timer() as timer:
-        prepare(m, loaded)
+        prepare(m, loaded, scored_only=True)
     results: list[Result] = []
     for target in loaded:
         if on_target:

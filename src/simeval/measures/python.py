@@ -21,7 +21,7 @@ class, the fingerprint and the batch size.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -55,11 +55,6 @@ class ObjectEncoder(Embedding):
 
     def encode_batch(self, texts: list[str]) -> Any:
         return self.model.encode(texts)
-
-    def prepare(self, words: Iterable[str], texts: Iterable[str]) -> None:
-        """Nothing ahead: a user's object encodes exactly the texts scored, when scored (the
-        targets may list texts that are never scored, such as STS 2016's lines without gold;
-        the encoder spec embeds those ahead, a user's object is not made to)."""
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "kind": "python"}

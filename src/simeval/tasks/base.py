@@ -135,7 +135,9 @@ class Benchmark(ABC):
         """The items a one-file suite's submission is matched on (pairs)."""
         raise TypeError(f"{self.name}: a {self.kind} benchmark cannot share a suite file")
 
-    def requests(self) -> list[Request]:
+    def requests(self, scored_only: bool = False) -> list[Request]:
+        """What :meth:`submit` will ask of a measure (``scored_only``: as it asks when
+        evaluating), so a measure can load it all beforehand."""
         return [self.request()]
 
     def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
@@ -226,13 +228,13 @@ class Suite:
         evaluate both need it."""
         return frozenset(p for m in self.members for p in m.gold_keys())
 
-    def requests(self) -> list[Request]:
+    def requests(self, scored_only: bool = False) -> list[Request]:
         if self.layout == "one-file":  # every distinct pair once, in the official file's order
             template = getattr(self.members[0], "template", None)
             keys = template.pairs if template is not None else []
             pairs = dict.fromkeys([*keys, *(p for m in self.members for p in m.request().pairs)])
             return [type(self.members[0].request())(list(pairs))]
-        return [r for m in self.members for r in m.requests()]
+        return [r for m in self.members for r in m.requests(scored_only)]
 
     def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
         """The measure's answers as this suite's submission (one, or one per member)."""

@@ -43,16 +43,20 @@ class STSBenchmark(Benchmark):
     def request(self) -> TextPairs:
         return TextPairs(self.pairs)
 
+    def requests(self, scored_only: bool = False) -> list[TextPairs]:
+        if not scored_only or self.scored.all():
+            return [self.request()]
+        return [TextPairs([p for p, keep in zip(self.pairs, self.scored, strict=True) if keep])]
+
     def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> STSOutput:
         """The measure's scores for every line; with ``scored_only`` (evaluation) only the
         pairs the gold scores are sent to the measure, the rest get 0 and are never read (2016
         scores 1,186 of 9,183 pairs)."""
         if not scored_only or self.scored.all():
             return super().submit(measure, progress)
-        m = self.scored
-        request = TextPairs([p for p, keep in zip(self.pairs, m, strict=True) if keep])
+        (request,) = self.requests(scored_only)
         answers = np.zeros(len(self.pairs))
-        answers[m] = request.answer(measure, progress)
+        answers[self.scored] = request.answer(measure, progress)
         return self.from_answers(request, answers, measure)
 
     def from_answers(
