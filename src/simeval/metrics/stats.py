@@ -145,10 +145,8 @@ def bootstrap(
         # value, is then the same as in one process, bit for bit
         blocks = np.arange(0, replicates, weighted.chunks(n, replicates))
         cuts = [b[0] for b in np.array_split(blocks, min(len(blocks), 2 * engine.workers))]
-        parts = engine.share_parts(
-            ("draws", n, replicates, seed, _digest(strata), _digest(clusters)),
-            np.split(counts, cuts[1:]),
-        )
+        # key[1:] names the draws: (n, replicates, seed, strata's and clusters' digests)
+        parts = engine.share_parts(("draws", *key[1:]), np.split(counts, cuts[1:]))
         results = engine.map(_weighted_rows, parts, engine.share(statistic))
         out = {k: np.concatenate([r[k] for r in results]) for k in results[0]}
     if fingerprint is not None:
