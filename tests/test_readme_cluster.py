@@ -34,8 +34,17 @@ def test_the_cluster_block_runs_and_gives_the_same_page(data_dir: Path, tmp_path
         ["simeval", "--scheduler"],
         ["simeval", "report"],
     ]
-    script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" + block.replace(
-        "8786", str(_free_port())
+    port = _free_port()
+    # after the block: which kinds of task the scheduler ran (the report's bootstraps on it)
+    ask = (
+        f"import distributed; c = distributed.Client('tcp://127.0.0.1:{port}'); "
+        "print('tasks:', *sorted(c.run_on_scheduler(lambda dask_scheduler: "
+        "list(dask_scheduler.task_prefixes))))"
+    )
+    script = (
+        "set -e\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n"
+        + block.replace("8786", str(port))
+        + f'\npython -c "{ask}"\n'
     )
     env = dict(
         os.environ,
@@ -46,6 +55,8 @@ def test_the_cluster_block_runs_and_gives_the_same_page(data_dir: Path, tmp_path
         ["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-3000:]
+    ran = next(x for x in done.stdout.splitlines() if x.startswith("tasks:")).split()[1:]
+    assert "weighted_rows" in ran, ran  # stats._weighted_rows (Dask drops the underscore)
     pages = [
         re.sub(r"\d{4}-\d\d-\d\dT[\d:+]+", "", (tmp_path / "results/cluster" / n).read_text())
         for n in ("dask.html", "local.html")

@@ -98,6 +98,7 @@ def test_a_worker_killed_mid_job_changes_nothing(cluster, ruslit: Path) -> None:
         time.sleep(0.05)
     time.sleep(0.5)
     victim = sorted(pids.values())[0]
+    assert thread.is_alive()  # killed mid-job, not after it
     os.kill(victim, signal.SIGKILL)
     thread.join(timeout=300)
     assert not thread.is_alive()
@@ -175,3 +176,50 @@ def test_encoding_on_workers_equals_one_process_and_fills_the_cache(
     assert sorted(loaded.values()) == [1, 1]  # one model in each worker, not one per task
     (again,) = evaluate("encoder", "sts12-msrvid", store=store)  # same cache, no scheduler
     assert again.system["texts_encoded"] == 0 and again.score == pytest.approx(spread.score)
+
+
+def test_scheduler_specs_and_what_a_wrong_one_says(monkeypatch) -> None:
+    """Specs are checked before anything starts; an address is only dialled when a job asks,
+    so a command with nothing to partition runs; no worker and no Dask are clear errors."""
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+    from simeval.errors import InputError
+
+    for good in ("sync", "processes", "tcp://127.0.0.1:8786", "tcp://[::1]:8786"):
+        assert scale.parse_spec(good) == good
+    for bad in ("tcp://host", "tcp://host:port", "thread", "tcp://a:1/x"):
+        with pytest.raises(InputError, match="expected sync, processes or tcp://HOST:PORT"):
+            scale.parse_spec(bad)
+    done = CliRunner().invoke(app, ["--scheduler", "tcp://127.0.0.1:1", "benchmarks"])
+    assert done.exit_code == 0 and "russe" in done.stdout
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, protocol="tcp", dashboard_address=None
+    ) as c:
+        monkeypatch.setattr(scale, "WAIT_FOR_WORKERS", 1)
+        with scale.engine(c.scheduler_address), pytest.raises(InputError, match="no worker"):
+            scale.active()
+    monkeypatch.setitem(__import__("sys").modules, "distributed", None)
+    with scale.engine("sync"), pytest.raises(InputError, match=r"simeval\[dask\]"):
+        scale.active()
+
+
+def test_two_object_encoders_of_one_class_keep_their_own_models(store) -> None:
+    """Two models of the same Python class, no fingerprint, run one after the other on Dask
+    (sync, batches of 8 words, so the batches go through it): each scores with its own
+    embeddings, as without a scheduler."""
+
+    class Hashed:
+        def __init__(self, seed: int) -> None:
+            self.seed = seed
+
+        def encode(self, texts: list[str]) -> np.ndarray:
+            return np.array(
+                [np.random.default_rng([self.seed, *map(ord, t)]).random(8) for t in texts]
+            )
+
+    alone = [evaluate(Hashed(s), "mc30", store=store, batch=8)[0].score for s in (1, 2)]
+    with scale.engine("sync"):
+        spread = [evaluate(Hashed(s), "mc30", store=store, batch=8)[0].score for s in (1, 2)]
+    assert alone[0] != alone[1]
+    assert spread == pytest.approx(alone, abs=1e-12)

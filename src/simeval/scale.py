@@ -11,8 +11,10 @@
 
 Without it nothing here is used and every command runs as it always has. The jobs that use it
 are co-occurrence counting (``simeval train ppmi|svd``), encoding texts with a sentence
-encoder, the linking top-k search, and the report's bootstrap replicates; each gives the same
-result as the single-process path (see their tests).
+encoder, the linking top-k search, and the report's bootstrap replicates. Counts and bootstrap
+replicates are identical to the single-process path's; embeddings and linking scores are
+equal up to float rounding, which can depend on the number of BLAS or torch threads a worker
+runs (see their tests and docs/scale.md).
 
 A job asks :func:`active` for the current :class:`Engine` and builds a Dask graph: large
 inputs every task needs go through :meth:`Engine.share` (scattered once to every worker with
@@ -23,8 +25,9 @@ here and only when a scheduler is given (``pip install 'simeval[dask]'``).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,60 +90,98 @@ class Engine:
 
 
 def active() -> Engine | None:
-    """The engine of the command being run, or None: the single-process paths."""
-    return _current.get()
+    """The engine of the command being run, or None: the single-process paths. A command's
+    engine is made when a job first asks (so a command with nothing to partition starts no
+    cluster and needs no scheduler)."""
+    made = _current.get()
+    if made is not None:
+        return made
+    lazy = _lazy.get()
+    if lazy is None:
+        return None
+    if lazy.made is None:
+        lazy.made = _start(lazy.spec, lazy.workers, lazy.stack)
+    return lazy.made
+
+
+TCP = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):\d{1,5}")
+WAIT_FOR_WORKERS = 60  # seconds a job waits for a scheduler's first worker
 
 
 def parse_spec(spec: str | None) -> str | None:
     """The scheduler spec from ``--scheduler`` or the environment; a clear error if unknown."""
     spec = spec if spec is not None else os.environ.get(ENV) or None
-    if spec is None or spec in ("sync", "processes") or spec.startswith("tcp://"):
+    if spec is None or spec in ("sync", "processes") or TCP.fullmatch(spec):
         return spec
     raise InputError(
         None, None, f"--scheduler {spec!r}: expected sync, processes or tcp://HOST:PORT"
     )
 
 
+@dataclass
+class _Lazy:
+    spec: str
+    workers: int | None
+    stack: ExitStack
+    made: Engine | None = None
+
+
+_lazy: ContextVar[_Lazy | None] = ContextVar("simeval_engine_spec", default=None)
+
+
 @contextmanager
-def engine(spec: str | None, workers: int | None = None) -> Iterator[Engine | None]:
-    """Make the engine for ``spec`` (see the module docstring) active for the block; None
-    (and nothing imported) when no scheduler is given."""
+def engine(spec: str | None, workers: int | None = None) -> Iterator[None]:
+    """Within the block, the engine for ``spec`` (see the module docstring) serves the jobs;
+    it is made when :func:`active` is first asked, and closed (cluster and client) at the end.
+    Nothing is imported when no scheduler is given."""
     spec = parse_spec(spec)
     if spec is None:
-        yield None
+        yield
         return
+    with ExitStack() as stack:
+        token = _lazy.set(_Lazy(spec, workers, stack))
+        try:
+            yield
+        finally:
+            _lazy.reset(token)
+
+
+def _start(spec: str, workers: int | None, stack: ExitStack) -> Engine:
+    """Connect to (or start) the scheduler; what must be closed goes on ``stack``."""
     try:
         import dask  # noqa: F401
         import distributed
-    except ImportError as exc:
-        raise ImportError(
-            "--scheduler needs Dask: pip install 'simeval[dask]' (dask and distributed)"
-        ) from exc
-    cluster = client = None
-    try:
-        if spec == "processes":
-            cluster = distributed.LocalCluster(
+    except ImportError:
+        raise InputError(
+            None, None, "--scheduler needs Dask: pip install 'simeval[dask]' (dask, distributed)"
+        ) from None
+    if spec == "sync":
+        return Engine(spec)
+    if spec == "processes":
+        cluster = stack.enter_context(
+            distributed.LocalCluster(
                 n_workers=workers or cpus(),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
             )
-            client = distributed.Client(cluster)
-        elif spec.startswith("tcp://"):
-            try:
-                client = distributed.Client(spec, timeout="10s")
-            except OSError as exc:
-                raise InputError(None, None, f"no Dask scheduler at {spec}: {exc}") from None
-        token = _current.set(Engine(spec, client))
-        try:
-            yield _current.get()
-        finally:
-            _current.reset(token)
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        )
+        return Engine(spec, stack.enter_context(distributed.Client(cluster)))
+    try:
+        client = distributed.Client(spec, timeout="10s")
+    except OSError as exc:
+        raise InputError(None, None, f"no Dask scheduler at {spec}: {exc}") from None
+    stack.callback(client.close)
+    try:
+        client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
+    except TimeoutError:
+        raise InputError(
+            None,
+            None,
+            f"the Dask scheduler at {spec} has had no worker for {WAIT_FOR_WORKERS} s; "
+            f"start one: dask worker {spec}",
+        ) from None
+    return Engine(spec, client)
 
 
 @contextmanager

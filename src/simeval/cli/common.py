@@ -39,10 +39,12 @@ def _global_options(
             envvar="SIMEVAL_SCHEDULER",
             metavar="SPEC",
             help="Run the partitioned jobs (co-occurrence counting, encoding, linking search, "
-            "report bootstraps) on Dask: sync (in this process), processes (a local cluster, "
-            "a worker per CPU) or tcp://HOST:PORT (a running Dask scheduler). Needs "
-            "simeval[dask]. Without it every command runs in this process as usual; results "
-            "are the same either way.",
+            "report bootstraps) on Dask; it goes before the command (simeval --scheduler "
+            "SPEC report FOLDER). SPEC: sync (Dask's graphs in this process), processes (a local "
+            "cluster, a worker per CPU, started for this command) or tcp://HOST:PORT (a "
+            "running Dask scheduler; every worker must see the data and models at the same "
+            "paths). Needs simeval[dask]. Counts and bootstraps are identical either way, "
+            "embeddings and linking scores equal up to float rounding.",
         ),
     ] = None,
 ) -> None:

@@ -208,10 +208,8 @@ def report_cmd(
                 None,
                 f"--by {column}: no item column of that name; columns: {', '.join(known)}",
             )
-    from simeval.scale import active, cpus
+    from simeval.scale import cpus
 
-    if active() is not None:  # the bootstraps run on Dask: no forked section builders
-        jobs = 1
     options = ReportOptions(
         replicates, seed, level, top, by or (), _ceilings(data_dir), jobs=jobs or cpus()
     )

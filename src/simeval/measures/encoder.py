@@ -19,7 +19,6 @@ runs never corrupt the cache.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -114,6 +113,7 @@ class Embedding(Measure):
         self.encoded = 0
         self.cached = 0
         self.progress: Callable[[int, int], None] | None = None
+        self.token = uuid.uuid4().hex  # this measure, in every copy sent to a Dask worker
 
     def encode_batch(self, texts: list[str]) -> np.ndarray:
         raise NotImplementedError
@@ -319,14 +319,18 @@ class Encoder(Embedding):
         return self.model().encode(texts, batch_size=batch, convert_to_numpy=True)
 
 
-_LOADED: dict[tuple, Embedding] = {}  # in a Dask worker: measures whose model is loaded
+_LOADED: dict[str, Embedding] = {}  # in a Dask worker: the last measures whose model is loaded
 
 
 def _encode_on_worker(chunks: list[list[str]], measure: Embedding) -> list[np.ndarray]:
-    """Embeddings of some batches, in a Dask worker: the first task of a worker for a model
-    keeps its measure (and so the loaded model) for every later task with the same model."""
-    key = (type(measure).__name__, json.dumps(measure.params, sort_keys=True, default=str))
-    kept = _LOADED.setdefault(key, measure)
+    """Embeddings of some batches, in a Dask worker: the first task of a worker for a measure
+    keeps its copy (and so the loaded model) for every later task of the same measure. Keyed
+    by the measure, not its settings: two objects of one class may be different models."""
+    kept = _LOADED.get(measure.token)
+    if kept is None:
+        kept = _LOADED[measure.token] = measure
+        while len(_LOADED) > 2:  # an earlier measure's model goes
+            del _LOADED[next(iter(_LOADED))]
     return [kept._checked(chunk, kept.encode_batch(chunk)) for chunk in chunks]
 
 

@@ -326,10 +326,14 @@ class ReportBuilder:
     def sections(self) -> list[str]:
         """Every benchmark's section, in the grid's order; with ``jobs`` > 1 built by forked
         processes (each benchmark's bootstraps are independent of the others'), largest first
-        so the last to finish is a small one. ``progress`` hears of each as it is done."""
+        so the last to finish is a small one. ``progress`` hears of each as it is done. With a
+        Dask scheduler the bootstraps run there and nothing is forked (a fork would copy the
+        live client)."""
+        from simeval.scale import active
+
         benches = list(self.grid.benchmarks)
         jobs = min(self.o.jobs, len(benches))
-        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods() or active():
             out = []
             for bench in benches:
                 out.append(self.section(bench))
