@@ -194,7 +194,7 @@ def test_scheduler_specs_and_what_a_wrong_one_says(monkeypatch) -> None:
     done = CliRunner().invoke(app, ["--scheduler", "tcp://127.0.0.1:1", "benchmarks"])
     assert done.exit_code == 0 and "russe" in done.stdout
     with distributed.LocalCluster(
-        n_workers=0, processes=False, protocol="tcp", dashboard_address=None
+        n_workers=0, processes=False, protocol="tcp", dashboard_address=":0"
     ) as c:
         monkeypatch.setattr(scale, "WAIT_FOR_WORKERS", 1)
         with scale.engine(c.scheduler_address), pytest.raises(InputError, match="no worker"):
