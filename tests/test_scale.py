@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -199,7 +200,7 @@ def test_scheduler_specs_and_what_a_wrong_one_says(monkeypatch) -> None:
         monkeypatch.setattr(scale, "WAIT_FOR_WORKERS", 1)
         with scale.engine(c.scheduler_address), pytest.raises(InputError, match="no worker"):
             scale.active()
-    monkeypatch.setitem(__import__("sys").modules, "distributed", None)
+    monkeypatch.setitem(sys.modules, "distributed", None)
     with scale.engine("sync"), pytest.raises(InputError, match=r"simeval\[dask\]"):
         scale.active()
 

@@ -28,6 +28,7 @@ from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 from simeval.results.record import CONSTANT
+from simeval.scale import active
 from simeval.tasks.items import GRADED, RELATED, STS, STS_SUITE, ItemMetrics
 
 Progress = Callable[[str], None]
@@ -329,8 +330,6 @@ class ReportBuilder:
         so the last to finish is a small one. ``progress`` hears of each as it is done. With a
         Dask scheduler the bootstraps run there and nothing is forked (a fork would copy the
         live client)."""
-        from simeval.scale import active
-
         benches = list(self.grid.benchmarks)
         jobs = min(self.o.jobs, len(benches))
         if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods() or active():
