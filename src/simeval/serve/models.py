@@ -50,6 +50,18 @@ class Base(DeclarativeBase):
     pass
 
 
+class ServerStamp(Base):
+    """The one row that ties this database to its storage folder (:mod:`.stamp`)."""
+
+    __tablename__ = "server"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    db_id: Mapped[str] = mapped_column(String(32))
+    folder_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    folder: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
 class Campaign(Base):
     __tablename__ = "campaign"
 
@@ -58,6 +70,8 @@ class Campaign(Base):
     title: Mapped[str] = mapped_column(String(200), default="")
     registry_files: Mapped[list[str]] = mapped_column("registry", JSON, default=list)
     created: Mapped[datetime] = mapped_column(DateTime)
+    registration: Mapped[str] = mapped_column(String(16), default="open")  # or "closed"
+    max_teams: Mapped[int | None] = mapped_column(Integer, nullable=True)
     phases: Mapped[list[Phase]] = relationship(back_populates="campaign", order_by="Phase.opens")
     teams: Mapped[list[Team]] = relationship(back_populates="campaign")
 
@@ -81,11 +95,15 @@ class Phase(Base):
 
 class Team(Base):
     __tablename__ = "team"
-    __table_args__ = (UniqueConstraint("campaign_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("campaign_id", "name"),
+        UniqueConstraint("campaign_id", "name_key", name="uq_team_campaign_name_key"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id"))
     name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str | None] = mapped_column(String(256), nullable=True)  # names.name_key
     token_key: Mapped[str] = mapped_column(String(32), unique=True)
     token_salt: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(128))

@@ -35,6 +35,7 @@ from simeval.errors import InputError
 from simeval.serve.campaigns import Targets, check_name
 from simeval.serve.db import Database
 from simeval.serve.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
+from simeval.serve.names import name_key
 from simeval.serve.scoring import Job, Scorers
 from simeval.serve.security import VerifiedTokens, check_secret, new_token, split_token
 from simeval.serve.storage import Storage, Upload
@@ -121,6 +122,7 @@ class Service:
                     Team(
                         campaign_id=c.id,
                         name=team,
+                        name_key=name_key(team),
                         token_key=token.key,
                         token_salt=token.salt,
                         token_hash=token.hash,
