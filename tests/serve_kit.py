@@ -163,3 +163,17 @@ def live(app: Any, **config: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def stop(app: Any) -> None:
+    """What the end of a server's process does to it (killed or not): its folder's lock is
+    released, so another server may start on the folder."""
+    app.state.lock.release()
+
+
+def quarantined(files: Path) -> dict[str, list[str]]:
+    """Each quarantine folder's LIST.txt, by the folder's name."""
+    root = files / "quarantine"
+    if not root.exists():
+        return {}
+    return {q.name: (q / "LIST.txt").read_text().split() for q in sorted(root.iterdir())}

@@ -32,7 +32,9 @@ from serve_kit import (
     bad_file,
     make_server,
     pair_file,
+    quarantined,
     register,
+    stop,
     upload,
 )
 from simeval.serve.app import create_app
@@ -378,7 +380,7 @@ def test_rate_limit_on_register(tmp_path, clock):
     assert codes == [201, 201, 429]
 
 
-def test_restart_sweeps_unfinished_uploads(server, clock, mc30):
+def test_restart_quarantines_unfinished_uploads(server, clock, mc30):
     client = server["client"]
     token = register(client, "alpha")
     kept = upload(client, token, pair_file(mc30, 1)[0], target="mc30").json()["id"]
@@ -386,9 +388,15 @@ def test_restart_sweeps_unfinished_uploads(server, clock, mc30):
     (files / "tmp" / "deadbeef").mkdir()  # killed while receiving
     (files / "tmp" / "deadbeef" / "upload").write_bytes(b"half")
     (files / "submissions" / "cafebabe").mkdir()  # killed between rename and commit
+    stop(server["app"])
     create_app(server["url"], files, clock=clock, rate_limits={})
     assert [p.name for p in (files / "submissions").iterdir()] == [kept]
     assert list((files / "tmp").iterdir()) == []
+    # moved aside and listed, not deleted
+    ((when, listed),) = quarantined(files).items()
+    assert listed == ["tmp/deadbeef", "submissions/cafebabe"]
+    assert (files / "quarantine" / when / "tmp" / "deadbeef" / "upload").read_bytes() == b"half"
+    assert (files / "quarantine" / when / "submissions" / "cafebabe").is_dir()
 
 
 def test_unique_run_number_holds_when_two_writers_count_alike(server, mc30, monkeypatch):

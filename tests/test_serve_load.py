@@ -237,7 +237,17 @@ def test_scoring_processes_answer_as_the_server_process_does(
     scores and item rows, and a bad file's error, equal offline scoring of the same bytes."""
     from fastapi.testclient import TestClient
 
-    from serve_kit import BAD_LINE, OPENS, Clock, bad_file, gold, make_server, pair_file, upload
+    from serve_kit import (
+        BAD_LINE,
+        OPENS,
+        Clock,
+        bad_file,
+        gold,
+        make_server,
+        pair_file,
+        stop,
+        upload,
+    )
     from simeval.api import score
     from simeval.errors import InputError
     from simeval.results.items import read_items
@@ -245,6 +255,7 @@ def test_scoring_processes_answer_as_the_server_process_does(
 
     clock = Clock(OPENS + timedelta(days=1))
     made = make_server(serve_db, tmp_path / "server", clock)
+    stop(made.app)
     app = create_app(serve_db, made.files, clock=clock, rate_limits={}, scorers=2)
     pairs = gold(data_dir / "mc30" / "EN-MC-30.txt")
     good, bad = pair_file(pairs, 5)[0], bad_file(pairs)

@@ -61,7 +61,9 @@ from serve_kit import (
     free_port,
     make_server,
     pair_file,
+    quarantined,
     register,
+    stop,
     upload,
 )
 from simeval.serve.app import create_app
@@ -273,6 +275,7 @@ def test_a_stored_submission_keeps_bytes_hash_team_time_and_result(srv, clock, r
 
     # nothing lives only in the server's memory: a new server over the same database and
     # folder answers the same
+    stop(srv.app)
     again = TestClient(create_app(srv.url, srv.files, clock=clock, rate_limits={}))
     assert again.get(f"/api/submissions/{sid}", headers=auth(token)).json() == r.json()
 
@@ -447,7 +450,10 @@ def test_killed_mid_upload_records_nothing(tmp_path, serve_db, mc30):
     assert submission_ids(serve_db) == []
     with live.running() as http:  # restarted
         assert list(tmp.iterdir()) == [] and list(kept.iterdir()) == []
-        assert "removed 1 unfinished upload(s)" in live.log.read_text()  # the organiser is told
+        assert "quarantined 1 upload(s)" in live.log.read_text()  # the organiser is told
+        ((when, listed),) = quarantined(folder / "files").items()  # moved, not deleted
+        assert listed == [f"tmp/{partial.name}"]
+        assert (folder / "files" / "quarantine" / when / "tmp" / partial.name).is_dir()
         assert http.get("/api/submissions", headers=auth(token)).json() == []
         r = http.post(
             "/api/phases/now/submissions",
@@ -488,7 +494,11 @@ def test_killed_between_rename_and_commit_records_nothing(tmp_path, serve_db, mc
     assert submission_ids(serve_db) == [run1]  # ... before its row was committed
     with live.running() as http:
         assert sorted(p.name for p in kept.iterdir()) == [run1] and list(tmp.iterdir()) == []
-        assert "removed 1 unfinished upload(s)" in live.log.read_text()
+        assert "quarantined 1 upload(s)" in live.log.read_text()
+        ((when, listed),) = quarantined(folder / "files").items()
+        assert listed == [f"submissions/{pending.name}"]
+        moved = folder / "files" / "quarantine" / when / "submissions" / pending.name
+        assert (moved / "upload").read_bytes() == second
         mine = http.get("/api/submissions", headers=auth(token)).json()
         assert [(m["id"], m["run"]) for m in mine] == [(run1, 1)]
         r = send(http, token, second)

@@ -37,14 +37,16 @@ CampaignName = Annotated[str, typer.Option("--campaign", "-c", help="The campaig
 
 
 def _open(folder: Path, db: str | None) -> tuple[Any, Any]:
+    """The server's database and storage folder, checked to be a pair (refused otherwise,
+    with the database the folder belongs to named)."""
     from simeval.serve import require_extra
 
     require_extra()
-    from simeval.serve.db import Database, default_url
-    from simeval.serve.storage import Storage
+    from simeval.serve.db import default_url
+    from simeval.serve.stamp import open_pair
 
-    folder.mkdir(parents=True, exist_ok=True)
-    return Database(db or default_url(folder)), Storage(folder / "files")
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return open_pair(db or default_url(folder), folder / "files")
 
 
 @serve_app.command("init")
@@ -91,8 +93,14 @@ def run_cmd(
     ] = 0,
 ) -> None:
     """Serve the web pages and the API (uvicorn, one process, and --scorers processes);
-    uvicorn's log and the server's own lines (registrations, submissions, swept uploads) go
-    to stderr."""
+    uvicorn's log and the server's own lines (registrations, submissions, quarantined
+    uploads) go to stderr.
+
+    One server per folder: it holds FOLDER/files/server.lock while it runs, and a second
+    `serve run` on the folder refuses to start. The folder and its database are stamped with
+    each other's id on first use; a start with another database (a missing --db or
+    SIMEVAL_SERVE_DB, a new file) is refused and names the right one. Files that no row
+    names (left by a crash mid-upload) are moved to FOLDER/files/quarantine, never deleted."""
     import copy
     import logging.config
 
@@ -105,7 +113,7 @@ def run_cmd(
     logs = copy.deepcopy(LOGGING_CONFIG)
     logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     logging.config.dictConfig(logs)
-    _open(folder, db)[0].dispose()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     web = create_app(db or default_url(folder), folder / "files", scorers=scorers)
     uvicorn.run(web, host=host, port=port, log_level="info", log_config=logs)
 
@@ -156,6 +164,30 @@ def _http(method: str, url: str, **kwargs: Any) -> Any:
         raise SimevalError(f"{url}: {exc}") from None
 
 
+def _answer(r: Any, url: str) -> dict[str, Any]:
+    """The server's JSON answer; one that is no JSON object (a proxy's error page, a timeout
+    page) is a clear error with what it did answer, and so is a 503."""
+    try:
+        answer = r.json()
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        kind = r.headers.get("content-type", "no content type")
+        text = " ".join(r.text.split())[:200]
+        raise SimevalError(
+            f"{url}: the server answered {r.status_code} {r.reason_phrase} with {kind}, not "
+            f"simeval's JSON{f': {text}' if text else ''}{_retry(r)}"
+        )
+    if r.status_code == 503:
+        raise SimevalError(f"{answer.get('error', 'the server is unavailable')}{_retry(r)}")
+    return answer
+
+
+def _retry(r: Any) -> str:
+    after = r.headers.get("retry-after", "")
+    return f" (the server asks to retry after {after} s)" if after.isdigit() else ""
+
+
 @app.command("register")
 @guarded
 def register_cmd(
@@ -164,10 +196,12 @@ def register_cmd(
     server: Server,
 ) -> None:
     """Register a team in a campaign; prints its token once (keep it)."""
-    r = _http("POST", f"{server.rstrip('/')}/api/campaigns/{campaign}/teams", json={"team": team})
+    url = f"{server.rstrip('/')}/api/campaigns/{campaign}/teams"
+    r = _http("POST", url, json={"team": team})
+    answer = _answer(r, url)
     if r.status_code != 201:
-        raise SimevalError(r.json().get("error", r.text))
-    out.print(r.json()["token"], highlight=False)
+        raise SimevalError(answer.get("error", r.text))
+    out.print(answer["token"], highlight=False)
 
 
 @app.command("submit")
@@ -190,14 +224,15 @@ def submit_cmd(
         raise InputError(file, None, "file not found")
     params = {"filename": file.name, **({"target": target} if target else {})}
     with open(file, "rb") as f:
+        url = f"{server.rstrip('/')}/api/phases/{phase}/submissions"
         r = _http(
             "POST",
-            f"{server.rstrip('/')}/api/phases/{phase}/submissions",
+            url,
             params=params,
             content=f,
             headers={"authorization": f"Bearer {token}"},
         )
-    answer = r.json()
+    answer = _answer(r, url)
     if as_json:
         out.print_json(json.dumps(answer))
     if r.status_code == 422 and "line" in answer:

@@ -28,10 +28,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from simeval.serve import pages
-from simeval.serve.db import Database
 from simeval.serve.forms import BadForm, read_fields, read_form
 from simeval.serve.models import REJECTED, SCORED, Phase, Submission, Team, utc
 from simeval.serve.security import (
@@ -42,7 +42,8 @@ from simeval.serve.security import (
     csrf_ok,
     new_csrf,
 )
-from simeval.serve.storage import Storage, TooLarge, Upload
+from simeval.serve.stamp import FolderLock, open_pair
+from simeval.serve.storage import TooLarge, Upload
 from simeval.serve.submit import Clock, Refused, Service, Ticket, error_view
 
 log = logging.getLogger("simeval.serve")
@@ -52,6 +53,18 @@ RATE_LIMITS = {
     "login": RateLimit(burst=10, per_minute=10),
     "upload": RateLimit(burst=10, per_minute=20),
 }
+
+
+RETRY_AFTER = 60  # seconds a client is asked to wait after a storage or database failure
+
+
+def unavailable(why: str) -> Refused:
+    """503 for a failure of the server's own storage or database: nothing was kept."""
+    return Refused(
+        503,
+        f"{why}; nothing was kept and no run was used: send it again in a minute",
+        {"Retry-After": str(RETRY_AFTER)},
+    )
 
 
 def utc_now() -> datetime:
@@ -101,22 +114,45 @@ def create_app(
     clock: Clock = utc_now,
     rate_limits: dict[str, RateLimit] | None = None,
     scorers: int = 0,
+    busy_timeout: float = 30,
 ) -> FastAPI:
     """The server over the database at ``db_url`` (migrated to the newest schema) and the
     storage folder; ``clock`` gives the server's time (tests inject one); ``scorers``
-    processes score the uploads (0: this process; :mod:`.scoring`); unfinished uploads and
-    files without a row are swept first."""
-    db = Database(db_url)
-    storage = Storage(storage_dir)
-    with db.session() as s:
-        removed = storage.sweep(s.scalars(select(Submission.id)).all())
-    if removed:
-        log.warning("removed %d unfinished upload(s) left by an earlier run", len(removed))
+    processes score the uploads (0: this process; :mod:`.scoring`).
+
+    Starting takes the folder's lock and checks that the database and the folder are a pair
+    (:mod:`.stamp`: refused with :class:`~simeval.serve.stamp.Busy` or
+    :class:`~simeval.serve.stamp.Mismatch`); unfinished uploads and files without a row are
+    then moved to quarantine, never deleted. The lock is held until the app shuts down.
+    Storage and database failures while serving answer 503 with ``Retry-After``."""
+    lock = FolderLock(storage_dir).acquire()  # one server per folder: before anything moves
+    try:
+        db, storage = open_pair(db_url, storage_dir, busy_timeout)
+        with db.reading() as s:
+            moved = storage.quarantine(s.scalars(select(Submission.id)).all())
+    except BaseException:
+        lock.release()
+        raise
+    if moved:
+        log.warning(
+            "quarantined %d upload(s) that no row names (an earlier run stopped mid-upload): "
+            "moved under %s/quarantine, nothing deleted: %s",
+            len(moved),
+            storage.root,
+            ", ".join(moved),
+        )
     service = Service(db, storage, clock, scorers)
     limiter = RateLimiter(rate_limits if rate_limits is not None else RATE_LIMITS)
+
+    def shutdown() -> None:
+        service.close()
+        db.dispose()
+        lock.release()
+
     app = FastAPI(
-        title="simeval shared task", docs_url=None, redoc_url=None, on_shutdown=[service.close]
+        title="simeval shared task", docs_url=None, redoc_url=None, on_shutdown=[shutdown]
     )
+    app.state.lock = lock
     app.state.service = service
     app.state.db = db
 
@@ -141,9 +177,20 @@ def create_app(
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
+            return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
         body = f'<p class="error">{escape(exc.message)}</p><p><a href="/">back</a></p>'
-        return HTMLResponse(pages.page("Refused", body), status_code=exc.status)
+        return HTMLResponse(pages.page("Refused", body), exc.status, headers=exc.headers)
+
+    @app.exception_handler(OSError)
+    async def storage_failed(request: Request, exc: OSError) -> Response:
+        log.error("storage failed on %s %s", request.method, request.url.path, exc_info=exc)
+        why = exc.strerror or type(exc).__name__
+        return await refused(request, unavailable(f"the server could not store the file ({why})"))
+
+    @app.exception_handler(OperationalError)
+    async def database_failed(request: Request, exc: OperationalError) -> Response:
+        log.error("database failed on %s %s", request.method, request.url.path, exc_info=exc)
+        return await refused(request, unavailable("the database is busy or unreachable"))
 
     # ---- API
 

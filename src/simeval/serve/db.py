@@ -36,20 +36,21 @@ def default_url(folder: str | Path) -> str:
     return f"sqlite:///{Path(folder).resolve() / DB_FILE}"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; ``postgresql://`` is driven by psycopg 3."""
+def make_engine(url: str, busy_timeout: float = 30) -> Engine:
+    """An engine for ``url``; ``postgresql://`` is driven by psycopg 3. SQLite waits up to
+    ``busy_timeout`` seconds for a lock before it fails (the server then answers 503)."""
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": busy_timeout})
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves (below)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -76,9 +77,9 @@ def upgrade(engine: Engine) -> None:
 class Database:
     """An engine with its migrations applied and a session factory."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_timeout: float = 30) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, busy_timeout)
         upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         reader = self.engine.execution_options(**{READ_ONLY: True})

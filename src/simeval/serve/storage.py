@@ -6,22 +6,32 @@ Layout of the storage folder::
     submissions/<id>/upload      a recorded submission (the bytes as received)
     submissions/<id>/items/N.tsv.gz   the per-item rows of its N-th result record
 
+    quarantine/<time>/...        what a start found that no row names (moved, never deleted)
+
 ``<id>`` is a random hex name chosen by the server; nothing of the client's file name reaches
 the disk. An upload is written to ``tmp/<id>``, fsynced, scored, then renamed to
 ``submissions/<id>`` (one rename of the folder, then the folder's parent is fsynced), and only
 then is its database row committed. A crash leaves either a folder in ``tmp`` or a folder in
-``submissions`` that no row names; :meth:`Storage.sweep` removes both when the server starts
-(one server process per storage folder).
+``submissions`` that no row names; :meth:`Storage.quarantine` moves both aside when the server
+starts, and lists them: a start never deletes an upload (one server per folder holds the lock of
+:mod:`.stamp`, and the folder is stamped with its database's id, so no other server's uploads in
+flight and no wrong database's "leftovers" can be taken for a crash's).
+
+Folders are made 0700 and files 0600: uploads are the teams' work, readable by the server only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 import uuid
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
+
+from simeval.data.atomic import fsync_dir, write_atomic
 
 UPLOAD = "upload"
 ITEMS = "items"
@@ -35,14 +45,6 @@ class TooLarge(Exception):
         self.cap = cap
 
 
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 class Upload:
     """One upload being received: bytes are hashed and counted as they are written."""
 
@@ -53,8 +55,13 @@ class Upload:
         self.cap = cap
         self.size = 0
         self._sha = hashlib.sha256()
-        folder.mkdir(parents=True)
-        self._file = open(self.path, "wb")  # noqa: SIM115  (closed by finish or discard)
+        folder.mkdir(mode=0o700)
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            self._file = os.fdopen(fd, "wb")  # closed by finish or discard
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
 
     def write(self, chunk: bytes) -> None:
         """Append ``chunk``; past the cap, raise :class:`TooLarge` without writing it."""
@@ -75,8 +82,11 @@ class Upload:
         self._file.close()
 
     def discard(self) -> None:
+        """Remove the upload's folder (closing the file may fail again on a full disk: the
+        bytes it could not flush are dropped with it)."""
         if not self._file.closed:
-            self._file.close()
+            with contextlib.suppress(OSError):
+                self._file.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -87,8 +97,8 @@ class Storage:
         self.root = Path(root)
         self.tmp = self.root / "tmp"
         self.submissions = self.root / "submissions"
-        self.tmp.mkdir(parents=True, exist_ok=True)
-        self.submissions.mkdir(parents=True, exist_ok=True)
+        for folder in (self.root, self.tmp, self.submissions):
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
 
     def new_upload(self, cap: int) -> Upload:
         return Upload(self.tmp / uuid.uuid4().hex, cap)
@@ -96,9 +106,9 @@ class Storage:
     def keep(self, upload: Upload) -> Path:
         """Move a finished upload (with anything written beside it) into place."""
         final = self.submissions / upload.id
-        _fsync_dir(upload.folder)
+        fsync_dir(upload.folder)
         os.replace(upload.folder, final)
-        _fsync_dir(self.submissions)
+        fsync_dir(self.submissions)
         return final
 
     def drop(self, submission_id: str) -> None:
@@ -111,15 +121,24 @@ class Storage:
     def folder(self, submission_id: str) -> Path:
         return self.submissions / submission_id
 
-    def sweep(self, recorded: Iterable[str]) -> list[str]:
-        """Remove unfinished uploads and kept folders that no row names; their names."""
+    def quarantine(self, recorded: Iterable[str]) -> list[str]:
+        """Move unfinished uploads and kept folders that no row names to
+        ``quarantine/<time>/`` (with a ``LIST.txt`` of them); their old places, listed."""
         known = set(recorded)
-        removed = []
-        for entry in sorted(self.tmp.iterdir()):
-            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink()
-            removed.append(f"tmp/{entry.name}")
-        for entry in sorted(self.submissions.iterdir()):
-            if entry.name not in known:
-                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink()
-                removed.append(f"submissions/{entry.name}")
-        return removed
+        stray = [e for e in sorted(self.tmp.iterdir())]
+        stray += [e for e in sorted(self.submissions.iterdir()) if e.name not in known]
+        if not stray:
+            return []
+        when = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+        into = self.root / "quarantine" / when
+        moved = []
+        for entry in stray:
+            where = f"{entry.parent.name}/{entry.name}"
+            (into / entry.parent.name).mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.replace(entry, into / where)
+            moved.append(where)
+        listing = "".join(f"{m}\n" for m in moved)
+        write_atomic(into / "LIST.txt", listing.encode(), mode=0o600)
+        fsync_dir(self.tmp)
+        fsync_dir(self.submissions)
+        return moved

@@ -48,10 +48,11 @@ RETRIES = 20
 class Refused(Exception):
     """A request the server will not take: an HTTP status and a message for the client."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
 
 
 def shown_name(client_name: str | None) -> str:
