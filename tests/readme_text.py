@@ -45,3 +45,8 @@ def table_after(start: str) -> list[list[str]]:
         elif table:
             break
     return table
+
+
+def doc(name: str) -> str:
+    """The text of ``docs/<name>``."""
+    return (README.parent / "docs" / name).read_text(encoding="utf-8")

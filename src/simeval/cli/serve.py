@@ -152,6 +152,27 @@ def export_cmd(
         out.print(escape(str(path)), highlight=False)
 
 
+@serve_app.command("backup")
+@guarded
+def backup_cmd(
+    folder: Folder,
+    to: Annotated[Path, typer.Option("--out", "-o", help="A new folder to write.")],
+    db: DbUrl = None,
+) -> None:
+    """Back up a server, running or not: its database first (SQLite's online backup into
+    OUT/serve.db, or pg_dump into OUT/serve.sql for PostgreSQL), then its files into
+    OUT/files. OUT is a server folder: `simeval serve run OUT` starts from a SQLite backup as
+    it is; for PostgreSQL, load serve.sql into a new database and give it with --db."""
+    from simeval.serve.backup import backup
+
+    database, storage = _open(folder, db)
+    try:
+        for path in backup(database, storage, to):
+            out.print(escape(str(path)), highlight=False)
+    finally:
+        database.dispose()
+
+
 Server = Annotated[str, typer.Option("--server", help="The server's address (http://host:port).")]
 
 

@@ -1,0 +1,136 @@
+"""docs/operating-a-server.md, run as written: a backup of a running server (SQLite, and
+PostgreSQL where a server is given), restored and started; the uploads recorded before the
+backup are all there, byte for byte, and the stamps still match."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+import readme_text
+from serve_kit import free_port, pair_file
+from test_serve_security import CliServer, auth, wait_for
+
+pytest.importorskip("fastapi")
+
+PAGE = readme_text.doc("operating-a-server.md")
+SQLITE, POSTGRES = readme_text.blocks(PAGE, "bash")
+BIN = Path(sys.executable).parent
+
+
+def bash(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", script],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def environment(**extra: str) -> dict[str, str]:
+    import simeval
+
+    env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", **extra}
+    src = str(Path(simeval.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
+    return env
+
+
+def restored(block_line: str, cwd: Path, env: dict[str, str], token: str) -> list[dict]:
+    """Start the restored server as the page's last line does; the team's submissions."""
+    port = free_port()
+    line = block_line.replace("--port 8000", f"--port {port}")
+    process = subprocess.Popen(
+        ["bash", "-c", line], cwd=cwd, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        if process.poll() is not None:
+            raise AssertionError(f"the restored server exited: {process.stderr.read()}")
+        try:
+            return httpx.get(base + "/", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        wait_for(up, "the restored server")
+        return httpx.get(base + "/api/submissions", headers=auth(token), timeout=30).json()
+    finally:
+        os.killpg(process.pid, 15)
+        process.communicate(timeout=30)
+
+
+def test_sqlite_backup_of_a_running_server_restores(tmp_path, mc30):
+    lines = [line for line in SQLITE.splitlines() if line.strip()]
+    assert lines[0] == "simeval serve backup srv --out backup/monday"
+    folder = tmp_path / "srv"
+    data = pair_file(mc30, 3)[0]
+    live = CliServer(folder, f"sqlite:///{folder / 'serve.db'}", tmp_path / "server.log")
+    live.create_campaign()
+    env = environment()
+    env.pop("SIMEVAL_SERVE_DB", None)
+    with live.running() as http:
+        token = http.post("/api/campaigns/live25/teams", json={"team": "alpha"}).json()["token"]
+        params = {"target": "mc30", "filename": "run.csv"}
+        r = http.post("/api/phases/now/submissions", params=params, content=data,
+                      headers=auth(token))  # fmt: skip
+        assert r.status_code == 201, r.text
+        sid = r.json()["id"]
+        done = bash(lines[0], tmp_path, env)  # while the server runs
+        assert done.returncode == 0, done.stderr
+    backup = tmp_path / "backup" / "monday"
+    assert (backup / "files" / "submissions" / sid / "upload").read_bytes() == data
+    assert oct((backup / "serve.db").stat().st_mode & 0o777) == "0o600"
+    assert not (backup / "files" / "server.lock").exists()
+    mine = restored(lines[1], tmp_path, env, token)
+    assert [(m["id"], m["run"], m["sha256"]) for m in mine] == [(sid, 1, r.json()["sha256"])]
+
+
+def test_postgres_backup_of_a_running_server_restores(tmp_path, mc30):
+    base = os.environ.get("SIMEVAL_TEST_POSTGRES")
+    if not base:
+        if os.environ.get("SIMEVAL_REQUIRE_POSTGRES"):
+            pytest.fail("SIMEVAL_TEST_POSTGRES is not set")
+        pytest.skip("no PostgreSQL server (set SIMEVAL_TEST_POSTGRES)")
+    import psycopg
+
+    name = f"ops_{uuid.uuid4().hex[:10]}"
+    root = base.rsplit("/", 1)[0] + "/"
+    with psycopg.connect(base, autocommit=True) as con:
+        con.execute(f"CREATE DATABASE {name}")
+    script = POSTGRES.replace("postgresql://simeval:change-me@127.0.0.1/", root)
+    script = script.replace("/lex25_restored", f"/{name}_restored").replace("/lex25", f"/{name}")
+    script = script.replace("DATABASE lex25_restored", f"DATABASE {name}_restored")
+    lines = [line for line in script.splitlines() if line.strip()]
+    try:
+        folder = tmp_path / "srv"
+        data = pair_file(mc30, 4)[0]
+        url = f"{root}{name}"
+        live = CliServer(folder, url, tmp_path / "server.log")
+        live.create_campaign()
+        env = environment()
+        with live.running() as http:
+            token = http.post("/api/campaigns/live25/teams", json={"team": "a"}).json()["token"]
+            params = {"target": "mc30", "filename": "run.csv"}
+            r = http.post("/api/phases/now/submissions", params=params, content=data,
+                          headers=auth(token))  # fmt: skip
+            assert r.status_code == 201, r.text
+            sid = r.json()["id"]
+            done = bash("\n".join(lines[:-1]), tmp_path, env)  # backup, restore the dump
+            assert done.returncode == 0, done.stderr
+        backup = tmp_path / "backup" / "monday"
+        assert (backup / "files" / "submissions" / sid / "upload").read_bytes() == data
+        assert "CREATE TABLE public.submission" in (backup / "serve.sql").read_text()
+        env["SIMEVAL_SERVE_DB"] = f"{root}{name}_restored"
+        mine = restored(lines[-1], tmp_path, env, token)
+        assert [(m["id"], m["run"]) for m in mine] == [(sid, 1)]
+    finally:
+        with psycopg.connect(base, autocommit=True) as con:
+            for db in (name, f"{name}_restored"):
+                con.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
