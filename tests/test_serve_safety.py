@@ -288,25 +288,28 @@ def test_a_full_disk_answers_503_and_keeps_nothing(small_disk, serve_db, clock, 
     stop(srv.app)
 
 
-def test_a_read_only_folder_answers_503_and_keeps_nothing(tmp_path, serve_db, clock, mc30):
-    """The uploads' folder made read-only under the running server (a read-only bind
-    mount: as root, file modes would not stop the writes)."""
+@pytest.mark.parametrize("part", ["tmp", "submissions"])
+def test_a_read_only_folder_answers_503_and_keeps_nothing(tmp_path, serve_db, clock, mc30, part):
+    """A folder of the uploads made read-only under the running server (a read-only bind
+    mount: as root, file modes would not stop the writes): ``tmp`` fails the upload as it
+    streams in, ``submissions`` fails its move into place after scoring."""
     srv = make_server(serve_db, tmp_path / "server", clock)
     token = register(srv.client, "alpha")
-    tmp = srv.files / "tmp"
-    made = subprocess.run(["mount", "--bind", str(tmp), str(tmp)], capture_output=True, text=True)
+    folder = srv.files / part
+    made = subprocess.run(["mount", "--bind", folder, folder], capture_output=True, text=True)
     if made.returncode != 0:
         if os.environ.get("CI"):
             pytest.fail(f"cannot bind-mount: {made.stderr}")
         pytest.skip(f"cannot bind-mount here: {made.stderr.strip()}")
     try:
-        subprocess.run(["mount", "-o", "remount,bind,ro", str(tmp)], check=True)
+        subprocess.run(["mount", "-o", "remount,bind,ro", folder], check=True)
         r = upload(srv.client, token, pair_file(mc30, 1)[0], target="mc30")
     finally:
-        subprocess.run(["umount", str(tmp)], check=False)
+        subprocess.run(["umount", folder], check=False)
     assert r.status_code == 503 and r.headers["retry-after"] == "60", r.text
-    assert "Read-only file system" in r.json()["error"]
+    assert "could not store the file" in r.json()["error"]
     assert nothing_kept(srv.files)
+    assert srv.client.get("/api/submissions", headers=auth(token)).json() == []
     stop(srv.app)
 
 

@@ -262,7 +262,12 @@ class Service:
             error=str(error) if error else None,
             results=results,
         )
-        self.storage.keep(upload)
+        try:
+            self.storage.keep(upload)
+        except BaseException:  # renamed or not: neither place keeps it
+            upload.discard()
+            self.storage.drop(upload.id)
+            raise
         try:
             row = self._insert(row, ticket)
         except BaseException:
