@@ -419,3 +419,24 @@ def test_submit_passes_on_a_503_and_its_retry_hint(tmp_path):
     said = one_line(done.stderr)
     assert "No space left on device" in said
     assert "the server asks to retry after 60 s" in said
+
+
+def test_a_lost_sqlite_database_is_not_recreated_empty(tmp_path, clock, mc30):
+    """The folder's own SQLite file deleted (or restored wrongly): the same URL now opens a
+    new, empty database. The start is refused and no empty file stays."""
+    from simeval.serve.app import create_app
+    from simeval.serve.db import default_url
+    from simeval.serve.stamp import Mismatch
+
+    folder = tmp_path / "srv"
+    srv = make_server(default_url(folder), folder, clock)
+    token = register(srv.client, "alpha")
+    upload(srv.client, token, pair_file(mc30, 1)[0], target="mc30")
+    stop(srv.app)
+    srv.db.dispose()
+    for p in folder.glob("serve.db*"):
+        p.unlink()
+    before = snapshot(srv.files)
+    with pytest.raises(Mismatch, match="replaced or created anew"):
+        create_app(default_url(folder), srv.files, clock=clock)
+    assert not list(folder.glob("serve.db*")) and snapshot(srv.files) == before

@@ -168,6 +168,12 @@ def _matched(
             "or give this folder a database of its own; nothing was changed."
         )
     assert here is not None
+    if theirs == url:  # the same URL, but a database without the stamp: replaced or lost
+        raise Mismatch(
+            f"{storage.root} belongs to the database {theirs} (id {here['db_id']}), but the "
+            "database there now has no stamp: it was replaced or created anew since. Restore "
+            "it from a backup (see simeval serve backup); nothing was changed."
+        )
     raise Mismatch(
         f"{storage.root} belongs to the database {theirs} (id {here['db_id']}), not to {url}, "
         f"which has no stamp. Start with --db {theirs} (or SIMEVAL_SERVE_DB); nothing was "
