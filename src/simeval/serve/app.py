@@ -9,7 +9,8 @@ API (a team's token in ``Authorization: Bearer …``):
   409 with no runs left, 429 when the client sends too fast;
 - ``GET /api/submissions`` and ``/api/submissions/{id}``: the team's own only (another
   team's id is 404);
-- ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` and ``…/inputs/{target}``.
+- ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` and ``…/inputs/{target}``
+  (403 before the phase opens).
 
 Pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and upload forms,
 ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's submissions. The session

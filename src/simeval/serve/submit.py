@@ -350,13 +350,18 @@ class Service:
         return p, board(records, prune=False, title=f"{c.title}: {p.name}", order=p.targets)
 
     def input_file(self, campaign: str, phase: str, target: str) -> tuple[str, bytes]:
-        """A phase's input file for ``target`` (never the gold)."""
+        """A phase's input file for ``target`` (never the gold), once the phase has opened
+        (server clock): a test phase's inputs are the test itself."""
         from simeval.serve.campaigns import input_file
 
         c, phases = self.campaign(campaign)
         p = next((x for x in phases if x.name == phase), None)
         if p is None or target not in p.targets:
             raise Refused(404, f"no input {target!r} in {campaign}/{phase}")
+        if self.clock() < utc(p.opens):
+            raise Refused(
+                403, f"{p.name} opens at {utc(p.opens):%Y-%m-%d %H:%M} UTC; its inputs too"
+            )
         found = input_file(self.targets.get(list(c.registry_files), target))
         if found is None:
             raise Refused(404, f"{target} has no input file to download in this version")
