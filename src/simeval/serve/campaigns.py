@@ -25,7 +25,8 @@ Hidden phases (the test):
   the file and the phase). Left out, it is true for a phase named ``test`` (in any case:
   ``Test``, ``TEST``) and false for any other name;
 - a hidden phase's scores are shown to nobody until ``simeval serve publish``, after its
-  deadline;
+  deadline; its uploads follow :mod:`.hidden`'s rule (a file is refused only for what the
+  input file shows; warnings come from the file and the input alone);
 - no benchmark may be in both a visible and a hidden phase, counting a suite's members
   (``sts12`` in a visible phase and ``sts12-msrvid`` in a hidden one are refused): scores
   shown in the one would reveal the gold of the other;
