@@ -36,6 +36,7 @@ from serve_kit import (
     register,
     stop,
     upload,
+    yp130_pairs,
 )
 from simeval.serve.app import create_app
 from simeval.serve.campaigns import Targets, create_campaign, export, publish
@@ -135,10 +136,10 @@ def test_run_limit_counts_scored_runs_only(server, mc30):
     ]
 
 
-def test_deadline_on_the_server_clock(server, clock, mc30):
+def test_deadline_on_the_server_clock(server, clock, data_dir):
     client = server["client"]
     token = register(client, "alpha")
-    data = pair_file(mc30, 1)[0]
+    data = pair_file(yp130_pairs(data_dir), 1)[0]
     clock.now = TEST_OPENS - timedelta(seconds=1)
     assert upload(client, token, data, phase="test").status_code == 403  # not open yet
     clock.now = TEST_END - timedelta(seconds=1)
@@ -209,11 +210,11 @@ def test_inputs_hold_no_gold(server, mc30):
     assert len(sts.splitlines()) == 750 and all(line.count("\t") == 1 for line in sts.splitlines())
 
 
-def test_test_phase_scores_hidden_until_published_after_deadline(server, clock, mc30):
+def test_test_phase_scores_hidden_until_published_after_deadline(server, clock, data_dir):
     client, db = server["client"], server["db"]
     token = register(client, "alpha")
     clock.now = TEST_OPENS + timedelta(hours=1)
-    r = upload(client, token, pair_file(mc30, 1)[0], phase="test")
+    r = upload(client, token, pair_file(yp130_pairs(data_dir), 1)[0], phase="test")
     assert r.status_code == 201 and r.json()["results"] is None and r.json()["hidden"]
     assert "spearman" not in r.text and "metrics" not in r.text
     assert client.get("/api/campaigns/lex25/phases/test/leaderboard").json()["hidden"]

@@ -65,6 +65,7 @@ from serve_kit import (
     register,
     stop,
     upload,
+    yp130_pairs,
 )
 from simeval.serve.app import create_app
 from simeval.serve.campaigns import Targets, create_campaign
@@ -565,12 +566,13 @@ def test_a_team_cannot_read_another_teams_submission(srv, mc30):
         assert as_b.get(path, headers=auth(b)).status_code == 404
 
 
-def test_hidden_scores_are_shown_to_nobody_before_publication(srv, clock, mc30):
+def test_hidden_scores_are_shown_to_nobody_before_publication(srv, clock, data_dir):
     client = srv.client
     a, b = register(client, "alpha"), register(client, "beta")
     clock.now = TEST_OPENS + timedelta(hours=1)
-    data, scores = pair_file(mc30, 3)
-    expected = spearmanr([g for *_, g in mc30], scores).statistic
+    yp130 = yp130_pairs(data_dir)
+    data, scores = pair_file(yp130, 3)
+    expected = spearmanr([g for *_, g in yp130], scores).statistic
     r = upload(client, a, data, phase="test")
     assert r.status_code == 201 and r.json()["hidden"]
     shown = {f"{expected:.4f}", f"{expected:.3f}", repr(float(expected))[:8]}

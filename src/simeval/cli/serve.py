@@ -67,7 +67,18 @@ def campaign_cmd(
 ) -> None:
     """Add a campaign from a TOML file: name, title, optional registry files, and [[phase]]
     tables with name, targets, opens, deadline (times with a zone), runs, max_bytes and
-    hidden (default: true for a phase named test)."""
+    hidden.
+
+    hidden = true|false (a TOML boolean, unquoted; left out: true for a phase named test in
+    any case, false otherwise) hides a phase's scores until `simeval serve publish`. No
+    benchmark may be in both a visible and a hidden phase (a suite's members count), and a
+    phase's input files are served only once it opens. In a hidden phase an upload is refused
+    without taking a run only for what the phase's input file shows (line count, format,
+    pairs of the input), with a message from the file and the input alone; anything that
+    needs the gold is found after the run is counted and never refuses the file: an STS line
+    left blank where the gold has a score is scored 0, and any other error stays hidden with
+    the run until publication. Warnings from the file and the input (format, pairs without a
+    score) are shown with each upload."""
     from simeval.serve.campaigns import Targets, create_campaign
 
     database, _ = _open(folder, db)
@@ -276,6 +287,6 @@ def submit_cmd(
         out.print(
             f"{escape(res['benchmark'])}  {escape(res['main_metric'])}  {score}", highlight=False
         )
-    for res in answer["results"] or []:
-        for w in res["warnings"]:
-            err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+    shown = [w for res in answer["results"] or [] for w in res["warnings"]]
+    for w in dict.fromkeys([*shown, *answer.get("warnings", [])]):  # hidden: file and input's
+        err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)

@@ -24,12 +24,14 @@ from simeval.errors import InputError, InputWarning, Problems
 
 @dataclass
 class STSOutput:
-    """A system's scores, and its confidences when every line gives one."""
+    """A system's scores, and its confidences when every line gives one; ``blank``: the lines
+    left blank, when blank lines were allowed anywhere (their score is 0)."""
 
     path: str | None
     scores: np.ndarray
     confidences: np.ndarray | None
     warnings: list[InputWarning] = field(default_factory=list)
+    blank: np.ndarray | None = None
 
 
 def read_sts_input(path: str | Path) -> list[tuple[str, str]]:

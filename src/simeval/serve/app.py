@@ -6,10 +6,13 @@ API (a team's token in ``Authorization: Bearer …``):
 - ``POST /api/phases/{phase}/submissions?target=T&filename=F``, the file as the raw body →
   201 with the submission, 422 with ``error``/``file``/``line``/``message`` for a file the
   task refuses (recorded, no run taken), 413 past the cap, 403 outside the phase's window,
-  409 with no runs left, 429 when the client sends too fast;
+  409 with no runs left, 429 when the client sends too fast. In a hidden phase a file is
+  refused only for what the input file shows, and ``warnings`` lists what the file and the
+  input alone say about it (:mod:`.hidden`);
 - ``GET /api/submissions`` and ``/api/submissions/{id}``: the team's own only (another
   team's id is 404);
-- ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` and ``…/inputs/{target}``.
+- ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` and ``…/inputs/{target}``
+  (403 before the phase opens).
 
 Pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and upload forms,
 ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's submissions. The session
@@ -102,9 +105,11 @@ def submission_view(sub: Submission, phase: Phase) -> dict[str, Any]:
         "file": sub.client_name,
         "sha256": sub.sha256,
         "size": sub.size,
-        "error": sub.error,
+        # a counted run's error (the gold refused it, :mod:`.hidden`) waits for publication
+        "error": sub.error if sub.status != SCORED or visible(phase) else None,
         "hidden": sub.status == SCORED and not visible(phase),
         "results": results,
+        "warnings": list(sub.warnings or []),  # a hidden phase's: the file and input's alone
     }
 
 
@@ -412,6 +417,9 @@ def create_app(
             )
         else:
             body = pages.submissions_html([view])
+        if view["warnings"]:
+            items = "".join(f"<li>{escape(w)}</li>" for w in view["warnings"])
+            body += f'<p>Warnings:</p><ul class="warnings">{items}</ul>'
         return html(f"Upload to {phase}", body + back, team)
 
     @app.get("/campaigns/{campaign}/phases/{phase}", response_class=HTMLResponse)

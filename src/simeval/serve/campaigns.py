@@ -13,11 +13,24 @@ A campaign file::
     deadline = 2025-02-01T00:00:00Z
     runs = 3                             # scored runs per team and target
     max_bytes = 1_000_000                # upload size cap
-    # hidden = true                      # scores hidden until published; default: name "test"
+    hidden = false                       # scores hidden until published (see below)
 
 Targets are checked when the campaign is created: each must load. A suite of one file per
 member (``sts12``) takes a zip archive of those files per run (:mod:`.archive`); its members
 can also be targets of their own (``sts12-msrvid``).
+
+Hidden phases (the test):
+
+- ``hidden`` is a TOML boolean, ``true`` or ``false`` unquoted (a string is refused, naming
+  the file and the phase). Left out, it is true for a phase named ``test`` (in any case:
+  ``Test``, ``TEST``) and false for any other name;
+- a hidden phase's scores are shown to nobody until ``simeval serve publish``, after its
+  deadline; its uploads follow :mod:`.hidden`'s rule (a file is refused only for what the
+  input file shows; warnings come from the file and the input alone);
+- no benchmark may be in both a visible and a hidden phase, counting a suite's members
+  (``sts12`` in a visible phase and ``sts12-msrvid`` in a hidden one are refused): scores
+  shown in the one would reveal the gold of the other;
+- a phase's input files are served only once it opens (403 before).
 """
 
 from __future__ import annotations
@@ -156,7 +169,14 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         deadline = _time(spec["deadline"], f"{where} deadline", path)
         if deadline <= opens:
             raise InputError(path, None, f"{where}: the deadline must come after the opening")
-        hidden = spec.get("hidden", pname == "test")
+        hidden = spec.get("hidden", pname.lower() == "test")
+        if not isinstance(hidden, bool):
+            raise InputError(
+                path,
+                None,
+                f"{where} ({pname}): hidden must be true or false (a TOML boolean, "
+                f"without quotes), not {hidden!r}",
+            )
         phases.append(
             PhaseSpec(
                 pname,
@@ -165,7 +185,7 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
                 deadline,
                 _positive(spec["runs"], f"{where} runs", path),
                 _positive(spec["max_bytes"], f"{where} max_bytes", path),
-                bool(hidden),
+                hidden,
             )
         )
     if not phases:
@@ -178,9 +198,14 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
 def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -> Campaign:
     """Add the campaign of ``path`` (every target loaded and checked first)."""
     name, title, registry, phases = read_campaign_file(path)
+    covers: dict[str, set[str]] = {}  # the benchmarks each phase scores, suites' members too
     for p in phases:
         for t in p.targets:
-            check_target(targets.get(registry, t))
+            loaded = targets.get(registry, t)
+            check_target(loaded)
+            members = {m.name for m in getattr(loaded, "members", None) or []}
+            covers.setdefault(p.name, set()).update({loaded.name, *members})
+    check_hidden_apart(phases, covers, path)
     with db.session() as s:
         if s.scalar(select(Campaign).where(Campaign.name == name)) is not None:
             raise InputError(path, None, f"a campaign named {name} exists already")
@@ -200,6 +225,21 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
                 )
             )
     return campaign
+
+
+def check_hidden_apart(phases: list[PhaseSpec], covers: dict[str, set[str]], path: Path) -> None:
+    """Refuse a benchmark scored in both a visible and a hidden phase (module docstring)."""
+    for shown in (p for p in phases if not p.hidden):
+        for hidden in (p for p in phases if p.hidden):
+            both = sorted(covers[shown.name] & covers[hidden.name])
+            if both:
+                raise InputError(
+                    path,
+                    None,
+                    f"{', '.join(both)} in both the visible phase {shown.name} and the hidden "
+                    f"phase {hidden.name}: its scores in {shown.name} would show the gold of "
+                    f"{hidden.name}; give each phase its own benchmarks",
+                )
 
 
 def find_phase(s: Any, campaign: str, phase: str) -> Phase:

@@ -11,7 +11,9 @@
 - ``submission``: one upload, stored under the server's name ``id`` (never the client's), with
   its sha256, size, time and either the result records (``status='scored'``, ``run`` = 1, 2, …)
   or the validation error (``status='rejected'``, ``run`` NULL: it does not count). The unique
-  constraint on (team, phase, target, run) holds the run limit under concurrency.
+  constraint on (team, phase, target, run) holds the run limit under concurrency. In a hidden
+  phase a scored row may hold an error and no records (the gold refused a counted run), and
+  ``warnings`` keeps what the upload was told (:mod:`.hidden`).
 """
 
 from __future__ import annotations
@@ -127,5 +129,6 @@ class Submission(Base):
     received: Mapped[datetime] = mapped_column(DateTime)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     results: Mapped[list[dict] | None] = mapped_column(JSON, nullable=True)
+    warnings: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # hidden phases
     team: Mapped[Team] = relationship()
     phase: Mapped[Phase] = relationship()

@@ -239,6 +239,8 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
                 + ("–" if r["score"] is None else f"{r['score']:.4f}")
                 for r in v["results"]
             )
+            if v["error"]:  # a counted run of a hidden phase that the gold refused, published
+                scores += f'<span class="error">not scored: {escape(v["error"])}</span>'
         rows.append(
             f'<tr><td class="when">{escape(when(v["received"]))}</td><td>{escape(v["phase"])}</td>'
             f"<td>{escape(v['target'])}</td><td>{v['run'] or '–'}</td>"

@@ -1,5 +1,8 @@
 """Scoring one received upload: its result records, with their per-item rows written beside
 the upload, or the validation error as ``simeval score`` prints it, naming the client's file.
+In a hidden phase the file is first checked against the input alone, then scored with blank
+STS lines allowed anywhere, and an error only the gold finds still takes a run
+(:mod:`.hidden`).
 
 Scoring is Python that holds the interpreter lock, so one server process scores about as
 fast as one ``simeval score`` however many uploads wait (``benchmarks/serve_load.py``).
@@ -26,7 +29,6 @@ from simeval.serve.campaigns import Targets, json_safe
 from simeval.serve.storage import ITEMS, UPLOAD
 
 ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
-Answer = tuple[list[dict[str, Any]] | None, InputError | None]
 _TARGETS = Targets()  # the targets loaded by this process when it is a scoring process
 
 
@@ -40,6 +42,19 @@ class Job:
     sha256: str
     name: str
     max_bytes: int
+    hidden: bool = False  # the phase's scores are hidden: :mod:`.hidden`'s rule
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What scoring found: ``results`` None when the file is refused (it takes no run, and
+    ``error`` says why); in a hidden phase ``results`` may be empty with the ``error`` the
+    gold raised (the run counts; the error waits for publication); ``warnings``: in a hidden
+    phase, those of the file and the input alone (:func:`.hidden.public_check`)."""
+
+    results: list[dict[str, Any]] | None
+    error: InputError | None = None
+    warnings: tuple[str, ...] = ()
 
 
 def remap_error(exc: InputError, stored: Path, name: str) -> InputError:
@@ -56,19 +71,29 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     from simeval.api import score
     from simeval.results.items import write_items
     from simeval.serve.archive import is_multi_file, member_files, unpack
+    from simeval.serve.hidden import READ, public_check
 
     target = (targets or _TARGETS).get(list(job.registry), job.target)
     folder = Path(job.folder)
     upload = folder / UPLOAD
     system = {"kind": "submission", "file": job.name, "sha256": job.sha256}
     path = upload
+    notes: tuple[str, ...] = ()
     try:
         if is_multi_file(target):  # a zip of the members' files, unpacked beside it
             path = folder / "unpacked"
             unpack(upload, path, member_files(target), job.max_bytes, job.name)
-        results = score(target, path, system=system)
+        if job.hidden:
+            found = public_check(target, path)
+            notes = tuple(dict.fromkeys(_shown(str(w), path, job.name) for w in found))
+        try:
+            results = score(target, path, system=system, read=READ if job.hidden else None)
+        except InputError as exc:
+            if not job.hidden:
+                raise
+            return Answer([], remap_error(exc, path, job.name), notes)  # the run counts
     except InputError as exc:
-        return None, remap_error(exc, path, job.name)
+        return Answer(None, remap_error(exc, path, job.name))
     finally:
         if path != upload:
             shutil.rmtree(path, ignore_errors=True)
@@ -81,7 +106,12 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
             record["items_file"] = f"{ITEMS}/{i}.tsv.gz"
             write_items(folder / record["items_file"], r.items, ITEMS_LEVEL)
         records.append(json_safe(record))
-    return records, None
+    return Answer(records, None, notes)
+
+
+def _shown(text: str, stored: Path, name: str) -> str:
+    """A warning naming the client's file instead of the server's copy."""
+    return text.replace(str(stored), name)
 
 
 def _exit_with_parent() -> None:

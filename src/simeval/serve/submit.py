@@ -7,6 +7,8 @@ then :meth:`Service.record` checks the clock again, scores the file with
 
 - a file the task's reader refuses is recorded as ``rejected`` with the error exactly as
   ``simeval score`` prints it, the stored name replaced by the client's; it takes no run;
+- in a hidden phase a file is refused only for what the phase's input file shows, and an error
+  that needs the gold is kept with a run that counts (:mod:`.hidden` states the rule);
 - a scored file takes the next run number inside one transaction; the unique
   (team, phase, target, run) constraint makes a second writer with the same number fail, and
   it then counts again (so the limit holds exactly under concurrency, on any dialect).
@@ -26,7 +28,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -82,6 +84,13 @@ class Ticket:
     max_bytes: int
     deadline: datetime
     hidden: bool
+
+
+class Recorded(NamedTuple):
+    """A recorded upload: its row and the error that refused it (None when it took a run)."""
+
+    row: Submission
+    error: InputError | None
 
 
 def error_view(error: InputError) -> dict[str, Any]:
@@ -209,11 +218,9 @@ class Service:
             p.hidden,
         )
 
-    def record(
-        self, ticket: Ticket, upload: Upload, client_name: str | None
-    ) -> tuple[Submission, InputError | None]:
+    def record(self, ticket: Ticket, upload: Upload, client_name: str | None) -> Recorded:
         """Score a received upload and record it (module docstring); the upload is kept
-        or discarded, never left half-way. Returns the row and the validation error."""
+        or discarded, never left half-way."""
         name = shown_name(client_name)
         received = self.clock()
         if received > ticket.deadline:
@@ -229,9 +236,7 @@ class Service:
                 (ticket.team_id, ticket.phase_id, ticket.target), threading.Lock()
             )
 
-    def _record(
-        self, ticket: Ticket, upload: Upload, name: str, received: datetime
-    ) -> tuple[Submission, InputError | None]:
+    def _record(self, ticket: Ticket, upload: Upload, name: str, received: datetime) -> Recorded:
         try:
             with self.db.reading() as s:  # never waits for a writer: _insert counts for good
                 used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
@@ -244,23 +249,26 @@ class Service:
                 upload.sha256,
                 name,
                 ticket.max_bytes,
+                ticket.hidden,
             )
-            results, error = self.scorers(job)
+            answer = self.scorers(job)
         except Exception:
             upload.discard()
             raise
+        refused = answer.results is None
         row = Submission(
             id=upload.id,
             team_id=ticket.team_id,
             phase_id=ticket.phase_id,
             target=ticket.target,
-            status=REJECTED if error else SCORED,
+            status=REJECTED if refused else SCORED,
             client_name=name,
             sha256=upload.sha256,
             size=upload.size,
             received=naive(received),
-            error=str(error) if error else None,
-            results=results,
+            error=str(answer.error) if answer.error else None,
+            results=answer.results,
+            warnings=list(answer.warnings) if ticket.hidden else None,
         )
         try:
             self.storage.keep(upload)
@@ -282,7 +290,7 @@ class Service:
             row.status,
             row.run,
         )
-        return row, error
+        return Recorded(row, answer.error if refused else None)
 
     def _insert(self, row: Submission, ticket: Ticket) -> Submission:
         """Commit ``row``; a scored one takes the next free run number or is refused."""
@@ -356,13 +364,18 @@ class Service:
         return p, board(records, prune=False, title=f"{c.title}: {p.name}", order=p.targets)
 
     def input_file(self, campaign: str, phase: str, target: str) -> tuple[str, bytes]:
-        """A phase's input file for ``target`` (never the gold)."""
+        """A phase's input file for ``target`` (never the gold), once the phase has opened
+        (server clock): a test phase's inputs are the test itself."""
         from simeval.serve.campaigns import input_file
 
         c, phases = self.campaign(campaign)
         p = next((x for x in phases if x.name == phase), None)
         if p is None or target not in p.targets:
             raise Refused(404, f"no input {target!r} in {campaign}/{phase}")
+        if self.clock() < utc(p.opens):
+            raise Refused(
+                403, f"{p.name} opens at {utc(p.opens):%Y-%m-%d %H:%M} UTC; its inputs too"
+            )
         found = input_file(self.targets.get(list(c.registry_files), target))
         if found is None:
             raise Refused(404, f"{target} has no input file to download in this version")
@@ -372,5 +385,5 @@ class Service:
 def _fresh(row: Submission) -> Submission:
     """A transient copy of a row whose insert failed (the session that held it is gone)."""
     keys = ("id", "team_id", "phase_id", "target", "status", "client_name", "sha256", "size")
-    more = ("received", "error", "results")
+    more = ("received", "error", "results", "warnings")
     return Submission(**{k: getattr(row, k) for k in (*keys, *more)})

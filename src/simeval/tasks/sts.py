@@ -70,8 +70,26 @@ class STSBenchmark(Benchmark):
             warnings.append(InputWarning(None, None, text))
         return STSOutput(None, np.nan_to_num(answers, nan=0.0), None, warnings)
 
-    def read_submission(self, path: Path, **_: Any) -> STSOutput:
-        return read_sts_output(path, len(self.gold), ~self.scored)
+    def read_submission(self, path: Path, *, blanks: str = "gold", **_: Any) -> STSOutput:
+        """The output file. ``blanks="gold"`` (the official rule): a blank line only where the
+        gold is empty. ``blanks="any"`` (the server's hidden phases, :mod:`simeval.serve.hidden`,
+        so that no answer tells which lines the gold scores): a blank line anywhere, scored 0
+        with confidence 0 where the gold has a score, and counted as missing."""
+        if blanks == "gold":
+            return read_sts_output(path, len(self.gold), ~self.scored)
+        if blanks != "any":
+            raise ValueError(f"blanks must be 'gold' or 'any', not {blanks!r}")
+        out = read_sts_output(path, len(self.gold), np.ones(len(self.gold), dtype=bool))
+        blank = np.isnan(out.scores)  # a line that does not parse is an error, never NaN
+        warnings = []
+        lost = int((blank & self.scored).sum())
+        if lost:
+            text = f"{lost} of {int(self.scored.sum())} gold-scored lines are blank; scored 0"
+            warnings.append(InputWarning(out.path, None, text))
+        confidences = out.confidences
+        if confidences is not None:
+            confidences = np.where(blank, 0.0, confidences)
+        return STSOutput(out.path, np.where(blank, 0.0, out.scores), confidences, warnings, blank)
 
     def write_submission(self, submission: STSOutput, out: Path) -> list[Path]:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -90,19 +108,21 @@ class STSBenchmark(Benchmark):
         m = self.scored
         n = int(m.sum())
         ones = np.ones(n, dtype=np.int64)
+        covered = ones if submission.blank is None else (~submission.blank[m]).astype(np.int64)
         items = {
             "item": np.flatnonzero(m) + 1,
             "gold": self.gold[m],
             "score": np.asarray(submission.scores, dtype=float)[m],
-            "covered": ones,
+            "covered": covered,
             "counted": ones,
         }
         for name, values in self.columns.items():
             items[name] = np.asarray(values, dtype=object)[m]
         if submission.confidences is not None:
             items["confidence"] = np.asarray(submission.confidences, dtype=float)[m]
+        scored = int(covered.sum())
         return Aligned(
             items,
-            {"gold": n, "scored": n, "missing": 0, "extra": 0},
+            {"gold": n, "scored": scored, "missing": n - scored, "extra": 0},
             warnings=list(submission.warnings),
         )
