@@ -437,7 +437,7 @@ def simulation_page(
     size: int,
     replays: int,
 ) -> str:
-    """The campaign simulation (:mod:`simeval.build.simulate`) as a page: the answers each
+    """The campaign simulation (:mod:`simeval.datasets.simulate`) as a page: the answers each
     mode needed and the share of pairs done as answers come in."""
     from simeval.report.plots import curves as draw_curves
 
