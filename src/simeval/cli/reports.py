@@ -208,7 +208,7 @@ def report_cmd(
                 None,
                 f"--by {column}: no item column of that name; columns: {', '.join(known)}",
             )
-    from simeval.scale import cpus
+    from simeval.engine import cpus
 
     options = ReportOptions(
         replicates, seed, level, top, by or (), _ceilings(data_dir), jobs=jobs or cpus()

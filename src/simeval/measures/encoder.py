@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 
 from simeval.cache import cache_root
+from simeval.engine import active
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
-from simeval.scale import active
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BACKENDS = ("torch", "onnx")

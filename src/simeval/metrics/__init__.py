@@ -1,5 +1,5 @@
 """Pure metric functions over arrays. This package imports nothing else of simeval but
-:mod:`simeval.scale` (where bootstrap replicates run when a Dask scheduler is given)."""
+:mod:`simeval.engine` (where bootstrap replicates run when a Dask scheduler is given)."""
 
 from simeval.metrics.classification import (
     average_precision,

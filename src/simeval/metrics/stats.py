@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from simeval.engine import active
 from simeval.metrics import weighted
-from simeval.scale import active
 
 Statistic = Callable[[np.ndarray], Mapping[str, float]]
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.engine import active
 from simeval.metrics import precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
 from simeval.report import plots
@@ -28,7 +29,6 @@ from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 from simeval.results.record import CONSTANT
-from simeval.scale import active
 from simeval.tasks.items import GRADED, RELATED, STS, STS_SUITE, ItemMetrics
 
 Progress = Callable[[str], None]
