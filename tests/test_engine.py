@@ -119,8 +119,7 @@ def test_bootstrap_replicates_equal_the_single_process_ones(cluster, results) ->
         stats._REPLICATES.values.clear()
         single = stats.bootstrap(m, m.n, 300, 4, **m.resampling)
         stats._REPLICATES.values.clear()
-        with engine.using(cluster[1]):
-            spread = stats.bootstrap(m, m.n, 300, 4, **m.resampling)
+        spread = stats.bootstrap(m, m.n, 300, 4, **m.resampling, engine=cluster[1])
         assert list(spread) == list(single)
         for k in single:
             assert np.array_equal(spread[k], single[k], equal_nan=True), (r.benchmark, k)

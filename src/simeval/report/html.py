@@ -134,7 +134,13 @@ class ReportBuilder:
             if e.has_items:  # older records carry no rows: their numbers, without intervals
                 metric = ItemMetrics(e.task, e.items())
                 intervals[e.system] = bootstrap_intervals(
-                    metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
+                    metric,
+                    metric.n,
+                    o.replicates,
+                    o.seed,
+                    o.level,
+                    **metric.resampling,
+                    engine=active(),
                 )
         p_raw: dict[str, float] = {}
         for e in entries:
