@@ -13,7 +13,6 @@ never imports a trainer).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.features import pair_features
@@ -76,9 +76,7 @@ class Learned(Measure):
         self.record = json.loads(record_path.read_text(encoding="utf-8"))
         self.config = CombineConfig(**self.record["config"])
         model_path = folder / MODEL_FILE
-        digest = None
-        if model_path.is_file():
-            digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+        digest = sha256_file(model_path) if model_path.is_file() else None
         if digest != self.record["model_sha256"]:
             raise InputError(model_path, None, f"missing or not the file {RECORD} records")
         import joblib

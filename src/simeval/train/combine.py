@@ -21,7 +21,6 @@ versions.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.measures.features import check_groups, feature_names
 from simeval.measures.learned import MODEL_FILE, RECORD, CombineConfig, design_matrix, predict
@@ -100,7 +100,7 @@ def train_combination(
     model = make_model(config).fit(x, y)
     with staged(target) as tmp:
         joblib.dump(model, tmp / MODEL_FILE)
-        digest = hashlib.sha256((tmp / MODEL_FILE).read_bytes()).hexdigest()
+        digest = sha256_file(tmp / MODEL_FILE)
         record = {
             "config": asdict(config),
             "columns": column_names(config),
