@@ -29,7 +29,7 @@ def compare(name: str, job: Callable[[], Any], same: Callable[[Any, Any], Any]) 
     results are the same."""
     import distributed
 
-    from simeval import scale
+    from simeval import engine
 
     start = time.perf_counter()
     single = job()
@@ -43,7 +43,7 @@ def compare(name: str, job: Callable[[], Any], same: Callable[[Any, Any], Any]) 
     ):
         client.wait_for_workers(2)
         start = time.perf_counter()
-        with scale.using(scale.Engine("processes", client)):
+        with engine.using(engine.Engine("processes", client)):
             spread = job()
         spread_s = time.perf_counter() - start
         peaks = client.run(_peak_kib)

@@ -25,6 +25,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from simeval.api import evaluate
+    from simeval.engine import active
     from simeval.metrics import stats
     from simeval.tasks.items import ItemMetrics
 
@@ -34,7 +35,10 @@ def main() -> None:
 
     def job() -> list[dict]:
         stats._REPLICATES.values.clear()  # no values from the other run
-        return [stats.bootstrap(m, m.n, args.replicates, 0, **m.resampling) for m in metrics]
+        on = active()  # the cluster while compare() times it there
+        return [
+            stats.bootstrap(m, m.n, args.replicates, 0, **m.resampling, engine=on) for m in metrics
+        ]
 
     def same(a: list[dict], b: list[dict]) -> bool:
         return all(

@@ -26,7 +26,7 @@ def main() -> None:
     ap.add_argument("--memory-mib", type=int, default=64, help="score block budget")
     args = ap.parse_args()
 
-    from simeval.build.synthetic import synthetic_collection
+    from simeval.datasets.synthetic import synthetic_collection
     from simeval.measures import create_measure
     from simeval.measures.search import top_k_sparse
 

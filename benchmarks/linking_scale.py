@@ -1,7 +1,7 @@
 """Link 100,000 x 100,000 synthetic comparable documents top-5 with the dictionary ranker.
 
 BUCC 2015 had up to ~150,000 source articles per language. This script builds a synthetic
-comparable collection (``simeval.build.synthetic``: Zipfian vocabulary, synthetic dictionary,
+comparable collection (``simeval.datasets.synthetic``: Zipfian vocabulary, synthetic dictionary,
 X documents that keep 25% of their English counterpart's words), then in the same run:
 
 1. simeval's path: tokenize, translate through the dictionary, TF-IDF both sides, then
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simeval.build.synthetic import synthetic_collection
+from simeval.datasets.synthetic import synthetic_collection
 from simeval.measures import create_measure
 from simeval.measures.search import dense_terms, top_k_sparse
 

@@ -42,8 +42,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simeval.build import negatives as neg
 from simeval.cli import app
+from simeval.datasets import negatives as neg
 from simeval.errors import InputError
 
 runner = CliRunner()

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 from typer.testing import CliRunner
 
-from simeval.build.sts_sample import band_of, quotas, sample
 from simeval.cli import app
+from simeval.datasets.sts_sample import band_of, quotas, sample
 
 
 def test_bands_are_equal_width_and_1_falls_in_the_last() -> None:

@@ -15,7 +15,8 @@ from scipy.stats import spearmanr
 from scipy.stats import t as student_t
 from typer.testing import CliRunner
 
-from simeval.build.campaign import (
+from simeval.cli import app
+from simeval.datasets.campaign import (
     aggregate,
     check_raters,
     draw,
@@ -24,8 +25,7 @@ from simeval.build.campaign import (
     shift_raters,
     weights,
 )
-from simeval.build.simulate import interval_width, replay
-from simeval.cli import app
+from simeval.datasets.simulate import interval_width, replay
 from simeval.errors import InputError
 from simeval.metrics.agreement import krippendorff_alpha
 

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simeval.build.agreement import read_ratings
 from simeval.data.dictionaries import read_dictionary
 from simeval.data.documents import read_collection
 from simeval.data.pairs import read_scored_pairs
 from simeval.data.sts import read_sts_gold, read_sts_input, read_sts_output
 from simeval.data.trec import read_qrels, read_run
+from simeval.datasets.agreement import read_ratings
 from simeval.errors import SimevalError
 from simeval.results.items import read_items
 from simeval.results.store import load_results

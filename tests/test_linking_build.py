@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from simeval.build.bucc import Preparation, prepare
 from simeval.cli import app
 from simeval.data.docpairs import (
     DocPair,
@@ -25,6 +24,7 @@ from simeval.data.docpairs import (
     xling_pairs,
 )
 from simeval.data.documents import read_collection, write_collection
+from simeval.datasets.bucc import Preparation, prepare
 from simeval.errors import InputError
 
 runner = CliRunner()

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 from simeval import api
 from simeval.api import load_target
-from simeval.build.synthetic import synthetic_collection
 from simeval.cli import app
 from simeval.data.trec import read_run
+from simeval.datasets.synthetic import synthetic_collection
 from simeval.errors import InputError
 from simeval.measures.base import Measure, rank_by_pairs
 from simeval.measures.combination import _group_top

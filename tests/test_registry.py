@@ -340,9 +340,9 @@ def test_registry_errors_name_the_file(tmp_path: Path) -> None:
 def test_xling_collection_is_built_once(store, monkeypatch) -> None:
     """The first load builds the BUCC preparation into the cache with a manifest; the next
     reads it back without touching the raw files, and both are the same collection."""
-    from simeval.build import bucc
     from simeval.cache import cache_root
     from simeval.data import docpairs
+    from simeval.datasets import bucc
 
     first = load_target("xling-tr-en", store)
     manifests = list(cache_root().glob("collections/xling-tr-en-*/manifest.json"))

@@ -20,14 +20,14 @@ from typer.testing import CliRunner
 
 from browser import chromium
 from simeval.api import evaluate
-from simeval.build.agreement import (
+from simeval.cli import app
+from simeval.datasets.agreement import (
     agreement,
     leave_one_out,
     pairwise_spearman,
     pooled,
     read_ratings,
 )
-from simeval.cli import app
 from simeval.metrics.stats import williams_test
 from simeval.report.collect import load_grid
 from simeval.report.compare import compare

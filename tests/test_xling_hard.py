@@ -17,10 +17,10 @@ import pytrec_eval
 from typer.testing import CliRunner
 
 from simeval.api import load_target
-from simeval.build.bucc import Preparation, prepare
 from simeval.cli import app
 from simeval.data.docpairs import DocPair, xling_pairs
 from simeval.data.documents import read_collection
+from simeval.datasets.bucc import Preparation, prepare
 from simeval.errors import InputError
 
 runner = CliRunner()

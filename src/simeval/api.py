@@ -56,7 +56,7 @@ def load_target(
 ) -> Target:
     """The benchmark or suite ``name`` (or at path ``name``; ``how``: ``kind``, ``gold_column``
     for a pair file). Collections with a builder are built once into the cache."""
-    from simeval.build.bucc import build_collection
+    from simeval.datasets.bucc import build_collection
 
     return registry_of(registry).load(name, store, build_collection, **how)
 

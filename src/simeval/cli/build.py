@@ -53,7 +53,7 @@ def build_linking(
         typer.Option(
             "--halves",
             help="Each side keeps a different random half of an aligned pair's sentences "
-            "(xling-hard-*; rule in simeval.build.bucc.HALVES_RULE).",
+            "(xling-hard-*; rule in simeval.datasets.bucc.HALVES_RULE).",
         ),
     ] = False,
     data_dir: DataDir = None,
@@ -61,10 +61,10 @@ def build_linking(
     """Build a BUCC 2015-style linking benchmark from linked document pairs: drop first
     sentences, filter by length ratio, split train/test, optionally halve each pair
     (--halves), write queries, English corpus and qrels (layout: simeval.data.documents)."""
-    from simeval.build.bucc import HALVES_RULE, Preparation, prepare
     from simeval.data.docpairs import read_input, xling_pairs
     from simeval.data.documents import write_collection
     from simeval.data.textio import sha256_file
+    from simeval.datasets.bucc import HALVES_RULE, Preparation, prepare
 
     options = Preparation(drop_first, drop_sentences, iqr, test_share, seed, halves)
     if inputs:
@@ -75,7 +75,7 @@ def build_linking(
             data.update({str(f): sha256_file(f) for f in files})
     else:
         pairs, data = xling_pairs(lang, store_of(data_dir))
-    from simeval.build.folder import building
+    from simeval.datasets.folder import building
 
     collection = prepare(pairs, lang, options)
     collection.meta["data"] = data
@@ -119,10 +119,10 @@ def build_sts_sample(
     pair's band and similarity), manifest.json and log.tsv."""
     import csv
 
-    from simeval.build.folder import building
-    from simeval.build.sts_sample import SIMILARITIES, sample
     from simeval.data.sts import read_sts_input
     from simeval.data.textio import sha256_file
+    from simeval.datasets.folder import building
+    from simeval.datasets.sts_sample import SIMILARITIES, sample
     from simeval.errors import InputError
 
     if by not in SIMILARITIES:
@@ -227,12 +227,12 @@ def build_negatives(
     second picks; with too few negatives its last positives are dropped). Writes OUT/pairs.csv
     (word1,word2,sim: 1 related, 0 not), OUT/log.tsv (every decision) and OUT/manifest.json
     (inputs' sha256, settings, counts). Evaluate with `simeval evaluate MEASURE -b OUT`.
-    Rules in detail: the docstring of simeval.build.negatives."""
+    Rules in detail: the docstring of simeval.datasets.negatives."""
     import numpy as np
     from rich.progress import Progress
 
-    from simeval.build import negatives as neg
     from simeval.data.textio import sha256_file
+    from simeval.datasets import negatives as neg
     from simeval.errors import InputError
     from simeval.results.record import package_versions
     from simeval.text.tokenize import LANGUAGES

@@ -65,8 +65,8 @@ def assign(
     annotations so far) in count mode or proportional to the SD of its ratings in sd mode
     (unrated pairs first); writes assignments.csv (assignment,word1,word2), manifest.json and
     log.tsv."""
-    from simeval.build.campaign import MODES, make_assignments, read_answers, read_campaign_pairs
-    from simeval.build.folder import building
+    from simeval.datasets.campaign import MODES, make_assignments, read_answers, read_campaign_pairs
+    from simeval.datasets.folder import building
 
     if mode not in MODES:
         raise InputError(None, None, f"--mode must be {' or '.join(MODES)}, not {mode!r}")
@@ -149,15 +149,15 @@ def aggregate_cmd(
     mean agreement, agreement gain) and aggregate the ratings: benchmark.csv (word1, word2,
     sim = mean, sd, n), raters.tsv, agreement in manifest.json. The folder is a benchmark:
     `simeval evaluate MEASURE -b OUT_DIR`."""
-    from simeval.build.campaign import (
+    from simeval.data.pairs import format_score
+    from simeval.datasets.campaign import (
         aggregate,
         campaign_agreement,
         rater_quality,
         read_answers,
         read_campaign_pairs,
     )
-    from simeval.build.folder import building
-    from simeval.data.pairs import format_score
+    from simeval.datasets.folder import building
 
     low_high = _range(scale, "--scale")
     target = _range(rescale, "--rescale") if rescale else None
@@ -265,10 +265,10 @@ def simulate_cmd(
     """Replay WordSim-353's 29 raters (set1, set2) as the crowd and count, for count and sd
     modes, the answers needed until every pair's mean has a 95% interval narrower than TARGET
     (or has used up its raters)."""
-    from simeval.build.agreement import RATINGS, read_ratings
-    from simeval.build.campaign import campaign_agreement
-    from simeval.build.folder import building
-    from simeval.build.simulate import compare_modes
+    from simeval.datasets.agreement import RATINGS, read_ratings
+    from simeval.datasets.campaign import campaign_agreement
+    from simeval.datasets.folder import building
+    from simeval.datasets.simulate import compare_modes
 
     targets = target or [3.0, 4.0]
     store = store_of(data_dir)

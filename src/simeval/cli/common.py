@@ -177,9 +177,9 @@ def guarded(fn: F) -> F:
         try:
             if SCHEDULER["spec"] is None:
                 return fn(*args, **kwargs)
-            from simeval.scale import engine
+            from simeval.engine import scheduler
 
-            with engine(SCHEDULER["spec"]):
+            with scheduler(SCHEDULER["spec"]):
                 return fn(*args, **kwargs)
         except SimevalError as exc:
             message = str(exc)

@@ -113,7 +113,7 @@ Level = Annotated[
 
 def _ceilings(data_dir: Path | None) -> dict[str, dict[str, float]]:
     """Agreement ceilings of the benchmarks whose individual ratings are in the data folder."""
-    from simeval.build.agreement import RATINGS, agreement, pooled, read_ratings
+    from simeval.datasets.agreement import RATINGS, agreement, pooled, read_ratings
 
     out: dict[str, dict[str, float]] = {}
     try:
@@ -137,7 +137,7 @@ def agreement_cmd(data_dir: DataDir = None) -> None:
     set1 and set2): average pairwise Spearman (the SimLex-999 paper's measure: 0.61 for
     WordSim-353) and leave-one-out (each rater against the mean of the others). The report
     draws the pooled values as ceilings."""
-    from simeval.build.agreement import RATINGS, agreement, pooled, read_ratings
+    from simeval.datasets.agreement import RATINGS, agreement, pooled, read_ratings
 
     store = store_of(data_dir)
     table = Table(title="Inter-annotator agreement (Spearman's ρ)")
@@ -208,7 +208,7 @@ def report_cmd(
                 None,
                 f"--by {column}: no item column of that name; columns: {', '.join(known)}",
             )
-    from simeval.scale import cpus
+    from simeval.engine import cpus
 
     options = ReportOptions(
         replicates, seed, level, top, by or (), _ceilings(data_dir), jobs=jobs or cpus()

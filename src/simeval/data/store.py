@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simeval.data.atomic import staged
 from simeval.data.catalog import CATALOG, CatalogEntry, CatalogFile
 from simeval.data.textio import sha256_file
 from simeval.errors import DataError
@@ -156,17 +157,13 @@ class DataStore:
                 self._check(target, f)
                 return target
             url = self.url_for(entry, f)
-            tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
-            try:
+            with staged(target) as tmp:
                 digest = self._stream(url, tmp, f)
                 if digest != f.sha256:
                     raise DataError(
                         f"download of {f.path} from {url} is corrupted (sha256 {digest[:12]}…, "
                         f"expected {f.sha256[:12]}…); nothing was kept"
                     )
-                os.replace(tmp, target)
-            finally:
-                tmp.unlink(missing_ok=True)
         self._verified.add(target)
         return target
 

@@ -28,10 +28,11 @@ from typing import Any
 import numpy as np
 
 from simeval.cache import cache_root
+from simeval.data.atomic import staged
+from simeval.engine import active
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
-from simeval.scale import active
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BACKENDS = ("torch", "onnx")
@@ -94,12 +95,10 @@ class EmbeddingCache:
         for k, v in zip(keys, vectors, strict=True):
             self.rows[k] = v
         self.folder.mkdir(parents=True, exist_ok=True)
-        name = uuid.uuid4().hex
-        tmp = self.folder / f".{name}.tmp.npz"
         # keys as raw uint8 rows: numpy's S dtype would drop a digest's trailing NUL bytes
         raw = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), -1)
-        np.savez(tmp, keys=raw, vectors=vectors.astype(np.float32))
-        os.replace(tmp, self.folder / f"{name}.npz")
+        with staged(self.folder / f"{uuid.uuid4().hex}.npz") as tmp, open(tmp, "wb") as f:
+            np.savez(f, keys=raw, vectors=vectors.astype(np.float32))
 
 
 class Embedding(Measure):

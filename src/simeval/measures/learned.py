@@ -5,30 +5,69 @@ Its base measures are built from their recorded specs and score the pairs; the c
 are recomputed; the fitted model's prediction is the score (for related/unrelated, the
 probability of "related"). The model file's sha256 must equal the one recorded, so a changed
 or swapped file is refused rather than unpickled.
+
+The folder's file names, :class:`CombineConfig`, :func:`design_matrix` and :func:`predict`
+live here, where the folder is read; the trainer, which writes it, imports them (a measure
+never imports a trainer).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
+from simeval.measures.features import pair_features
 from simeval.measures.spec import Params
+
+RECORD = "combine.json"
+MODEL_FILE = "model.joblib"
+
+
+@dataclass
+class CombineConfig:
+    on: list[str] = field(default_factory=list)
+    measures: list[str] = field(default_factory=list)
+    features: list[str] = field(default_factory=list)
+    model: str = "linear"
+    texts: bool = False  # score the pairs as texts (STS) or as words
+    binary: bool = False  # related/unrelated gold: a classifier
+    frequency: str | None = None
+    seed: int = 0
+
+
+def design_matrix(
+    measures: Sequence[Any],
+    pairs: list[tuple[str, str]],
+    config: CombineConfig,
+) -> np.ndarray:
+    """The columns the model sees, one row per pair: per measure, its score (NaN → 0) and
+    whether it scored the pair, then the feature groups of :mod:`simeval.measures.features`."""
+    columns = []
+    for m in measures:
+        s = np.asarray(m.score_texts(pairs) if config.texts else m.score_words(pairs), float)
+        missing = np.isnan(s)
+        columns += [np.where(missing, 0.0, s), (~missing).astype(float)]
+    cheap = pair_features(pairs, config.features, config.texts, config.frequency)
+    return np.column_stack([*columns, cheap]) if columns else cheap
+
+
+def predict(model: Any, x: np.ndarray, binary: bool) -> np.ndarray:
+    """The combination's score: P(related) for a classifier, the regression otherwise."""
+    return model.predict_proba(x)[:, 1] if binary else model.predict(x)
 
 
 class Learned(Measure):
     name = "learned"
 
     def __init__(self, spec: str, params: dict[str, Any], create: Callable[[str], Any]) -> None:
-        from simeval.train.combine import MODEL_FILE, RECORD, CombineConfig
-
         super().__init__(spec, params)
         folder = Path(params["model"])
         record_path = folder / RECORD
@@ -37,9 +76,7 @@ class Learned(Measure):
         self.record = json.loads(record_path.read_text(encoding="utf-8"))
         self.config = CombineConfig(**self.record["config"])
         model_path = folder / MODEL_FILE
-        digest = None
-        if model_path.is_file():
-            digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+        digest = sha256_file(model_path) if model_path.is_file() else None
         if digest != self.record["model_sha256"]:
             raise InputError(model_path, None, f"missing or not the file {RECORD} records")
         import joblib
@@ -53,8 +90,6 @@ class Learned(Measure):
             m.prepare(words, texts)
 
     def _score(self, pairs: Pairs, texts: bool) -> np.ndarray:
-        from simeval.train.combine import design_matrix, predict
-
         if not pairs:
             return np.empty(0)
         config = replace(self.config, texts=texts)

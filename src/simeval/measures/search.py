@@ -37,9 +37,9 @@ import numpy as np
 from scipy import sparse
 
 from simeval.data.documents import LinkingInput, TopK
+from simeval.engine import active
 from simeval.measures.base import Measure
 from simeval.metrics.order import ranking_rows
-from simeval.scale import active
 
 Matrix = sparse.csr_matrix | np.ndarray
 Progress = Callable[[int, int], None]
@@ -143,7 +143,7 @@ def _blocked_top(
     """Top k of every query row: ``block_top(queries(start, stop), *documents, k=k)`` for
     blocks of queries whose dense scores take at most ``memory`` bytes of float32.
 
-    With a Dask scheduler (:mod:`simeval.scale`) each block is a task and the document side
+    With a Dask scheduler (:mod:`simeval.engine`) each block is a task and the document side
     is sent once to every worker; the blocks are the same either way, so is every score and
     the top k, ties included."""
     block = max(1, memory // (4 * max(nd, 1)))

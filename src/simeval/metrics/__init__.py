@@ -1,5 +1,5 @@
-"""Pure metric functions over arrays. This package imports nothing else of simeval but
-:mod:`simeval.scale` (where bootstrap replicates run when a Dask scheduler is given)."""
+"""Pure metric functions over arrays. This package imports nothing else of simeval (where
+bootstrap replicates run is passed in by the caller: :mod:`simeval.metrics.stats`)."""
 
 from simeval.metrics.classification import (
     average_precision,

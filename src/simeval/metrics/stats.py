@@ -13,6 +13,10 @@ bootstrap replicate) to a dict of metric values, so one resampling serves every 
 - Williams' test (Steiger 1980, eq. 7) for two correlations with a shared variable.
 - Paired bootstrap and approximate randomization (Noreen 1989) for any metric; Holm's step-down
   correction for many comparisons.
+
+Where bootstrap replicates run is the caller's choice: ``engine`` (a :class:`Runner`, such as
+``simeval.engine.active()``), or this process when it is None. This package imports nothing
+else of simeval.
 """
 
 from __future__ import annotations
@@ -21,14 +25,28 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from simeval.metrics import weighted
-from simeval.scale import active
 
 Statistic = Callable[[np.ndarray], Mapping[str, float]]
+
+
+class Runner(Protocol):
+    """Where partitioned work runs (``simeval.engine.Engine`` is one): how many workers, values
+    every task may read (:meth:`share`), parts spread over the workers and kept under a key
+    (:meth:`share_parts`), and ``[fn(item, *shared) for item in items]`` as tasks (:meth:`map`)."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def share(self, value: Any) -> Any: ...
+
+    def share_parts(self, key: Any, parts: list[Any]) -> list[Any]: ...
+
+    def map(self, fn: Callable[..., Any], items: Sequence[Any], *shared: Any) -> list[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -110,6 +128,8 @@ def bootstrap(
     seed: int = 0,
     strata: Sequence | np.ndarray | None = None,
     clusters: Sequence | np.ndarray | None = None,
+    *,
+    engine: Runner | None = None,
 ) -> dict[str, np.ndarray]:
     """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values.
 
@@ -118,7 +138,8 @@ def bootstrap(
     rows drawn, and so the values, are the same as calling it on each replicate's rows. When it
     also has a ``fingerprint`` (its content), the values are kept for the next request of the
     same statistic, draws and seed in this process (a report asks for each system's several
-    times); a ``partial`` statistic (a subset of the metrics) is served from a whole one.
+    times); a ``partial`` statistic (a subset of the metrics) is served from a whole one. With
+    an ``engine`` the blocks of replicates run as its tasks, with the same values.
     """
     if not hasattr(statistic, "weighted"):
         samples: dict[str, list] = {}
@@ -137,7 +158,6 @@ def bootstrap(
             if found is not None:  # only the metrics the partial statistic gives
                 return {k: found[k] for k in statistic.weighted(np.ones((1, n)))}
     counts = draw_counts(n, replicates, seed, strata, clusters)
-    engine = active()
     if engine is None:
         out = _weighted_rows(counts, statistic)
     else:  # row ranges of the draws as tasks on Dask (the draws sent once per resampling)
@@ -242,9 +262,12 @@ def bootstrap_intervals(
     level: float = 0.95,
     strata: Sequence | np.ndarray | None = None,
     clusters: Sequence | np.ndarray | None = None,
+    *,
+    engine: Runner | None = None,
 ) -> dict[str, Interval]:
-    """Percentile bootstrap intervals for every metric of ``statistic``."""
-    samples = bootstrap(statistic, n, replicates, seed, strata, clusters)
+    """Percentile bootstrap intervals for every metric of ``statistic`` (``engine``: where
+    the replicates run, see :func:`bootstrap`)."""
+    samples = bootstrap(statistic, n, replicates, seed, strata, clusters, engine=engine)
     return {k: percentile_interval(v, level) for k, v in samples.items()}
 
 
@@ -299,8 +322,11 @@ def paired_bootstrap(
     level: float = 0.95,
     strata: Sequence | np.ndarray | None = None,
     clusters: Sequence | np.ndarray | None = None,
+    *,
+    engine: Runner | None = None,
 ) -> dict[str, Comparison]:
-    """A − B for every metric, both systems scored on the same resampled items.
+    """A − B for every metric, both systems scored on the same resampled items (``engine``:
+    where the replicates run, see :func:`bootstrap`).
 
     The interval is the percentile interval of the replicate differences δ_b. The two-sided
     p-value tests δ = 0 by shifting the replicates to the null (Efron & Tibshirani 1993, §16.4):
@@ -310,8 +336,8 @@ def paired_bootstrap(
     a0, b0 = statistic_a(full), statistic_b(full)
     diffs: dict[str, list] = {k: [] for k in a0}
     if hasattr(statistic_a, "weighted") and hasattr(statistic_b, "weighted"):
-        sa = bootstrap(statistic_a, n, replicates, seed, strata, clusters)
-        sb = bootstrap(statistic_b, n, replicates, seed, strata, clusters)
+        sa = bootstrap(statistic_a, n, replicates, seed, strata, clusters, engine=engine)
+        sb = bootstrap(statistic_b, n, replicates, seed, strata, clusters, engine=engine)
         diffs = {k: list(sa[k] - sb[k]) for k in diffs}
     else:
         for rows in bootstrap_rows(n, replicates, seed, strata, clusters):

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simeval.engine import active
 from simeval.errors import InputError
 from simeval.metrics import pearson, spearman
 from simeval.metrics.stats import (
@@ -93,7 +94,7 @@ def compare(
     n = ma.n
     if n < 4:
         raise InputError(None, None, f"{a.benchmark}: only {n} items scored by both systems")
-    boot = paired_bootstrap(ma, mb, n, replicates, seed, level, **ma.resampling)
+    boot = paired_bootstrap(ma, mb, n, replicates, seed, level, **ma.resampling, engine=active())
     main = a.main_metric
     undefined = not (np.isfinite(boot[main].a) and np.isfinite(boot[main].b))
     if undefined:  # a constant ranking has no correlation: there is nothing to test

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.engine import active
 from simeval.metrics import precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
 from simeval.report import plots
@@ -28,7 +29,6 @@ from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 from simeval.results.record import CONSTANT
-from simeval.scale import active
 from simeval.tasks.items import GRADED, RELATED, STS, STS_SUITE, ItemMetrics
 
 Progress = Callable[[str], None]
@@ -134,7 +134,13 @@ class ReportBuilder:
             if e.has_items:  # older records carry no rows: their numbers, without intervals
                 metric = ItemMetrics(e.task, e.items())
                 intervals[e.system] = bootstrap_intervals(
-                    metric, metric.n, o.replicates, o.seed, o.level, **metric.resampling
+                    metric,
+                    metric.n,
+                    o.replicates,
+                    o.seed,
+                    o.level,
+                    **metric.resampling,
+                    engine=active(),
                 )
         p_raw: dict[str, float] = {}
         for e in entries:
@@ -437,7 +443,7 @@ def simulation_page(
     size: int,
     replays: int,
 ) -> str:
-    """The campaign simulation (:mod:`simeval.build.simulate`) as a page: the answers each
+    """The campaign simulation (:mod:`simeval.datasets.simulate`) as a page: the answers each
     mode needed and the share of pairs done as answers come in."""
     from simeval.report.plots import curves as draw_curves
 

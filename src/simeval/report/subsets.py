@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simeval.engine import active
 from simeval.errors import InputError
 from simeval.metrics.stats import Interval, bootstrap_intervals
 from simeval.tasks.items import ItemMetrics, Items, main_metric
@@ -127,8 +128,8 @@ def score_subsets(
         metric = ItemMetrics(kind, part, main_only=True)
         main = main_metric(kind, part)
         value = metric()[main]
-        ci = bootstrap_intervals(metric, metric.n, replicates, seed, level, **metric.resampling)[
-            main
-        ]
+        ci = bootstrap_intervals(
+            metric, metric.n, replicates, seed, level, **metric.resampling, engine=active()
+        )[main]
         out.append(SubsetScore(s, kind, value, ci, metric.n))
     return out

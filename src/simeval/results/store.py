@@ -19,12 +19,12 @@ A write cut short (a killed process, a full disk) loses at most the records bein
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from simeval.data.atomic import staged
 from simeval.errors import InputError, InputWarning
 from simeval.results.items import Items, read_items, write_items
 from simeval.results.record import Result
@@ -73,9 +73,9 @@ def save_results(folder: str | Path, results: Sequence[Result]) -> Path:
         if r.items is not None:
             r.items_file = f"{ITEMS_FOLDER}/{r.id}.tsv.gz"
             final = folder / r.items_file
-            partial = final.with_name(f".{final.name}.partial")
-            write_items(partial, r.items)
-            os.replace(partial, final)
+            final.parent.mkdir(exist_ok=True)
+            with staged(final) as partial:
+                write_items(partial, r.items)
     text = "".join(r.to_json() + "\n" for r in results)
     with FileLock(str(path) + ".lock"):
         if path.exists():

@@ -814,7 +814,7 @@ def _built_benchmark(
 ) -> PairBenchmark | None:
     """The benchmark a builder's folder declares in its ``manifest.json`` (``benchmark``: the
     file and its kind, e.g. ``simeval build negatives``' related pairs or a campaign's graded
-    means; :mod:`simeval.build.folder`), or None for other folders. Only the manifest is read:
+    means; :mod:`simeval.datasets.folder`), or None for other folders. Only the manifest is read:
     tasks never import the builders. ``kind`` overrides the declared kind."""
     import json
 

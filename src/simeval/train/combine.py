@@ -2,8 +2,9 @@
 (``simeval train combine``); the folder it writes is what ``learned:model=FOLDER`` loads.
 
 The rows are the training pairs of the benchmarks named (graded: gold rescaled to [0, 1]; or
-related/unrelated: gold 1/0, never both). The columns are, per measure, its score (NaN → 0)
-and whether it scored the pair, then the feature groups of :mod:`simeval.measures.features`.
+related/unrelated: gold 1/0, never both). The columns are those of
+:func:`simeval.measures.learned.design_matrix` (per measure, its score and whether it scored
+the pair, then the cheap pair features), which ``learned:`` computes again when it scores.
 Models (scikit-learn):
 
 - ``linear``: standardized columns, then ridge regression (α = 1) for graded gold or logistic
@@ -20,52 +21,24 @@ versions.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simeval.data.textio import sha256_file
 from simeval.errors import InputError
-from simeval.measures.features import check_groups, feature_names, pair_features
+from simeval.measures.features import check_groups, feature_names
+from simeval.measures.learned import MODEL_FILE, RECORD, CombineConfig, design_matrix, predict
 from simeval.tasks.base import TextPairs, WordPairs
 from simeval.train.folder import staged
 from simeval.train.pairs import TrainingPairs
 
 MODELS = ("linear", "boosting")
-RECORD = "combine.json"
-MODEL_FILE = "model.joblib"
-
-
-@dataclass
-class CombineConfig:
-    on: list[str] = field(default_factory=list)
-    measures: list[str] = field(default_factory=list)
-    features: list[str] = field(default_factory=list)
-    model: str = "linear"
-    texts: bool = False  # score the pairs as texts (STS) or as words
-    binary: bool = False  # related/unrelated gold: a classifier
-    frequency: str | None = None
-    seed: int = 0
-
-
-def design_matrix(
-    measures: Sequence[Any],
-    pairs: list[tuple[str, str]],
-    config: CombineConfig,
-) -> np.ndarray:
-    """The columns the model sees (see the module docstring), one row per pair."""
-    columns = []
-    for m in measures:
-        s = np.asarray(m.score_texts(pairs) if config.texts else m.score_words(pairs), float)
-        missing = np.isnan(s)
-        columns += [np.where(missing, 0.0, s), (~missing).astype(float)]
-    cheap = pair_features(pairs, config.features, config.texts, config.frequency)
-    return np.column_stack([*columns, cheap]) if columns else cheap
 
 
 def column_names(config: CombineConfig) -> list[str]:
@@ -86,11 +59,6 @@ def make_model(config: CombineConfig) -> Any:
         return make_pipeline(StandardScaler(), head)
     kind = HistGradientBoostingClassifier if config.binary else HistGradientBoostingRegressor
     return kind(max_iter=200, learning_rate=0.05, max_leaf_nodes=31, random_state=config.seed)
-
-
-def predict(model: Any, x: np.ndarray, binary: bool) -> np.ndarray:
-    """The combination's score: P(related) for a classifier, the regression otherwise."""
-    return model.predict_proba(x)[:, 1] if binary else model.predict(x)
 
 
 def _cross_validated(config: CombineConfig, x: np.ndarray, y: np.ndarray) -> float:
@@ -132,7 +100,7 @@ def train_combination(
     model = make_model(config).fit(x, y)
     with staged(target) as tmp:
         joblib.dump(model, tmp / MODEL_FILE)
-        digest = hashlib.sha256((tmp / MODEL_FILE).read_bytes()).hexdigest()
+        digest = sha256_file(tmp / MODEL_FILE)
         record = {
             "config": asdict(config),
             "columns": column_names(config),

@@ -128,7 +128,7 @@ def cooccurrence(
     word_ids = {w: i for i, w in enumerate(words)}
     same = list(contexts) == list(words)
     context_ids = word_ids if same else {w: i for i, w in enumerate(contexts)}
-    from simeval.scale import active
+    from simeval.engine import active
 
     if (engine := active()) is not None:
         return _cooccurrence_partitioned(

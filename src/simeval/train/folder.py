@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from simeval.data import atomic
 from simeval.errors import InputError
 
 
@@ -18,11 +17,5 @@ def staged(target: str | Path) -> Iterator[Path]:
     target = Path(target)
     if target.exists():
         raise InputError(target, None, "exists: choose a new folder (nothing is overwritten)")
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    try:
+    with atomic.staged(target, folder=True) as tmp:
         yield tmp
-        os.replace(tmp, target)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)

@@ -25,7 +25,6 @@ coefficients in ``model.json`` with the cross-fitted average precision of each s
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -35,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.measures.graph import EDGES, MODEL, RECORD, RelationGraph, feature_matrix, node
 from simeval.train.folder import staged
@@ -50,14 +50,6 @@ GRAPH_FEATURES = [
     "deg_a",
     "deg_b",
 ]
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 @dataclass

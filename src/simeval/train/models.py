@@ -20,7 +20,6 @@ the seed is fixed either way.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from simeval.data.atomic import staged
 from simeval.errors import InputError
 from simeval.train.count import (
     build_vocabulary,
@@ -142,29 +142,23 @@ def train(
     if config.kind not in KINDS:
         raise InputError(None, None, f"unknown model kind {config.kind!r}; one of {KINDS}")
     target = Path(out)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.mkdir(parents=True, exist_ok=False)
-    start = time.perf_counter()
-    if config.kind in ("ppmi", "svd"):
-        facts = train_count(config, corpus, tmp, progress or (lambda n: None))
-    else:
-        facts = train_gensim(config, corpus, tmp)
-    record = {
-        "config": asdict(config),
-        "corpus": {
-            "sha256": corpus.sha256,
-            "documents": corpus.documents,
-            "sentences": corpus.sentences,
-            "tokens": corpus.tokens,
-        },
-        "model": facts,
-        "seconds": round(time.perf_counter() - start, 3),
-        "versions": package_versions(),
-    }
-    (tmp / "config.json").write_text(json.dumps(record, indent=2, ensure_ascii=False))
-    if target.exists():
-        import shutil
-
-        shutil.rmtree(target)
-    os.replace(tmp, target)
+    with staged(target, folder=True, replace=True) as tmp:
+        start = time.perf_counter()
+        if config.kind in ("ppmi", "svd"):
+            facts = train_count(config, corpus, tmp, progress or (lambda n: None))
+        else:
+            facts = train_gensim(config, corpus, tmp)
+        record = {
+            "config": asdict(config),
+            "corpus": {
+                "sha256": corpus.sha256,
+                "documents": corpus.documents,
+                "sentences": corpus.sentences,
+                "tokens": corpus.tokens,
+            },
+            "model": facts,
+            "seconds": round(time.perf_counter() - start, 3),
+            "versions": package_versions(),
+        }
+        (tmp / "config.json").write_text(json.dumps(record, indent=2, ensure_ascii=False))
     return target

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from simeval.data.atomic import staged, write_atomic
 from simeval.text.corpus import iter_documents
 from simeval.text.tokenize import token_sentences
 
@@ -63,9 +63,8 @@ def prepare_corpus(
         info = json.loads(meta.read_text())
         return PreparedCorpus(target, digest, info["documents"], info["sentences"], info["tokens"])
     cache.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(f".{os.getpid()}.tmp")
     documents = sentences = tokens = 0
-    with open(tmp, "w", encoding="utf-8") as out:
+    with staged(target) as tmp, open(tmp, "w", encoding="utf-8") as out:
         for doc in iter_documents(src, one_per_line=one_per_line):
             documents += 1
             for sentence in token_sentences(doc.text, lang, lemmatize):
@@ -74,7 +73,6 @@ def prepare_corpus(
                 tokens += len(sentence)
             if progress:
                 progress(documents)
-    os.replace(tmp, target)
     info = {"documents": documents, "sentences": sentences, "tokens": tokens, "sha256": digest}
-    meta.write_text(json.dumps(info))
+    write_atomic(meta, json.dumps(info).encode())
     return PreparedCorpus(target, digest, documents, sentences, tokens)

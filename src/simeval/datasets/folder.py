@@ -12,14 +12,13 @@ cut short leaves nothing that looks finished, and an existing folder is never ov
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simeval.data.atomic import staged
 from simeval.errors import InputError
 
 MANIFEST = "manifest.json"
@@ -64,12 +63,8 @@ def building(out: str | Path, builder: str, settings: dict[str, Any]) -> Iterato
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise InputError(out, None, "exists and is not empty: choose a new folder (nothing lost)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(f".{out.name}.partial-{os.getpid()}")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir()
-    build = Build(partial, builder, settings)
-    try:
+    with staged(out, folder=True) as partial:  # an empty ``out`` is replaced
+        build = Build(partial, builder, settings)
         yield build
         (partial / MANIFEST).write_text(
             json.dumps(build.manifest(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
@@ -78,9 +73,4 @@ def building(out: str | Path, builder: str, settings: dict[str, Any]) -> Iterato
             f.write("step\titem\toutcome\twhy\n")
             for row in build.log:
                 f.write("\t".join(map(_clean, row)) + "\n")
-        if out.is_dir():
-            out.rmdir()  # empty, checked above
-        os.replace(partial, out)
-        build.path = out
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
+    build.path = out

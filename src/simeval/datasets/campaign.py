@@ -25,7 +25,7 @@ Rater quality, as SimLex-999 describes it (Hill, Reichart & Korhonen 2015):
   raised agreement"; read literally, with ``min_gain=0``, that removes every rater less in
   line than the average, so the default asks for a rise of 0.01.)
 
-Agreement: average pairwise Spearman and leave-one-out (:mod:`simeval.build.agreement`), and
+Agreement: average pairwise Spearman and leave-one-out (:mod:`simeval.datasets.agreement`), and
 Krippendorff's α for ordinal and interval data (the ``krippendorff`` package).
 """
 

@@ -1,4 +1,5 @@
-"""Partitioned jobs on Dask: one switch, the same code on a laptop and on a cluster.
+"""Where work runs: in this process, or partitioned jobs on Dask — one switch, the same code on a
+laptop and on a cluster.
 
 ``--scheduler`` (or ``SIMEVAL_SCHEDULER``) names where the partitioned jobs run:
 
@@ -130,7 +131,7 @@ _lazy: ContextVar[_Lazy | None] = ContextVar("simeval_engine_spec", default=None
 
 
 @contextmanager
-def engine(spec: str | None, workers: int | None = None) -> Iterator[None]:
+def scheduler(spec: str | None, workers: int | None = None) -> Iterator[None]:
     """Within the block, the engine for ``spec`` (see the module docstring) serves the jobs;
     it is made when :func:`active` is first asked, and closed (cluster and client) at the end.
     Nothing is imported when no scheduler is given."""

@@ -44,10 +44,7 @@ output keeps the spelling of the positives file.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
-import os
-import shutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +53,8 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from simeval.data.atomic import staged
+from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.text.normalize import normalize
 
@@ -572,14 +571,6 @@ def pair_rows(selection: Selection) -> list[tuple[str, str, int]]:
     return [row for rows in by_source.values() for row in rows]
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
-
-
 def check_out(out: str | Path) -> Path:
     """``out`` as a path, if it may be written: absent, or an earlier negatives build (which
     is replaced); anything else is an :class:`InputError` (checked before the long work)."""
@@ -603,10 +594,12 @@ def write_folder(out: str | Path, selection: Selection, manifest: dict[str, Any]
     files) into a temporary folder beside ``out``, then rename it to ``out``. An existing
     ``out`` is replaced only when it is an earlier negatives build."""
     target = check_out(out)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
+    with staged(target, folder=True, replace=True) as tmp:
+        _write_into(tmp, selection, manifest)
+    return target
+
+
+def _write_into(tmp: Path, selection: Selection, manifest: dict[str, Any]) -> None:
     with open(tmp / PAIRS, "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["word1", "word2", "sim"])
@@ -622,12 +615,8 @@ def write_folder(out: str | Path, selection: Selection, manifest: dict[str, Any]
         "benchmark": {"file": PAIRS, "kind": "related"},  # `simeval evaluate M -b FOLDER`
         **manifest,
         "counts": selection.counts,
-        "files": {name: _sha256(tmp / name) for name in (PAIRS, LOG)},
+        "files": {name: sha256_file(tmp / name) for name in (PAIRS, LOG)},
     }
     (tmp / MANIFEST).write_text(
         json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    if target.exists():
-        shutil.rmtree(target)
-    os.replace(tmp, target)
-    return target

@@ -1,4 +1,4 @@
-"""Partitioned jobs on Dask (simeval.scale) give the single-process results: co-occurrence counts
+"""Partitioned jobs on Dask (simeval.engine) give the single-process results: co-occurrence counts
 exactly (on RusLit), bootstrap replicates exactly, the linking top 5 and its TREC run byte for
 byte — on a two-process LocalCluster, and again when a worker is killed in the middle of a job
 (Dask runs its lost tasks again)."""
@@ -18,7 +18,7 @@ from scipy import sparse
 
 distributed = pytest.importorskip("distributed")
 
-from simeval import scale  # noqa: E402
+from simeval import engine  # noqa: E402
 from simeval.api import evaluate  # noqa: E402
 from simeval.data.trec import write_run  # noqa: E402
 from simeval.measures.search import top_k  # noqa: E402
@@ -42,7 +42,7 @@ def cluster():
         ) as c,
         distributed.Client(c) as client,
     ):
-        yield c, scale.Engine("processes", client)
+        yield c, engine.Engine("processes", client)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_counts_on_ruslit_equal_the_single_process_counts(cluster, ruslit: Path)
     words = count.build_vocabulary(count.word_counts(ruslit), 20)
     single = count.cooccurrence(ruslit, words, words, 5, workers=1)
     assert single.nnz > 1_000_000 and len(words) > 10_000
-    with scale.using(cluster[1]):
+    with engine.using(cluster[1]):
         spread = _counts(ruslit, words, 4 << 20)  # ~17 partitions, tree-reduced
     assert spread.shape == single.shape
     assert (spread != single).nnz == 0
@@ -80,21 +80,21 @@ def test_counts_on_ruslit_equal_the_single_process_counts(cluster, ruslit: Path)
 def test_a_worker_killed_mid_job_changes_nothing(cluster, ruslit: Path) -> None:
     """One of the two worker processes is killed while the counting tasks run; its nanny
     starts a new one, the scheduler runs the lost tasks again, and the counts are the same."""
-    engine = cluster[1]
+    running = cluster[1]
     words = count.build_vocabulary(count.word_counts(ruslit), 50)
     single = count.cooccurrence(ruslit, words, words, 5, workers=1)
-    pids = engine.client.run(os.getpid)
+    pids = running.client.run(os.getpid)
     got: dict = {}
 
     def job() -> None:
-        with scale.using(engine):
+        with engine.using(running):
             got["counts"] = _counts(ruslit, words, 1 << 20)
 
     thread = threading.Thread(target=job)
     thread.start()
     deadline = time.time() + 60
     while time.time() < deadline:  # wait until the job is under way
-        if engine.client.processing() and any(engine.client.processing().values()):
+        if running.client.processing() and any(running.client.processing().values()):
             break
         time.sleep(0.05)
     time.sleep(0.5)
@@ -104,8 +104,8 @@ def test_a_worker_killed_mid_job_changes_nothing(cluster, ruslit: Path) -> None:
     thread.join(timeout=300)
     assert not thread.is_alive()
     assert (got["counts"] != single).nnz == 0
-    engine.client.wait_for_workers(2, timeout=60)
-    assert victim not in engine.client.run(os.getpid).values()  # it really died
+    running.client.wait_for_workers(2, timeout=60)
+    assert victim not in running.client.run(os.getpid).values()  # it really died
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +119,7 @@ def test_bootstrap_replicates_equal_the_single_process_ones(cluster, results) ->
         stats._REPLICATES.values.clear()
         single = stats.bootstrap(m, m.n, 300, 4, **m.resampling)
         stats._REPLICATES.values.clear()
-        with scale.using(cluster[1]):
-            spread = stats.bootstrap(m, m.n, 300, 4, **m.resampling)
+        spread = stats.bootstrap(m, m.n, 300, 4, **m.resampling, engine=cluster[1])
         assert list(spread) == list(single)
         for k in single:
             assert np.array_equal(spread[k], single[k], equal_nan=True), (r.benchmark, k)
@@ -141,15 +140,15 @@ def test_linking_top5_and_its_run_are_the_same(cluster, tmp_path: Path) -> None:
     ]
     for args, kw in cases:  # small memory: tens of query blocks, so tens of tasks
         single = top_k(*args, **kw)
-        with scale.using(cluster[1]):
+        with engine.using(cluster[1]):
             spread = top_k(*args, **kw)
         assert np.array_equal(spread.index, single.index)
         assert np.array_equal(spread.score, single.score)
     runs = []
-    for engine in (None, cluster[1]):
-        with scale.using(engine):
+    for running in (None, cluster[1]):
+        with engine.using(running):
             top = top_k(q, d, 5, ties=ties, memory=40_000)
-        path = tmp_path / f"run-{engine is None}.txt"
+        path = tmp_path / f"run-{running is None}.txt"
         qids = np.repeat([f"q{i}" for i in range(700)], 5)
         docs = np.array([f"d{i}" for i in range(900)])[top.index.ravel()]
         write_run(path, qids, docs, top.score.ravel(), bucc=True)
@@ -168,7 +167,7 @@ def test_encoding_on_workers_equals_one_process_and_fills_the_cache(
     monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "one"))
     (one,) = evaluate("encoder", "sts12-msrvid", store=store)
     monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "dask"))
-    with scale.using(cluster[1]):
+    with engine.using(cluster[1]):
         (spread,) = evaluate("encoder", "sts12-msrvid", store=store)
     assert spread.system["texts_encoded"] == one.system["texts_encoded"] > 1000
     assert spread.score == pytest.approx(one.score, abs=1e-6)
@@ -188,21 +187,21 @@ def test_scheduler_specs_and_what_a_wrong_one_says(monkeypatch) -> None:
     from simeval.errors import InputError
 
     for good in ("sync", "processes", "tcp://127.0.0.1:8786", "tcp://[::1]:8786"):
-        assert scale.parse_spec(good) == good
+        assert engine.parse_spec(good) == good
     for bad in ("tcp://host", "tcp://host:port", "thread", "tcp://a:1/x"):
         with pytest.raises(InputError, match="expected sync, processes or tcp://HOST:PORT"):
-            scale.parse_spec(bad)
+            engine.parse_spec(bad)
     done = CliRunner().invoke(app, ["--scheduler", "tcp://127.0.0.1:1", "benchmarks"])
     assert done.exit_code == 0 and "russe" in done.stdout
     with distributed.LocalCluster(
         n_workers=0, processes=False, protocol="tcp", dashboard_address=":0"
     ) as c:
-        monkeypatch.setattr(scale, "WAIT_FOR_WORKERS", 1)
-        with scale.engine(c.scheduler_address), pytest.raises(InputError, match="no worker"):
-            scale.active()
+        monkeypatch.setattr(engine, "WAIT_FOR_WORKERS", 1)
+        with engine.scheduler(c.scheduler_address), pytest.raises(InputError, match="no worker"):
+            engine.active()
     monkeypatch.setitem(sys.modules, "distributed", None)
-    with scale.engine("sync"), pytest.raises(InputError, match=r"simeval\[dask\]"):
-        scale.active()
+    with engine.scheduler("sync"), pytest.raises(InputError, match=r"simeval\[dask\]"):
+        engine.active()
 
 
 def test_two_object_encoders_of_one_class_keep_their_own_models(store) -> None:
@@ -220,7 +219,7 @@ def test_two_object_encoders_of_one_class_keep_their_own_models(store) -> None:
             )
 
     alone = [evaluate(Hashed(s), "mc30", store=store, batch=8)[0].score for s in (1, 2)]
-    with scale.engine("sync"):
+    with engine.scheduler("sync"):
         spread = [evaluate(Hashed(s), "mc30", store=store, batch=8)[0].score for s in (1, 2)]
     assert alone[0] != alone[1]
     assert spread == pytest.approx(alone, abs=1e-12)

@@ -213,10 +213,9 @@ def cached_xling(lang: str, store: Any, options: Preparation | None = None) -> L
     """
     import hashlib
     import json
-    import os
-    import shutil
 
     from simeval.cache import cache_root
+    from simeval.data.atomic import staged
     from simeval.data.docpairs import xling_files, xling_pairs
     from simeval.data.documents import read_collection, write_collection
 
@@ -236,13 +235,15 @@ def cached_xling(lang: str, store: Any, options: Preparation | None = None) -> L
         pairs, data = xling_pairs(lang, store)
         collection = prepare(pairs, lang, options)
         collection.meta["data"] = data
-        partial = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
-        write_collection(collection, partial)
-        (partial / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         try:
-            os.replace(partial, folder)
+            with staged(folder, folder=True) as partial:
+                write_collection(collection, partial)
+                (partial / MANIFEST).write_text(
+                    json.dumps(manifest, indent=2) + "\n", encoding="utf-8"
+                )
         except OSError:  # another process finished first: keep its folder
-            shutil.rmtree(partial, ignore_errors=True)
+            if not (folder / MANIFEST).is_file():
+                raise
     return read_collection(folder)
 
 

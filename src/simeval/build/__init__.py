@@ -1,1 +1,0 @@
-"""Building benchmark data: annotation aggregation and agreement."""
