@@ -163,3 +163,19 @@ def live(app: Any, **config: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def page_csrf(client: Any, path: str = "/campaigns/lex25") -> str:
+    """The CSRF value of the forms of a page, as a browser gets it (the page sets the
+    browser's cookie; the value is bound to that cookie and the session)."""
+    import re
+
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    assert found, path
+    return found.group(1)
+
+
+def csrf_value(app: Any, browser: str, session: str | None = None) -> str:
+    """The CSRF value the server ``app`` expects with the browser cookie ``browser`` and the
+    session cookie ``session``."""
+    return app.state.csrf.value(browser, session)
