@@ -241,6 +241,20 @@ def test_token_checks_are_rate_limited_per_client(tmp_path, serve_db, clock):
     assert there.get("/api/submissions", headers=auth(forged)).status_code == 401
 
 
+def test_ipv6_clients_share_a_bucket_per_64(tmp_path, serve_db, clock):
+    """A host holds a whole /64: a new address per request must not mean a new bucket."""
+    limits = {"auth": RateLimit(burst=2, per_minute=1e-9)}
+    s = make_server(serve_db, tmp_path / "server", clock, rate_limits=limits)
+    forged = f"st_{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
+
+    def check(address: str) -> int:
+        return client_at(s.app, address).get("/api/submissions", headers=auth(forged)).status_code
+
+    codes = [check(f"2001:db8:0:7::{i:x}") for i in range(1, 5)]
+    assert codes == [401, 401, 429, 429]
+    assert check("2001:db8:0:8::1") == 401  # another /64, another bucket
+
+
 # ---- 9. CSRF bound to the session
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import ipaddress
 import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -166,6 +167,20 @@ def submission_view(sub: Submission, phase: Phase) -> dict[str, Any]:
     }
 
 
+def bucket(host: str) -> str:
+    """The rate-limit bucket of a client address: an IPv6 address by its /64 (one host holds
+    a whole /64 and could take a new address per request), anything else as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 def create_app(
     db_url: str,
     storage_dir: str | Path,
@@ -208,7 +223,7 @@ def create_app(
     app.add_middleware(Guard, proxies=TrustedProxies(trust_proxy))
 
     def client(request: Request) -> str:
-        return request.client.host if request.client else "unknown"
+        return bucket(request.client.host) if request.client else "unknown"
 
     def limit(request: Request, action: str) -> None:
         if not limiter.allow(client(request), action):
