@@ -183,3 +183,19 @@ def yp130_pairs(data_dir: Path) -> list[tuple[str, str, float]]:
     """YP-130's pairs and gold: the target of :data:`CAMPAIGN`'s hidden test phase (no
     benchmark may be in both a visible and a hidden phase, and mc30 is the trial's)."""
     return gold(data_dir / "wordsets_en" / "EN-YP-130.txt")
+
+
+def page_csrf(client: Any, path: str = "/campaigns/lex25") -> str:
+    """The CSRF value of the forms of a page, as a browser gets it (the page sets the
+    browser's cookie; the value is bound to that cookie and the session)."""
+    import re
+
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    assert found, path
+    return found.group(1)
+
+
+def csrf_value(app: Any, browser: str, session: str | None = None) -> str:
+    """The CSRF value the server ``app`` expects with the browser cookie ``browser`` and the
+    session cookie ``session``."""
+    return app.state.csrf.value(browser, session)

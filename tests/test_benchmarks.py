@@ -25,6 +25,7 @@ SMALL = {
     "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
     "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/test_serve_load.py
+    "serve_burst.py": ["--clients", "2", "--seconds", "1.5", "--teams", "2"],
     "report_speed.py": ["-B", "50"],
     "dask_counting.py": ["--partition-mib", "16"],
     "dask_linking.py": ["--docs", "3000", "--memory-mib", "1"],
@@ -211,3 +212,43 @@ def test_main_job_times_every_step_of_both_runs(data_dir: Path) -> None:
     out = run("main_job.py")
     for step in ("evaluate overlap", "results", "report", "total"):
         assert re.search(rf"^{step} +\d+\.\ds +\d+\.\ds$", out, re.M), (step, out)
+
+
+@pytest.mark.slow
+def test_serve_burst_prints_both_runs_and_counts_every_attempt(tmp_path: Path) -> None:
+    """Both runs (default rate limits, none) print the leaderboard's p50/p95 alone and during
+    the burst and their ratio; every attempt is counted once, as checked (401) or refused
+    (429), none otherwise; without limits nothing is refused, with them some are."""
+    pytest.importorskip("fastapi")
+    numbers = tmp_path / "burst.json"
+    out = run("serve_burst.py", "--json", str(numbers))
+    for limits in ("default", "off"):
+        head = re.search(
+            rf"^rate limits {limits}: 2 clients x 1.5 s of wrong tokens: (\d+) attempts, "
+            r"(\d+) checked \(401\), (\d+) refused \(429\), (\d+) other$",
+            out,
+            re.M,
+        )
+        assert head, out
+        attempts, checked, refused, other = map(int, head.groups())
+        assert attempts == checked + refused and other == 0 and checked > 0
+        assert (refused == 0) == (limits == "off"), head.group(0)
+    ms = r"(\d+) requests, p50 (\d+\.\d) ms, p95 (\d+\.\d) ms$"
+    for when in ("alone     ", "in burst  "):
+        found = re.findall(rf"^  leaderboard {when}: {ms}", out, re.M)
+        assert len(found) == 2, (when, out)
+        for count, p50, p95 in found:
+            assert int(count) > 0 and 0 < float(p50) <= float(p95)
+    ratios = re.findall(
+        r"^  ratio burst / alone   : p50 (\d+\.\d\d)x, p95 (\d+\.\d\d)x; p95 under 1 s: (yes|NO)$",
+        out,
+        re.M,
+    )
+    assert len(ratios) == 2, out
+    import json
+
+    runs = json.loads(numbers.read_text())
+    assert [r["limits"] for r in runs] == ["default", "off"]
+    for r, (p50, p95, _) in zip(runs, ratios, strict=True):
+        assert float(p50) == pytest.approx(r["during"][0] / r["alone"][0], abs=0.006)
+        assert float(p95) == pytest.approx(r["during"][1] / r["alone"][1], abs=0.006)

@@ -340,6 +340,7 @@ def test_web_pages_register_csrf_upload_mine(server, mc30):
     assert done.status_code == 200 and "st_" in done.text
     page = client.get("/campaigns/lex25")
     assert 'type="file"' in page.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # bound to the session
     bad = client.post(
         "/campaigns/lex25/phases/trial/upload",
         data={"csrf": csrf, "target": "mc30"},

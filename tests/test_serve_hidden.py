@@ -30,6 +30,7 @@ from serve_kit import (
     TEST_OPENS,
     TRIAL_END,
     Clock,
+    csrf_value,
     make_server,
     register,
     upload,
@@ -274,10 +275,11 @@ def test_the_upload_page_shows_the_warnings(hidden_server, data_dir):
 
     s, token = hidden_server
     pairs = russe_pairs(data_dir)
-    page = TestClient(s.app, cookies={SESSION_COOKIE: token, CSRF_COOKIE: "c" * 32})
+    browser = "c" * 32
+    page = TestClient(s.app, cookies={SESSION_COOKIE: token, CSRF_COOKIE: browser})
     r = page.post(
         "/campaigns/h25/phases/final/upload",
-        data={"csrf": "c" * 32, "target": "russe"},
+        data={"csrf": csrf_value(s.app, browser, token), "target": "russe"},
         files={"file": ("run.csv", russe_file(pairs[:1]), "text/csv")},
     )
     assert r.status_code == 200, r.text

@@ -440,3 +440,18 @@ def test_a_lost_sqlite_database_is_not_recreated_empty(tmp_path, clock, mc30):
     with pytest.raises(Mismatch, match="replaced or created anew"):
         create_app(default_url(folder), srv.files, clock=clock)
     assert not list(folder.glob("serve.db*")) and snapshot(srv.files) == before
+
+
+def test_a_server_that_shuts_down_releases_its_folder(tmp_path, clock):
+    """uvicorn runs the shutdown in its own thread: the lock taken at start is released there,
+    so the next server on the folder starts (the lock is not per thread)."""
+    from serve_kit import live
+    from simeval.serve.app import create_app
+    from simeval.serve.stamp import Busy
+
+    url = f"sqlite:///{tmp_path / 'serve.db'}"
+    srv = make_server(url, tmp_path / "server", clock)
+    with live(srv.app), pytest.raises(Busy):
+        create_app(url, srv.files, clock=clock)
+    again = create_app(url, srv.files, clock=clock)
+    stop(again)

@@ -58,8 +58,10 @@ from serve_kit import (
     Clock,
     Server,
     bad_file,
+    csrf_value,
     free_port,
     make_server,
+    page_csrf,
     pair_file,
     quarantined,
     register,
@@ -222,9 +224,11 @@ def form_cookies(token: str, csrf: str) -> dict[str, str]:
 def upload_form(
     app: Any, token: str, data: Iterable[bytes], filename: str = "run.csv", target: str = "mc30"
 ) -> Exchange:
-    """The web page's upload form (trial phase), its CSRF value matching the cookie."""
+    """The web page's upload form (trial phase), its CSRF value made for the cookie and the
+    session."""
     csrf = secrets.token_urlsafe(24)
-    chunks = [form_field("csrf", csrf), form_field("target", target), file_head(filename)]
+    value = csrf_value(app, csrf, token)
+    chunks = [form_field("csrf", value), form_field("target", target), file_head(filename)]
     return asgi(
         app,
         "/campaigns/lex25/phases/trial/upload",
@@ -710,11 +714,12 @@ def test_a_token_works_only_in_its_own_campaign(srv, mc30, tmp_path):
 def test_cookies_are_httponly_and_samesite_strict(srv):
     http = client_at(srv.app)
     answers = [http.get("/campaigns/lex25")]
-    csrf = http.cookies[CSRF_COOKIE]
+    csrf = page_csrf(http)
     answers.append(http.post("/campaigns/lex25/register", data={"team": "web", "csrf": csrf}))
     token = http.cookies[SESSION_COOKIE]
-    answers.append(http.post("/logout", data={"csrf": csrf}))
-    answers.append(http.post("/login", data={"token": token, "csrf": csrf}))
+    answers.append(http.post("/logout", data={"csrf": page_csrf(http)}))
+    http.cookies.delete(SESSION_COOKIE)
+    answers.append(http.post("/login", data={"token": token, "csrf": page_csrf(http)}))
     cookies = [c for r in answers for c in r.headers.get_list("set-cookie")]
     assert {c.split("=", 1)[0] for c in cookies} == {CSRF_COOKIE, SESSION_COOKIE}
     assert len(cookies) >= 4
@@ -722,8 +727,7 @@ def test_cookies_are_httponly_and_samesite_strict(srv):
         flags = [part.strip().lower() for part in cookie.split(";")[1:]]
         assert "httponly" in flags and "samesite=strict" in flags and "path=/" in flags, cookie
     https = client_at(srv.app, base_url="https://testserver")
-    https.get("/campaigns/lex25")
-    r = https.post("/login", data={"token": token, "csrf": https.cookies[CSRF_COOKIE]})
+    r = https.post("/login", data={"token": token, "csrf": page_csrf(https)})
     # over https the session cookie is Secure: the browser never sends it in clear
     (session,) = [c for c in r.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE)]
     assert "secure" in [part.strip().lower() for part in session.split(";")]
@@ -780,7 +784,8 @@ def test_csrf_refuses_every_form_that_fails_the_double_submit(srv, mc30, form):
         assert r.status_code == 403, (case, r.status_code, r.text[:300])
         assert session_cookies(r) == [], case  # no sign-in, no sign-out
         assert team_count(srv) == 1 and rows(srv) == [] and stored(srv) == ([], []), case
-    r = csrf_post(srv.app, path, GOOD_CSRF, GOOD_CSRF, **kw)  # the same form, values matching
+    session = kw.get("cookies", {}).get(SESSION_COOKIE)  # the same form, the value the server made
+    r = csrf_post(srv.app, path, GOOD_CSRF, csrf_value(srv.app, GOOD_CSRF, session), **kw)
     assert r.status_code in (200, 303), r.text
     changed = {
         "register": lambda: team_count(srv) == 2 and len(session_cookies(r)) == 1,
@@ -952,7 +957,7 @@ def test_rate_limit_on_login_per_client(tmp_path, serve_db, clock):
     def login(address: str, token: str) -> Any:
         csrf = secrets.token_urlsafe(24)
         http = client_at(s.app, address, cookies={CSRF_COOKIE: csrf})
-        return http.post("/login", data={"token": token, "csrf": csrf})
+        return http.post("/login", data={"token": token, "csrf": csrf_value(s.app, csrf)})
 
     first, wrong, third = (login("127.0.0.2", t) for t in (token, "st_000000000000_x", token))
     assert (first.status_code, wrong.status_code, third.status_code) == (303, 401, 429)
@@ -1006,20 +1011,22 @@ def test_logs_hold_no_secret_in_process(srv, mc30, caplog):
     caplog.set_level(logging.DEBUG)  # every logger: simeval, sqlalchemy, httpx, starlette
     http = client_at(srv.app)
     api_token = register(srv.client, "alpha")
-    http.get("/campaigns/lex25")
-    csrf = http.cookies[CSRF_COOKIE]
-    http.post("/campaigns/lex25/register", data={"team": "web", "csrf": csrf})
+    csrf = [page_csrf(http)]
+    http.post("/campaigns/lex25/register", data={"team": "web", "csrf": csrf[-1]})
     web_token = http.cookies[SESSION_COOKIE]
-    http.post("/logout", data={"csrf": csrf})
-    assert http.post("/login", data={"token": web_token, "csrf": csrf}).status_code == 303
+    csrf.append(page_csrf(http))
+    http.post("/logout", data={"csrf": csrf[-1]})
+    csrf.append(page_csrf(http))
+    assert http.post("/login", data={"token": web_token, "csrf": csrf[-1]}).status_code == 303
     upload(srv.client, api_token, pair_file(mc30, 1)[0], target="mc30")
     upload(srv.client, api_token, bad_file(mc30), target="mc30")
     wrong = web_token[:-6] + "wrong0"
-    assert http.post("/login", data={"token": wrong, "csrf": csrf}).status_code == 401
+    csrf.append(page_csrf(http))
+    assert http.post("/login", data={"token": wrong, "csrf": csrf[-1]}).status_code == 401
     assert upload(srv.client, wrong, pair_file(mc30, 2)[0], target="mc30").status_code == 401
     text = caplog.text + "".join(repr(r.args) for r in caplog.records)
     assert "registered" in text and "submission" in text  # the log was captured
-    for secret in secrets_of([api_token, web_token, wrong], [csrf]):
+    for secret in secrets_of([api_token, web_token, wrong], [*csrf, http.cookies[CSRF_COOKIE]]):
         assert secret not in text
 
 
@@ -1036,27 +1043,30 @@ def test_logs_hold_no_secret_in_the_live_server(tmp_path, serve_db, mc30):
     live.create_campaign()
     with live.running() as http:
         api_token = http.post("/api/campaigns/live25/teams", json={"team": "alpha"}).json()["token"]
-        http.get("/campaigns/live25")
-        csrf = http.cookies[CSRF_COOKIE]
-        r = http.post("/campaigns/live25/register", data={"team": "web", "csrf": csrf})
+        csrf = [page_csrf(http, "/campaigns/live25")]
+        r = http.post("/campaigns/live25/register", data={"team": "web", "csrf": csrf[-1]})
         assert r.status_code == 200
         web_token = http.cookies[SESSION_COOKIE]
-        http.post("/logout", data={"csrf": csrf})
+        csrf.append(page_csrf(http, "/campaigns/live25"))
+        http.post("/logout", data={"csrf": csrf[-1]})
         http.cookies.delete(SESSION_COOKIE)
-        assert http.post("/login", data={"token": web_token, "csrf": csrf}).status_code == 303
+        csrf.append(page_csrf(http, "/campaigns/live25"))
+        assert http.post("/login", data={"token": web_token, "csrf": csrf[-1]}).status_code == 303
         params = {"target": "mc30", "filename": "run.csv"}
         for token, data in ((api_token, pair_file(mc30, 1)[0]), (web_token, bad_file(mc30))):
             http.post("/api/phases/now/submissions", params=params, content=data,
                       headers=auth(token))  # fmt: skip
         wrong = web_token[:-6] + "wrong0"
-        assert http.post("/login", data={"token": wrong, "csrf": csrf}).status_code == 401
+        csrf.append(page_csrf(http, "/campaigns/live25"))
+        assert http.post("/login", data={"token": wrong, "csrf": csrf[-1]}).status_code == 401
+        csrf.append(http.cookies[CSRF_COOKIE])
         r = http.get("/api/submissions", headers=auth(wrong))
         assert r.status_code == 401
     text = log.read_text(encoding="utf-8", errors="replace")
     assert '"POST /login HTTP/1.1" 303' in text  # uvicorn's access log was captured
     assert "team web registered in live25" in text  # and simeval's own lines
     assert re.search(r"submission [0-9a-f]{32} by alpha to now/mc30: scored run 1", text)
-    found = [s for s in secrets_of([api_token, web_token, wrong], [csrf]) if s in text]
+    found = [s for s in secrets_of([api_token, web_token, wrong], csrf) if s in text]
     assert found == []
     if password:
         assert password not in text

@@ -102,6 +102,20 @@ def run_cmd(
             "fast on N free cores).",
         ),
     ] = 0,
+    trust_proxy: Annotated[
+        str,
+        typer.Option(
+            "--trust-proxy",
+            metavar="ADDR[,ADDR]",
+            help="Reverse proxies (IP addresses or networks) whose X-Forwarded-For names the "
+            "client, for the per-client rate limits; the right-most address not among them "
+            "counts. Without it the header is ignored, from loopback too.",
+        ),
+    ] = "",
+    rejected_per_day: Annotated[
+        int,
+        typer.Option(min=0, help="Rejected uploads a team may send in 24 hours (0: no limit)."),
+    ] = 20,
 ) -> None:
     """Serve the web pages and the API (uvicorn, one process, and --scorers processes);
     uvicorn's log and the server's own lines (registrations, submissions, quarantined
@@ -125,8 +139,16 @@ def run_cmd(
     logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     logging.config.dictConfig(logs)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    web = create_app(db or default_url(folder), folder / "files", scorers=scorers)
-    uvicorn.run(web, host=host, port=port, log_level="info", log_config=logs)
+    web = create_app(
+        db or default_url(folder),
+        folder / "files",
+        scorers=scorers,
+        trust_proxy=[a for a in trust_proxy.split(",") if a.strip()],
+        rejected_per_day=rejected_per_day,
+    )
+    uvicorn.run(  # proxy_headers=False: the app reads X-Forwarded-For from --trust-proxy only
+        web, host=host, port=port, log_level="info", log_config=logs, proxy_headers=False
+    )
 
 
 @serve_app.command("publish")
@@ -143,6 +165,45 @@ def publish_cmd(
     database, _ = _open(folder, db)
     publish(database, campaign, phase, datetime.now(UTC))
     out.print(f"{escape(campaign)}/{escape(phase)} published", highlight=False)
+
+
+@serve_app.command("rotate-token")
+@guarded
+def rotate_token_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    team: Annotated[str, typer.Option("--team", help="The team's name.")],
+    db: DbUrl = None,
+) -> None:
+    """Give a team a new token (printed once); its old token stops working at once, also in
+    a running server."""
+    from simeval.serve.campaigns import rotate_token
+
+    database, _ = _open(folder, db)
+    out.print(rotate_token(database, campaign, team), highlight=False)
+
+
+@serve_app.command("registration")
+@guarded
+def registration_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    state: Annotated[
+        str | None, typer.Option("--set", help="open or closed (default: unchanged).")
+    ] = None,
+    max_teams: Annotated[
+        int | None, typer.Option(min=0, help="Close registration at N teams (0: no cap).")
+    ] = None,
+    db: DbUrl = None,
+) -> None:
+    """Open or close a campaign's registration, or cap its teams (campaign file keys
+    registration = "open"|"closed" and max_teams = N set them at creation); prints them."""
+    from simeval.serve.campaigns import set_registration
+
+    database, _ = _open(folder, db)
+    now = set_registration(database, campaign, state, max_teams)
+    cap = "no cap" if now.max_teams is None else f"at most {now.max_teams} teams"
+    out.print(f"{escape(campaign)}: registration {now.state}, {cap}", highlight=False)
 
 
 @serve_app.command("export")

@@ -17,11 +17,24 @@ API (a team's token in ``Authorization: Bearer …``):
 Pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and upload forms,
 ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's submissions. The session
 cookie holds the token (HttpOnly, SameSite=Strict).
+
+Abuse (issue 28): every body is read to a cap (16 KiB for JSON and small forms, the phase's
+``max_bytes`` for uploads; 413 past it) within ``upload_seconds`` (408); tokens are checked
+with scrypt in hashing threads (:mod:`.security`), at a per-client rate (``auth``: only checks
+that are not cached count); a team's rejected uploads are capped per 24 hours (429) and their
+stored bytes pruned; responses carry a Content-Security-Policy (the page's one script and one
+style by hash, no framing), ``X-Content-Type-Options: nosniff`` and ``X-Frame-Options``; no
+redirect is built from the Host header (no trailing-slash redirects). ``/openapi.json`` and the
+docs pages are not served: the API is this docstring, and ``simeval submit`` its client.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import ipaddress
 import logging
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import partial
 from html import escape
@@ -35,15 +48,20 @@ from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from simeval.serve import pages
-from simeval.serve.forms import BadForm, read_fields, read_form
+from simeval.serve.forms import BadForm, read_fields, read_form, read_json, timed
 from simeval.serve.models import REJECTED, SCORED, Phase, Submission, Team, utc
 from simeval.serve.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
+    Csrf,
     RateLimit,
     RateLimiter,
-    csrf_ok,
+    TrustedProxies,
+    cross_origin,
+    hashing,
     new_csrf,
+    new_token,
+    split_token,
 )
 from simeval.serve.stamp import FolderLock, open_pair
 from simeval.serve.storage import TooLarge, Upload
@@ -55,7 +73,61 @@ RATE_LIMITS = {
     "register": RateLimit(burst=5, per_minute=5),
     "login": RateLimit(burst=10, per_minute=10),
     "upload": RateLimit(burst=10, per_minute=20),
+    "auth": RateLimit(burst=20, per_minute=30),  # token checks that cost a scrypt
 }
+REJECTED_PER_DAY = 20  # rejected uploads a team may send in 24 hours
+KEEP_REJECTED = 20  # rejected uploads of a team whose bytes are kept ...
+KEEP_REJECTED_DAYS = 7.0  # ... for at most this many days
+UPLOAD_SECONDS = 600.0  # a request body is read within this long, or refused (408)
+
+
+def _sha256_source(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+CSP = (
+    f"default-src 'none'; script-src {_sha256_source(pages.SCRIPT)}; "
+    f"style-src {_sha256_source(pages.STYLE)}; img-src 'self'; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+class Guard:
+    """ASGI middleware: the client address (``scope["client"]``, and the scheme from
+    ``X-Forwarded-Proto``) from a trusted proxy's headers (:class:`.security.TrustedProxies`;
+    nobody else's), and the security headers on every response."""
+
+    def __init__(self, app: Any, proxies: TrustedProxies) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        peer = scope.get("client")
+        if self.proxies and peer and self.proxies.trusted(peer[0]):
+            forwarded = [
+                v.decode("latin-1") for k, v in scope["headers"] if k == b"x-forwarded-for"
+            ]
+            proto = [v.decode("latin-1") for k, v in scope["headers"] if k == b"x-forwarded-proto"]
+            scope = dict(scope, client=(self.proxies.client(peer[0], forwarded), 0))
+            if proto and proto[-1].strip() in ("http", "https"):
+                scope["scheme"] = proto[-1].strip()
+
+        async def secured(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                message = dict(message, headers=[*message.get("headers", []), *extra])
+            await send(message)
+
+        await self.app(scope, receive, secured)
 
 
 RETRY_AFTER = 60  # seconds a client is asked to wait after a storage or database failure
@@ -113,6 +185,20 @@ def submission_view(sub: Submission, phase: Phase) -> dict[str, Any]:
     }
 
 
+def bucket(host: str) -> str:
+    """The rate-limit bucket of a client address: an IPv6 address by its /64 (one host holds
+    a whole /64 and could take a new address per request), anything else as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 def create_app(
     db_url: str,
     storage_dir: str | Path,
@@ -120,10 +206,20 @@ def create_app(
     rate_limits: dict[str, RateLimit] | None = None,
     scorers: int = 0,
     busy_timeout: float = 30,
+    trust_proxy: Iterable[str] = (),
+    rejected_per_day: int = REJECTED_PER_DAY,
+    keep_rejected: tuple[int, float] = (KEEP_REJECTED, KEEP_REJECTED_DAYS),
+    upload_seconds: float | None = UPLOAD_SECONDS,
+    csrf_secret: bytes | None = None,
 ) -> FastAPI:
     """The server over the database at ``db_url`` (migrated to the newest schema) and the
     storage folder; ``clock`` gives the server's time (tests inject one); ``scorers``
-    processes score the uploads (0: this process; :mod:`.scoring`).
+    processes score the uploads (0: this process; :mod:`.scoring`). ``trust_proxy``: the
+    proxies (addresses, networks) whose ``X-Forwarded-For`` names the client;
+    ``rejected_per_day``: rejected uploads a team may send in 24 hours (0: no limit);
+    ``keep_rejected``: (count, days) of a team's latest rejected uploads whose bytes are kept;
+    ``upload_seconds``: the time to send a body; ``busy_timeout``: how long SQLite waits for
+    a lock before the request answers 503.
 
     Starting takes the folder's lock and checks that the database and the folder are a pair
     (:mod:`.stamp`: refused with :class:`~simeval.serve.stamp.Busy` or
@@ -155,29 +251,62 @@ def create_app(
         lock.release()
 
     app = FastAPI(
-        title="simeval shared task", docs_url=None, redoc_url=None, on_shutdown=[shutdown]
+        title="simeval shared task",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        on_shutdown=[shutdown],
     )
     app.state.lock = lock
     app.state.service = service
     app.state.db = db
+    csrf = Csrf(csrf_secret)
+    app.state.csrf = csrf
+    app.router.redirect_slashes = False  # its redirects are built from the Host header
+    app.add_middleware(Guard, proxies=TrustedProxies(trust_proxy))
 
     def client(request: Request) -> str:
-        return request.client.host if request.client else "unknown"
+        return bucket(request.client.host) if request.client else "unknown"
 
     def limit(request: Request, action: str) -> None:
         if not limiter.allow(client(request), action):
             raise Refused(429, f"too many {action} requests; wait a minute")
 
-    def bearer(request: Request) -> Team:
+    async def authenticate(request: Request, token: str | None, refuse: bool) -> Team | None:
+        """The team of ``token``: from the cache of checked tokens, else one scrypt in a
+        hashing thread, charged to the client's ``auth`` bucket (past it: 429 if
+        ``refuse``, else nobody is signed in)."""
+        parts = split_token(token or "")
+        if parts is None or token is None:
+            return None
+        team = await run_in_threadpool(service.cached, token)
+        if team is not None:
+            return team
+        if not limiter.allow(client(request), "auth"):
+            if refuse:
+                raise Refused(429, "too many token checks from your address; wait a minute")
+            return None
+        row = await run_in_threadpool(service.token_row, parts[0])  # no connection held ...
+        return await hashing(service.verify, token, row)  # ... while scrypt runs
+
+    async def bearer(request: Request) -> Team:
         header = request.headers.get("authorization", "")
         token = header[7:] if header.lower().startswith("bearer ") else None
-        team = service.authenticate(token)
+        team = await authenticate(request, token, refuse=True)
         if team is None:
             raise Refused(401, "a valid team token is needed (Authorization: Bearer …)")
         return team
 
-    def signed_in(request: Request) -> Team | None:
-        return service.authenticate(request.cookies.get(SESSION_COOKIE))
+    async def signed_in(request: Request) -> Team | None:
+        return await authenticate(request, request.cookies.get(SESSION_COOKIE), refuse=False)
+
+    def refused_form(exc: BadForm) -> Refused:
+        return Refused(exc.status, str(exc))
+
+    async def after_rejection(team_id: int) -> None:
+        pruned = await run_in_threadpool(service.prune_rejected, team_id, *keep_rejected)
+        if pruned:
+            log.info("pruned the stored bytes of %d rejected upload(s)", len(pruned))
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:
@@ -203,12 +332,19 @@ def create_app(
     async def api_register(campaign: str, request: Request) -> dict[str, str]:
         limit(request, "register")
         try:
-            body = await request.json()
-        except ValueError:
+            body = await read_json(request, seconds=upload_seconds)
+        except BadForm as exc:
+            if exc.status != 422:
+                raise refused_form(exc) from None
             raise Refused(422, 'send {"team": NAME}') from None
         name = body.get("team") if isinstance(body, dict) else None
-        token = await run_in_threadpool(service.register, campaign, str(name or ""))
-        return {"team": str(name), "token": token}
+        return await _register(campaign, str(name or ""))
+
+    async def _register(campaign: str, name: str) -> dict[str, str]:
+        token = await hashing(new_token)
+        secret = await run_in_threadpool(service.register, campaign, name, token)
+        team = await run_in_threadpool(service.token_row, token.key)
+        return {"team": team.name if team else name, "token": secret}
 
     async def _receive(ticket: Ticket, request: Request, name: str | None) -> Response:
         length = request.headers.get("content-length")
@@ -216,12 +352,15 @@ def create_app(
             raise Refused(413, f"the file is larger than this phase's cap of {ticket.max_bytes:,}")
         upload = storage.new_upload(ticket.max_bytes)
         try:
-            async for chunk in request.stream():
+            async for chunk in timed(request, upload_seconds):
                 upload.write(chunk)
             upload.finish()
         except TooLarge as exc:
             upload.discard()
             raise Refused(413, str(exc)) from None
+        except BadForm as exc:
+            upload.discard()
+            raise refused_form(exc) from None
         except BaseException:
             upload.discard()
             raise
@@ -229,6 +368,8 @@ def create_app(
 
     async def _record(ticket: Ticket, upload: Upload, name: str | None, api: bool) -> Any:
         sub, error = await run_in_threadpool(service.record, ticket, upload, name)
+        if error is not None:
+            await after_rejection(ticket.team_id)
         view = submission_view(sub, service.phase_by_id(ticket.phase_id))
         if not api:
             return view
@@ -241,18 +382,19 @@ def create_app(
         phase: str, request: Request, target: str | None = None, filename: str | None = None
     ) -> Response:
         limit(request, "upload")
-        team = bearer(request)
+        team = await bearer(request)
+        await run_in_threadpool(service.check_rejections, team, rejected_per_day)
         ticket = await run_in_threadpool(service.admit, team, phase, target)
         return await _receive(ticket, request, filename)
 
     @app.get("/api/submissions")
     async def api_mine(request: Request) -> list[dict[str, Any]]:
-        team = bearer(request)
+        team = await bearer(request)
         return service.views(team.id)
 
     @app.get("/api/submissions/{submission_id}")
     async def api_one(submission_id: str, request: Request) -> dict[str, Any]:
-        team = bearer(request)
+        team = await bearer(request)
         for v in service.views(team.id):
             if v["id"] == submission_id:
                 return v
@@ -279,14 +421,25 @@ def create_app(
 
     # ---- pages
 
-    def html(title: str, body: str, team: Team | None = None, csrf: str | None = None) -> Any:
+    def html(title: str, body: str, team: Team | None = None, browser_id: str | None = None) -> Any:
         response = HTMLResponse(pages.page(title, body, team.name if team else None))
-        if csrf is not None:
-            response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict")
+        if browser_id is not None:
+            response.set_cookie(CSRF_COOKIE, browser_id, httponly=True, samesite="strict")
         return response
 
-    def form_csrf(request: Request) -> str:
+    def browser(request: Request) -> str:
+        """The browser's id (the CSRF cookie), new if it has none."""
         return request.cookies.get(CSRF_COOKIE) or new_csrf()
+
+    def form_value(request: Request, browser_id: str) -> str:
+        """The CSRF value of this page's forms (bound to the browser and its session)."""
+        return csrf.value(browser_id, request.cookies.get(SESSION_COOKIE))
+
+    def csrf_checked(request: Request, value: str | None) -> bool:
+        if cross_origin(request.headers.get("sec-fetch-site")):
+            return False
+        session_cookie = request.cookies.get(SESSION_COOKIE)
+        return csrf.ok(request.cookies.get(CSRF_COOKIE), session_cookie, value)
 
     @app.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> Any:
@@ -294,12 +447,13 @@ def create_app(
         items = "".join(
             f'<li><a href="/campaigns/{escape(n)}">{escape(t)}</a></li>' for n, t in names
         )
-        return html("Shared tasks", f"<ul>{items}</ul>", signed_in(request))
+        return html("Shared tasks", f"<ul>{items}</ul>", await signed_in(request))
 
     @app.get("/campaigns/{campaign}", response_class=HTMLResponse)
     async def campaign_page(campaign: str, request: Request) -> Any:
-        team = signed_in(request)
-        csrf = form_csrf(request)
+        team = await signed_in(request)
+        browser_id = browser(request)
+        value = form_value(request, browser_id)
         c, phases = service.campaign(campaign)
         now = clock()
         parts = []
@@ -322,39 +476,40 @@ def create_app(
                 parts.append(
                     f'<form method="post" enctype="multipart/form-data" '
                     f'action="/campaigns/{escape(c.name)}/phases/{escape(p.name)}/upload">'
-                    f'{pages.csrf_input(csrf)}<select name="target">{options}</select> '
+                    f'{pages.csrf_input(value)}<select name="target">{options}</select> '
                     '<input type="file" name="file" required> <button>Upload</button></form>'
                 )
         if team is None:
             parts.append(
                 f'<h2>Register a team</h2><form method="post" action="/campaigns/'
-                f'{escape(c.name)}/register">{pages.csrf_input(csrf)}<input name="team" '
+                f'{escape(c.name)}/register">{pages.csrf_input(value)}<input name="team" '
                 'required placeholder="team name"> <button>Register</button></form>'
-                f'<h2>Sign in</h2><form method="post" action="/login">{pages.csrf_input(csrf)}'
+                f'<h2>Sign in</h2><form method="post" action="/login">{pages.csrf_input(value)}'
                 '<input name="token" type="password" required placeholder="team token"> '
                 "<button>Sign in</button></form>"
             )
-        return html(c.title, "".join(parts), team, csrf)
+        return html(c.title, "".join(parts), team, browser_id)
 
     async def checked_form(request: Request) -> dict[str, str]:
         try:  # never starlette's request.form(): it reads a body of any size
-            fields = await read_fields(request)
+            fields = await read_fields(request, seconds=upload_seconds)
         except BadForm as exc:
             raise Refused(exc.status, str(exc)) from None
-        if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get(CSRF_FIELD)):
+        if not csrf_checked(request, fields.get(CSRF_FIELD)):
             raise Refused(403, "the form has expired (CSRF check failed); reload the page")
         return fields
 
     def session(response: Response, token: str, request: Request) -> Response:
         secure = request.url.scheme == "https"
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="strict", secure=secure)
+        response.headers["cache-control"] = "no-store"  # the page may show the token
         return response
 
     @app.post("/campaigns/{campaign}/register", response_class=HTMLResponse)
     async def register_page(campaign: str, request: Request) -> Any:
         limit(request, "register")
         fields = await checked_form(request)
-        token = await run_in_threadpool(service.register, campaign, fields.get("team", ""))
+        token = (await _register(campaign, fields.get("team", "")))["token"]
         body = (
             "<p>Your team's token, shown this once — keep it: it signs you in and "
             f"<code>simeval submit</code> needs it.</p><p><code>{escape(token)}</code></p>"
@@ -367,7 +522,7 @@ def create_app(
         limit(request, "login")
         fields = await checked_form(request)
         token = fields.get("token", "")
-        team = service.authenticate(token)
+        team = await authenticate(request, token, refuse=True)
         if team is None:
             raise Refused(401, "unknown token")
         c = service.campaign_name(team.campaign_id)
@@ -383,13 +538,15 @@ def create_app(
     @app.post("/campaigns/{campaign}/phases/{phase}/upload", response_class=HTMLResponse)
     async def upload_page(campaign: str, phase: str, request: Request) -> Any:
         limit(request, "upload")
-        team = signed_in(request)
+        team = await signed_in(request)
         if team is None or service.campaign_name(team.campaign_id) != campaign:
             raise Refused(401, "sign in with your team's token first")
         p = await run_in_threadpool(service.open_phase, team, phase)
+        await run_in_threadpool(service.check_rejections, team, rejected_per_day)
+        await run_in_threadpool(service.check_runs_left, team, p)  # before the body is read
         try:
             new = partial(storage.new_upload, p.max_bytes)
-            form = await read_form(request, new, "file", p.max_bytes)
+            form = await read_form(request, new, "file", p.max_bytes, upload_seconds)
         except TooLarge as exc:
             raise Refused(413, str(exc)) from None
         except BadForm as exc:
@@ -397,7 +554,7 @@ def create_app(
         upload = form.upload
         if upload is None:
             raise Refused(422, "no file in the form")
-        if not csrf_ok(request.cookies.get(CSRF_COOKIE), form.fields.get(CSRF_FIELD)):
+        if not csrf_checked(request, form.fields.get(CSRF_FIELD)):
             upload.discard()
             raise Refused(403, "the form has expired (CSRF check failed); reload the page")
         try:
@@ -424,7 +581,7 @@ def create_app(
 
     @app.get("/campaigns/{campaign}/phases/{phase}", response_class=HTMLResponse)
     async def board_page(campaign: str, phase: str, request: Request) -> Any:
-        team = signed_in(request)
+        team = await signed_in(request)
         p, table = service.leaderboard(campaign, phase)
         mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
         body = pages.board_page(campaign, p, table, mine, clock())
@@ -432,7 +589,7 @@ def create_app(
 
     @app.get("/mine", response_class=HTMLResponse)
     async def mine_page(request: Request) -> Any:
-        team = signed_in(request)
+        team = await signed_in(request)
         if team is None:
             raise Refused(401, "sign in with your team's token first")
         return html(

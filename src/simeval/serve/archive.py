@@ -13,13 +13,30 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
 
 CHUNK = 1 << 16
+# what a damaged archive raises from zipfile (a bad CRC, a broken deflate stream, a cut-off
+# entry, an unknown method or version, an encrypted entry, a mangled header): the client's
+# error, never the server's
+BROKEN = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    NotImplementedError,
+    OSError,
+    EOFError,
+    zlib.error,
+    struct.error,
+    ValueError,
+    RuntimeError,
+    UnicodeDecodeError,
+)
 
 
 def is_multi_file(target: Any) -> bool:
@@ -40,7 +57,7 @@ def unpack(archive: Path, into: Path, names: list[str], cap: int, shown: str) ->
     wanted = set(names)
     try:
         zf = zipfile.ZipFile(archive)
-    except (zipfile.BadZipFile, OSError):
+    except BROKEN:
         raise InputError(
             shown, None, f"expected a zip archive of the run's files ({', '.join(names)})"
         ) from None
@@ -66,7 +83,7 @@ def unpack(archive: Path, into: Path, names: list[str], cap: int, shown: str) ->
                                 f"unpacked, the files pass this phase's cap of {cap:,} bytes",
                             )
                         dst.write(chunk)
-            except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError) as exc:
+            except BROKEN as exc:
                 raise InputError(shown, None, f"{base}: cannot unpack it ({exc})") from None
 
 

@@ -5,6 +5,8 @@ A campaign file::
     name = "lex25"                       # letters, digits, - and _
     title = "Word similarity 2025"
     registry = ["lab.toml"]              # optional: the organiser's own benchmarks
+    registration = "open"                # or "closed": no team registers itself
+    max_teams = 40                       # optional: registration closes at 40 teams
 
     [[phase]]
     name = "trial"
@@ -55,13 +57,15 @@ from simeval.serve.db import Database
 from simeval.serve.models import SCORED, Campaign, Phase, Submission, naive, utc
 from simeval.serve.storage import ITEMS, Storage
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-CAMPAIGN_KEYS = {"name", "title", "registry", "phase"}
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
+CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
+REGISTRATION = ("open", "closed")
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell so begun as a formula
 PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", "hidden"}
 
 
 def check_name(value: Any, what: str, path: Path | None = None) -> str:
-    if not isinstance(value, str) or not NAME.match(value):
+    if not isinstance(value, str) or not NAME.fullmatch(value):
         raise InputError(
             path, None, f"{what} {value!r}: use 1-64 letters, digits, '-' or '_' (first a letter)"
         )
@@ -139,8 +143,27 @@ class PhaseSpec:
     hidden: bool
 
 
+@dataclass
+class Registration:
+    """Whether teams may register themselves, and up to how many."""
+
+    state: str = "open"
+    max_teams: int | None = None
+
+
+def read_registration(doc: dict[str, Any], path: Path) -> Registration:
+    state = doc.get("registration", "open")
+    if state not in REGISTRATION:
+        raise InputError(path, None, f'registration = {state!r}: use "open" or "closed"')
+    max_teams = doc.get("max_teams")
+    if max_teams is not None:
+        max_teams = _positive(max_teams, "max_teams", path)
+    return Registration(state, max_teams)
+
+
 def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]]:
-    """(name, title, registry files, phases) of a campaign file, checked."""
+    """(name, title, registry files, phases) of a campaign file, checked
+    (:func:`read_registration` reads its registration keys)."""
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -199,6 +222,7 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
     """Add the campaign of ``path`` (every target loaded and checked first)."""
     name, title, registry, phases = read_campaign_file(path)
     covers: dict[str, set[str]] = {}  # the benchmarks each phase scores, suites' members too
+    registration = read_registration(tomllib.loads(path.read_text(encoding="utf-8")), path)
     for p in phases:
         for t in p.targets:
             loaded = targets.get(registry, t)
@@ -209,7 +233,14 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
     with db.session() as s:
         if s.scalar(select(Campaign).where(Campaign.name == name)) is not None:
             raise InputError(path, None, f"a campaign named {name} exists already")
-        campaign = Campaign(name=name, title=title, registry_files=registry, created=naive(now))
+        campaign = Campaign(
+            name=name,
+            title=title,
+            registry_files=registry,
+            created=naive(now),
+            registration=registration.state,
+            max_teams=registration.max_teams,
+        )
         s.add(campaign)
         for p in phases:
             s.add(
@@ -261,6 +292,48 @@ def publish(db: Database, campaign: str, phase: str, now: datetime) -> Phase:
             )
         p.published = naive(now)
     return p
+
+
+def set_registration(
+    db: Database, campaign: str, state: str | None = None, max_teams: int | None = None
+) -> Registration:
+    """Open or close a campaign's registration, or set its team cap (0: none)."""
+    if state is not None and state not in REGISTRATION:
+        raise InputError(None, None, f"registration {state!r}: use open or closed")
+    with db.session() as s:
+        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
+        if c is None:
+            raise InputError(None, None, f"no campaign {campaign!r}")
+        if state is not None:
+            c.registration = state
+        if max_teams is not None:
+            c.max_teams = max_teams or None
+        return Registration(c.registration, c.max_teams)
+
+
+def rotate_token(db: Database, campaign: str, team: str) -> str:
+    """A new token for ``team`` (shown once); the old one stops working at once, also in a
+    running server (its cache of checked tokens compares the stored hash)."""
+    from simeval.serve.models import Team
+    from simeval.serve.security import new_token
+
+    token = new_token()
+    with db.session() as s:
+        row = s.scalar(
+            select(Team).join(Campaign).where(Campaign.name == campaign, Team.name == team)
+        )
+        if row is None:
+            raise InputError(None, None, f"no team {team!r} in a campaign {campaign!r}")
+        row.token_key, row.token_salt, row.token_hash = token.key, token.salt, token.hash
+    return token.token
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a string that begins like a formula (``=``,
+    ``+``, ``-``, ``@``, tab, carriage return) gets a leading ``'`` (OWASP's advice)."""
+    if isinstance(value, str) and value.startswith(FORMULA):
+        return "'" + value
+    return value
 
 
 def input_file(target: Any) -> tuple[str, bytes] | None:
@@ -338,7 +411,9 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
     """Write every submission, its results and each phase's final leaderboard to ``out``:
 
     - ``submissions.csv``: one row per upload (scored or rejected) and ``submissions/<id>``,
-      the bytes as received;
+      the bytes as received; a rejected upload whose bytes were pruned (the server keeps
+      those of a team's latest rejected uploads only) has its row, ``stored`` = ``pruned``
+      and no file; text cells that a spreadsheet would take for a formula begin with ``'``;
     - ``<phase>/results.jsonl`` (+ ``items/``): the records of scored runs, each named
       ``<team> run <n>``, for ``simeval leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
@@ -377,25 +452,28 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             "size",
             "client_name",
             "error",
+            "stored",
         ]
     )
     for sub, team, phase in rows:
-        shutil.copyfile(storage.file(sub.id), out / "submissions" / sub.id)
-        writer.writerow(
-            [
-                sub.id,
-                team,
-                phase,
-                sub.target,
-                sub.run or "",
-                sub.status,
-                utc(sub.received).isoformat(),
-                sub.sha256,
-                sub.size,
-                sub.client_name,
-                sub.error or "",
-            ]
-        )
+        kept = storage.file(sub.id).is_file()
+        if kept or sub.status == SCORED:  # a scored upload's file is never pruned
+            shutil.copyfile(storage.file(sub.id), out / "submissions" / sub.id)
+        values = [
+            sub.id,
+            team,
+            phase,
+            sub.target,
+            sub.run or "",
+            sub.status,
+            utc(sub.received).isoformat(),
+            sub.sha256,
+            sub.size,
+            sub.client_name,
+            sub.error or "",
+            "yes" if kept else "pruned",
+        ]
+        writer.writerow([cell(v) for v in values])
     (out / "submissions.csv").write_text(table.getvalue(), encoding="utf-8")
     written.append(out / "submissions.csv")
     suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}

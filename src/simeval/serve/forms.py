@@ -5,16 +5,25 @@
   the cap plus :data:`FORM_SLACK`, so neither extra fields nor bytes after the last boundary
   are read without end;
 - a form without a file (register, sign in, sign out: url-encoded, as the pages send them):
-  at most :data:`SMALL_FORM` bytes, read into memory and parsed there.
+  at most :data:`SMALL_FORM` bytes, read into memory and parsed there;
+- a JSON body (the registration API): at most :data:`SMALL_FORM` bytes (:func:`read_json`).
+
+A multipart body that ends before its closing boundary is refused (400) and its partial file
+discarded; every body is read within ``seconds`` (:func:`timed`, 408 past it), so a client
+that trickles or stalls cannot hold an upload open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
+import anyio
+from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from simeval.serve.storage import Upload
@@ -37,21 +46,66 @@ def _declared_length(request: Any) -> int | None:
     return int(length) if length.isdigit() else None
 
 
-async def read_fields(request: Any, limit: int = SMALL_FORM) -> dict[str, str]:
+async def timed(request: Any, seconds: float | None) -> AsyncIterator[bytes]:
+    """The body's chunks, all of them within ``seconds`` of the first ask (None: no limit);
+    past it :class:`BadForm` 408."""
+    stream = request.stream()
+    end = None if seconds is None else time.monotonic() + seconds
+    try:
+        while True:
+            try:
+                if end is None:
+                    chunk = await stream.__anext__()
+                else:
+                    with anyio.fail_after(max(0.0, end - time.monotonic())):
+                        chunk = await stream.__anext__()
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                raise BadForm(f"the request body took more than {seconds:g} s", 408) from None
+            yield chunk
+    finally:
+        await stream.aclose()
+
+
+async def read_body(request: Any, limit: int, seconds: float | None = None) -> bytes:
+    """The whole body if it is at most ``limit`` bytes (413 as soon as it is not)."""
+    too_large = BadForm(f"the request body is larger than {limit:,} bytes", 413)
+    if (_declared_length(request) or 0) > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in timed(request, seconds):
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
+async def read_json(request: Any, limit: int = SMALL_FORM, seconds: float | None = None) -> Any:
+    """A JSON body of at most ``limit`` bytes, parsed (never starlette's ``request.json()``,
+    which reads a body of any size into memory first)."""
+    body = await read_body(request, limit, seconds)
+    try:
+        return json.loads(body)
+    except ValueError:  # also a body that is not UTF-8
+        raise BadForm("the body is not JSON", 422) from None
+
+
+async def read_fields(
+    request: Any, limit: int = SMALL_FORM, seconds: float | None = None
+) -> dict[str, str]:
     """The fields of a url-encoded form of at most ``limit`` bytes (read no further)."""
     ctype, _ = parse_options_header(request.headers.get("content-type", ""))
     if not ctype:  # no form at all: no fields (the body is not read)
         return {}
     if ctype != b"application/x-www-form-urlencoded":
         raise BadForm("expected application/x-www-form-urlencoded")
-    too_large = BadForm(f"the form is larger than {limit:,} bytes", 413)
-    if (_declared_length(request) or 0) > limit:
-        raise too_large
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise too_large
+    try:
+        body = await read_body(request, limit, seconds)
+    except BadForm as exc:
+        if exc.status == 413:
+            raise BadForm(f"the form is larger than {limit:,} bytes", 413) from None
+        raise
     return dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
 
 
@@ -63,11 +117,16 @@ class Form:
 
 
 async def read_form(
-    request: Any, new_upload: Callable[[], Upload], file_field: str, max_bytes: int
+    request: Any,
+    new_upload: Callable[[], Upload],
+    file_field: str,
+    max_bytes: int,
+    seconds: float | None = None,
 ) -> Form:
     """Parse ``request``'s multipart body; the part named ``file_field`` goes to a new upload
     (capped at ``max_bytes`` by ``new_upload``). :class:`~simeval.serve.storage.TooLarge`
-    stops reading, and so does a body past ``max_bytes`` + :data:`FORM_SLACK` (413); on any
+    stops reading, and so does a body past ``max_bytes`` + :data:`FORM_SLACK` (413), one
+    that ends before its closing boundary (400) or takes more than ``seconds`` (408); on any
     error the upload is discarded."""
     ctype, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
@@ -78,7 +137,10 @@ async def read_form(
     if (_declared_length(request) or 0) > limit:
         raise too_large
     form = Form()
-    state: dict[str, Any] = {"headers": {}, "name": None, "value": bytearray()}
+    state: dict[str, Any] = {"headers": {}, "name": None, "value": bytearray(), "end": False}
+
+    def on_end() -> None:
+        state["end"] = True
 
     def on_part_begin() -> None:
         state.update(headers={}, name=None, value=bytearray())
@@ -132,16 +194,23 @@ async def read_form(
             "on_headers_finished": on_headers_finished,
             "on_part_data": on_part_data,
             "on_part_end": on_part_end,
+            "on_end": on_end,
         },
     )
     received = 0
     try:
-        async for chunk in request.stream():
+        async for chunk in timed(request, seconds):
             received += len(chunk)
             if received > limit:
                 raise too_large
             parser.write(chunk)
         parser.finalize()
+        if not state["end"]:
+            raise BadForm("the form ended before its closing boundary: send it again")
+    except MultipartParseError as exc:  # not multipart as its header says: the client's error
+        if form.upload is not None:
+            form.upload.discard()
+        raise BadForm(f"not a multipart form: {exc}") from None
     except BaseException:
         if form.upload is not None:
             form.upload.discard()

@@ -68,7 +68,7 @@ class FolderLock:
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
-        self._lock = FileLock(self.root / LOCK_FILE, mode=0o600)
+        self._lock = FileLock(self.root / LOCK_FILE, mode=0o600, thread_local=False)
 
     def acquire(self) -> FolderLock:
         self.root.mkdir(parents=True, exist_ok=True)

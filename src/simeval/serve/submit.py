@@ -27,19 +27,25 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from simeval.errors import InputError
-from simeval.serve.campaigns import Targets, check_name
+from simeval.serve.campaigns import Targets
 from simeval.serve.db import Database
 from simeval.serve.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
-from simeval.serve.names import name_key
+from simeval.serve.names import check_team_name, name_key
 from simeval.serve.scoring import Job, Scorers
-from simeval.serve.security import VerifiedTokens, check_secret, new_token, split_token
+from simeval.serve.security import (
+    NewToken,
+    VerifiedTokens,
+    check_secret,
+    new_token,
+    split_token,
+)
 from simeval.serve.storage import Storage, Upload
 
 log = logging.getLogger("simeval.serve")
@@ -116,23 +122,36 @@ class Service:
 
     # teams
 
-    def register(self, campaign: str, team: str) -> str:
-        """Add a team; returns its token (shown once, stored hashed)."""
+    def register(self, campaign: str, team: str, token: NewToken | None = None) -> str:
+        """Add a team named ``team`` (NFKC; :mod:`.names`) if the campaign's registration is
+        open and below its cap; returns its token (shown once, stored hashed). ``token``: one
+        made beforehand (the server makes it in its hashing threads)."""
         try:
-            check_name(team, "team name")
-        except InputError as exc:
-            raise Refused(422, str(exc)) from None
-        token = new_token()
+            team = check_team_name(team)
+        except ValueError as exc:
+            raise Refused(422, f"team name {team!r}: {exc}") from None
+        key = name_key(team)
+        token = token or new_token()
+        taken = Refused(409, f"the team name {team!r} is taken (or looks like one that is)")
         try:
-            with self.db.session() as s:
-                c = s.scalar(select(Campaign).where(Campaign.name == campaign))
+            with self.db.session() as s:  # the campaign's row locked: the cap holds exactly
+                c = s.scalar(select(Campaign).where(Campaign.name == campaign).with_for_update())
                 if c is None:
                     raise Refused(404, f"no campaign {campaign!r}")
+                if c.registration != "open":
+                    raise Refused(403, f"registration to {campaign} is closed; ask the organiser")
+                names = s.scalars(select(Team.name).where(Team.campaign_id == c.id)).all()
+                if c.max_teams is not None and len(names) >= c.max_teams:
+                    raise Refused(
+                        403, f"{campaign} has its {c.max_teams} teams; registration is closed"
+                    )
+                if any(name_key(n) == key for n in names):  # keys of old rows recomputed
+                    raise taken
                 s.add(
                     Team(
                         campaign_id=c.id,
                         name=team,
-                        name_key=name_key(team),
+                        name_key=key,
                         token_key=token.key,
                         token_salt=token.salt,
                         token_hash=token.hash,
@@ -140,25 +159,97 @@ class Service:
                     )
                 )
         except IntegrityError:
-            raise Refused(409, f"the team name {team!r} is taken") from None
+            raise taken from None
         log.info("team %s registered in %s", team, campaign)
         return token.token
 
     def authenticate(self, token: str | None) -> Team | None:
-        """The team holding ``token``, or None."""
+        """The team holding ``token``, or None: :meth:`cached`, else :meth:`token_row` and
+        one scrypt (the server runs these steps apart: :func:`.security.hashing`)."""
         parts = split_token(token or "")
         if parts is None:
             return None
         assert token is not None
-        known = self.verified.get(token)
-        with self.db.reading() as s:
-            if known is not None:
-                return s.get(Team, known)
-            team = s.scalar(select(Team).where(Team.token_key == parts[0]))
-            if team is None or not check_secret(parts[1], team.token_salt, team.token_hash):
-                return None
-        self.verified.add(token, team.id)
+        team = self.cached(token)
+        if team is None:
+            team = self.token_row(parts[0])
+            team = self.verify(token, team)
         return team
+
+    def cached(self, token: str) -> Team | None:
+        """The team of a token checked before, if its row still holds the hash it had then."""
+        known = self.verified.get(token)
+        if known is None:
+            return None
+        with self.db.reading() as s:
+            team = s.get(Team, known[0])
+        if team is None or team.token_hash != known[1]:
+            self.verified.forget(token)
+            return None
+        return team
+
+    def token_row(self, key: str) -> Team | None:
+        """The team whose token has this key (no secret checked)."""
+        with self.db.reading() as s:
+            return s.scalar(select(Team).where(Team.token_key == key))
+
+    def verify(self, token: str, team: Team | None) -> Team | None:
+        """``team`` if ``token``'s secret is its secret: one scrypt in every case, also for an
+        unknown key (``team`` None), and no database connection held meanwhile."""
+        parts = split_token(token)
+        secret = parts[1] if parts else ""
+        salt, stored = (team.token_salt, team.token_hash) if team is not None else (None, None)
+        if not check_secret(secret, salt, stored) or team is None:
+            return None
+        self.verified.add(token, team.id, team.token_hash)
+        return team
+
+    def rejections(self, team_id: int, since: datetime) -> int:
+        """Rejected uploads of the team received since ``since``."""
+        with self.db.reading() as s:
+            return s.scalar(
+                select(func.count())
+                .select_from(Submission)
+                .where(
+                    Submission.team_id == team_id,
+                    Submission.status == REJECTED,
+                    Submission.received >= naive(since),
+                )
+            )
+
+    def check_rejections(self, team: Team, per_day: int) -> None:
+        """Refuse (429) a team that sent ``per_day`` rejected uploads in the last 24 hours
+        (0: no limit); checked before the body is read."""
+        if per_day > 0 and self.rejections(team.id, self.clock() - timedelta(days=1)) >= per_day:
+            raise Refused(
+                429, f"{per_day} rejected uploads in 24 hours; check your files with simeval score"
+            )
+
+    def prune_rejected(self, team_id: int, keep: int, days: float) -> list[str]:
+        """Remove the stored bytes of the team's rejected uploads beyond its ``keep`` latest
+        or older than ``days``; their rows stay (the export marks them ``pruned``)."""
+        cutoff = naive(self.clock() - timedelta(days=days))
+        with self.db.reading() as s:
+            found = s.execute(
+                select(Submission.id, Submission.received)
+                .where(Submission.team_id == team_id, Submission.status == REJECTED)
+                .order_by(Submission.received.desc(), Submission.id)
+            ).all()
+        pruned = []
+        for i, (sid, received) in enumerate(found):
+            if (i >= keep or received < cutoff) and self.storage.folder(sid).exists():
+                self.storage.drop(sid)
+                pruned.append(sid)
+        return pruned
+
+    def check_runs_left(self, team: Team, p: Phase) -> None:
+        """Refuse (409) before the body is read when no target of ``p`` has a run left (the
+        web form names its target inside the body)."""
+        with self.db.reading() as s:
+            used = {t: self._runs_used(s, team.id, p.id, t) for t in p.targets}
+        if all(n >= p.runs for n in used.values()):
+            target = p.targets[0] if len(p.targets) == 1 else "every target"
+            raise Refused(409, no_runs(min(used.values()), p.runs, target, p.name))
 
     # uploads
 

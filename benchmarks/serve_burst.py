@@ -1,0 +1,324 @@
+"""The public leaderboard during a burst of bad passwords and tokens: ``--clients`` clients
+(default 8, each from its own loopback address, 127.0.1.1, 127.0.1.2, …) send wrong team
+tokens as fast as they can, half as ``Authorization: Bearer`` on ``/api/submissions`` and half
+through the sign-in form, while one more client reads the public leaderboard, one request
+after another.
+
+The server is the shared-task app (``create_app`` and uvicorn, as ``simeval serve run`` starts
+them) in its own process on 127.0.0.1, over SQLite in a new folder, with a campaign of one
+phase whose leaderboard holds ``--teams`` scored runs on MC-30. It runs twice: with the
+default rate limits (``default``) and with none (``off``, so every attempt costs a scrypt:
+how much the event loop suffers when only the hashing threads stand between it and the
+burst); ``--limits`` picks one.
+
+Prints, for each: the leaderboard's p50 and p95 latency alone (``--seconds``, before the
+burst) and during the burst (``--seconds``), their ratio, and the attempts: checked (401: a
+scrypt was paid), refused by the rate limit (429), anything else (a failure). Exits 1 when
+an attempt got another answer or a leaderboard request failed; the times are printed, not
+judged.
+
+Run: SIMEVAL_DATA_DIR=../shared/data python benchmarks/serve_burst.py [--clients 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+
+CAMPAIGN = "burst"
+PHASE = "trial"
+BOARD = f"/api/campaigns/{CAMPAIGN}/phases/{PHASE}/leaderboard"
+START_SECONDS = 60
+REQUEST_SECONDS = 30
+
+
+def campaign_text(now: datetime) -> str:
+    return f"""name = "{CAMPAIGN}"
+title = "Burst"
+[[phase]]
+name = "{PHASE}"
+targets = ["mc30"]
+opens = {(now - timedelta(hours=1)).isoformat()}
+deadline = {(now + timedelta(days=1)).isoformat()}
+runs = 3
+max_bytes = 100_000
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(folder: Path, port: int, limits: str) -> None:
+    """The server process: ``create_app`` over ``folder`` and uvicorn as ``simeval serve run``
+    starts it (one process, X-Forwarded-For not trusted)."""
+    import uvicorn
+
+    from simeval.serve.app import create_app
+    from simeval.serve.db import default_url
+
+    app = create_app(
+        default_url(folder), folder / "files", rate_limits=None if limits == "default" else {}
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False)
+
+
+@contextmanager
+def server(folder: Path, limits: str) -> Iterator[str]:
+    import httpx
+
+    port = free_port()
+    log = (folder / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(folder), str(port), limits],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start; see {folder / 'server.log'}")
+            try:
+                if httpx.get(url + BOARD, trust_env=False).is_success:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
+        log.close()
+
+
+def client(url: str, address: str) -> object:
+    import httpx
+
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=url, transport=transport, timeout=REQUEST_SECONDS, trust_env=False)
+
+
+def mc30_file(pairs: list[tuple[str, str]], seed: int) -> bytes:
+    scores = np.random.default_rng(seed).random(len(pairs)).round(6)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["word1", "word2", "sim"])
+    writer.writerows((a, b, s) for (a, b), s in zip(pairs, scores.tolist(), strict=True))
+    return text.getvalue().encode()
+
+
+def fill(url: str, teams: int) -> str:
+    """``teams`` teams, one scored run each (each from its own address); a real token key
+    (with which the attackers send wrong secrets)."""
+    from simeval.data.store import DataStore
+
+    gold = DataStore.from_env().path("mc30/EN-MC-30.txt").read_text(encoding="utf-8")
+    pairs = [tuple(line.split("\t")[:2]) for line in gold.splitlines() if line.strip()]
+    key = ""
+    for i in range(teams):
+        with client(url, f"127.0.2.{i + 1}") as http:
+            r = http.post(f"/api/campaigns/{CAMPAIGN}/teams", json={"team": f"team{i}"})
+            r.raise_for_status()
+            token = r.json()["token"]
+            key = token.split("_")[1]
+            r = http.post(
+                f"/api/phases/{PHASE}/submissions",
+                params={"target": "mc30", "filename": "run.csv"},
+                content=mc30_file(pairs, i),
+                headers={"authorization": f"Bearer {token}"},
+            )
+            if r.status_code != 201:
+                raise RuntimeError(f"upload: HTTP {r.status_code} {r.text[:200]}")
+    return key
+
+
+@dataclass
+class Reads:
+    seconds: list[float] = field(default_factory=list)
+    failed: int = 0
+
+    def percentiles(self) -> tuple[float, float]:
+        if not self.seconds:
+            return float("nan"), float("nan")
+        p50, p95 = np.percentile(self.seconds, [50, 95])
+        return float(p50), float(p95)
+
+
+def read_board(url: str, stop: threading.Event, reads: Reads) -> None:
+    with client(url, "127.0.3.1") as http:
+        while not stop.is_set():
+            began = time.perf_counter()
+            try:
+                ok = http.get(BOARD).status_code == 200
+            except Exception:
+                ok = False
+            if ok:
+                reads.seconds.append(time.perf_counter() - began)
+            else:
+                reads.failed += 1
+
+
+def attack(url: str, n: int, key: str, stop: threading.Event, answers: Counter) -> None:
+    """Client ``n``: wrong tokens as fast as it can, as Bearer and through the sign-in form."""
+    mine: Counter = Counter()
+    with client(url, f"127.0.1.{n + 1}") as http:
+        page = http.get(f"/campaigns/{CAMPAIGN}").text
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        i = 0
+        while not stop.is_set():
+            i += 1
+            wrong = f"st_{key if i % 4 else secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
+            try:
+                if n % 2:
+                    r = http.post("/login", data={"token": wrong, "csrf": csrf})
+                else:
+                    r = http.get("/api/submissions", headers={"authorization": f"Bearer {wrong}"})
+                mine[r.status_code] += 1
+            except Exception:
+                mine["error"] += 1
+    answers.update(mine)
+
+
+@dataclass
+class Result:
+    limits: str
+    clients: int
+    seconds: float
+    alone: Reads
+    during: Reads
+    answers: Counter
+
+    def lines(self) -> list[str]:
+        a50, a95 = self.alone.percentiles()
+        d50, d95 = self.during.percentiles()
+        checked, refused = self.answers[401], self.answers[429]
+        other = sum(self.answers.values()) - checked - refused
+        return [
+            f"rate limits {self.limits}: {self.clients} clients x {self.seconds:g} s of wrong "
+            f"tokens: {sum(self.answers.values())} attempts, {checked} checked (401), "
+            f"{refused} refused (429), {other} other",
+            f"  leaderboard alone     : {len(self.alone.seconds)} requests, "
+            f"p50 {a50 * 1000:.1f} ms, p95 {a95 * 1000:.1f} ms",
+            f"  leaderboard in burst  : {len(self.during.seconds)} requests, "
+            f"p50 {d50 * 1000:.1f} ms, p95 {d95 * 1000:.1f} ms",
+            f"  ratio burst / alone   : p50 {d50 / a50:.2f}x, p95 {d95 / a95:.2f}x; "
+            f"p95 under 1 s: {'yes' if d95 < 1 else 'NO'}",
+        ]
+
+    @property
+    def failed(self) -> list[str]:
+        problems = []
+        other = {k: v for k, v in self.answers.items() if k not in (401, 429)}
+        if other:
+            problems.append(f"rate limits {self.limits}: attempts answered {other}")
+        if self.alone.failed or self.during.failed or not self.during.seconds:
+            problems.append(f"rate limits {self.limits}: leaderboard requests failed")
+        return problems
+
+
+def run(folder: Path, limits: str, clients: int, seconds: float, teams: int) -> Result:
+    from simeval.serve.campaigns import Targets, create_campaign
+    from simeval.serve.db import Database, default_url
+
+    folder.mkdir(parents=True)
+    (folder / "campaign.toml").write_text(campaign_text(datetime.now(UTC)), "utf-8")
+    db = Database(default_url(folder))
+    create_campaign(db, folder / "campaign.toml", datetime.now(UTC), Targets())
+    db.dispose()
+    with server(folder, limits) as url:
+        key = fill(url, teams)
+        alone, during, answers = Reads(), Reads(), Counter()
+        stop = threading.Event()
+        reader = threading.Thread(target=read_board, args=(url, stop, alone))
+        reader.start()
+        time.sleep(seconds)
+        stop.set()
+        reader.join()
+        stop = threading.Event()
+        burst = [
+            threading.Thread(target=attack, args=(url, n, key, stop, answers))
+            for n in range(clients)
+        ]
+        for t in burst:
+            t.start()
+        time.sleep(min(1.0, seconds / 4))  # the burst under way before measuring
+        reader = threading.Thread(target=read_board, args=(url, stop, during))
+        reader.start()
+        time.sleep(seconds)
+        stop.set()
+        for t in [reader, *burst]:
+            t.join()
+    return Result(limits, clients, seconds, alone, during, answers)
+
+
+def main() -> None:
+    if len(sys.argv) == 5 and sys.argv[1] == "--serve":
+        serve(Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=8, help="clients sending wrong tokens")
+    parser.add_argument("--seconds", type=float, default=10, help="of each measurement")
+    parser.add_argument("--teams", type=int, default=5, help="scored runs on the leaderboard")
+    parser.add_argument("--limits", choices=["default", "off", "both"], default="both")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
+    args = parser.parse_args()
+    modes = ["default", "off"] if args.limits == "both" else [args.limits]
+    print(
+        f"server: create_app + uvicorn on 127.0.0.1 in its own process, SQLite; leaderboard of "
+        f"{args.teams} runs; scrypt n=2**14 in hashing threads"
+    )
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in modes:
+            result = run(Path(tmp) / mode, mode, args.clients, args.seconds, args.teams)
+            results.append(result)
+            for line in result.lines():
+                print(line, flush=True)
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "limits": r.limits,
+                        "alone": r.alone.percentiles(),
+                        "during": r.during.percentiles(),
+                        "answers": {str(k): v for k, v in r.answers.items()},
+                    }
+                    for r in results
+                ]
+            )
+        )
+    problems = [p for r in results for p in r.failed]
+    for problem in problems:
+        print(f"FAILED: {problem}")
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
