@@ -49,7 +49,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve import pages
 from simeval.serve.forms import BadForm, read_fields, read_form, read_json, timed
-from simeval.serve.models import REJECTED, SCORED, Phase, Submission, Team, utc
+from simeval.serve.models import REJECTED, Submission, Team, utc
 from simeval.serve.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -66,6 +66,7 @@ from simeval.serve.security import (
 from simeval.serve.stamp import FolderLock, open_pair
 from simeval.serve.storage import TooLarge, Upload
 from simeval.serve.submit import Clock, Refused, Service, Ticket, error_view
+from simeval.serve.views import submission_view, visible
 
 log = logging.getLogger("simeval.serve")
 SESSION_COOKIE = "simeval_team"
@@ -144,45 +145,6 @@ def unavailable(why: str) -> Refused:
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def visible(phase: Phase) -> bool:
-    """Scores of ``phase`` may be shown to participants."""
-    return not phase.hidden or phase.published is not None
-
-
-def submission_view(sub: Submission, phase: Phase) -> dict[str, Any]:
-    """A submission as its team sees it (scores only where the phase shows them)."""
-    results = None
-    if sub.status == SCORED and visible(phase):
-        results = [
-            {
-                "benchmark": r["benchmark"],
-                "main_metric": r["main_metric"],
-                "score": r["metrics"].get(r["main_metric"]),
-                "metrics": r["metrics"],
-                "coverage": r["coverage"],
-                "warnings": r["warnings"],
-            }
-            for r in sub.results or []
-        ]
-    return {
-        "id": sub.id,
-        "phase": phase.name,
-        "target": sub.target,
-        "run": sub.run,
-        "runs": phase.runs,
-        "status": sub.status,
-        "received": utc(sub.received).isoformat(timespec="seconds"),
-        "file": sub.client_name,
-        "sha256": sub.sha256,
-        "size": sub.size,
-        # a counted run's error (the gold refused it, :mod:`.hidden`) waits for publication
-        "error": sub.error if sub.status != SCORED or visible(phase) else None,
-        "hidden": sub.status == SCORED and not visible(phase),
-        "results": results,
-        "warnings": list(sub.warnings or []),  # a hidden phase's: the file and input's alone
-    }
 
 
 def bucket(host: str) -> str:

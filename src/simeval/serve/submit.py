@@ -47,6 +47,7 @@ from simeval.serve.security import (
     split_token,
 )
 from simeval.serve.storage import Storage, Upload
+from simeval.serve.views import submission_view
 
 log = logging.getLogger("simeval.serve")
 Clock = Callable[[], datetime]
@@ -424,8 +425,6 @@ class Service:
 
     def views(self, team_id: int) -> list[dict[str, Any]]:
         """The team's submissions as it may see them, newest first."""
-        from simeval.serve.app import submission_view
-
         with self.db.reading() as s:
             subs = s.scalars(
                 select(Submission)

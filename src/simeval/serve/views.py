@@ -1,0 +1,47 @@
+"""What a participant is shown of their submissions: the one place that decides whether a
+phase's scores, errors and warnings may be seen (the API and the pages both use it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simeval.serve.models import SCORED, Phase, Submission, utc
+
+
+def visible(phase: Phase) -> bool:
+    """Scores of ``phase`` may be shown to participants."""
+    return not phase.hidden or phase.published is not None
+
+
+def submission_view(sub: Submission, phase: Phase) -> dict[str, Any]:
+    """A submission as its team sees it (scores only where the phase shows them)."""
+    results = None
+    if sub.status == SCORED and visible(phase):
+        results = [
+            {
+                "benchmark": r["benchmark"],
+                "main_metric": r["main_metric"],
+                "score": r["metrics"].get(r["main_metric"]),
+                "metrics": r["metrics"],
+                "coverage": r["coverage"],
+                "warnings": r["warnings"],
+            }
+            for r in sub.results or []
+        ]
+    return {
+        "id": sub.id,
+        "phase": phase.name,
+        "target": sub.target,
+        "run": sub.run,
+        "runs": phase.runs,
+        "status": sub.status,
+        "received": utc(sub.received).isoformat(timespec="seconds"),
+        "file": sub.client_name,
+        "sha256": sub.sha256,
+        "size": sub.size,
+        # a counted run's error (the gold refused it, :mod:`.hidden`) waits for publication
+        "error": sub.error if sub.status != SCORED or visible(phase) else None,
+        "hidden": sub.status == SCORED and not visible(phase),
+        "results": results,
+        "warnings": list(sub.warnings or []),  # a hidden phase's: the file and input's alone
+    }
