@@ -20,7 +20,7 @@ from test_serve_security import CliServer, auth, wait_for
 pytest.importorskip("fastapi")
 
 PAGE = readme_text.doc("operating-a-server.md")
-SQLITE, POSTGRES = readme_text.blocks(PAGE, "bash")
+SQLITE, POSTGRES, TEAMS = readme_text.blocks(PAGE, "bash")
 BIN = Path(sys.executable).parent
 
 
@@ -134,3 +134,31 @@ def test_postgres_backup_of_a_running_server_restores(tmp_path, mc30):
         with psycopg.connect(base, autocommit=True) as con:
             for db in (name, f"{name}_restored"):
                 con.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+
+
+def test_registration_and_token_rotation_as_the_page_shows(tmp_path, mc30):
+    """The page's third block, on a campaign with a running server: registration closed,
+    reopened with a cap of 40 (what `registration` prints, and what the API then answers),
+    and alpha's token rotated (the old one refused, the new one signed in)."""
+    lines = [line for line in TEAMS.splitlines() if line.strip()]
+    folder = tmp_path / "srv"
+    live = CliServer(folder, f"sqlite:///{folder / 'serve.db'}", tmp_path / "server.log")
+    live.create_campaign()
+    env = environment()
+    env.pop("SIMEVAL_SERVE_DB", None)
+    as_live = [line.replace("-c lex25", "-c live25") for line in lines]
+    with live.running() as http:
+        old = http.post("/api/campaigns/live25/teams", json={"team": "alpha"}).json()["token"]
+        closed = bash(as_live[0], tmp_path, env)
+        assert closed.returncode == 0, closed.stderr
+        r = http.post("/api/campaigns/live25/teams", json={"team": "beta"})
+        assert r.status_code == 403, r.text
+        opened = bash(as_live[1], tmp_path, env)
+        assert opened.returncode == 0 and "40" in opened.stdout, opened.stdout
+        assert http.post("/api/campaigns/live25/teams", json={"team": "beta"}).status_code == 201
+        rotated = bash(as_live[2], tmp_path, env)
+        assert rotated.returncode == 0, rotated.stderr
+        new = rotated.stdout.strip()
+        assert new.startswith("st_") and new != old
+        assert http.get("/api/submissions", headers=auth(old)).status_code == 401
+        assert http.get("/api/submissions", headers=auth(new)).status_code == 200
