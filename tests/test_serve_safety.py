@@ -455,3 +455,25 @@ def test_a_server_that_shuts_down_releases_its_folder(tmp_path, clock):
         create_app(url, srv.files, clock=clock)
     again = create_app(url, srv.files, clock=clock)
     stop(again)
+
+
+def test_uploads_and_the_database_are_the_servers_alone(tmp_path, clock, mc30):
+    """Folders 0700, files 0600: the SQLite file (and its WAL), the stamp, every stored
+    upload and its item rows."""
+    from simeval.serve.db import default_url
+
+    folder = tmp_path / "srv"
+    folder.mkdir(mode=0o755)
+    srv = make_server(default_url(folder), folder, clock)
+    token = register(srv.client, "alpha")
+    sid = upload(srv.client, token, pair_file(mc30, 1)[0], target="mc30").json()["id"]
+    stored = srv.files / "submissions" / sid
+    dirs = [srv.files, srv.files / "tmp", srv.files / "submissions", stored, stored / "items"]
+    files = [stored / "upload", *stored.glob("items/*"), srv.files / "server.json"]
+    files += [p for p in folder.glob("serve.db*")]
+    assert len(files) >= 4
+    assert {str(d): oct(d.stat().st_mode & 0o777) for d in dirs} == {str(d): "0o700" for d in dirs}
+    assert {str(f): oct(f.stat().st_mode & 0o777) for f in files} == {
+        str(f): "0o600" for f in files
+    }
+    stop(srv.app)

@@ -104,7 +104,9 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
         record.pop("machine", None)  # the server's host name is not the participants' affair
         if r.items is not None:
             record["items_file"] = f"{ITEMS}/{i}.tsv.gz"
+            (folder / ITEMS).mkdir(mode=0o700, exist_ok=True)
             write_items(folder / record["items_file"], r.items, ITEMS_LEVEL)
+            os.chmod(folder / record["items_file"], 0o600)  # the team's work: the server's alone
         records.append(json_safe(record))
     return Answer(records, None, notes)
 

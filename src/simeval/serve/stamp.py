@@ -71,7 +71,7 @@ class FolderLock:
         self._lock = FileLock(self.root / LOCK_FILE, mode=0o600, thread_local=False)
 
     def acquire(self) -> FolderLock:
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
             self._lock.acquire(timeout=0)
         except Timeout:
@@ -115,7 +115,7 @@ def _read_file(path: Path) -> dict[str, Any] | None:
 def bind(db: Database, storage: Storage) -> str:
     """Check that ``db`` and ``storage`` belong together, stamping a fresh pair (module
     docstring); returns the folder's id. Raises :class:`Mismatch` otherwise."""
-    storage.root.mkdir(parents=True, exist_ok=True)
+    storage.root.mkdir(mode=0o700, parents=True, exist_ok=True)
     with FileLock(storage.root / STAMP_LOCK_FILE, mode=0o600):  # two commands stamp once
         path = storage.root / STAMP_FILE
         here = _read_file(path)
@@ -224,6 +224,8 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
     made = _new_sqlite_file(url)
     if made is not None and made.parent.is_dir():  # SQLite's -wal and -shm files take its mode
         os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for path in _sqlite_files(url):  # one made by an earlier version, or by hand: the server's
+        path.chmod(0o600)
     db = Database(url, busy_timeout=busy_timeout)
     try:
         storage = Storage(root)
@@ -235,6 +237,18 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
                 Path(f"{made}{suffix}").unlink(missing_ok=True)
         raise
     return db, storage
+
+
+def _sqlite_files(url: str) -> list[Path]:
+    """The files of a SQLite URL's database that exist (the database, its WAL and index)."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return []
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return []
+    base = Path(parsed.database)
+    return [p for p in (Path(f"{base}{s}") for s in ("", "-wal", "-shm")) if p.exists()]
 
 
 def _new_sqlite_file(url: str) -> Path | None:
