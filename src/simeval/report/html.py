@@ -126,7 +126,9 @@ class ReportBuilder:
 
         def rank_key(e: Entry) -> float:
             constant = CONSTANT in e.record.get("flags", [])
-            return -math.inf if math.isnan(e.score) or constant else e.score
+            if math.isnan(e.score) or constant:
+                return -math.inf
+            return e.score if e.kind.higher_is_better else -e.score  # the kind's direction
 
         best = max(entries, key=rank_key)
         intervals: dict[str, dict[str, Interval]] = {}
