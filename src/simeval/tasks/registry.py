@@ -1,7 +1,7 @@
 """The benchmark registry: one declarative entry per benchmark and suite, and the user's own.
 
-An entry is data — task kind, files, columns, score range, split, views, aggregate — and one
-loader per entry type turns it into a task (:mod:`simeval.tasks.base`). Adding a benchmark is
+An entry is data — task kind, files, columns, score range, split, views, aggregate — and its
+kind reads it into a benchmark (``TaskKind.load``, :mod:`simeval.kinds`). Adding a benchmark is
 one entry here (plus its files in :mod:`simeval.data.catalog`); STS years are one layout each.
 
 Entry types:
@@ -26,7 +26,7 @@ The user's own benchmarks need no code:
   ``SIMEVAL_REGISTRY`` (several files separated by ``:``)::
 
       [benchmark.lab-verbs]          # paths are relative to the TOML file
-      kind = "graded"                # graded | related | sts | linking
+      kind = "graded"                # graded | related | sts | linking | a registered kind's
       gold = "verbs.tsv"
       column = "mean"                # optional, as --gold-column
       description = "our 120 verb pairs"
