@@ -5,7 +5,7 @@ pairs or documents to link), turns its answers into the task's submission, and s
 with ``Task.evaluate`` exactly as a submission file would be scored; it returns Result records
 (optionally appended to a results folder). ``predict`` writes the same submission as the
 task's official file(s); ``score`` reads a file and scores it. Nothing here depends on the kind
-of task: every kind implements the contract of :mod:`simeval.tasks.base`.
+of task: every kind implements the contract of :mod:`simeval.kinds.base`.
 
 Targets: a benchmark (``simlex999``, ``russe-hj``, ``sts12-msrvid``), a suite (``russe``,
 ``sts12``, ``xling``), a group (``words``), a name from a user registry file (``registry=``
@@ -35,7 +35,7 @@ __all__ = [
     "score",
 ]
 
-Target = Any  # tasks.base.Benchmark | tasks.base.Suite
+Target = Any  # kinds.base.Benchmark | kinds.base.Suite
 
 
 def registry_of(registry: Registry | str | Path | Iterable[str | Path] | None) -> Registry:

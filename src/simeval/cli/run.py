@@ -270,21 +270,21 @@ def _train_combine(
     exclude: list[str],
 ) -> Path:
     """`simeval train combine` (see :mod:`simeval.train.combine`)."""
+    from simeval.kinds import kind
     from simeval.measures import create_measure
-    from simeval.tasks.items import RELATED, STS
     from simeval.train.combine import CombineConfig, train_combination
     from simeval.train.pairs import training_pairs
 
     store, benchmarks = _training_benchmarks(on, out_dir, data_dir)
-    kinds = {getattr(b, "kind", None) for b in benchmarks}
-    binary = kinds == {RELATED}
+    kinds = [kind(b.kind) for b in benchmarks]
+    binary = all(k.binary_gold for k in kinds)
     groups = [g.strip() for g in features.split(",") if g.strip() and g.strip() != "none"]
     config = CombineConfig(
         on=list(on),
         measures=list(measures),
         features=groups,
         model=model,
-        texts=kinds == {STS},
+        texts=all(k.text_pairs for k in kinds),
         binary=binary,
         frequency=str(frequency) if frequency else None,
         seed=seed,

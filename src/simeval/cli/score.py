@@ -174,8 +174,8 @@ def score_sts(
     ALLnrm and Mean."""
     from simeval.data.sts import read_sts_gold
     from simeval.errors import InputError
-    from simeval.tasks.base import Suite, sha256_of
-    from simeval.tasks.sts import STSBenchmark
+    from simeval.kinds.base import Suite, sha256_of
+    from simeval.kinds.sts import STSBenchmark
 
     if len(gold) != len(pred):
         raise InputError(
@@ -222,8 +222,7 @@ def score_pairs(
     """Score a word-pair file against a gold pair file or a named benchmark."""
     from simeval.api import load_target
     from simeval.errors import InputError
-    from simeval.tasks.pairs import KIND_NAMES, PairBenchmark
-    from simeval.tasks.registry import pair_file
+    from simeval.kinds.pairs import PairBenchmark, pair_file, pair_kinds
 
     if (gold is None) == (benchmark is None):
         raise InputError(None, None, "give exactly one of --gold FILE or --benchmark NAME")
@@ -231,7 +230,7 @@ def score_pairs(
         target = load_target(benchmark, store_of(data_dir), registry_of(registry))
         if not isinstance(target, PairBenchmark):
             raise InputError(None, None, f"{benchmark} is not a word-pair benchmark")
-        if kind is not None and KIND_NAMES.get(kind) != target.kind:
+        if kind is not None and pair_kinds().get(kind) != target.kind:
             raise InputError(
                 None, None, f"--kind {kind} conflicts with {benchmark}, a {target.kind} benchmark"
             )
@@ -269,8 +268,8 @@ def score_trec(
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
     num_q, num_ret, num_rel, num_rel_ret."""
     from simeval.data.trec import read_qrels
-    from simeval.tasks.base import sha256_of
-    from simeval.tasks.linking import LinkingBenchmark
+    from simeval.kinds.base import sha256_of
+    from simeval.kinds.linking import LinkingBenchmark
 
     target = LinkingBenchmark(qrels.name, read_qrels(qrels), data=sha256_of([qrels]))
     _score(

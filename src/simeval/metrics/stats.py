@@ -133,7 +133,7 @@ def bootstrap(
 ) -> dict[str, np.ndarray]:
     """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values.
 
-    A statistic with a ``weighted`` method (:meth:`simeval.tasks.items.ItemMetrics.weighted`)
+    A statistic with a ``weighted`` method (:meth:`simeval.kinds.rows.ItemMetrics.weighted`)
     is given the replicates as blocks of row multiplicities and computes a block at once; the
     rows drawn, and so the values, are the same as calling it on each replicate's rows. When it
     also has a ``fingerprint`` (its content), the values are kept for the next request of the

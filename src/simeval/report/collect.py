@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
+from simeval.kinds import TaskKind, canonical, kind
+from simeval.results.items import Items
 from simeval.results.record import CONSTANT
 from simeval.results.store import load_items, load_results, system_name
-from simeval.tasks.items import Items, canonical
 
 
 @dataclass
@@ -28,6 +29,10 @@ class Entry:
     @property
     def task(self) -> str:
         return canonical(str(self.record["task"]))
+
+    @property
+    def kind(self) -> TaskKind:
+        return kind(self.task)
 
     @property
     def main_metric(self) -> str:

@@ -27,6 +27,7 @@ import numpy as np
 
 from simeval.engine import active
 from simeval.errors import InputError
+from simeval.kinds.rows import ItemMetrics, member_kinds, outputs_of
 from simeval.metrics import pearson, spearman
 from simeval.metrics.stats import (
     Comparison,
@@ -36,8 +37,8 @@ from simeval.metrics.stats import (
     williams_test,
 )
 from simeval.report.collect import Entry
+from simeval.results.items import Items
 from simeval.results.record import CONSTANT
-from simeval.tasks.items import MEAN_SUITE, RELATED, SUM_SUITE, ItemMetrics, Items, is_linking
 
 CORRELATIONS = {"spearman": spearman, "pearson": pearson, "all": pearson}
 
@@ -58,7 +59,7 @@ class Verdict:
 def _aligned(a: Entry, b: Entry) -> tuple[Items, Items]:
     """The two item tables restricted to the items both results counted, in one order."""
     ia, ib = a.items(), b.items()
-    if is_linking(a.task, ia):
+    if outputs_of(member_kinds(a.task, ia)) != ("score",):  # per-query values, by query
         _, rows_a, rows_b = np.intersect1d(ia["qid"], ib["qid"], return_indices=True)
         return {k: v[rows_a] for k, v in ia.items()}, {k: v[rows_b] for k, v in ib.items()}
     same = len(ia["gold"]) == len(ib["gold"]) and np.array_equal(
@@ -100,7 +101,7 @@ def compare(
     if undefined:  # a constant ranking has no correlation: there is nothing to test
         c = boot[main]
         chosen = Comparison(main, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
-    elif main in CORRELATIONS and a.task not in (SUM_SUITE, MEAN_SUITE):
+    elif main in CORRELATIONS and ma.kind.williams:
         # Williams for one correlation over the items (STS ALL pools its members by
         # definition); a mean of the members' correlations goes to the bootstrap below
         corr = CORRELATIONS[main]
@@ -116,7 +117,7 @@ def compare(
             "Williams",
             t,
         )
-    elif ma.linking or a.task == RELATED or (a.task == SUM_SUITE and main != "sum"):
+    elif ma.linking or ma.kind.randomized(main):
         values_a, values_b = ma.values, mb.values
         if not ma.linking:
             values_a = fractional_ranks(values_a, ma.strata)

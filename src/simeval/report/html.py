@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from simeval.engine import active
+from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
 from simeval.report import plots
@@ -29,7 +30,6 @@ from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 from simeval.results.record import CONSTANT
-from simeval.tasks.items import GRADED, RELATED, STS, STS_SUITE, ItemMetrics
 
 Progress = Callable[[str], None]
 
@@ -126,7 +126,9 @@ class ReportBuilder:
 
         def rank_key(e: Entry) -> float:
             constant = CONSTANT in e.record.get("flags", [])
-            return -math.inf if math.isnan(e.score) or constant else e.score
+            if math.isnan(e.score) or constant:
+                return -math.inf
+            return e.score if e.kind.higher_is_better else -e.score  # the kind's direction
 
         best = max(entries, key=rank_key)
         intervals: dict[str, dict[str, Interval]] = {}
@@ -159,7 +161,7 @@ class ReportBuilder:
                 text = f"{_fmt(value)} <small>{_ci(cis[k])}</small>" if k in cis else _fmt(value)
                 row.append(f"<strong>{text}</strong>" if e is best and k == main else text)
                 key.append(value)
-            if main in CORRELATIONS and e.task in (GRADED, STS):
+            if main in CORRELATIONS and e.kind.fisher_z:
                 n = int(e.record.get("coverage", {}).get("scored", 0))
                 fz = fisher_z_interval(
                     e.score, n, o.level, "spearman" if main == "spearman" else "pearson"
@@ -256,8 +258,8 @@ class ReportBuilder:
         return "".join(out)
 
     def plot(self, bench: str, entries: list[Entry]) -> str:
-        task = entries[0].task
-        if task == RELATED:
+        kind = entries[0].kind
+        if kind.plot == "pr":
             curves = {}
             for e in entries:
                 it = e.items()
@@ -268,7 +270,7 @@ class ReportBuilder:
                 plots.pr_curves(f"{bench}: precision-recall", curves),
                 f"{bench}: precision-recall curves",
             )
-        if task in (GRADED, STS_SUITE) or (task == STS and not self._in_suite(bench)):
+        if kind.plot == "scatter" and (kind.plot_members or not self._in_suite(bench)):
             panels = []
             for e in entries:
                 it = e.items()

@@ -24,9 +24,12 @@ import numpy as np
 
 from simeval.engine import active
 from simeval.errors import InputError
+from simeval.kinds import main_metric
+from simeval.kinds.base import View
+from simeval.kinds.rows import ItemMetrics
 from simeval.metrics.stats import Interval, bootstrap_intervals
-from simeval.tasks.items import ItemMetrics, Items, main_metric
-from simeval.tasks.registry import Registry, View
+from simeval.results.items import Items
+from simeval.tasks.registry import Registry
 
 
 @dataclass(frozen=True)

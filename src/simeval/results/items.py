@@ -1,7 +1,7 @@
 """Per-item rows of a result on disk: gzipped tab-separated text with a header.
 
-Columns are described in :mod:`simeval.tasks.items`; numeric columns (``NUMERIC``) are read
-back as floats (empty cells as NaN), every other column as text.
+Columns are described by each kind (:mod:`simeval.kinds`); numeric columns (``NUMERIC``) are
+read back as floats (empty cells as NaN), every other column as text.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The benchmark registry: one declarative entry per benchmark and suite, and the user's own.
 
-An entry is data — task kind, files, columns, score range, split, views, aggregate — and one
-loader per entry type turns it into a task (:mod:`simeval.tasks.base`). Adding a benchmark is
+An entry is data — task kind, files, columns, score range, split, views, aggregate — and its
+kind reads it into a benchmark (``TaskKind.load``, :mod:`simeval.kinds`). Adding a benchmark is
 one entry here (plus its files in :mod:`simeval.data.catalog`); STS years are one layout each.
 
 Entry types:
@@ -26,7 +26,7 @@ The user's own benchmarks need no code:
   ``SIMEVAL_REGISTRY`` (several files separated by ``:``)::
 
       [benchmark.lab-verbs]          # paths are relative to the TOML file
-      kind = "graded"                # graded | related | sts | linking
+      kind = "graded"                # graded | related | sts | linking | a registered kind's
       gold = "verbs.tsv"
       column = "mean"                # optional, as --gold-column
       description = "our 120 verb pairs"
@@ -57,60 +57,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from simeval.data.pairs import ScoredPairs, read_pair_keys, read_scored_pairs
+from simeval.data.pairs import read_scored_pairs
 from simeval.data.store import DataStore
-from simeval.data.sts import read_sts_gold, read_sts_input, read_stsb
 from simeval.errors import InputError
-from simeval.tasks.base import Suite, sha256_of
-from simeval.tasks.items import GRADED, LINKING, RELATED, STS
-from simeval.tasks.linking import LinkingBenchmark
-from simeval.tasks.pairs import KIND_NAMES, PairBenchmark
-from simeval.tasks.sts import STSBenchmark
+from simeval.kinds import aggregates, from_toml, kind, toml_names
+from simeval.kinds.base import Suite, View, sha256_of
+from simeval.kinds.graded import GRADED as _GRADED
+from simeval.kinds.linking import CollectionEntry, LinkingEntry, linking_folder
+from simeval.kinds.pairs import PairBenchmark, PairEntry, Subset, pair_file, pair_kinds
+from simeval.kinds.related import RELATED as _RELATED
+from simeval.kinds.sts import STSEntry, sts_folder
+
+GRADED, RELATED = _GRADED.name, _RELATED.name  # the catalog's word sets name their kind
 
 REGISTRY_ENV = "SIMEVAL_REGISTRY"
-
-
-@dataclass(frozen=True)
-class View:
-    """A named way to split a benchmark's items for the report (:mod:`simeval.report.subsets`).
-
-    ``how``: ``column`` (by value), ``quartiles`` (of the sum of ``columns``), ``flag`` (a 1/0
-    column against the rest), ``flags`` (one subset per 1/0 column; they may overlap).
-    """
-
-    name: str
-    how: str
-    columns: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Subset:
-    """A split of a full gold file: the rows whose pair ``split`` lists. With ``via``, a file
-    aligned row by row with the gold is matched instead (MEN's splits are given in its lemma
-    form, ``bakery-n``; row i of the lemma file is row i of the natural-form gold)."""
-
-    split: str
-    via: str | None = None
-
-
-@dataclass(frozen=True)
-class PairEntry:
-    name: str
-    kind: str  # GRADED or RELATED
-    gold: str  # a catalog path, or a file path (user entries)
-    description: str
-    column: str | None = None
-    score_range: tuple[float, float] | None = None
-    exclude: str | None = None  # pairs of this gold file are removed (rt-train = rt - rt-test)
-    # (column, gold file): a 1/0 column marking the pairs that file also holds
-    marks: tuple[tuple[str, str], ...] = ()
-    missing: str = "error"  # what an unscored pair gets by default
-    views: tuple[View, ...] = ()
-    source: str = ""  # the catalog entry: licence, citation (``simeval data info SOURCE``)
-    split: str = "test"  # test, train, dev, or full (no official split)
-    subset: Subset | None = None  # the rows of ``gold`` this split keeps
 
 
 @dataclass(frozen=True)
@@ -127,45 +87,6 @@ class STSLayout:
 
     def name(self, dataset: str) -> str:
         return f"{self.prefix}-{dataset.removeprefix('surprise.').lower()}"
-
-
-@dataclass(frozen=True)
-class STSEntry:
-    """An STS dataset: ``input`` and ``gold`` files, or (``format="stsb"``) one STS Benchmark
-    file holding both (``input`` = ``gold``)."""
-
-    name: str
-    dataset: str
-    input: str
-    gold: str
-    description: str
-    source: str = ""
-    kind: str = STS
-    format: str = "sts"
-    views: tuple[View, ...] = ()
-    split: str = "test"
-
-
-@dataclass(frozen=True)
-class CollectionEntry:
-    """A linking benchmark whose collection a builder makes once (``builder``, ``options``)."""
-
-    name: str
-    builder: str
-    options: tuple[tuple[str, Any], ...]
-    description: str
-    source: str = ""
-    kind: str = LINKING
-
-
-@dataclass(frozen=True)
-class LinkingEntry:
-    """A linking folder on disk (user entries): qrels, and the documents if given."""
-
-    name: str
-    folder: str
-    description: str = ""
-    kind: str = LINKING
 
 
 @dataclass(frozen=True)
@@ -619,18 +540,10 @@ class Registry:
         return lambda p: (store.path(p), store.sha256(p))
 
     def _benchmark(self, entry: Entry, store: DataStore | None, build: Builder | None) -> Any:
+        """The benchmark of ``entry``, read by its kind."""
         files = self._files(entry.name, store)
-        if isinstance(entry, PairEntry):
-            return _load_pairs(entry, files)
-        if isinstance(entry, STSEntry):
-            return _load_sts(entry, files)
-        if isinstance(entry, LinkingEntry):
-            return linking_folder(Path(entry.folder), entry.name, entry.description)
-        if build is None:
-            raise InputError(None, None, f"{entry.name} is built from raw files; no builder given")
-        collection = build(entry, store or DataStore.from_env())
-        data = collection.meta.get("data", {})
-        return LinkingBenchmark.from_collection(entry.name, collection, entry.description, data)
+        made = None if build is None else (lambda e: build(e, store or DataStore.from_env()))
+        return kind(entry.kind).load(entry, files, made)
 
     def _suite(self, entry: SuiteEntry, store: DataStore | None, build: Builder | None) -> Suite:
         members = [self._benchmark(self.entries[m], store, build) for m in entry.members]
@@ -646,17 +559,7 @@ class Registry:
         if name in self.suites:
             return [f for m in self.suites[name].members for f in self.files(m)]
         e = self.entries[name]
-        if isinstance(e, PairEntry):
-            subset = [e.subset.split, *([e.subset.via] if e.subset.via else [])] if e.subset else []
-            extra = [*([e.exclude] if e.exclude else []), *(m for _, m in e.marks), *subset]
-            return [e.gold, *extra]
-        if isinstance(e, STSEntry):
-            return list(dict.fromkeys([e.input, e.gold]))
-        if isinstance(e, CollectionEntry):
-            from simeval.data.docpairs import xling_files
-
-            return xling_files(dict(e.options)["lang"])
-        return [e.folder]
+        return kind(e.kind).entry_files(e)
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(name, kind, description) of every benchmark, then every suite."""
@@ -668,122 +571,7 @@ class Registry:
         return out
 
 
-def _load_pairs(entry: PairEntry, files: Callable[[str], tuple[Path, str]]) -> PairBenchmark:
-    path, digest = files(entry.gold)
-    data = {entry.gold: digest}
-    gold = read_scored_pairs(path, entry.column, require_scores=True, keep_duplicates=True)
-    if entry.exclude:
-        excluded, data[entry.exclude] = files(entry.exclude)
-        removed = set(read_scored_pairs(excluded, keep_duplicates=True).pairs)
-        gold = gold.take(np.array([p not in removed for p in gold.pairs], dtype=bool))
-    for column, marker in entry.marks:
-        marked_path, data[marker] = files(marker)
-        marked = set(read_scored_pairs(marked_path, keep_duplicates=True).pairs)
-        gold.columns[column] = ["1" if p in marked else "0" for p in gold.pairs]
-    if entry.subset:
-        gold = _subset(gold, entry.subset, files, data)
-    return PairBenchmark(
-        entry.name, entry.kind, gold, entry.description, data, entry.score_range, entry.missing
-    )
-
-
-def _subset(
-    gold: ScoredPairs, subset: Subset, files: Callable[[str], tuple[Path, str]], data: dict
-) -> ScoredPairs:
-    """The rows of ``gold`` whose pair (or whose ``via`` row's pair) the split file lists."""
-    split_path, data[subset.split] = files(subset.split)
-    keys = read_pair_keys(split_path)
-    pairs = gold.pairs
-    if subset.via:
-        via_path, data[subset.via] = files(subset.via)
-        pairs = read_scored_pairs(via_path, keep_duplicates=True).pairs
-        if len(pairs) != len(gold.pairs):
-            raise InputError(
-                via_path, None, f"{len(pairs)} pairs, but {gold.path} has {len(gold.pairs)}"
-            )
-    return gold.take(np.array([p in keys for p in pairs], dtype=bool))
-
-
-def _load_sts(entry: STSEntry, files: Callable[[str], tuple[Path, str]]) -> STSBenchmark:
-    if entry.format == "stsb":
-        path, digest = files(entry.gold)
-        table = read_stsb(path)
-        return STSBenchmark(
-            entry.name,
-            entry.dataset,
-            table.pairs,
-            table.gold,
-            entry.description,
-            {entry.gold: digest},
-            table.columns,
-        )
-    (inp, d_in), (gs, d_gs) = files(entry.input), files(entry.gold)
-    pairs, gold = read_sts_input(inp), read_sts_gold(gs)
-    if len(pairs) != len(gold):
-        raise InputError(gs, None, f"{len(gold)} gold lines for {len(pairs)} pairs in {inp}")
-    data = {entry.input: d_in, entry.gold: d_gs}
-    return STSBenchmark(entry.name, entry.dataset, pairs, gold, entry.description, data)
-
-
 # -- the user's benchmarks: a path, or an entry of a TOML file --------------------------------
-
-
-def pair_file(
-    path: Path,
-    kind: str = "graded",
-    gold_column: str | None = None,
-    name: str | None = None,
-    description: str = "",
-) -> PairBenchmark:
-    """A gold pair file as a benchmark, its score column found as ``score pairs --gold`` does."""
-    if kind not in KIND_NAMES:
-        raise InputError(None, None, f"--kind must be {' or '.join(KIND_NAMES)}, not {kind!r}")
-    gold = read_scored_pairs(path, gold_column, require_scores=True, keep_duplicates=True)
-    return PairBenchmark(name or str(path), KIND_NAMES[kind], gold, description, sha256_of([path]))
-
-
-def sts_folder(folder: Path, name: str | None = None) -> Any:
-    """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
-    year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
-    suite with ALL, ALLnrm and Mean. Named by the path as given (two folders of the same name
-    are two benchmarks)."""
-    name = name or str(folder).rstrip("/")
-    members = []
-    for inp in sorted(folder.glob("STS*.input.*.txt")):
-        prefix, _, dataset = inp.name.partition(".input.")
-        dataset = dataset.removesuffix(".txt")
-        gs = folder / f"{prefix}.gs.{dataset}.txt"
-        if not gs.is_file():
-            raise InputError(gs, None, f"no gold file for {inp.name}")
-        entry = STSEntry(
-            f"{name}-{dataset.lower()}", dataset, str(inp), str(gs), f"STS {dataset} ({folder})"
-        )
-        members.append(_load_sts(entry, lambda p: (Path(p), sha256_of([p])[p])))
-    if not members:
-        raise InputError(folder, None, "no STS.input.<dataset>.txt files in this folder")
-    if len(members) == 1:
-        return members[0]
-    return Suite(name, members, "sts", description=f"STS datasets in {folder}")
-
-
-def linking_folder(
-    folder: Path, name: str | None = None, description: str = ""
-) -> LinkingBenchmark:
-    """A linking folder: ``qrels.test`` or ``qrels`` (TREC qrels), and the documents
-    (``queries.jsonl``, ``corpus.jsonl``: :mod:`simeval.data.documents`) when a measure is to
-    rank them. Without ``meta.json`` the language is taken as unknown."""
-    from simeval.data.documents import read_collection
-    from simeval.data.trec import read_qrels
-
-    name = name or str(folder).rstrip("/")
-    qrels_path = next((folder / q for q in ("qrels.test", "qrels") if (folder / q).is_file()), None)
-    if qrels_path is None:
-        raise InputError(folder, None, "no qrels.test or qrels file in this folder")
-    if (folder / "queries.jsonl").is_file():
-        collection = read_collection(folder)
-        files = [p for p in sorted(folder.iterdir()) if p.is_file()]
-        return LinkingBenchmark.from_collection(name, collection, description, sha256_of(files))
-    return LinkingBenchmark(name, read_qrels(qrels_path), description, sha256_of([qrels_path]))
 
 
 def from_path(path: Path, kind: str | None = None, gold_column: str | None = None) -> Any:
@@ -829,13 +617,17 @@ def _built_benchmark(
     if not isinstance(declared, dict) or "file" not in declared:
         return None
     kind = kind or str(declared.get("kind", "graded"))
-    if kind not in KIND_NAMES:
+    if kind not in pair_kinds():
         raise InputError(manifest, None, f"benchmark kind {kind!r}: expected graded or related")
     pairs = folder / str(declared["file"])
     if not pairs.is_file():
         raise InputError(pairs, None, f"missing: the folder's manifest names {pairs.name}")
     name = str(folder).rstrip("/")
     return pair_file(pairs, kind, gold_column, name=name, description=f"built: {name}")
+
+
+def _either(names: list[str]) -> str:
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def _user_entry(source: Path, name: str, spec: dict[str, Any]) -> Entry:
@@ -846,28 +638,15 @@ def _user_entry(source: Path, name: str, spec: dict[str, Any]) -> Entry:
             raise InputError(source, None, f"benchmark {name}: {key!r} is required")
         return str((source.parent / str(spec.pop(key))).resolve())
 
-    kind = str(spec.pop("kind", "graded"))
-    description = str(spec.pop("description", ""))
-    if kind in KIND_NAMES:
-        entry: Entry = PairEntry(
-            name,
-            KIND_NAMES[kind],
-            rel("gold"),
-            description,
-            column=spec.pop("column", None),
-            missing=str(spec.pop("missing", "error")),
-        )
-    elif kind == "sts":
-        dataset = str(spec.pop("dataset", name))
-        entry = STSEntry(name, dataset, rel("input"), rel("gold"), description)
-    elif kind == "linking":
-        entry = LinkingEntry(name, rel("folder"), description)
-    else:
+    value = str(spec.pop("kind", "graded"))
+    found = from_toml(value)
+    if found is None:
         raise InputError(
             source,
             None,
-            f"benchmark {name}: kind must be graded, related, sts or linking, not {kind!r}",
+            f"benchmark {name}: kind must be {_either(toml_names())}, not {value!r}",
         )
+    entry = found.entry(source, name, spec, rel)
     if spec:
         raise InputError(source, None, f"benchmark {name}: unknown key(s) {sorted(spec)}")
     return entry
@@ -878,9 +657,9 @@ def _user_suite(source: Path, name: str, spec: dict[str, Any]) -> SuiteEntry:
     if not isinstance(members, list) or not members:
         raise InputError(source, None, f"suite {name}: members must be a list of benchmark names")
     aggregate = spec.pop("aggregate", "none")
-    if aggregate not in ("sum", "sts", "sts-year", "mean", "none"):
+    if aggregate not in (*aggregates(), "none"):
         raise InputError(
-            source, None, f"suite {name}: aggregate must be sum, sts, sts-year, mean or none"
+            source, None, f"suite {name}: aggregate must be {_either([*aggregates(), 'none'])}"
         )
     description = str(spec.pop("description", ""))
     if spec:

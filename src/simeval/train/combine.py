@@ -32,9 +32,9 @@ import numpy as np
 
 from simeval.data.textio import sha256_file
 from simeval.errors import InputError
+from simeval.kinds.base import TextPairs, WordPairs
 from simeval.measures.features import check_groups, feature_names
 from simeval.measures.learned import MODEL_FILE, RECORD, CombineConfig, design_matrix, predict
-from simeval.tasks.base import TextPairs, WordPairs
 from simeval.train.folder import staged
 from simeval.train.pairs import TrainingPairs
 

@@ -27,8 +27,9 @@ class TrainingPairs:
 def _scale(benchmark: Any, gold: np.ndarray) -> tuple[float, float]:
     """The benchmark's score range: STS 0–5, a declared range, else what its gold spans."""
     declared = getattr(benchmark, "score_range", None)
-    if getattr(benchmark, "kind", None) == "sts":
-        return 0.0, 5.0
+    fixed = benchmark.task_kind.gold_range
+    if fixed is not None:
+        return fixed
     if declared:
         return float(declared[0]), float(declared[1])
     return float(np.nanmin(gold)), float(np.nanmax(gold))
@@ -61,7 +62,7 @@ def training_pairs(
     sources: dict[str, dict[str, Any]] = {}
     for bench in benchmarks:
         pairs, scores = scored_pairs(bench)
-        graded = getattr(bench, "kind", "graded-pairs") in ("graded-pairs", "sts")
+        graded = not bench.task_kind.binary_gold
         if binary and graded:
             raise InputError(None, None, f"{bench.name}: graded, and the others are not")
         if not binary and not graded:

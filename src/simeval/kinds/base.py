@@ -1,0 +1,502 @@
+"""The task contract: the :class:`TaskKind` every kind is, the benchmarks it reads, one Suite.
+
+A **task kind** (graded pairs, related/unrelated pairs, STS, document linking, and the suite
+kinds named by their aggregate) is one :class:`TaskKind` object in its own module of
+:mod:`simeval.kinds`, registered in the one ``KINDS`` map there. It answers, for every
+benchmark of the kind and for every record that names it:
+
+- reading the gold: ``entry`` (a registry file's ``[benchmark.NAME]`` table) and ``load``
+  (an entry and its files -> a :class:`Benchmark`);
+- the per-item rows' columns and how they resample (``cluster``, ``outputs``);
+- the metric set over those rows (``metrics``), the same set over many resamples at once
+  (``resampled``; a kind without it is resampled replicate by replicate), the main score
+  (``main_metric``) and the ranking direction (``higher_is_better``);
+- what the report and the trainers need to know of it (``plot``, ``fisher_z``, ``williams``,
+  ``randomized``, ``binary_gold``, ``text_pairs``, ``gold_range``).
+
+A :class:`Benchmark` is data plus a task kind. Every benchmark answers the same five questions:
+
+- ``request()``: the items a measure must score — word pairs, text pairs or documents to link
+  (a :class:`Request`, which knows which method of a measure to call);
+- ``read_submission(path)``: a participant's file, read and validated (errors name file and
+  line);
+- ``align(submission)``: predictions put against the gold, one row per gold item
+  (:class:`Aligned`: the rows, coverage counts, warnings, settings);
+- the metric set, computed from those rows by :func:`simeval.kinds.rows.task_metrics` — the
+  same function the report's bootstraps call on resampled rows;
+- ``write_submission(submission, out)``: the official file(s) for a submission.
+
+``evaluate(submission)`` is written once, here: align, compute the metrics from the rows, and
+make the :class:`~simeval.results.record.Result`. A measure's scores become a submission
+through ``from_answers``, so evaluating a measure and scoring a file meet in one code path.
+
+A :class:`Suite` groups member benchmarks and adds an aggregate computed from their rows
+(``sum`` of main scores as RUSSE ranked, ``sts`` for ALL/ALLnrm/Mean, ``mean`` of the members'
+metrics, or none: each aggregate is a suite kind). Its submission is either one file for every
+member (``layout="one-file"``, RUSSE's test.csv) or one file per member in a folder
+(``layout="folder"``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.errors import InputError, InputWarning
+from simeval.results.items import Items
+from simeval.results.record import CONSTANT, Result, Timer, warning_texts
+
+Columns = Mapping[str, np.ndarray]  # a result's rows as the metrics read them
+Batch = dict[str, np.ndarray]  # a metric's values over many resamples
+Files = Callable[[str], tuple[Path, str]]  # a file of a registry entry -> (local path, sha256)
+
+Pairs = list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class View:
+    """A named way to split a benchmark's items for the report (:mod:`simeval.report.subsets`).
+
+    ``how``: ``column`` (by value), ``quartiles`` (of the sum of ``columns``), ``flag`` (a 1/0
+    column against the rest), ``flags`` (one subset per 1/0 column; they may overlap).
+    """
+
+    name: str
+    how: str
+    columns: tuple[str, ...]
+
+
+class TaskKind:
+    """One task kind (module docstring): a name that records carry and the rules behind it.
+
+    A kind is a class attribute set plus a few methods; every attribute has a default a new
+    kind of scored items can keep. ``metrics`` is the only method a kind must write.
+    """
+
+    name: str = ""  # what records carry as ``task``
+    aliases: tuple[str, ...] = ()  # names older records carry for it
+    toml: tuple[str, ...] = ()  # ``kind = ...`` of a registry file's ``[benchmark.NAME]``
+    main: str | None = None  # the main metric
+    higher_is_better: bool = True  # ranking direction of the main metric
+    suite: bool = False  # its rows are a suite's members' (strata ``benchmark``)
+    columns: tuple[str, ...] = ()  # the item rows' columns (documentation)
+    numeric: tuple[str, ...] = ("gold", "score", "confidence")  # read by the metrics, as floats
+    codes: tuple[str, ...] = ()  # string columns read as integer codes (code-point order)
+    cluster: str | None = None  # resample by this column's values, not row by row
+    outputs: tuple[str, ...] = ("score",)  # a system's per-item outputs (randomization swaps)
+    # for the report and the trainers
+    plot: str | None = None  # "scatter" (gold vs system) or "pr" (precision-recall)
+    plot_members: bool = True  # plotted also as a suite member (STS: the suite plots them)
+    fisher_z: bool = False  # the main correlation's Fisher-z interval is shown
+    williams: bool = True  # a main correlation over the items is compared by Williams' test
+    binary_gold: bool = False  # gold is 1/0 (related or not)
+    text_pairs: bool = False  # items are sentence pairs, not word pairs
+    gold_range: tuple[float, float] | None = None  # the gold's fixed scale (STS: 0-5)
+
+    def __repr__(self) -> str:
+        return f"<task kind {self.name}>"
+
+    def main_metric(self, items: Columns | None = None) -> str:
+        """The main metric (a kind whose main depends on its rows looks at ``items``)."""
+        if self.main is None:
+            raise ValueError(f"task kind {self.name} names no main metric")
+        return self.main
+
+    def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:
+        """Every metric over the rows ``c`` (``main_only``: the main one, cheaper)."""
+        raise NotImplementedError
+
+    def resampled(self, p: Any, w: np.ndarray, main_only: bool) -> Batch | None:
+        """The metrics of many resamples at once (``p``: :class:`simeval.kinds.resampled.Sorted`,
+        ``w``: (B, n) row multiplicities); None: resample replicate by replicate."""
+        return None
+
+    def resample(self, p: Any, w: np.ndarray, main_only: bool) -> Batch:
+        """:meth:`resampled`, or the metrics of each row of ``w`` one at a time."""
+        found = self.resampled(p, w, main_only)
+        if found is not None:
+            return found
+        index = np.arange(w.shape[1])
+        per = [
+            self.metrics(
+                {k: v[np.repeat(index, counts)] for k, v in p.c.items()},
+                main_only,
+            )
+            for counts in np.asarray(w, dtype=np.int64)
+        ]
+        return {k: np.array([x[k] for x in per]) for k in per[0]} if per else {}
+
+    def swapped(
+        self, c: Columns, a: np.ndarray, b: np.ndarray, swap: np.ndarray, main_only: bool
+    ) -> tuple[Batch, Batch] | None:
+        """Approximate randomization's rounds at once (:meth:`ItemMetrics.swapped`), or None."""
+        return None
+
+    def randomized(self, main: str) -> bool:
+        """Whether two systems' ``main`` is compared by approximate randomization."""
+        return False
+
+    # -- reading the gold ---------------------------------------------------------------------
+
+    def entry(
+        self, source: Path, name: str, spec: dict[str, Any], rel: Callable[[str], str]
+    ) -> Any:
+        """A registry file's ``[benchmark.NAME]`` table of this kind as an entry. ``spec``: the
+        table without ``kind``; pop every key used (``description`` included): a key left is
+        refused. ``rel(key)``: pops a path, made relative to the file (required). The entry
+        has ``name``, ``kind`` (this kind's name) and ``description``."""
+        raise InputError(source, None, f"benchmark {name}: a {self.name} cannot be declared here")
+
+    def load(self, entry: Any, files: Files, build: Any = None) -> Any:
+        """The benchmark of ``entry`` (``files``: a file's local path and sha256)."""
+        raise TypeError(f"{self.name}: no loader")
+
+    def entry_files(self, entry: Any) -> list[str]:
+        """The files ``entry`` reads (catalog paths for catalog entries)."""
+        return []
+
+
+@dataclass(frozen=True)
+class KindEntry:
+    """A registry entry a kind reads with no entry type of its own: its files (resolved paths)
+    and options, as the registry file gave them."""
+
+    name: str
+    kind: str
+    description: str = ""
+    files: tuple[tuple[str, str], ...] = ()  # (key, path)
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+class SuiteKind(TaskKind):
+    """A suite's kind: its metrics are an aggregate over the members' rows."""
+
+    suite = True
+    aggregate: str = ""  # the registry's ``aggregate = ...``
+    breakdown: bool = False  # the record keeps each member's metrics
+
+    def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:  # pragma: no cover
+        raise TypeError(f"{self.name}: a suite's metrics need its members (combine)")
+
+    def combine(
+        self, parts: list[Columns], kinds: list[TaskKind], names: list[str], main_only: bool
+    ) -> dict[str, float]:
+        """The metrics over the members' rows ``parts`` (their kinds and names)."""
+        raise NotImplementedError
+
+    def combine_resampled(
+        self,
+        whole: Any,
+        members: list[tuple[np.ndarray, Any]],
+        w: np.ndarray,
+        kinds: list[TaskKind],
+        names: list[str],
+        main_only: bool,
+    ) -> Batch:
+        """:meth:`combine` over many resamples at once (``whole``, each member's (rows,
+        :class:`~simeval.kinds.resampled.Sorted`))."""
+        raise NotImplementedError
+
+
+class Request(ABC):
+    """What a task asks of a measure; ``answer`` calls the measure's matching method."""
+
+    def words(self) -> set[str]:
+        return set()
+
+    def texts(self) -> set[str]:
+        return set()
+
+    @abstractmethod
+    def answer(self, measure: Any, progress: Any = None) -> Any: ...
+
+
+@dataclass
+class WordPairs(Request):
+    """Word pairs to score (``measure.score_words``)."""
+
+    pairs: Pairs
+
+    def strings(self) -> set[str]:
+        return {x for p in self.pairs for x in p}
+
+    def words(self) -> set[str]:
+        return self.strings()
+
+    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
+        return np.asarray(measure.score_words(self.pairs), dtype=float)
+
+
+class TextPairs(WordPairs):
+    """Sentence or text pairs to score (``measure.score_texts``)."""
+
+    def words(self) -> set[str]:
+        return set()
+
+    def texts(self) -> set[str]:
+        return self.strings()
+
+    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
+        return np.asarray(measure.score_texts(self.pairs), dtype=float)
+
+
+@dataclass
+class Documents(Request):
+    """Query documents to link to candidates (``measure.rank``): the top ``k`` per query."""
+
+    data: Any  # measures.search.LinkingInput
+    k: int
+
+    def answer(self, measure: Any, progress: Any = None) -> Any:
+        return measure.rank(self.data, self.k, progress)
+
+
+@dataclass
+class Aligned:
+    """A submission against the gold: per-item rows and what happened on the way."""
+
+    items: Items
+    coverage: dict[str, int]
+    warnings: list[InputWarning] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    breakdown: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+def sha256_of(paths: Iterable[str | Path]) -> dict[str, str]:
+    """``{path: sha256}`` of files read (a record keeps them, as catalog files' digests)."""
+    from simeval.data.textio import sha256_file
+
+    out = {}
+    for p in paths:
+        if not Path(p).is_file():
+            raise InputError(p, None, "file not found")
+        out[str(p)] = sha256_file(p)
+    return out
+
+
+class Benchmark(ABC):
+    """One benchmark: a name, a task kind, the gold and what was read to get it."""
+
+    name: str
+    kind: str
+    description: str
+    data: dict[str, str]
+    members: list[Benchmark] = []  # noqa: RUF012  (a benchmark has none; a suite overrides)
+    submission_name = "{name}.txt"  # a member's file inside a suite's submission folder
+
+    @property
+    def task_kind(self) -> TaskKind:
+        from simeval.kinds import kind
+
+        return kind(self.kind)
+
+    @property
+    def main_metric(self) -> str:
+        return self.task_kind.main_metric()
+
+    def gold_keys(self) -> list[Any]:
+        """The items a one-file suite's submission is matched on (pairs)."""
+        raise TypeError(f"{self.name}: a {self.kind} benchmark cannot share a suite file")
+
+    def requests(self, scored_only: bool = False) -> list[Request]:
+        """What :meth:`submit` will ask of a measure (``scored_only``: as it asks when
+        evaluating), so a measure can load it all beforehand."""
+        return [self.request()]
+
+    def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
+        """The measure's answers to ``request()`` as a submission of this task.
+        ``scored_only``: the submission is only evaluated, never written, so a kind may skip
+        items its gold does not score (STS)."""
+        request = self.request()
+        return self.from_answers(request, request.answer(measure, progress), measure)
+
+    @abstractmethod
+    def request(self) -> Request: ...
+
+    @abstractmethod
+    def from_answers(self, request: Any, answers: Any, measure: Any = None) -> Any:
+        """A measure's answers to ``request`` as a submission of this task."""
+
+    @abstractmethod
+    def read_submission(self, path: Path, **options: Any) -> Any: ...
+
+    @abstractmethod
+    def align(self, submission: Any, **options: Any) -> Aligned: ...
+
+    @abstractmethod
+    def write_submission(self, submission: Any, out: Path) -> list[Path]: ...
+
+    def submission_file(self, folder: Path) -> Path:
+        return folder / self.submission_name.format(**vars(self))
+
+    def evaluate(
+        self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
+    ) -> list[Result]:
+        """Score ``submission``: align it, compute the kind's metrics from the rows."""
+        from simeval.kinds.rows import task_metrics
+
+        with Timer() as timer:
+            aligned = self.align(submission, **options)
+            metrics = task_metrics(self.kind, aligned.items)
+        return [
+            Result(
+                benchmark=self.name,
+                task=self.kind,
+                main_metric=self.main_metric,
+                metrics=metrics,
+                coverage=aligned.coverage,
+                system=dict(system or {}),
+                data=dict(self.data),
+                warnings=warning_texts(aligned.warnings),
+                settings=aligned.settings,
+                seconds=timer.seconds,
+                items=aligned.items,
+                breakdown=aligned.breakdown,
+                flags=flags_of(aligned.items),
+            )
+        ]
+
+
+COVERAGE = ("gold", "scored", "missing", "extra")
+
+
+def flags_of(items: Items) -> list[str]:
+    """``["constant"]`` when the system gave every counted item the same score."""
+    if "score" not in items:
+        return []
+    counted = np.asarray(items.get("counted", np.ones(len(items["score"]))), dtype=bool)
+    scores = np.asarray(items["score"], dtype=float)[counted]
+    return [CONSTANT] if len(scores) > 1 and np.all(scores == scores[0]) else []
+
+
+@dataclass
+class Suite:
+    """Member benchmarks reported together, with an optional aggregate (module docstring)."""
+
+    name: str
+    members: list[Any]  # Benchmark
+    aggregate: str | None = None  # "sum", "sts", "mean" or None (a group: members only)
+    layout: str = "folder"  # "one-file" (one submission for all members) or "folder"
+    description: str = ""
+
+    @property
+    def task_kind(self) -> SuiteKind | None:
+        from simeval.kinds import suite_kind
+
+        return suite_kind(self.aggregate) if self.aggregate else None
+
+    @property
+    def kind(self) -> str | None:
+        return self.task_kind.name if self.task_kind is not None else None
+
+    @property
+    def data(self) -> dict[str, str]:
+        return {k: v for b in self.members for k, v in b.data.items()}
+
+    @cached_property
+    def _known(self) -> frozenset:
+        """A one-file suite's distinct items (a pair of another member is not extra); read and
+        evaluate both need it."""
+        return frozenset(p for m in self.members for p in m.gold_keys())
+
+    def requests(self, scored_only: bool = False) -> list[Request]:
+        if self.layout == "one-file":  # every distinct pair once, in the official file's order
+            template = getattr(self.members[0], "template", None)
+            keys = template.pairs if template is not None else []
+            pairs = dict.fromkeys([*keys, *(p for m in self.members for p in m.request().pairs)])
+            return [type(self.members[0].request())(list(pairs))]
+        return [r for m in self.members for r in m.requests(scored_only)]
+
+    def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
+        """The measure's answers as this suite's submission (one, or one per member)."""
+        if self.layout == "one-file":
+            (request,) = self.requests()
+            answers = request.answer(measure, progress)
+            return self.members[0].from_answers(request, answers, measure)
+        return {m.name: m.submit(measure, progress, scored_only) for m in self.members}
+
+    def read_submission(self, path: Path, **options: Any) -> Any:
+        """One file for every member, or a folder with each member's file."""
+        if self.layout == "one-file":
+            return self.members[0].read_submission(path, only=self._known, **options)
+        if not path.is_dir():
+            names = ", ".join(m.submission_file(Path()).name for m in self.members)
+            raise InputError(path, None, f"expected a folder holding {names}")
+        out = {}
+        for m in self.members:
+            f = m.submission_file(path)
+            if not f.is_file():
+                names = ", ".join(x.submission_file(Path()).name for x in self.members)
+                raise InputError(f, None, f"missing: {self.name} needs every file ({names})")
+            out[m.name] = m.read_submission(f, **options)
+        return out
+
+    def write_submission(self, submission: Any, out: Path) -> list[Path]:
+        """The official file (one-file) or a folder with each member's file."""
+        if self.layout == "one-file":
+            return self.members[0].write_submission(submission, out)
+        out.mkdir(parents=True, exist_ok=True)
+        return [
+            p
+            for m in self.members
+            for p in m.write_submission(submission[m.name], m.submission_file(out))
+        ]
+
+    def evaluate(
+        self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
+    ) -> list[Result]:
+        """A result per member, then the suite's (its aggregate over the members' rows)."""
+        from simeval.kinds.rows import concat_items, task_metrics
+
+        kind = self.task_kind
+        with Timer() as timer:
+            if self.layout == "one-file":
+                known = self._known
+                parts = {m.name: submission for m in self.members}
+                options = {**options, "suite_known": known}
+            else:
+                absent = [m.name for m in self.members if m.name not in submission]
+                if absent:
+                    raise InputError(
+                        None, None, f"{self.name}: no submission for {', '.join(absent)}"
+                    )
+                parts = submission
+            results = [
+                r for m in self.members for r in m.evaluate(parts[m.name], system=system, **options)
+            ]
+            if kind is None:
+                return results
+            items = concat_items([(r.benchmark, r.task, r.items) for r in results])
+            metrics = task_metrics(kind.name, items)
+        if self.layout == "one-file":
+            coverage, found = self.members[0].suite_coverage(submission, known)
+            warnings = warning_texts(found)
+        else:
+            coverage = {k: sum(r.coverage.get(k, 0) for r in results) for k in COVERAGE}
+            warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
+        settings = {k: v for k, v in results[0].settings.items() if k == "missing"}
+        results.append(
+            Result(
+                benchmark=self.name,
+                task=kind.name,
+                main_metric=kind.main_metric(items),
+                metrics=metrics,
+                coverage=coverage,
+                system=dict(system or {}),
+                data=self.data,
+                warnings=warnings,
+                settings={**settings, "members": [m.name for m in self.members]},
+                seconds=timer.seconds,
+                items=items,
+                breakdown=(
+                    {r.benchmark: dict(r.metrics) for r in results} if kind.breakdown else {}
+                ),
+            )
+        )
+        return results

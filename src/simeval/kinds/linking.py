@@ -1,0 +1,305 @@
+"""The document-linking task kind (BUCC 2015): success@1, success@5 and MRR by trec_eval's rules.
+
+Gold: TREC qrels (a relevance of 1 or more is relevant). Submission: a TREC run
+(``qid Q0 docno rank score run``) or BUCC 2015's ``id1 X id2 Y score run.name``; the rank column
+is ignored, documents are ordered as trec_eval orders them (:mod:`simeval.metrics.ranking`).
+A measure ranks the benchmark's documents when it was built from a collection (queries and
+English documents, :mod:`simeval.data.documents`); a benchmark of qrels alone scores runs only.
+
+Rows: one per evaluated query: ``qid``, the per-query ``success_1, success_5, recip_rank`` (the
+outputs two systems' comparisons swap) and trec_eval's counts ``num_ret, num_rel,
+num_rel_ret`` (and ``source``). Metrics: trec_eval's means over the queries and, but for
+resampling, its sums and ``num_q``. A registry file declares one as ``kind = "linking"``
+(``folder``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.data.documents import LinkingCollection, LinkingInput
+from simeval.data.trec import Qrels, Run, read_run, write_run
+from simeval.errors import InputError, InputWarning
+from simeval.kinds.base import (
+    Aligned,
+    Batch,
+    Benchmark,
+    Columns,
+    Documents,
+    Files,
+    TaskKind,
+    sha256_of,
+)
+from simeval.kinds.resampled import Sorted
+from simeval.metrics import evaluate_trec
+from simeval.metrics.keys import as_text
+from simeval.results.items import COUNTS, LINKING_METRICS
+
+BUCC_CANDIDATES = 5  # candidates per query, as BUCC 2015 allowed
+
+
+class LinkingKind(TaskKind):
+    name = "linking"
+    toml = ("linking",)
+    main = "recip_rank"
+    columns = ("qid", *LINKING_METRICS, *COUNTS)
+    numeric = (*LINKING_METRICS, *COUNTS)
+    outputs = LINKING_METRICS
+
+    def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:
+        n = len(c[LINKING_METRICS[0]])
+        out = {k: float(c[k].mean()) if n else float("nan") for k in LINKING_METRICS}
+        if not main_only and all(k in c for k in COUNTS):
+            out = {**out, "num_q": float(n), **{k: float(c[k].sum()) for k in COUNTS}}
+        return out
+
+    def resampled(self, p: Sorted, w: np.ndarray, main_only: bool) -> Batch:
+        total = w.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = {k: w @ p.c[k] / total for k in LINKING_METRICS}
+        if not main_only and all(k in p.c for k in COUNTS):
+            out = {**out, "num_q": total, **{k: w @ p.c[k] for k in COUNTS}}
+        return out
+
+    def randomized(self, main: str) -> bool:
+        return True
+
+    def entry(self, source: Path, name: str, spec: dict[str, Any], rel: Any) -> LinkingEntry:
+        return LinkingEntry(name, rel("folder"), str(spec.pop("description", "")))
+
+    def load(self, entry: Any, files: Files, build: Any = None) -> LinkingBenchmark:
+        if isinstance(entry, LinkingEntry):
+            return linking_folder(Path(entry.folder), entry.name, entry.description)
+        if build is None:
+            raise InputError(None, None, f"{entry.name} is built from raw files; no builder given")
+        collection = build(entry)
+        data = collection.meta.get("data", {})
+        return LinkingBenchmark.from_collection(entry.name, collection, entry.description, data)
+
+    def entry_files(self, entry: Any) -> list[str]:
+        if isinstance(entry, CollectionEntry):
+            from simeval.data.docpairs import xling_files
+
+            return xling_files(dict(entry.options)["lang"])
+        return [entry.folder]
+
+
+LINKING = LinkingKind()
+
+
+@dataclass(frozen=True)
+class CollectionEntry:
+    """A linking benchmark whose collection a builder makes once (``builder``, ``options``)."""
+
+    name: str
+    builder: str
+    options: tuple[tuple[str, Any], ...]
+    description: str
+    source: str = ""
+    kind: str = LINKING.name
+
+
+@dataclass(frozen=True)
+class LinkingEntry:
+    """A linking folder on disk (user entries): qrels, and the documents if given."""
+
+    name: str
+    folder: str
+    description: str = ""
+    kind: str = LINKING.name
+
+
+def collection_qrels(collection: LinkingCollection, split: str = "test") -> Qrels:
+    """The gold links of one split as TREC qrels (relevance 1)."""
+    queries = collection.split(split)
+    qids = np.array([q.id.encode() for q in queries], dtype=bytes)
+    docnos = np.array([collection.links[q.id].encode() for q in queries], dtype=bytes)
+    n = len(queries)
+    return Qrels(None, qids, docnos, np.ones(n, np.int64), np.arange(1, n + 1))
+
+
+def by_source(sources: np.ndarray, items: dict[str, np.ndarray]) -> dict[str, dict[str, float]]:
+    """Per-query metrics averaged within each source (plus the number of queries)."""
+    out: dict[str, dict[str, float]] = {}
+    for source in sorted(set(sources.tolist())):
+        rows = sources == source
+        out[str(source)] = {k: float(items[k][rows].mean()) for k in LINKING_METRICS}
+        out[str(source)]["num_q"] = int(rows.sum())
+    return out
+
+
+def run_name(system: str) -> str:
+    """A run name trec_eval and BUCC's scripts read as one field."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in system) or "simeval"
+
+
+@dataclass
+class LinkingBenchmark(Benchmark):
+    """Queries with judged relevant documents (qrels), and the documents when there are."""
+
+    name: str
+    qrels: Qrels
+    description: str = ""
+    data: dict[str, str] = field(default_factory=dict)
+    max_candidates: int | None = None  # BUCC 2015 allowed 5
+    # the documents, when the benchmark was built from a collection (measures need them)
+    collection: LinkingCollection | None = None
+    kind = LINKING.name
+    submission_name = "{name}.run"
+
+    @classmethod
+    def from_collection(
+        cls,
+        name: str,
+        collection: LinkingCollection,
+        description: str = "",
+        data: dict[str, str] | None = None,
+    ) -> LinkingBenchmark:
+        """The test split of ``collection`` as a benchmark (at most 5 candidates, as BUCC)."""
+        qrels = collection_qrels(collection, "test")
+        return cls(name, qrels, description, dict(data or {}), BUCC_CANDIDATES, collection)
+
+    def _documents(self) -> LinkingCollection:
+        if self.collection is None:
+            raise InputError(None, None, f"{self.name} has qrels only, no documents to rank")
+        return self.collection
+
+    def request(self) -> Documents:
+        """Test queries, every English document, and the train queries with the position of
+        their gold document (for learned rankers)."""
+        coll = self._documents()
+        position = {d.id: i for i, d in enumerate(coll.corpus)}
+        train = coll.split("train")
+        data = LinkingInput(
+            coll.lang,
+            [q.text for q in coll.split("test")],
+            [d.text for d in coll.corpus],
+            [q.text for q in train],
+            np.array([position[coll.links[q.id]] for q in train], dtype=np.int64),
+            [d.id for d in coll.corpus],  # the run's docnos: ties go as trec_eval orders them
+        )
+        return Documents(data, self.max_candidates or BUCC_CANDIDATES)
+
+    def from_answers(self, request: Documents, answers: Any, measure: Any = None) -> Run:
+        """The measure's top k documents per test query as a run; what the measure found on the
+        way (dictionary coverage, BLI precision) goes with it as ``facts``."""
+        coll = self._documents()
+        qids = np.array([q.id.encode() for q in coll.split("test")], dtype=bytes)
+        docnos = np.array([d.id.encode() for d in coll.corpus], dtype=bytes)
+        found = answers.index >= 0
+        rows = np.nonzero(found)[0]
+        n = int(found.sum())
+        system = measure.describe() if measure is not None else {}
+        return Run(
+            None,
+            qids[rows],
+            docnos[answers.index[found]],
+            answers.score[found].astype(float),
+            np.arange(1, n + 1),
+            str(system.get("spec") or "simeval"),
+            measure.extra() if measure is not None else {},
+        )
+
+    def read_submission(self, path: Path, **_: Any) -> Run:
+        return read_run(path)
+
+    def write_submission(self, submission: Run, out: Path) -> list[Path]:
+        """A BUCC 2015 run, ``id1 X id2 Y score run.name``, at most ``max_candidates`` a query."""
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_run(
+            out,
+            submission.qids,
+            submission.docnos,
+            submission.scores,
+            run_name(submission.name),
+            depth=self.max_candidates,
+            bucc=True,
+        )
+        return [out]
+
+    def align(
+        self,
+        submission: Run,
+        *,
+        complete: bool = False,
+        max_retrieved: int | None = None,
+        **_: Any,
+    ) -> Aligned:
+        """trec_eval's per-query values for ``submission``: one row per evaluated query.
+
+        ``complete`` counts queries of the qrels absent from the run as 0 (trec_eval ``-c``);
+        ``max_retrieved`` cuts each query's ranking (trec_eval ``-M``; default: no cut).
+        """
+        depth = {} if max_retrieved is None else {"max_retrieved": max_retrieved}
+        ev = evaluate_trec(
+            submission.qids,
+            submission.docnos,
+            submission.scores,
+            self.qrels.qids,
+            self.qrels.docnos,
+            self.qrels.relevance,
+            complete=complete,
+            **depth,
+        )
+        warnings: list[InputWarning] = []
+        unknown, absent = ev.unjudged, ev.absent
+        if len(unknown):
+            text = f"{len(unknown)} run queries have no judgements (e.g. {unknown[0]}); ignored"
+            warnings.append(InputWarning(submission.path, None, text))
+        if len(absent):
+            how = "counted as 0 (-c)" if complete else "left out of the averages, as trec_eval does"
+            text = f"{len(absent)} judged queries are not in the run (e.g. {absent[0]}); {how}"
+            warnings.append(InputWarning(submission.path, None, text))
+        over = int((ev.per_query["num_ret"] > (self.max_candidates or np.inf)).sum())
+        if over:
+            text = f"{over} queries have more than {self.max_candidates} candidates; all are scored"
+            warnings.append(InputWarning(submission.path, None, text))
+        judged = len(ev.qids) + (0 if complete else len(absent))
+        items = {
+            "qid": as_text(np.asarray(ev.qids)).astype(str),
+            **{k: np.asarray(ev.per_query[k], dtype=float) for k in (*LINKING_METRICS, *COUNTS)},
+        }
+        breakdown = {}
+        if self.collection is not None:
+            source = {q.id: q.source for q in self.collection.queries}
+            items["source"] = np.asarray([source.get(q, "") for q in items["qid"]], dtype=str)
+            breakdown = by_source(items["source"], items)
+        settings: dict[str, Any] = {"complete": complete, **depth}
+        if submission.facts is not None:
+            settings["facts"] = submission.facts
+        return Aligned(
+            items,
+            {
+                "gold": judged,
+                "scored": judged - len(absent),
+                "missing": len(absent),
+                "extra": len(unknown),
+            },
+            warnings,
+            settings,
+            breakdown,
+        )
+
+
+def linking_folder(
+    folder: Path, name: str | None = None, description: str = ""
+) -> LinkingBenchmark:
+    """A linking folder: ``qrels.test`` or ``qrels`` (TREC qrels), and the documents
+    (``queries.jsonl``, ``corpus.jsonl``: :mod:`simeval.data.documents`) when a measure is to
+    rank them. Without ``meta.json`` the language is taken as unknown."""
+    from simeval.data.documents import read_collection
+    from simeval.data.trec import read_qrels
+
+    name = name or str(folder).rstrip("/")
+    qrels_path = next((folder / q for q in ("qrels.test", "qrels") if (folder / q).is_file()), None)
+    if qrels_path is None:
+        raise InputError(folder, None, "no qrels.test or qrels file in this folder")
+    if (folder / "queries.jsonl").is_file():
+        collection = read_collection(folder)
+        files = [p for p in sorted(folder.iterdir()) if p.is_file()]
+        return LinkingBenchmark.from_collection(name, collection, description, sha256_of(files))
+    return LinkingBenchmark(name, read_qrels(qrels_path), description, sha256_of([qrels_path]))

@@ -1,0 +1,262 @@
+"""The STS task kind: sentence pairs aligned by line, Pearson per dataset (SemEval 2012-2016).
+
+Rows: ``item`` (1-based line), ``gold, score, covered, counted`` (and ``confidence``, and the
+gold's columns such as STS-B's genre). Metrics: Pearson's r (the STS scorers' correlation.pl;
+main), Spearman's ρ (the STS Benchmark's second figure, MTEB's main one), and the
+confidence-weighted r when the output gave confidences. A registry file declares one as
+``kind = "sts"`` (``input``, ``gold``, optionally ``dataset``).
+
+A system output must have exactly one line per input pair (the 2012 Perl script silently
+misaligned shorter files; here it is an error naming the file). Gold lines left empty mark
+unscored pairs: their system scores are read but not evaluated. A suite of STS datasets adds
+ALL, ALLnrm and Mean (``suite-sts``, :mod:`.suites`).
+
+Submission: ``STS.output.<dataset>.txt``, one score a line, optionally a tab and a confidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simeval.data.sts import (
+    STSOutput,
+    read_sts_gold,
+    read_sts_input,
+    read_sts_output,
+    read_stsb,
+    write_sts_output,
+)
+from simeval.errors import InputError, InputWarning
+from simeval.kinds.base import (
+    Aligned,
+    Batch,
+    Benchmark,
+    Columns,
+    Files,
+    Suite,
+    TaskKind,
+    TextPairs,
+    View,
+    sha256_of,
+)
+from simeval.kinds.resampled import Sorted
+from simeval.metrics import pearson, spearman, weighted_pearson
+from simeval.metrics import weighted as wt
+
+
+class STSKind(TaskKind):
+    name = "sts"
+    toml = ("sts",)
+    main = "pearson"
+    columns = ("item", "gold", "score", "covered", "counted")
+    plot = "scatter"
+    plot_members = False  # a suite of STS sets plots them
+    fisher_z = True
+    text_pairs = True
+    gold_range = (0.0, 5.0)
+
+    def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:
+        out = {"pearson": pearson(c["score"], c["gold"])}
+        if main_only:
+            return out
+        out["spearman"] = spearman(c["score"], c["gold"])
+        if "confidence" in c:
+            out["weighted_pearson"] = weighted_pearson(c["score"], c["gold"], c["confidence"])
+        return out
+
+    def resampled(self, p: Sorted, w: np.ndarray, main_only: bool) -> Batch:
+        out = {"pearson": wt.pearson(p.c["score"], p.c["gold"], w)}
+        if main_only:
+            return out
+        out["spearman"] = wt.spearman(p.score_ranks, p.gold_ranks, w)
+        if "confidence" in p.c:
+            out["weighted_pearson"] = wt.weighted_pearson(
+                p.c["score"], p.c["gold"], p.c["confidence"], w
+            )
+        return out
+
+    def entry(self, source: Path, name: str, spec: dict[str, Any], rel: Any) -> STSEntry:
+        dataset = str(spec.pop("dataset", name))
+        description = str(spec.pop("description", ""))
+        return STSEntry(name, dataset, rel("input"), rel("gold"), description)
+
+    def load(self, entry: STSEntry, files: Files, build: Any = None) -> STSBenchmark:
+        return load_sts(entry, files)
+
+    def entry_files(self, entry: STSEntry) -> list[str]:
+        return list(dict.fromkeys([entry.input, entry.gold]))
+
+
+STS = STSKind()
+
+
+@dataclass(frozen=True)
+class STSEntry:
+    """An STS dataset: ``input`` and ``gold`` files, or (``format="stsb"``) one STS Benchmark
+    file holding both (``input`` = ``gold``)."""
+
+    name: str
+    dataset: str
+    input: str
+    gold: str
+    description: str
+    source: str = ""
+    kind: str = STS.name
+    format: str = "sts"
+    views: tuple[View, ...] = ()
+    split: str = "test"
+
+
+@dataclass
+class STSBenchmark(Benchmark):
+    """One STS dataset: sentence pairs and gold scores (NaN = unscored)."""
+
+    name: str
+    dataset: str
+    pairs: list[tuple[str, str]]
+    gold: np.ndarray
+    description: str = ""
+    data: dict[str, str] = field(default_factory=dict)
+    columns: dict[str, list[str]] = field(default_factory=dict)  # per pair (STS-B's genre)
+    kind = STS.name
+    submission_name = "STS.output.{dataset}.txt"
+
+    @property
+    def scored(self) -> np.ndarray:
+        return ~np.isnan(self.gold)
+
+    def request(self) -> TextPairs:
+        return TextPairs(self.pairs)
+
+    def requests(self, scored_only: bool = False) -> list[TextPairs]:
+        if not scored_only or self.scored.all():
+            return [self.request()]
+        return [TextPairs([p for p, keep in zip(self.pairs, self.scored, strict=True) if keep])]
+
+    def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> STSOutput:
+        """The measure's scores for every line; with ``scored_only`` (evaluation) only the
+        pairs the gold scores are sent to the measure, the rest get 0 and are never read (2016
+        scores 1,186 of 9,183 pairs)."""
+        if not scored_only or self.scored.all():
+            return super().submit(measure, progress)
+        (request,) = self.requests(scored_only)
+        answers = np.zeros(len(self.pairs))
+        answers[self.scored] = request.answer(measure, progress)
+        return self.from_answers(request, answers, measure)
+
+    def from_answers(
+        self, request: TextPairs, answers: np.ndarray, measure: Any = None
+    ) -> STSOutput:
+        """Every line needs a score: a pair the measure cannot score gets 0, with a warning."""
+        unscored = int(np.isnan(answers).sum())
+        warnings = []
+        if unscored:
+            text = f"{unscored} sentence pairs could not be scored; scored 0"
+            warnings.append(InputWarning(None, None, text))
+        return STSOutput(None, np.nan_to_num(answers, nan=0.0), None, warnings)
+
+    def read_submission(self, path: Path, *, blanks: str = "gold", **_: Any) -> STSOutput:
+        """The output file. ``blanks="gold"`` (the official rule): a blank line only where the
+        gold is empty. ``blanks="any"`` (the server's hidden phases, :mod:`simeval.serve.hidden`,
+        so that no answer tells which lines the gold scores): a blank line anywhere, scored 0
+        with confidence 0 where the gold has a score, and counted as missing."""
+        if blanks == "gold":
+            return read_sts_output(path, len(self.gold), ~self.scored)
+        if blanks != "any":
+            raise ValueError(f"blanks must be 'gold' or 'any', not {blanks!r}")
+        out = read_sts_output(path, len(self.gold), np.ones(len(self.gold), dtype=bool))
+        blank = np.isnan(out.scores)  # a line that does not parse is an error, never NaN
+        warnings = []
+        lost = int((blank & self.scored).sum())
+        if lost:
+            text = f"{lost} of {int(self.scored.sum())} gold-scored lines are blank; scored 0"
+            warnings.append(InputWarning(out.path, None, text))
+        confidences = out.confidences
+        if confidences is not None:
+            confidences = np.where(blank, 0.0, confidences)
+        return STSOutput(out.path, np.where(blank, 0.0, out.scores), confidences, warnings, blank)
+
+    def write_submission(self, submission: STSOutput, out: Path) -> list[Path]:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_sts_output(out, submission.scores, submission.confidences)
+        return [out]
+
+    def align(self, submission: STSOutput, **_: Any) -> Aligned:
+        """One row per gold-scored line (lines with an empty gold are not evaluated)."""
+        if len(submission.scores) != len(self.gold):
+            raise InputError(
+                submission.path,
+                None,
+                f"{len(submission.scores)} lines, but {self.name} has "
+                f"{len(self.gold)} sentence pairs: expected one score per line for each pair",
+            )
+        m = self.scored
+        n = int(m.sum())
+        ones = np.ones(n, dtype=np.int64)
+        covered = ones if submission.blank is None else (~submission.blank[m]).astype(np.int64)
+        items = {
+            "item": np.flatnonzero(m) + 1,
+            "gold": self.gold[m],
+            "score": np.asarray(submission.scores, dtype=float)[m],
+            "covered": covered,
+            "counted": ones,
+        }
+        for name, values in self.columns.items():
+            items[name] = np.asarray(values, dtype=object)[m]
+        if submission.confidences is not None:
+            items["confidence"] = np.asarray(submission.confidences, dtype=float)[m]
+        scored = int(covered.sum())
+        return Aligned(
+            items,
+            {"gold": n, "scored": scored, "missing": n - scored, "extra": 0},
+            warnings=list(submission.warnings),
+        )
+
+
+def load_sts(entry: STSEntry, files: Files) -> STSBenchmark:
+    if entry.format == "stsb":
+        path, digest = files(entry.gold)
+        table = read_stsb(path)
+        return STSBenchmark(
+            entry.name,
+            entry.dataset,
+            table.pairs,
+            table.gold,
+            entry.description,
+            {entry.gold: digest},
+            table.columns,
+        )
+    (inp, d_in), (gs, d_gs) = files(entry.input), files(entry.gold)
+    pairs, gold = read_sts_input(inp), read_sts_gold(gs)
+    if len(pairs) != len(gold):
+        raise InputError(gs, None, f"{len(gold)} gold lines for {len(pairs)} pairs in {inp}")
+    data = {entry.input: d_in, entry.gold: d_gs}
+    return STSBenchmark(entry.name, entry.dataset, pairs, gold, entry.description, data)
+
+
+def sts_folder(folder: Path, name: str | None = None) -> Any:
+    """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
+    year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
+    suite with ALL, ALLnrm and Mean. Named by the path as given (two folders of the same name
+    are two benchmarks)."""
+    name = name or str(folder).rstrip("/")
+    members = []
+    for inp in sorted(folder.glob("STS*.input.*.txt")):
+        prefix, _, dataset = inp.name.partition(".input.")
+        dataset = dataset.removesuffix(".txt")
+        gs = folder / f"{prefix}.gs.{dataset}.txt"
+        if not gs.is_file():
+            raise InputError(gs, None, f"no gold file for {inp.name}")
+        entry = STSEntry(
+            f"{name}-{dataset.lower()}", dataset, str(inp), str(gs), f"STS {dataset} ({folder})"
+        )
+        members.append(load_sts(entry, lambda p: (Path(p), sha256_of([p])[p])))
+    if not members:
+        raise InputError(folder, None, "no STS.input.<dataset>.txt files in this folder")
+    if len(members) == 1:
+        return members[0]
+    return Suite(name, members, "sts", description=f"STS datasets in {folder}")
