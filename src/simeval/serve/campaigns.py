@@ -31,7 +31,11 @@ Hidden phases (the test):
   input file shows; warnings come from the file and the input alone);
 - no benchmark may be in both a visible and a hidden phase, counting a suite's members
   (``sts12`` in a visible phase and ``sts12-msrvid`` in a hidden one are refused): scores
-  shown in the one would reveal the gold of the other;
+  shown in the one would reveal the gold of the other. This holds across every campaign of
+  the server (a new campaign is checked against every phase already in the database, both
+  ways), and by items as well as by name: a visible and a hidden benchmark may not share a
+  word pair or a sentence pair (either order, compared case-folded; ``men`` and ``men-test``,
+  ``rg65`` and ``mc30`` are refused). Document-linking targets are compared by name only;
 - a phase's input files are served only once it opens (403 before).
 """
 
@@ -141,6 +145,7 @@ class PhaseSpec:
     runs: int
     max_bytes: int
     hidden: bool
+    hidden_default: bool = False  # the file left ``hidden`` out: the phase's name decided
 
 
 @dataclass
@@ -192,6 +197,7 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         deadline = _time(spec["deadline"], f"{where} deadline", path)
         if deadline <= opens:
             raise InputError(path, None, f"{where}: the deadline must come after the opening")
+        hidden_default = "hidden" not in spec
         hidden = spec.get("hidden", pname.lower() == "test")
         if not isinstance(hidden, bool):
             raise InputError(
@@ -209,6 +215,7 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
                 _positive(spec["runs"], f"{where} runs", path),
                 _positive(spec["max_bytes"], f"{where} max_bytes", path),
                 hidden,
+                hidden_default,
             )
         )
     if not phases:
@@ -219,7 +226,8 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
 
 
 def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -> Campaign:
-    """Add the campaign of ``path`` (every target loaded and checked first)."""
+    """Add the campaign of ``path`` (every target loaded and checked first; no benchmark or
+    item both visible and hidden, within it or against any campaign already made)."""
     name, title, registry, phases = read_campaign_file(path)
     covers: dict[str, set[str]] = {}  # the benchmarks each phase scores, suites' members too
     registration = read_registration(tomllib.loads(path.read_text(encoding="utf-8")), path)
@@ -230,6 +238,32 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
             members = {m.name for m in getattr(loaded, "members", None) or []}
             covers.setdefault(p.name, set()).update({loaded.name, *members})
     check_hidden_apart(phases, covers, path)
+    new = [
+        Scope(name, p.name, p.hidden, scored_items(targets, registry, p.targets)) for p in phases
+    ]
+    with db.session() as s:
+        if s.scalar(select(Campaign).where(Campaign.name == name)) is not None:
+            raise InputError(path, None, f"a campaign named {name} exists already")
+        rows = s.execute(
+            select(Campaign.name, Campaign.registry_files, Phase.name, Phase.hidden, Phase.targets)
+            .join(Phase)
+            .order_by(Campaign.id, Phase.id)
+        ).all()
+    old = []
+    for cname, creg, pname, hidden, ptargets in rows:
+        try:
+            items = scored_items(targets, list(creg or []), list(ptargets))
+        except Exception as exc:  # cannot be compared: refuse rather than risk a leak
+            raise InputError(
+                path,
+                None,
+                f"cannot check against campaign {cname} phase {pname}: a target does not "
+                f"load ({exc})",
+            ) from None
+        old.append(Scope(cname, pname, bool(hidden), items))
+    for i, a in enumerate(new):
+        for b in (*new[i + 1 :], *old):
+            check_apart(a, b, path)
     with db.session() as s:
         if s.scalar(select(Campaign).where(Campaign.name == name)) is not None:
             raise InputError(path, None, f"a campaign named {name} exists already")
@@ -270,6 +304,84 @@ def check_hidden_apart(phases: list[PhaseSpec], covers: dict[str, set[str]], pat
                     f"{', '.join(both)} in both the visible phase {shown.name} and the hidden "
                     f"phase {hidden.name}: its scores in {shown.name} would show the gold of "
                     f"{hidden.name}; give each phase its own benchmarks",
+                )
+
+
+Item = tuple[str, str]
+
+
+@dataclass
+class Scope:
+    """A phase as the hidden-apart rule sees it: the items of each benchmark it scores (a
+    suite's members each on their own; ``None`` for a benchmark compared by name only)."""
+
+    campaign: str
+    phase: str
+    hidden: bool
+    items: dict[str, set[Item] | None]
+
+    def __str__(self) -> str:
+        shown = "hidden" if self.hidden else "visible"
+        return f"the {shown} phase {self.phase} of campaign {self.campaign}"
+
+
+def item_key(pair: Any) -> Item:
+    """A pair as compared across benchmarks: both strings case-folded and stripped, in a
+    fixed order (``(a, b)`` and ``(b, a)`` are one item)."""
+    a, b = (" ".join(str(x).split()).casefold() for x in pair)
+    return (a, b) if a <= b else (b, a)
+
+
+def pairs_of(benchmark: Any) -> set[Item] | None:
+    """The word or sentence pairs ``benchmark`` asks for; ``None`` when it asks for
+    something else (document linking: compared by name only)."""
+    from simeval.tasks.base import WordPairs  # TextPairs too
+
+    found: set[Item] = set()
+    for request in benchmark.requests():
+        if not isinstance(request, WordPairs):
+            return None
+        found.update(item_key(p) for p in request.pairs)
+    return found
+
+
+def scored_items(targets: Targets, registry: list[str], names: list[str]) -> dict[str, Any]:
+    """Each benchmark the targets ``names`` score (a suite's members each), with its pairs."""
+    out: dict[str, set[Item] | None] = {}
+    for t in names:
+        loaded = targets.get(registry, t)
+        for b in getattr(loaded, "members", None) or [loaded]:
+            if b.name not in out:
+                out[b.name] = pairs_of(b)
+    return out
+
+
+def check_apart(a: Scope, b: Scope, path: Path) -> None:
+    """Refuse when one of ``a`` and ``b`` is visible, the other hidden, and they share a
+    benchmark (by name) or an item (module docstring)."""
+    if a.hidden == b.hidden:
+        return
+    shown, hidden = (b, a) if a.hidden else (a, b)
+    both = sorted(set(shown.items) & set(hidden.items))
+    if both:
+        raise InputError(
+            path,
+            None,
+            f"{', '.join(both)} in both {shown} and {hidden}: its scores in {shown.phase} "
+            f"would show the gold of {hidden.phase}; give each phase its own benchmarks",
+        )
+    for v, v_items in shown.items.items():
+        for h, h_items in hidden.items.items():
+            if not v_items or not h_items:
+                continue
+            shared = len(v_items & h_items)
+            if shared:
+                raise InputError(
+                    path,
+                    None,
+                    f"{v} in {shown} and {h} in {hidden} share {shared:,} item(s) (word or "
+                    f"sentence pairs, in either order): scores of {v} would show the gold of "
+                    f"{h}; give each phase benchmarks without common pairs",
                 )
 
 

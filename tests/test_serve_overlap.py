@@ -1,0 +1,115 @@
+"""A hidden test's gold stays out of every visible phase of the server, and a server that
+cannot load its benchmarks says so:
+
+- no benchmark hidden in one campaign is visible in another (either order of creation);
+- a visible and a hidden benchmark share no word or sentence pair (``men``/``men-test``,
+  ``rg65``/``mc30``), in the same campaign or across campaigns;
+- ``simeval serve campaign`` prints each phase's targets and whether its scores are hidden,
+  and whether that was the default;
+- the server does not start when a campaign's target does not load, and a benchmark that
+  fails while a request is answered gives 503, not 500.
+
+Which pairs two benchmarks share is read here from the data files themselves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from serve_kit import (
+    OPENS,
+    TRIAL_END,
+    gold,
+)
+from simeval.errors import InputError
+from simeval.serve.campaigns import Targets, create_campaign
+from simeval.serve.db import Database
+
+
+def campaign(name: str, *phases: tuple[str, list[str], bool | None]) -> str:
+    """A campaign file: phases as (name, targets, hidden; None leaves ``hidden`` out)."""
+    text = f'name = "{name}"\n'
+    for pname, targets, hidden in phases:
+        text += (
+            f'\n[[phase]]\nname = "{pname}"\ntargets = {targets!r}\n'
+            f"opens = {OPENS.isoformat()}\ndeadline = {TRIAL_END.isoformat()}\n"
+            "runs = 2\nmax_bytes = 1_000_000\n"
+        )
+        if hidden is not None:
+            text += f"hidden = {str(hidden).lower()}\n"
+    return text.replace("'", '"')
+
+
+def add(db: Database, folder: Path, text: str, targets: Targets | None = None) -> None:
+    path = folder / f"{len(list(folder.glob('*.toml')))}.toml"
+    path.write_text(text, encoding="utf-8")
+    create_campaign(db, path, OPENS, targets or Targets())
+
+
+@pytest.fixture
+def db(serve_db: str) -> Database:
+    return Database(serve_db)
+
+
+# ---- 1: across campaigns
+
+LEX25 = campaign(
+    "lex25", ("trial", ["mc30"], False), ("test", ["sts15-answers-forums", "yp130"], True)
+)
+
+
+def test_a_benchmark_hidden_in_one_campaign_is_refused_visible_in_another(db, tmp_path):
+    add(db, tmp_path, LEX25)
+    for other in (["sts15-answers-forums"], ["sts15"]):  # itself, or its suite
+        with pytest.raises(InputError) as caught:
+            add(db, tmp_path, campaign("other", ("dev", other, False)))
+        message = str(caught.value)
+        assert "sts15-answers-forums" in message
+        assert "campaign lex25" in message and "hidden phase test" in message
+    add(db, tmp_path, campaign("other", ("dev", ["sts16-headlines"], False)))  # apart: taken
+
+
+def test_a_benchmark_visible_in_one_campaign_is_refused_hidden_in_another(db, tmp_path):
+    add(db, tmp_path, campaign("open25", ("dev", ["sts15"], False)))
+    with pytest.raises(InputError) as caught:
+        add(db, tmp_path, campaign("late", ("final", ["sts15-answers-forums"], True)))
+    assert "visible phase dev of campaign open25" in str(caught.value)
+
+
+# ---- 2: by items, not by name only
+
+
+def shared_pairs(data_dir: Path, a: str, b: str) -> int:
+    """Pairs of the word-set file ``b`` found in ``a``, either order."""
+    rows_a = {frozenset(map(str.casefold, p[:2])) for p in gold(data_dir / a)}
+    return sum(frozenset(map(str.casefold, p[:2])) in rows_a for p in gold(data_dir / b))
+
+
+@pytest.mark.parametrize(
+    ("shown", "hidden"),
+    [("men", "men-test"), ("wordsim353", "wordsim353-sim"), ("simverb3500", "simverb3500-test")],
+)
+def test_benchmarks_that_share_pairs_are_not_visible_and_hidden(shown, hidden, tmp_path):
+    db = Database(f"sqlite:///{tmp_path / 'serve.db'}")
+    text = campaign("c", ("dev", [shown], False), ("final", [hidden], True))
+    with pytest.raises(InputError, match=rf"{shown} in .* and {hidden} in .* share [\d,]+ item"):
+        add(db, tmp_path, text)
+
+
+def test_the_count_of_shared_pairs_is_the_data_files_and_either_order(data_dir, tmp_path):
+    db = Database(f"sqlite:///{tmp_path / 'serve.db'}")
+    expected = shared_pairs(data_dir, "rg65/EN-RG-65.txt", "mc30/EN-MC-30.txt")
+    assert expected > 0
+    with pytest.raises(InputError) as caught:  # in two campaigns, the hidden one first
+        add(db, tmp_path, campaign("a", ("test", ["mc30"], None)))
+        add(db, tmp_path, campaign("b", ("trial", ["rg65"], None)))
+    found = re.search(r"share ([\d,]+) item", str(caught.value))
+    assert found and int(found.group(1).replace(",", "")) == expected
+    assert "campaign a" in str(caught.value) and "phase test" in str(caught.value)
+    from simeval.serve.campaigns import item_key
+
+    assert item_key(("Car", "automobile")) == item_key(("automobile", "car"))
