@@ -113,3 +113,32 @@ def test_the_count_of_shared_pairs_is_the_data_files_and_either_order(data_dir, 
     from simeval.serve.campaigns import item_key
 
     assert item_key(("Car", "automobile")) == item_key(("automobile", "car"))
+
+
+# ---- 3: the phases printed at creation
+
+
+def test_serve_campaign_prints_each_phase_and_whether_hidden_defaulted(tmp_path):
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    path = tmp_path / "c.toml"
+    path.write_text(
+        campaign(
+            "c",
+            ("trial", ["mc30"], None),
+            ("eval", ["yp130"], None),
+            ("test", ["russe-hj"], None),
+            ("final", ["sts16-headlines"], True),
+        ),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["serve", "campaign", str(tmp_path / "srv"), str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert any("phase eval: yp130; scores visible (hidden not set" in line for line in lines), (
+        result.stdout
+    )
+    assert any("phase test: russe-hj; scores hidden (hidden not set" in line for line in lines)
+    assert any(line.strip() == "phase final: sts16-headlines; scores hidden" for line in lines)

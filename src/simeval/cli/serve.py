@@ -79,11 +79,18 @@ def campaign_cmd(
     left blank where the gold has a score is scored 0, and any other error stays hidden with
     the run until publication. Warnings from the file and the input (format, pairs without a
     score) are shown with each upload."""
-    from simeval.serve.campaigns import Targets, create_campaign
+    from simeval.serve.campaigns import Targets, create_campaign, read_campaign_file
 
     database, _ = _open(folder, db)
     c = create_campaign(database, file, datetime.now(UTC), Targets())
     out.print(f"campaign {escape(c.name)} created", highlight=False)
+    for p in read_campaign_file(file)[3]:  # an organiser sees a test phase left visible
+        shown = "hidden" if p.hidden else "visible"
+        if p.hidden_default:
+            why = "a phase named test" if p.hidden else "any phase not named test"
+            shown += f" (hidden not set in the file: the default for {why})"
+        line = f"  phase {p.name}: {', '.join(p.targets)}; scores {shown}"
+        out.print(escape(line), highlight=False)
 
 
 @serve_app.command("run")
