@@ -14,6 +14,7 @@ Which pairs two benchmarks share is read here from the data files themselves."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -21,11 +22,15 @@ import pytest
 pytest.importorskip("fastapi")
 
 from serve_kit import (
+    CAMPAIGN,
     OPENS,
     TRIAL_END,
+    Clock,
     gold,
+    make_server,
+    stop,
 )
-from simeval.errors import InputError
+from simeval.errors import InputError, SimevalError
 from simeval.serve.campaigns import Targets, create_campaign
 from simeval.serve.db import Database
 
@@ -142,3 +147,40 @@ def test_serve_campaign_prints_each_phase_and_whether_hidden_defaulted(tmp_path)
     )
     assert any("phase test: russe-hj; scores hidden (hidden not set" in line for line in lines)
     assert any(line.strip() == "phase final: sts16-headlines; scores hidden" for line in lines)
+
+
+# ---- 4: targets that do not load
+
+
+def test_the_server_does_not_start_when_a_target_does_not_load(
+    serve_db, tmp_path, monkeypatch, data_dir
+):
+    from simeval.serve.app import create_app
+
+    s = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)), CAMPAIGN)
+    stop(s.app)
+    monkeypatch.setenv("SIMEVAL_DATA_DIR", str(tmp_path / "no-such-folder"))
+    with pytest.raises(SimevalError) as caught:
+        create_app(serve_db, s.files, rate_limits={})
+    message = str(caught.value)
+    assert "campaign lex25" in message and "target mc30" in message
+    assert "no-such-folder" in message
+    monkeypatch.setenv("SIMEVAL_DATA_DIR", str(data_dir))  # the folder's lock was let go
+    stop(create_app(serve_db, s.files, rate_limits={}))
+
+
+def test_a_benchmark_failing_during_a_request_answers_503(tmp_path, monkeypatch):
+    s = make_server(
+        f"sqlite:///{tmp_path / 'serve.db'}",
+        tmp_path / "srv",
+        Clock(OPENS + timedelta(days=1)),
+        CAMPAIGN,
+    )
+    s.app.state.service.targets._loaded.clear()  # loaded at start; now the folder goes
+    monkeypatch.setenv("SIMEVAL_DATA_DIR", str(tmp_path / "gone"))
+    r = s.client.get("/api/campaigns/lex25/phases/trial/inputs/mc30")
+    assert r.status_code == 503 and r.headers["retry-after"]
+    assert "benchmarks" in r.json()["error"] and "gone" not in r.text
+    page = s.client.get("/campaigns/lex25/phases/trial/inputs/mc30")
+    assert page.status_code == 503 and "text/html" in page.headers["content-type"]
+    stop(s.app)

@@ -47,6 +47,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 
+from simeval.errors import SimevalError
 from simeval.serve import pages
 from simeval.serve.forms import BadForm, read_fields, read_form, read_json, timed
 from simeval.serve.models import REJECTED, Submission, Team, utc
@@ -205,6 +206,13 @@ def create_app(
             ", ".join(moved),
         )
     service = Service(db, storage, clock, scorers)
+    try:
+        load_targets(service)
+    except BaseException:
+        service.close()
+        db.dispose()
+        lock.release()
+        raise
     limiter = RateLimiter(rate_limits if rate_limits is not None else RATE_LIMITS)
 
     def shutdown() -> None:
@@ -282,6 +290,14 @@ def create_app(
         log.error("storage failed on %s %s", request.method, request.url.path, exc_info=exc)
         why = exc.strerror or type(exc).__name__
         return await refused(request, unavailable(f"the server could not store the file ({why})"))
+
+    @app.exception_handler(SimevalError)
+    async def simeval_failed(request: Request, exc: SimevalError) -> Response:
+        # a benchmark or the data folder failed the server (not the client's file, whose
+        # problems are answered as a rejection): the reason is logged, never sent (it may
+        # quote the gold of a hidden phase)
+        log.error("%s %s failed: %s", request.method, request.url.path, exc, exc_info=exc)
+        return await refused(request, unavailable("the server could not load its benchmarks"))
 
     @app.exception_handler(OperationalError)
     async def database_failed(request: Request, exc: OperationalError) -> Response:
@@ -559,6 +575,28 @@ def create_app(
         )
 
     return app
+
+
+def load_targets(service: Service) -> None:
+    """Load every campaign's targets once, before serving: one that does not load (the data
+    folder missing, a registry file moved) refuses the start, naming the campaign, the
+    target and why, instead of failing each request that needs it."""
+    from simeval.serve.models import Campaign
+
+    with service.db.reading() as s:
+        found = [
+            (c.name, list(c.registry_files or []), [t for p in c.phases for t in p.targets])
+            for c in s.scalars(select(Campaign).order_by(Campaign.id))
+        ]
+    for campaign, registry, names in found:
+        for name in dict.fromkeys(names):
+            try:
+                service.targets.get(registry, name)
+            except Exception as exc:
+                raise SimevalError(
+                    f"campaign {campaign}: target {name} does not load ({exc}); the server "
+                    "does not start until every campaign's targets load"
+                ) from exc
 
 
 def _nan(value: Any) -> bool:
