@@ -647,3 +647,22 @@ def test_no_runs_left_is_refused_before_the_body_is_read(tmp_path, serve_db, clo
         )
     assert x.status == 409 and "no runs left" in x.text, x.text
     assert x.pulled == 0 and len(rows(s)) == 2 and stored(s)[1] == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "alpha\u3164",  # Hangul filler: drawn as nothing
+        "alpha\u034f",  # combining grapheme joiner
+        "beta\ufe0f",  # variation selector
+        "alpha\u00ad",  # soft hyphen
+        "alph\u0585",  # Armenian o beside Latin letters
+    ],
+)
+def test_names_that_read_as_another_are_refused(srv, name):
+    """Each of these rendered as an existing name on the leaderboard (the attacker review
+    saw two rows both reading `beta run 1`)."""
+    r = srv.client.post("/api/campaigns/lex25/teams", json={"team": name})
+    assert r.status_code == 422, r.text
+    said = r.json()["error"]
+    assert "shows as nothing" in said or "look alike" in said, said

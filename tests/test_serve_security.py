@@ -728,9 +728,24 @@ def test_cookies_are_httponly_and_samesite_strict(srv):
         assert "httponly" in flags and "samesite=strict" in flags and "path=/" in flags, cookie
     https = client_at(srv.app, base_url="https://testserver")
     r = https.post("/login", data={"token": token, "csrf": page_csrf(https)})
-    # over https the session cookie is Secure: the browser never sends it in clear
-    (session,) = [c for c in r.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE)]
+    # over https the session cookie is Secure, and __Host- prefixed: the browser never sends
+    # it in clear, and takes it only from this host over https for path / (no tossing)
+    host = f"__Host-{SESSION_COOKIE}="
+    (session,) = [c for c in r.headers.get_list("set-cookie") if c.startswith(host)]
     assert "secure" in [part.strip().lower() for part in session.split(";")]
+
+
+def test_a_tossed_session_cookie_signs_nobody_in_over_https(srv):
+    """Cookie tossing: a page on another port of the host (plain http) sets
+    ``simeval_team=<the attacker's token>``; over https the server reads only the
+    ``__Host-`` cookie, which such a page cannot set, so the victim is not signed in as the
+    attacker's team (the attacker review signed a browser in this way over http)."""
+    token = register(srv.client, "mallory")
+    https = client_at(srv.app, base_url="https://testserver")
+    https.cookies.set(SESSION_COOKIE, token)
+    assert "Signed in as" not in https.get("/campaigns/lex25").text
+    https.cookies.set(f"__Host-{SESSION_COOKIE}", token)
+    assert "mallory" in https.get("/campaigns/lex25").text
 
 
 GOOD_CSRF = "k2-Vd7bQy1_QmEzZ3sT0Q8xJwRr4a9Lm"

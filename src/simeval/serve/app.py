@@ -71,6 +71,16 @@ from simeval.serve.views import submission_view, visible
 
 log = logging.getLogger("simeval.serve")
 SESSION_COOKIE = "simeval_team"
+
+
+def cookie(request: Request, name: str) -> str:
+    """The name of a cookie on this request: over HTTPS with the ``__Host-`` prefix, which a
+    browser takes only when set Secure by this host for path ``/``, so a page on another port
+    or a subdomain (served over plain HTTP) cannot plant a session or a CSRF cookie
+    ("cookie tossing"); over plain HTTP, where no such guard exists, the plain name."""
+    return f"__Host-{name}" if request.url.scheme == "https" else name
+
+
 RATE_LIMITS = {
     "register": RateLimit(burst=5, per_minute=5),
     "login": RateLimit(burst=10, per_minute=10),
@@ -268,7 +278,9 @@ def create_app(
         return team
 
     async def signed_in(request: Request) -> Team | None:
-        return await authenticate(request, request.cookies.get(SESSION_COOKIE), refuse=False)
+        return await authenticate(
+            request, request.cookies.get(cookie(request, SESSION_COOKIE)), refuse=False
+        )
 
     def refused_form(exc: BadForm) -> Refused:
         return Refused(exc.status, str(exc))
@@ -399,25 +411,37 @@ def create_app(
 
     # ---- pages
 
-    def html(title: str, body: str, team: Team | None = None, browser_id: str | None = None) -> Any:
+    def html(
+        title: str,
+        body: str,
+        team: Team | None = None,
+        browser_id: str | None = None,
+        request: Request | None = None,
+    ) -> Any:
         response = HTMLResponse(pages.page(title, body, team.name if team else None))
-        if browser_id is not None:
-            response.set_cookie(CSRF_COOKIE, browser_id, httponly=True, samesite="strict")
+        if browser_id is not None and request is not None:
+            response.set_cookie(
+                cookie(request, CSRF_COOKIE),
+                browser_id,
+                httponly=True,
+                samesite="strict",
+                secure=request.url.scheme == "https",
+            )
         return response
 
     def browser(request: Request) -> str:
         """The browser's id (the CSRF cookie), new if it has none."""
-        return request.cookies.get(CSRF_COOKIE) or new_csrf()
+        return request.cookies.get(cookie(request, CSRF_COOKIE)) or new_csrf()
 
     def form_value(request: Request, browser_id: str) -> str:
         """The CSRF value of this page's forms (bound to the browser and its session)."""
-        return csrf.value(browser_id, request.cookies.get(SESSION_COOKIE))
+        return csrf.value(browser_id, request.cookies.get(cookie(request, SESSION_COOKIE)))
 
     def csrf_checked(request: Request, value: str | None) -> bool:
         if cross_origin(request.headers.get("sec-fetch-site")):
             return False
-        session_cookie = request.cookies.get(SESSION_COOKIE)
-        return csrf.ok(request.cookies.get(CSRF_COOKIE), session_cookie, value)
+        session_cookie = request.cookies.get(cookie(request, SESSION_COOKIE))
+        return csrf.ok(request.cookies.get(cookie(request, CSRF_COOKIE)), session_cookie, value)
 
     @app.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> Any:
@@ -466,7 +490,7 @@ def create_app(
                 '<input name="token" type="password" required placeholder="team token"> '
                 "<button>Sign in</button></form>"
             )
-        return html(c.title, "".join(parts), team, browser_id)
+        return html(c.title, "".join(parts), team, browser_id, request)
 
     async def checked_form(request: Request) -> dict[str, str]:
         try:  # never starlette's request.form(): it reads a body of any size
@@ -479,7 +503,9 @@ def create_app(
 
     def session(response: Response, token: str, request: Request) -> Response:
         secure = request.url.scheme == "https"
-        response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="strict", secure=secure)
+        response.set_cookie(
+            cookie(request, SESSION_COOKIE), token, httponly=True, samesite="strict", secure=secure
+        )
         response.headers["cache-control"] = "no-store"  # the page may show the token
         return response
 
@@ -510,7 +536,12 @@ def create_app(
     async def logout(request: Request) -> Any:
         await checked_form(request)
         response = RedirectResponse("/", status_code=303)
-        response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="strict")
+        response.delete_cookie(
+            cookie(request, SESSION_COOKIE),
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
         return response
 
     @app.post("/campaigns/{campaign}/phases/{phase}/upload", response_class=HTMLResponse)

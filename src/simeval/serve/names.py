@@ -7,6 +7,11 @@ look-alikes (Chinese with Latin is fine, Cyrillic or Greek with Latin is not), d
 Chinese are welcome; spaces, control and format characters (``alpha\\n``, a zero-width
 joiner, a right-to-left mark) are not.
 
+Characters drawn as nothing (Unicode's default-ignorable code points: variation selectors,
+Hangul fillers, the combining grapheme joiner) are refused, and so is a name that mixes
+scripts where one holds a look-alike of another's letter (the ``confusable-homoglyphs``
+package's reading of Unicode's confusables data: Armenian ``օ`` beside Latin letters).
+
 ``name_key`` folds a name to the key that must be unique within a campaign, so that names a
 reader cannot tell apart are refused as taken: NFKC, case folded, and the Cyrillic and Greek
 letters that look like Latin ones (``а`` U+0430 and ``a``) folded to those. Registration
@@ -69,6 +74,34 @@ CONFUSABLES = str.maketrans(
     }
 )
 CONFUSABLE_SCRIPTS = {"CYRILLIC", "GREEK"}
+# Unicode's Default_Ignorable_Code_Point ranges: characters a renderer may show as nothing
+# (variation selectors, the combining grapheme joiner, Hangul fillers), so `beta` + U+FE0F
+# reads as `beta`. Not all of them are format characters (category Cf), so they are listed.
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def ignorable(char: str) -> bool:
+    """Whether ``char`` is a default-ignorable code point (drawn as nothing)."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
 
 
 def name_key(name: str) -> str:
@@ -95,6 +128,8 @@ def check_team_name(value: object) -> str:
     if len(name) > MAX_LENGTH:
         raise ValueError(f"a team name has at most {MAX_LENGTH} characters")
     for char in name:
+        if ignorable(char):
+            raise ValueError(f"a team name cannot hold U+{ord(char):04X}, which shows as nothing")
         category = unicodedata.category(char)
         if category[0] in "CZ":  # control, format, surrogate, unassigned; spaces, separators
             raise ValueError(f"a team name cannot hold U+{ord(char):04X} ({category})")
@@ -106,4 +141,8 @@ def check_team_name(value: object) -> str:
     confusable = scripts & CONFUSABLE_SCRIPTS
     if (confusable and "LATIN" in scripts) or len(confusable) > 1:
         raise ValueError("a team name cannot mix Latin, Cyrillic and Greek letters")
+    from confusable_homoglyphs import confusables  # Unicode's confusables (UTS #39 data)
+
+    if confusables.is_dangerous(name):  # mixed scripts with a look-alike: Armenian օ, …
+        raise ValueError("a team name cannot mix scripts whose letters look alike")
     return name
