@@ -121,11 +121,12 @@ def run_cmd(
     uvicorn's log and the server's own lines (registrations, submissions, quarantined
     uploads) go to stderr.
 
-    One server per folder: it holds FOLDER/files/server.lock while it runs, and a second
-    `serve run` on the folder refuses to start. The folder and its database are stamped with
-    each other's id on first use; a start with another database (a missing --db or
-    SIMEVAL_SERVE_DB, a new file) is refused and names the right one. Files that no row
-    names (left by a crash mid-upload) are moved to FOLDER/files/quarantine, never deleted."""
+    One server per folder and per database: it holds FOLDER/files/server.lock and the
+    database's lock while it runs, and a second `serve run` on either refuses to start. The
+    folder and its database are stamped with each other's id on first use; a start with
+    another database (a missing --db or SIMEVAL_SERVE_DB, a new file) is refused and names
+    the right one. Files that no row names (left by a crash mid-upload) are moved to
+    FOLDER/files/quarantine, never deleted."""
     import copy
     import logging.config
 
