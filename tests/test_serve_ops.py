@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from serve_kit import OPENS, Clock, make_server, stop
+from serve_kit import OPENS, Clock, make_server, pair_file, register, stop, upload
 from simeval.cli import app as cli
 
 pytest.importorskip("fastapi")
@@ -47,6 +48,44 @@ def stamp_of(files: Path) -> dict:
 
 
 # ---- 1. one database, one server
+
+
+def test_a_backup_has_ids_of_its_own_and_never_pairs_with_the_live_database(
+    tmp_path, serve_db, clock, mc30
+):
+    from simeval.serve.app import create_app
+    from simeval.serve.db import default_url
+    from simeval.serve.stamp import Mismatch
+
+    srv = make_server(serve_db, tmp_path / "srv", clock)
+    token = register(srv.client, "alpha")
+    sid = upload(srv.client, token, pair_file(mc30, 1)[0], target="mc30").json()["id"]
+    out = tmp_path / "bk1"
+    r = CliRunner().invoke(
+        cli, ["serve", "backup", str(srv.folder), "--out", str(out), "--db", serve_db]
+    )
+    assert r.exit_code == 0, r.output
+    original, copy = stamp_of(srv.files), stamp_of(out / "files")
+    assert copy["db_id"] != original["db_id"] and copy["folder_id"] != original["folder_id"]
+    assert (out / "files" / "submissions" / sid / "upload").exists()
+    if serve_db.startswith("sqlite"):
+        assert copy["db"] == default_url(out)
+        with sqlite3.connect(out / "serve.db") as con:
+            row = con.execute("SELECT db_id, folder_id FROM server").fetchone()
+        assert row == (copy["db_id"], copy["folder_id"])
+    else:
+        assert copy["db"] == f"the database restored from {(out / 'serve.sql').resolve()}"
+        last = (out / "serve.sql").read_text().rstrip().splitlines()[-1]
+        assert last.startswith("UPDATE public.server SET db_id = ")
+        assert copy["db_id"] in last and copy["folder_id"] in last
+    stop(srv.app)
+    # the backup's folder on the original database: refused, and nothing moves
+    before = contents(out / "files")
+    with pytest.raises(Mismatch, match="they are not a pair"):
+        create_app(serve_db, out / "files", clock=clock)
+    assert contents(out / "files") == before
+    if serve_db.startswith("sqlite"):  # and on its own database it starts
+        stop(create_app(default_url(out), out / "files", clock=clock))
 
 
 def test_a_second_server_on_the_database_is_refused_whatever_its_folder(tmp_path, serve_db, clock):
@@ -101,6 +140,37 @@ def test_a_copied_folder_is_not_sent_to_a_live_servers_database(tmp_path, serve_
     with pytest.raises(Mismatch) as refused:  # not live now: the folder's own database
         create_app(default_url(copy), copy / "files", clock=clock)
     assert f"Start with --db {shown_url(serve_db)}" in one_line(str(refused.value))
+
+
+# ---- 2. a backup into the server's own folder
+
+
+@pytest.mark.parametrize("inside", ["files/snap", "snap", "."])
+def test_a_backup_into_the_servers_own_folder_is_refused(tmp_path, clock, inside):
+    from simeval.serve.db import default_url
+
+    folder = tmp_path / "t"
+    srv = make_server(default_url(folder), folder, clock)
+    stop(srv.app)
+    out = folder / inside
+    r = CliRunner().invoke(cli, ["serve", "backup", str(folder), "--out", str(out)])
+    assert r.exit_code == 2, r.output
+    assert "inside the server's folder" in one_line(r.output)
+    assert not (folder / "files" / "snap").exists() and not (folder / "snap").exists()
+
+
+def test_backup_itself_refuses_a_folder_inside_the_storage(tmp_path, clock):
+    from simeval.errors import InputError
+    from simeval.serve.backup import backup
+    from simeval.serve.db import default_url
+
+    srv = make_server(default_url(tmp_path / "t"), tmp_path / "t", clock)
+    stop(srv.app)
+    from simeval.serve.storage import Storage
+
+    with pytest.raises(InputError, match="inside the server's folder"):
+        backup(srv.db, Storage(srv.files), srv.files / "snap")
+    assert not (srv.files / "snap").exists()
 
 
 # ---- 3. a bad --db

@@ -234,10 +234,13 @@ def backup_cmd(
 ) -> None:
     """Back up a server, running or not: its database first (SQLite's online backup into
     OUT/serve.db, or pg_dump into OUT/serve.sql for PostgreSQL), then its files into
-    OUT/files. OUT is a server folder: `simeval serve run OUT` starts from a SQLite backup as
-    it is; for PostgreSQL, load serve.sql into a new database and give it with --db."""
-    from simeval.serve.backup import backup
+    OUT/files. OUT is a server folder with ids of its own (it pairs only with its own
+    database, never the live one): `simeval serve run OUT` starts from a SQLite backup as it
+    is; for PostgreSQL, load serve.sql into a new database and give it with --db. OUT may not
+    be inside FOLDER."""
+    from simeval.serve.backup import backup, inside
 
+    inside(to, folder)  # before anything is opened or made
     database, storage = _open(folder, db)
     try:
         for path in backup(database, storage, to):
