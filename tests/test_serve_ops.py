@@ -198,3 +198,28 @@ def test_a_bad_database_url_is_one_line_and_exit_2(tmp_path, monkeypatch, url, c
     assert BAD_URLS[url] in said, said
     assert "Traceback" not in r.output and ":y@" not in r.output
     assert len(r.output.strip().splitlines()) <= 3, r.output  # one line, soft-wrapped at most
+
+
+# ---- 4. uvicorn's limits
+
+
+def test_serve_run_caps_connections_and_keep_alive(tmp_path, monkeypatch):
+    import uvicorn
+
+    import simeval.serve.app as serve_app
+
+    seen: dict = {}
+    monkeypatch.setattr(serve_app, "create_app", lambda *a, **k: object())
+    monkeypatch.setattr(uvicorn, "run", lambda app, **k: seen.update(k))
+    r = CliRunner().invoke(cli, ["serve", "run", str(tmp_path / "t")])
+    assert r.exit_code == 0, r.output
+    assert seen["limit_concurrency"] == 200 and seen["timeout_keep_alive"] == 5
+    r = CliRunner().invoke(cli, ["serve", "run", str(tmp_path / "t"), "--max-connections", "50"])
+    assert r.exit_code == 0, r.output
+    assert seen["limit_concurrency"] == 50
+
+
+def test_the_operating_page_puts_the_server_behind_a_proxy():
+    page = (Path(__file__).resolve().parents[1] / "docs" / "operating-a-server.md").read_text()
+    assert "--max-connections" in one_line(page)
+    assert "nginx's timeouts" in one_line(page) and "slow clients" in one_line(page)

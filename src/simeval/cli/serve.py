@@ -33,6 +33,7 @@ DbUrl = Annotated[
         help="A database URL instead of FOLDER/serve.db (postgresql://user@host/name).",
     ),
 ]
+KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
 CampaignName = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name.")]
 
 
@@ -116,6 +117,14 @@ def run_cmd(
         int,
         typer.Option(min=0, help="Rejected uploads a team may send in 24 hours (0: no limit)."),
     ] = 20,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Connections served at once; more are answered 503 (slow clients cannot hold "
+            "them all). Idle keep-alive connections are closed after 5 s.",
+        ),
+    ] = 200,
 ) -> None:
     """Serve the web pages and the API (uvicorn, one process, and --scorers processes);
     uvicorn's log and the server's own lines (registrations, submissions, quarantined
@@ -148,7 +157,14 @@ def run_cmd(
         rejected_per_day=rejected_per_day,
     )
     uvicorn.run(  # proxy_headers=False: the app reads X-Forwarded-For from --trust-proxy only
-        web, host=host, port=port, log_level="info", log_config=logs, proxy_headers=False
+        web,
+        host=host,
+        port=port,
+        log_level="info",
+        log_config=logs,
+        proxy_headers=False,
+        limit_concurrency=max_connections,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
 
 
