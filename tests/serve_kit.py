@@ -166,9 +166,10 @@ def live(app: Any, **config: Any) -> Iterator[str]:
 
 
 def stop(app: Any) -> None:
-    """What the end of a server's process does to it (killed or not): its folder's lock is
-    released, so another server may start on the folder."""
+    """What the end of a server's process does to it (killed or not): its folder's lock and
+    its database's are released, so another server may start on the folder or the database."""
     app.state.lock.release()
+    app.state.db_lock.release()
 
 
 def quarantined(files: Path) -> dict[str, list[str]]:

@@ -33,6 +33,7 @@ DbUrl = Annotated[
         help="A database URL instead of FOLDER/serve.db (postgresql://user@host/name).",
     ),
 ]
+KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
 CampaignName = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name.")]
 
 
@@ -123,16 +124,25 @@ def run_cmd(
         int,
         typer.Option(min=0, help="Rejected uploads a team may send in 24 hours (0: no limit)."),
     ] = 20,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Connections served at once; more are answered 503 (slow clients cannot hold "
+            "them all). Idle keep-alive connections are closed after 5 s.",
+        ),
+    ] = 200,
 ) -> None:
     """Serve the web pages and the API (uvicorn, one process, and --scorers processes);
     uvicorn's log and the server's own lines (registrations, submissions, quarantined
     uploads) go to stderr.
 
-    One server per folder: it holds FOLDER/files/server.lock while it runs, and a second
-    `serve run` on the folder refuses to start. The folder and its database are stamped with
-    each other's id on first use; a start with another database (a missing --db or
-    SIMEVAL_SERVE_DB, a new file) is refused and names the right one. Files that no row
-    names (left by a crash mid-upload) are moved to FOLDER/files/quarantine, never deleted."""
+    One server per folder and per database: it holds FOLDER/files/server.lock and the
+    database's lock while it runs, and a second `serve run` on either refuses to start. The
+    folder and its database are stamped with each other's id on first use; a start with
+    another database (a missing --db or SIMEVAL_SERVE_DB, a new file) is refused and names
+    the right one. Files that no row names (left by a crash mid-upload) are moved to
+    FOLDER/files/quarantine, never deleted."""
     import copy
     import logging.config
 
@@ -154,7 +164,14 @@ def run_cmd(
         rejected_per_day=rejected_per_day,
     )
     uvicorn.run(  # proxy_headers=False: the app reads X-Forwarded-For from --trust-proxy only
-        web, host=host, port=port, log_level="info", log_config=logs, proxy_headers=False
+        web,
+        host=host,
+        port=port,
+        log_level="info",
+        log_config=logs,
+        proxy_headers=False,
+        limit_concurrency=max_connections,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
 
 
@@ -240,10 +257,13 @@ def backup_cmd(
 ) -> None:
     """Back up a server, running or not: its database first (SQLite's online backup into
     OUT/serve.db, or pg_dump into OUT/serve.sql for PostgreSQL), then its files into
-    OUT/files. OUT is a server folder: `simeval serve run OUT` starts from a SQLite backup as
-    it is; for PostgreSQL, load serve.sql into a new database and give it with --db."""
-    from simeval.serve.backup import backup
+    OUT/files. OUT is a server folder with ids of its own (it pairs only with its own
+    database, never the live one): `simeval serve run OUT` starts from a SQLite backup as it
+    is; for PostgreSQL, load serve.sql into a new database and give it with --db. OUT may not
+    be inside FOLDER."""
+    from simeval.serve.backup import backup, inside
 
+    inside(to, folder)  # before anything is opened or made
     database, storage = _open(folder, db)
     try:
         for path in backup(database, storage, to):

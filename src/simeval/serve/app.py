@@ -64,7 +64,7 @@ from simeval.serve.security import (
     new_token,
     split_token,
 )
-from simeval.serve.stamp import FolderLock, open_pair
+from simeval.serve.stamp import DatabaseLock, FolderLock, open_pair
 from simeval.serve.storage import TooLarge, Upload
 from simeval.serve.submit import Clock, Refused, Service, Ticket, error_view
 from simeval.serve.views import submission_view, visible
@@ -197,14 +197,19 @@ def create_app(
     Starting takes the folder's lock and checks that the database and the folder are a pair
     (:mod:`.stamp`: refused with :class:`~simeval.serve.stamp.Busy` or
     :class:`~simeval.serve.stamp.Mismatch`); unfinished uploads and files without a row are
-    then moved to quarantine, never deleted. The lock is held until the app shuts down.
+    then moved to quarantine, never deleted. It also takes the database's lock
+    (:class:`~simeval.serve.stamp.DatabaseLock`: a second live server on the same database is
+    refused, whatever its folder). Both locks are held until the app shuts down.
     Storage and database failures while serving answer 503 with ``Retry-After``."""
     lock = FolderLock(storage_dir).acquire()  # one server per folder: before anything moves
+    db_lock = DatabaseLock(db_url)
     try:
+        db_lock.acquire()  # and one per database, whatever its folder
         db, storage = open_pair(db_url, storage_dir, busy_timeout)
         with db.reading() as s:
             moved = storage.quarantine(s.scalars(select(Submission.id)).all())
     except BaseException:
+        db_lock.release(forget=True)
         lock.release()
         raise
     if moved:
@@ -228,6 +233,7 @@ def create_app(
     def shutdown() -> None:
         service.close()
         db.dispose()
+        db_lock.release()
         lock.release()
 
     app = FastAPI(
@@ -238,6 +244,7 @@ def create_app(
         on_shutdown=[shutdown],
     )
     app.state.lock = lock
+    app.state.db_lock = db_lock
     app.state.service = service
     app.state.db = db
     csrf = Csrf(csrf_secret)

@@ -4,8 +4,13 @@ The order matters: every row names a stored file, so the database is copied firs
 files after it. A file stored after the database's copy was taken has no row in the backup;
 the restored server quarantines it (:meth:`~simeval.serve.storage.Storage.quarantine`), and
 nothing recorded is missing. The backup folder is itself a server folder: ``serve.db`` (SQLite)
-or ``serve.sql`` (``pg_dump``'s plain SQL, for PostgreSQL) beside ``files/`` with the stamp,
-so the restored pair still matches.
+or ``serve.sql`` (``pg_dump``'s plain SQL, for PostgreSQL) beside ``files/`` with the stamp.
+
+Every backup gets a fresh pair of ids (:mod:`.stamp`): the copy's ``server`` row is updated
+(for a dump, a final ``UPDATE`` is appended) and ``files/server.json`` carries the same new ids,
+naming the backup's own database. A backup then pairs only with its own database, never with
+the live one: started on the original database, it is refused instead of recording its uploads
+in the original's rows with their files in the backup.
 
 - SQLite: SQLite's online backup (a consistent copy while the server writes);
 - PostgreSQL: ``pg_dump`` (on PATH, the server's major version or newer).
@@ -13,16 +18,22 @@ so the restored pair still matches.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from simeval.data.atomic import write_atomic
 from simeval.errors import InputError, SimevalError
-from simeval.serve.db import DB_FILE, Database
+from simeval.serve.db import DB_FILE, Database, default_url
+from simeval.serve.stamp import STAMP_FILE
 from simeval.serve.storage import Storage
 
 SKIPPED = {"tmp", "server.lock", "server.lock.holder", "server.stamp.lock"}
@@ -30,25 +41,73 @@ DUMP_FILE = "serve.sql"
 
 
 def backup(db: Database, storage: Storage, out: Path) -> list[Path]:
-    """Copy the database, then the folder, into the new folder ``out``; the paths written."""
+    """Copy the database, then the folder, into the new folder ``out``, under a fresh pair of
+    ids (module docstring); the paths written."""
+    inside(out, storage.root)
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: back up into a new folder")
     out.mkdir(mode=0o700, parents=True, exist_ok=True)
     url = make_url(db.url)
+    files = out / "files"
+    ids = {"db_id": uuid.uuid4().hex, "folder_id": uuid.uuid4().hex}
+    folder = str(files.resolve())
     if url.drivername.startswith("sqlite"):
         copied = out / DB_FILE
         _sqlite_backup(Path(url.database or ""), copied)
+        _restamp_sqlite(copied, ids, folder)
+        named = default_url(out)
     else:
         copied = out / DUMP_FILE
         _pg_dump(db.url, copied)
-    files = out / "files"
+        _restamp_dump(copied, ids, folder)
+        named = f"the database restored from {copied.resolve()}"
     shutil.copytree(
         storage.root,
         files,
         ignore=lambda folder, names: [n for n in names if n in SKIPPED],
     )
-    (files / "tmp").mkdir(mode=0o700)
+    (files / "tmp").mkdir(mode=0o700, exist_ok=True)
+    stamp = {
+        **{k: ids[k] for k in ("folder_id", "db_id")},
+        "db": named,
+        "created": datetime.now(UTC).replace(microsecond=0, tzinfo=None).isoformat() + "Z",
+    }
+    write_atomic(files / STAMP_FILE, (json.dumps(stamp, indent=2) + "\n").encode(), mode=0o600)
     return [copied, files]
+
+
+def inside(out: Path, folder: Path) -> None:
+    """Refuse a backup into the server's own folder (it would copy itself forever)."""
+    target, root = out.resolve(), folder.resolve()
+    if target == root or target.is_relative_to(root):
+        raise InputError(
+            out, None, f"is inside the server's folder {folder}: back up into a folder outside it"
+        )
+
+
+def _restamp_sqlite(copy: Path, ids: dict[str, str], folder: str) -> None:
+    con = sqlite3.connect(copy)
+    try:
+        with con:
+            con.execute(
+                "UPDATE server SET db_id = ?, folder_id = ?, folder = ?",
+                (ids["db_id"], ids["folder_id"], folder),
+            )
+    finally:
+        con.close()
+
+
+def _restamp_dump(dump: Path, ids: dict[str, str], folder: str) -> None:
+    text = dump.read_text(encoding="utf-8")
+    found = re.search(r"^CREATE TABLE (\S+\.)?server \(", text, re.MULTILINE)
+    table = f"{found.group(1) or ''}server" if found else "public.server"
+    quoted = folder.replace("'", "''")
+    with open(dump, "a", encoding="utf-8") as f:
+        f.write(
+            "\n-- simeval: this backup's own ids (it pairs only with its own files)\n"
+            f"UPDATE {table} SET db_id = '{ids['db_id']}', folder_id = '{ids['folder_id']}', "
+            f"folder = '{quoted}';\n"
+        )
 
 
 def _sqlite_backup(source: Path, target: Path) -> None:

@@ -20,6 +20,11 @@ Moving the folder, or restoring both from a backup, keeps the ids, so it still m
 kernel releases it when the process ends, however it ends). ``serve run`` holds it for its
 whole life, so a second server on the same folder refuses to start instead of sweeping the
 first one's uploads in flight.
+
+:class:`DatabaseLock` is the same for the database, whatever the folder: ``DB_FILE.lock``
+beside a SQLite file, or a PostgreSQL advisory lock held by a connection kept open (the
+server releases it when its session ends, however the process ends). Two live servers on one
+database would record one's uploads in the other's rows, with their files elsewhere.
 """
 
 from __future__ import annotations
@@ -27,13 +32,16 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
-from sqlalchemy import select
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine, exc, select, text
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.pool import NullPool
 
 from simeval.data.atomic import write_atomic
 from simeval.errors import InputError, SimevalError
@@ -98,6 +106,158 @@ class FolderLock:
         self.release()
 
 
+# pg_try_advisory_lock's key: "simeval" in ASCII, one lock per database (they are per database)
+ADVISORY_KEY = 0x73696D6576616C
+
+
+@contextmanager
+def opening(url: str) -> Iterator[None]:
+    """A URL SQLAlchemy cannot read, a driver that is not installed, a database that cannot
+    be reached: one line that names the database (password hidden) and the reason."""
+    try:
+        yield
+    except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as e:
+        raise SimevalError(f"cannot use the database URL {shown_url(url)}: {_reason(e)}") from None
+    except (exc.OperationalError, exc.InterfaceError) as e:
+        raise SimevalError(f"cannot open the database {shown_url(url)}: {_reason(e)}") from None
+    except Exception as e:  # psycopg's own connection errors, when raised unwrapped
+        if type(e).__module__.startswith("psycopg") and type(e).__name__ in (
+            "OperationalError",
+            "InterfaceError",
+        ):
+            raise SimevalError(f"cannot open the database {shown_url(url)}: {_reason(e)}") from None
+        raise
+
+
+def _reason(e: BaseException) -> str:
+    inner = getattr(e, "orig", None) or e
+    lines = [line.strip() for line in str(inner).splitlines() if line.strip()]
+    return lines[0] if lines else type(inner).__name__
+
+
+def _sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for another database, or one in memory)."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return None
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def _pg_url(url: str) -> str:
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
+class DatabaseLock:
+    """The exclusive lock of a database (module docstring): one live server per database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._file = _sqlite_path(url)
+        self._lock = (
+            FileLock(f"{self._file}.lock", mode=0o600, thread_local=False)
+            if self._file is not None
+            else None
+        )
+        self._connection: Connection | None = None
+        self._engine: Any = None
+
+    def acquire(self) -> DatabaseLock:
+        if self._lock is not None:
+            try:
+                self._lock.acquire(timeout=0)
+            except Timeout:
+                raise self._busy() from None
+            return self
+        if _sqlite_path(self.url) is None and self.url.startswith("sqlite"):
+            return self  # in memory: no other process can open it
+        with opening(self.url):
+            self._engine = create_engine(_pg_url(self.url), poolclass=NullPool)
+            if self._engine.dialect.name != "postgresql":
+                self._engine.dispose()
+                self._engine = None
+                return self
+            self._connection = self._engine.connect()
+            got = self._connection.scalar(text(f"SELECT pg_try_advisory_lock({ADVISORY_KEY})"))
+            self._connection.commit()
+        if not got:
+            self.release()
+            raise self._busy()
+        return self
+
+    def _busy(self) -> Busy:
+        return Busy(
+            f"another simeval server is running on the database {shown_url(self.url)}: one "
+            "server per database. Stop it first, or give this one a database of its own."
+        )
+
+    def release(self, forget: bool = False) -> None:
+        """Release the lock; ``forget``: a start that failed, so a SQLite lock file beside a
+        database that does not exist (a refused start removes the file it made) goes too."""
+        if self._lock is not None and self._lock.is_locked:
+            self._lock.release(force=True)
+            if forget and self._file is not None and not self._file.exists():
+                Path(f"{self._file}.lock").unlink(missing_ok=True)
+        if self._connection is not None:
+            try:
+                self._connection.close()  # the session ends: PostgreSQL drops its locks
+            finally:
+                self._connection = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+
+def held(url: str, known: str) -> bool:
+    """Whether a live server holds the database ``url`` (as a stamp names it: its password
+    hidden, so ``known``'s password is tried when user and host are the same). False when
+    that cannot be told."""
+    path = _sqlite_path(url)
+    if path is not None:
+        if not path.exists():
+            return False
+        probe = FileLock(f"{path}.lock", thread_local=False)
+        try:
+            probe.acquire(timeout=0)
+        except Timeout:
+            return True
+        except OSError:
+            return False
+        probe.release(force=True)
+        return False
+    try:
+        target = make_url(_pg_url(url))
+        mine = make_url(_pg_url(known))
+    except Exception:
+        return False
+    if target.get_dialect().name != "postgresql":
+        return False
+    if target.password is not None and str(target.password) == "***":
+        same = (target.username, target.host, target.port) == (
+            mine.username,
+            mine.host,
+            mine.port,
+        )
+        if not same:
+            return False
+        target = target.set(password=mine.password)
+    engine = create_engine(target, poolclass=NullPool, connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect() as c:
+            got = c.scalar(text(f"SELECT pg_try_advisory_lock({ADVISORY_KEY})"))
+            if got:
+                c.scalar(text(f"SELECT pg_advisory_unlock({ADVISORY_KEY})"))
+            return not got
+    except Exception:
+        return False
+    finally:
+        engine.dispose()
+
+
 def _read_file(path: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
@@ -158,8 +318,8 @@ def _matched(
         raise Mismatch(
             f"{storage.root} belongs to the database {theirs} (id {here['db_id']}), and the "
             f"database {url} (id {row.db_id}) to the folder {row.folder or '?'} "
-            f"(id {row.folder_id}): they are not a pair. Start with --db {theirs} (or "
-            "SIMEVAL_SERVE_DB), or with the database's own folder; nothing was changed."
+            f"(id {row.folder_id}): they are not a pair. {_start_with(theirs, db.url)}, or "
+            "with the database's own folder; nothing was changed."
         )
     if row is not None:
         raise Mismatch(
@@ -176,9 +336,23 @@ def _matched(
         )
     raise Mismatch(
         f"{storage.root} belongs to the database {theirs} (id {here['db_id']}), not to {url}, "
-        f"which has no stamp. Start with --db {theirs} (or SIMEVAL_SERVE_DB); nothing was "
-        "changed."
+        f"which has no stamp. {_start_with(theirs, db.url)}; nothing was changed."
     )
+
+
+def _start_with(theirs: str, known: str) -> str:
+    """What the organiser should start with: the folder's own database, unless a live server
+    holds it (the folder is then a copy of that server's, and starting it there would put
+    this folder's files under the other's rows)."""
+    if held(theirs, known):
+        return (
+            f"But another live simeval server holds {theirs}: this folder is a copy of that "
+            "server's (copied by hand, or a backup made before backups got ids of their own). "
+            "Start it with a database restored from the same backup, never with the live one"
+        )
+    if "://" not in theirs:  # a backup's stamp: "the database restored from OUT/serve.sql"
+        return f"Start with --db set to {theirs} (or SIMEVAL_SERVE_DB)"
+    return f"Start with --db {theirs} (or SIMEVAL_SERVE_DB)"
 
 
 def _check_unstamped(s: Any, db: Database, storage: Storage) -> None:
@@ -226,10 +400,18 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
         os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     for path in _sqlite_files(url):  # one made by an earlier version, or by hand: the server's
         path.chmod(0o600)
-    db = Database(url, busy_timeout=busy_timeout)
+    try:
+        with opening(url):
+            db = Database(url, busy_timeout=busy_timeout)
+    except BaseException:
+        if made is not None:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{made}{suffix}").unlink(missing_ok=True)
+        raise
     try:
         storage = Storage(root)
-        bind(db, storage)
+        with opening(url):
+            bind(db, storage)
     except BaseException:
         db.dispose()
         if made is not None:
