@@ -226,6 +226,7 @@ def create_app(
     except BaseException:
         service.close()
         db.dispose()
+        db_lock.release()
         lock.release()
         raise
     limiter = RateLimiter(rate_limits if rate_limits is not None else RATE_LIMITS)
