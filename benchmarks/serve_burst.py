@@ -28,8 +28,6 @@ import io
 import json
 import re
 import secrets
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -43,10 +41,11 @@ from pathlib import Path
 
 import numpy as np
 
+from _server import free_port, serving
+
 CAMPAIGN = "burst"
 PHASE = "trial"
 BOARD = f"/api/campaigns/{CAMPAIGN}/phases/{PHASE}/leaderboard"
-START_SECONDS = 60
 REQUEST_SECONDS = 30
 
 
@@ -61,12 +60,6 @@ deadline = {(now + timedelta(days=1)).isoformat()}
 runs = 3
 max_bytes = 100_000
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def serve(folder: Path, port: int, limits: str) -> None:
@@ -85,36 +78,10 @@ def serve(folder: Path, port: int, limits: str) -> None:
 
 @contextmanager
 def server(folder: Path, limits: str) -> Iterator[str]:
-    import httpx
-
     port = free_port()
-    log = (folder / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(folder), str(port), limits],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_SECONDS
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start; see {folder / 'server.log'}")
-            try:
-                if httpx.get(url + BOARD, trust_env=False).is_success:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
+    argv = [sys.executable, __file__, "--serve", str(folder), str(port), limits]
+    with serving(argv, folder, port, BOARD) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=30)
-        log.close()
 
 
 def client(url: str, address: str) -> object:

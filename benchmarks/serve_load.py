@@ -32,8 +32,6 @@ import hashlib
 import io
 import json
 import math
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,10 +45,11 @@ from typing import Any
 
 import numpy as np
 
+from _server import free_port, serving
+
 CAMPAIGN = "load"
 PHASE = "trial"
 TARGET = "russe"
-START_SECONDS = 60  # the server must answer within this long after starting
 REQUEST_SECONDS = 600  # one request, at most
 TOLERANCE = 1e-12
 
@@ -109,49 +108,17 @@ max_bytes = 2_000_000
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def server(folder: Path, db: str, scorers: int) -> Iterator[str]:
     """``simeval serve run --scorers N`` over ``db`` on 127.0.0.1 in its own process; yields
     its URL."""
-    import httpx
-
     port = free_port()
-    log = (folder / "server.log").open("wb")
     command = "from simeval.cli import main; main()"
     args = ["serve", "run", str(folder), "--host", "127.0.0.1", "--port", str(port)]
-    args += ["--scorers", str(scorers)]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", command, *args, "--db", db], stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_SECONDS
-        while True:  # the first leaderboard also loads the report code: before the clock starts
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start; see {folder / 'server.log'}")
-            try:
-                if httpx.get(
-                    f"{url}/api/campaigns/{CAMPAIGN}/phases/{PHASE}/leaderboard"
-                ).is_success:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
+    args += ["--scorers", str(scorers), "--db", db]
+    board = f"/api/campaigns/{CAMPAIGN}/phases/{PHASE}/leaderboard"
+    with serving([sys.executable, "-c", command, *args], folder, port, board) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=30)
-        log.close()
 
 
 def client_address(team: int) -> str:

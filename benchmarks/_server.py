@@ -1,0 +1,50 @@
+"""A shared-task server in a process of its own, for the server benchmarks: started with a
+command line, awaited until a URL answers, stopped (terminate, then kill) at the end."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+START_SECONDS = 60  # the server must answer within this long after starting
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(argv: list[str], folder: Path, port: int, ready: str) -> Iterator[str]:
+    """Run ``argv`` (its output to ``folder/server.log``) until the path ``ready`` answers on
+    127.0.0.1:``port``; yields the base URL and stops the process afterwards."""
+    import httpx
+
+    log = (folder / "server.log").open("wb")
+    proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while True:  # the first answer also loads the report code: before any clock starts
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start; see {folder / 'server.log'}")
+            try:
+                if httpx.get(url + ready, trust_env=False).is_success:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
+        log.close()
