@@ -37,6 +37,8 @@ def script() -> Any:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["serve_load"] = module  # dataclasses look their module up
+    if str(SCRIPT.parent) not in sys.path:  # its helper modules, as when run as a script
+        sys.path.insert(0, str(SCRIPT.parent))
     spec.loader.exec_module(module)
     return module
 

@@ -213,7 +213,7 @@ def test_serve_run_caps_connections_and_keep_alive(tmp_path, monkeypatch):
     monkeypatch.setattr(uvicorn, "run", lambda app, **k: seen.update(k))
     r = CliRunner().invoke(cli, ["serve", "run", str(tmp_path / "t")])
     assert r.exit_code == 0, r.output
-    assert seen["limit_concurrency"] == 200 and seen["timeout_keep_alive"] == 5
+    assert seen["limit_concurrency"] == 500 and seen["timeout_keep_alive"] == 5
     r = CliRunner().invoke(cli, ["serve", "run", str(tmp_path / "t"), "--max-connections", "50"])
     assert r.exit_code == 0, r.output
     assert seen["limit_concurrency"] == 50
