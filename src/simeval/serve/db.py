@@ -36,11 +36,17 @@ def default_url(folder: str | Path) -> str:
     return f"sqlite:///{Path(folder).resolve() / DB_FILE}"
 
 
-def make_engine(url: str, busy_timeout: float = 30) -> Engine:
-    """An engine for ``url``; ``postgresql://`` is driven by psycopg 3. SQLite waits up to
-    ``busy_timeout`` seconds for a lock before it fails (the server then answers 503)."""
+def driver_url(url: str) -> str:
+    """``url`` with its driver named: ``postgresql://`` is driven by psycopg 3."""
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        return "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
+def make_engine(url: str, busy_timeout: float = 30) -> Engine:
+    """An engine for ``url`` (:func:`driver_url`). SQLite waits up to ``busy_timeout``
+    seconds for a lock before it fails (the server then answers 503)."""
+    url = driver_url(url)
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": busy_timeout})

@@ -45,7 +45,7 @@ from sqlalchemy.pool import NullPool
 
 from simeval.data.atomic import write_atomic
 from simeval.errors import InputError, SimevalError
-from simeval.serve.db import Database
+from simeval.serve.db import Database, driver_url
 from simeval.serve.models import ServerStamp, Submission, naive
 from simeval.serve.storage import Storage
 
@@ -146,12 +146,6 @@ def _sqlite_path(url: str) -> Path | None:
     return Path(parsed.database)
 
 
-def _pg_url(url: str) -> str:
-    if url.startswith("postgresql://"):
-        return "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return url
-
-
 class DatabaseLock:
     """The exclusive lock of a database (module docstring): one live server per database."""
 
@@ -176,7 +170,7 @@ class DatabaseLock:
         if _sqlite_path(self.url) is None and self.url.startswith("sqlite"):
             return self  # in memory: no other process can open it
         with opening(self.url):
-            self._engine = create_engine(_pg_url(self.url), poolclass=NullPool)
+            self._engine = create_engine(driver_url(self.url), poolclass=NullPool)
             if self._engine.dialect.name != "postgresql":
                 self._engine.dispose()
                 self._engine = None
@@ -230,8 +224,8 @@ def held(url: str, known: str) -> bool:
         probe.release(force=True)
         return False
     try:
-        target = make_url(_pg_url(url))
-        mine = make_url(_pg_url(known))
+        target = make_url(driver_url(url))
+        mine = make_url(driver_url(known))
     except Exception:
         return False
     if target.get_dialect().name != "postgresql":
@@ -400,20 +394,16 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
         os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     for path in _sqlite_files(url):  # one made by an earlier version, or by hand: the server's
         path.chmod(0o600)
+    db = None
     try:
         with opening(url):
             db = Database(url, busy_timeout=busy_timeout)
-    except BaseException:
-        if made is not None:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(f"{made}{suffix}").unlink(missing_ok=True)
-        raise
-    try:
         storage = Storage(root)
         with opening(url):
             bind(db, storage)
     except BaseException:
-        db.dispose()
+        if db is not None:
+            db.dispose()
         if made is not None:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 Path(f"{made}{suffix}").unlink(missing_ok=True)
@@ -423,25 +413,13 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
 
 def _sqlite_files(url: str) -> list[Path]:
     """The files of a SQLite URL's database that exist (the database, its WAL and index)."""
-    try:
-        parsed = make_url(url)
-    except Exception:
+    base = _sqlite_path(url)
+    if base is None:
         return []
-    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
-        return []
-    base = Path(parsed.database)
     return [p for p in (Path(f"{base}{s}") for s in ("", "-wal", "-shm")) if p.exists()]
 
 
 def _new_sqlite_file(url: str) -> Path | None:
     """The file of a SQLite URL that does not exist yet (so opening it will create it)."""
-    try:
-        parsed = make_url(url)
-    except Exception:
-        return None
-    if not parsed.drivername.startswith("sqlite") or not parsed.database:
-        return None
-    if parsed.database == ":memory:":
-        return None
-    path = Path(parsed.database)
-    return None if path.exists() else path
+    path = _sqlite_path(url)
+    return None if path is None or path.exists() else path
