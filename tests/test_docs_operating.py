@@ -66,6 +66,15 @@ def restored(block_line: str, cwd: Path, env: dict[str, str], token: str) -> lis
         process.communicate(timeout=30)
 
 
+def team_with_upload(http: httpx.Client, team: str, data: bytes) -> tuple[str, dict]:
+    """Register ``team`` in the live campaign and upload ``data`` to mc30: (token, answer)."""
+    token = http.post("/api/campaigns/live25/teams", json={"team": team}).json()["token"]
+    params = {"target": "mc30", "filename": "run.csv"}
+    r = http.post("/api/phases/now/submissions", params=params, content=data, headers=auth(token))
+    assert r.status_code == 201, r.text
+    return token, r.json()
+
+
 def test_sqlite_backup_of_a_running_server_restores(tmp_path, mc30):
     lines = [line for line in SQLITE.splitlines() if line.strip()]
     assert lines[0] == "simeval serve backup srv --out backup/monday"
@@ -76,12 +85,8 @@ def test_sqlite_backup_of_a_running_server_restores(tmp_path, mc30):
     env = environment()
     env.pop("SIMEVAL_SERVE_DB", None)
     with live.running() as http:
-        token = http.post("/api/campaigns/live25/teams", json={"team": "alpha"}).json()["token"]
-        params = {"target": "mc30", "filename": "run.csv"}
-        r = http.post("/api/phases/now/submissions", params=params, content=data,
-                      headers=auth(token))  # fmt: skip
-        assert r.status_code == 201, r.text
-        sid = r.json()["id"]
+        token, answer = team_with_upload(http, "alpha", data)
+        sid = answer["id"]
         done = bash(lines[0], tmp_path, env)  # while the server runs
         assert done.returncode == 0, done.stderr
     backup = tmp_path / "backup" / "monday"
@@ -89,7 +94,7 @@ def test_sqlite_backup_of_a_running_server_restores(tmp_path, mc30):
     assert oct((backup / "serve.db").stat().st_mode & 0o777) == "0o600"
     assert not (backup / "files" / "server.lock").exists()
     mine = restored(lines[1], tmp_path, env, token)
-    assert [(m["id"], m["run"], m["sha256"]) for m in mine] == [(sid, 1, r.json()["sha256"])]
+    assert [(m["id"], m["run"], m["sha256"]) for m in mine] == [(sid, 1, answer["sha256"])]
 
 
 def test_postgres_backup_of_a_running_server_restores(tmp_path, mc30):
@@ -116,12 +121,8 @@ def test_postgres_backup_of_a_running_server_restores(tmp_path, mc30):
         live.create_campaign()
         env = environment()
         with live.running() as http:
-            token = http.post("/api/campaigns/live25/teams", json={"team": "a"}).json()["token"]
-            params = {"target": "mc30", "filename": "run.csv"}
-            r = http.post("/api/phases/now/submissions", params=params, content=data,
-                          headers=auth(token))  # fmt: skip
-            assert r.status_code == 201, r.text
-            sid = r.json()["id"]
+            token, answer = team_with_upload(http, "a", data)
+            sid = answer["id"]
             done = bash("\n".join(lines[:-1]), tmp_path, env)  # backup, restore the dump
             assert done.returncode == 0, done.stderr
         backup = tmp_path / "backup" / "monday"
