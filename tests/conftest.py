@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,21 @@ def rg65(data_dir: Path) -> list[tuple[str, str, float]]:
     from serve_kit import gold
 
     return gold(data_dir / "rg65" / "EN-RG-65.txt")
+
+
+LOGGERS = ("simeval", "uvicorn", "uvicorn.error", "uvicorn.access")
+
+
+@pytest.fixture(autouse=True)
+def _loggers_restored() -> Iterator[None]:
+    """A test that runs `simeval serve run` (uvicorn mocked) configures these loggers onto the
+    CliRunner's stream, which closes with the test; put them back, so a later thread's log
+    line cannot land as "Logging error" in another test's captured stderr."""
+    saved = {n: (logging.getLogger(n).handlers[:], logging.getLogger(n).level,
+                 logging.getLogger(n).propagate) for n in LOGGERS}  # fmt: skip
+    yield
+    for name, (handlers, level, propagate) in saved.items():
+        logger = logging.getLogger(name)
+        logger.handlers[:] = handlers
+        logger.setLevel(level)
+        logger.propagate = propagate
