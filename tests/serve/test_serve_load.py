@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "serve_load.py"
 TEAMS, UPLOADS, RUNS = 50, 5, 3
 MEMBERS = ["russe-hj", "russe-rt", "russe-ae", "russe-ae2"]

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 # each script's small run (the README's runs take minutes to hours)
@@ -24,7 +24,7 @@ SMALL = {
     "train_speed.py": ["--min-count", "5", "--dim", "10"],  # and a small --corpus
     "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
-    "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/test_serve_load.py
+    "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/serve/test_serve_load.py
     "serve_burst.py": ["--clients", "2", "--seconds", "1.5", "--teams", "2"],
     "report_speed.py": ["-B", "50"],
     "dask_counting.py": ["--partition-mib", "16"],

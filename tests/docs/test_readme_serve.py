@@ -215,6 +215,7 @@ def _psql(sql: str) -> str:
     ).stdout.strip()
 
 
+@pytest.mark.slow
 def test_postgresql_set_up_as_the_readme_shows(tmp_path: Path) -> None:
     """The README's PostgreSQL block on Debian's own cluster (left as it was found: started
     only if it was down, and the database and user it creates dropped), then a participant's

