@@ -74,7 +74,6 @@ app.add_typer(build_app, name="build")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
-RESULTS = "results.jsonl"
 DEFAULT_RESULTS = Path("results/main")  # the folder the README's main job writes
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
@@ -199,9 +198,10 @@ def store_of(data_dir: Path | None) -> Any:
 
 
 def registry_of(files: list[Path] | None) -> Any:
-    from simeval.tasks.registry import Registry
+    """The default registry with the --registry files added (:func:`simeval.api.registry_of`)."""
+    from simeval.api import registry_of as registry
 
-    return Registry.default(list(files or []))
+    return registry(list(files or []))
 
 
 def task_options(**options: Any) -> dict[str, Any]:
@@ -262,15 +262,13 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
 
 
 def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) -> None:
-    """Name the system and append the records to ``folder`` when asked."""
-    for r in results:
-        if name:
-            r.system["name"] = name
-    if folder is not None:
-        from simeval.results.store import save_results
+    """Name the system and append the records to ``folder`` when asked (:func:`simeval.api.
+    keep_results`), saying where."""
+    from simeval.api import keep_results as keep
 
-        save_results(folder, results)
-        err.print(f"[dim]appended {len(results)} record(s) to {escape(str(folder / RESULTS))}[/]")
+    written = keep(results, folder, name)
+    if written is not None:
+        err.print(f"[dim]appended {len(results)} record(s) to {escape(str(written))}[/]")
 
 
 def prepared_corpus(

@@ -4,12 +4,7 @@
 pairs or documents to link), turns its answers into the task's submission, and scores that
 with ``Task.evaluate`` exactly as a submission file would be scored; it returns Result records
 (optionally appended to a results folder). ``predict`` writes the same submission as the
-task's official file(s); ``score`` reads a file and scores it. Nothing here depends on the kind
-of task: every kind implements the contract of :mod:`simeval.kinds.base`.
-
-Targets: a benchmark (``simlex999``, ``russe-hj``, ``sts12-msrvid``), a suite (``russe``,
-``sts12``, ``xling``), a group (``words``), a name from a user registry file (``registry=``
-or ``SIMEVAL_REGISTRY``), or a path: a pair file, an STS folder or a linking folder.
+task's official file(s).
 """
 
 from __future__ import annotations
@@ -18,63 +13,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from simeval.api.targets import Target, load_target, load_targets, registry_of
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 from simeval.measures import Measure, create_measure
 from simeval.results.record import Result, Timer
-from simeval.results.store import load_results, save_results, system_name
+from simeval.results.store import save_results
 from simeval.tasks.registry import Registry
-
-__all__ = [
-    "evaluate",
-    "load_results",
-    "load_target",
-    "predict",
-    "results_frame",
-    "save_results",
-    "score",
-]
-
-Target = Any  # kinds.base.Benchmark | kinds.base.Suite
-
-
-def registry_of(registry: Registry | str | Path | Iterable[str | Path] | None) -> Registry:
-    """A Registry, or the default one with these registry files added."""
-    if isinstance(registry, Registry):
-        return registry
-    if registry is None:
-        return Registry.default()
-    files = [registry] if isinstance(registry, str | Path) else list(registry)
-    return Registry.default(files)
-
-
-def load_target(
-    name: str,
-    store: DataStore | None = None,
-    registry: Registry | str | Path | None = None,
-    **how: Any,
-) -> Target:
-    """The benchmark or suite ``name`` (or at path ``name``; ``how``: ``kind``, ``gold_column``
-    for a pair file). Collections with a builder are built once into the cache."""
-    from simeval.datasets.bucc import build_collection
-
-    return registry_of(registry).load(name, store, build_collection, **how)
-
-
-def load_targets(
-    names: Iterable[str],
-    store: DataStore | None = None,
-    registry: Registry | str | Path | None = None,
-    **how: Any,
-) -> list[Target]:
-    """Targets by name, groups expanded, each once, in the order given."""
-    reg = registry_of(registry)
-    expanded: list[str] = []
-    for name in names:
-        reg.check(name)
-        expanded += [n for n in reg.expand(name) if n not in expanded]
-    store = store or DataStore.from_env()
-    return [load_target(n, store, reg, **how) for n in expanded]
 
 
 def prepare(measure: Measure, targets: Iterable[Target], scored_only: bool = False) -> None:
@@ -172,51 +117,3 @@ def predict(
         )
     prepare(m, [loaded])
     return loaded.write_submission(loaded.submit(m), Path(out))
-
-
-def score(
-    target: str | Target,
-    path: str | Path,
-    *,
-    store: DataStore | None = None,
-    registry: Registry | str | Path | None = None,
-    system: dict[str, Any] | None = None,
-    read: dict[str, Any] | None = None,
-    **options: Any,
-) -> list[Result]:
-    """Score the submission at ``path`` (a file, or a folder for a suite of several files)
-    against ``target``; ``read`` goes to the reader (``column``), ``options`` to the task
-    (``missing``, ``complete``, ``max_retrieved``)."""
-    from simeval.data.textio import sha256_file
-
-    loaded = load_target(target, store, registry) if isinstance(target, str) else target
-    path = Path(path)
-    submission = loaded.read_submission(path, **(read or {}))
-    if system is None:
-        system = {"kind": "submission", "path": str(path)}
-        if path.is_file():
-            system["sha256"] = sha256_file(path)
-        system.update({k: v for k, v in (read or {}).items() if v is not None})
-    return loaded.evaluate(submission, system=system, **options)
-
-
-def results_frame(folder: str | Path) -> Any:
-    """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``)."""
-    try:
-        import pandas as pd
-    except ImportError as exc:  # pragma: no cover
-        raise ImportError("results_frame needs pandas: pip install 'simeval[frames]'") from exc
-    rows = []
-    for r in load_results(folder):
-        row = {
-            "benchmark": r["benchmark"],
-            "measure": system_name(r["system"]),
-            "main_metric": r["main_metric"],
-            "score": r["metrics"].get(r["main_metric"]),
-            **{f"metric.{k}": v for k, v in r["metrics"].items()},
-            **{f"coverage.{k}": v for k, v in r["coverage"].items()},
-            "seconds": r["seconds"],
-            "created": r["created"],
-        }
-        rows.append(row)
-    return pd.DataFrame(rows)
