@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from collections.abc import Callable, Sequence
 from enum import Enum, StrEnum
 from pathlib import Path
@@ -271,21 +272,48 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
         err.print(f"[dim]appended {len(results)} record(s) to {escape(str(written))}[/]")
 
 
-def prepared_corpus(
-    progress: Any, corpus: Path, lang: str, lemmatize: bool, one_per_line: bool
-) -> tuple[Any, Any]:
-    """The corpus tokenized once into the cache (:func:`simeval.train.prepared.prepare_corpus`)
-    with a progress line; returns it and the progress task for the next step to reuse."""
-    from simeval.cache import cache_root
-    from simeval.train.prepared import prepare_corpus
+class RichSteps:
+    """The api's progress steps (:class:`simeval.api.progress.Steps`) as one rich progress
+    line on standard error; ``log_lines``: when standard error is not a terminal (a log
+    file), also a line every 5% of a step with a known total."""
 
-    task = progress.add_task(f"tokenizing {corpus.name}", total=None)
-    prepared = prepare_corpus(
-        corpus,
-        lang,
-        lemmatize,
-        cache_root() / "corpora",
-        one_per_line=one_per_line,
-        progress=lambda n: progress.update(task, completed=n),
-    )
-    return prepared, task
+    def __init__(self, log_lines: bool = False) -> None:
+        from rich.progress import Progress
+
+        self.bar = Progress(console=err, transient=True)
+        self.log_lines = log_lines
+        self.task: Any = None
+        self.total: int | None = None
+        self.done = 0
+        self.started = 0.0
+
+    def __enter__(self) -> RichSteps:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def start(self, description: str, total: int | None = None) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task(description, total=total)
+        else:
+            self.bar.update(self.task, description=description, completed=0, total=total)
+        self.total, self.done, self.started = total, 0, time.perf_counter()
+
+    def advance(self, n: int, description: str | None = None) -> None:
+        self.done += n
+        if description is None:
+            self.bar.advance(self.task, n)
+        else:
+            self.bar.update(self.task, advance=n, description=description)
+        total = self.total or 0
+        due = self.done % max(1, total // 20) == 0 or self.done == total
+        if self.log_lines and total and due and not err.is_terminal:  # a log: a line every 5%
+            spent = time.perf_counter() - self.started
+            what = f"  {description}" if description else ""
+            err.print(f"step {self.done}/{total}{what}  {spent:.0f} s", highlight=False)
+
+    def update(self, completed: int) -> None:
+        self.done = completed
+        self.bar.update(self.task, completed=completed)
