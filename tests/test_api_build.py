@@ -79,7 +79,11 @@ def _campaign(tmp_path: Path) -> tuple[Path, Path, dict[str, list[int]], list[tu
     given = {"a": [5, 1, 4, 2], "b": [6, 0, 5, 3], "c": [5, 2, 4, 3]}  # ρ = 1 between raters
     pairs, answers = tmp_path / "pairs.tsv", tmp_path / "answers.csv"
     pairs.write_text("word1\tword2\n" + "".join(f"{a}\t{b}\n" for a, b in items))
-    rows = [f"{r},{w1},{w2},{x}" for r, xs in given.items() for (w1, w2), x in zip(items, xs)]
+    rows = [
+        f"{r},{w1},{w2},{x}"
+        for r, xs in given.items()
+        for (w1, w2), x in zip(items, xs, strict=True)
+    ]
     answers.write_text("rater,word1,word2,rating\n" + "\n".join(rows) + "\n")
     return pairs, answers, given, items
 
