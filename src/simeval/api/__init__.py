@@ -11,7 +11,9 @@ Every ``simeval`` command is one call here (the cli only parses, calls and print
   ``read_train_config``);
 - building benchmark datasets (:mod:`.building`): ``build_linking``, ``build_sts_sample``,
   ``build_negatives``; annotation campaigns (:mod:`.campaigns`): ``campaign_assign``,
-  ``campaign_aggregate``, ``campaign_simulate``.
+  ``campaign_aggregate``, ``campaign_simulate``;
+- reading results folders (:mod:`.reporting`): ``write_report``, ``leaderboard``,
+  ``compare_systems``, ``rater_agreement``.
 
 Targets: a benchmark (``simlex999``, ``russe-hj``, ``sts12-msrvid``), a suite (``russe``,
 ``sts12``, ``xling``), a group (``words``), a name from a user registry file (``registry=``
@@ -61,6 +63,10 @@ _WHERE = {
     "campaign_aggregate": "campaigns",
     "campaign_assign": "campaigns",
     "campaign_simulate": "campaigns",
+    "compare_systems": "reporting",
+    "leaderboard": "reporting",
+    "rater_agreement": "reporting",
+    "write_report": "reporting",
 }
 __all__ = sorted(_WHERE)
 

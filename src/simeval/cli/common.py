@@ -274,13 +274,14 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
 
 class RichSteps:
     """The api's progress steps (:class:`simeval.api.progress.Steps`) as one rich progress
-    line on standard error; ``log_lines``: when standard error is not a terminal (a log
-    file), also a line every 5% of a step with a known total."""
+    line on standard error (``columns``: rich's, else its default ones); ``log_lines``: when
+    standard error is not a terminal (a log file), also a line every 5% of a step with a
+    known total. Descriptions are shown as text, never as markup."""
 
-    def __init__(self, log_lines: bool = False) -> None:
+    def __init__(self, log_lines: bool = False, columns: Sequence[Any] = ()) -> None:
         from rich.progress import Progress
 
-        self.bar = Progress(console=err, transient=True)
+        self.bar = Progress(*columns, console=err, transient=True)
         self.log_lines = log_lines
         self.task: Any = None
         self.total: int | None = None
@@ -296,9 +297,9 @@ class RichSteps:
 
     def start(self, description: str, total: int | None = None) -> None:
         if self.task is None:
-            self.task = self.bar.add_task(description, total=total)
+            self.task = self.bar.add_task(escape(description), total=total)
         else:
-            self.bar.update(self.task, description=description, completed=0, total=total)
+            self.bar.update(self.task, description=escape(description), completed=0, total=total)
         self.total, self.done, self.started = total, 0, time.perf_counter()
 
     def advance(self, n: int, description: str | None = None) -> None:
@@ -306,7 +307,7 @@ class RichSteps:
         if description is None:
             self.bar.advance(self.task, n)
         else:
-            self.bar.update(self.task, advance=n, description=description)
+            self.bar.update(self.task, advance=n, description=escape(description))
         total = self.total or 0
         due = self.done % max(1, total // 20) == 0 or self.done == total
         if self.log_lines and total and due and not err.is_terminal:  # a log: a line every 5%
