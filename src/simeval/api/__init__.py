@@ -12,6 +12,7 @@ Every ``simeval`` command is one call here (the cli only parses, calls and print
 - building benchmark datasets (:mod:`.building`): ``build_linking``, ``build_sts_sample``,
   ``build_negatives``; annotation campaigns (:mod:`.campaigns`): ``campaign_assign``,
   ``campaign_aggregate``, ``campaign_simulate``;
+- the data catalog (:mod:`.catalog`): ``catalog_names``;
 - reading results folders (:mod:`.reporting`): ``write_report``, ``leaderboard``,
   ``compare_systems``, ``rater_agreement``.
 
@@ -60,6 +61,7 @@ _WHERE = {
     "build_linking": "building",
     "build_negatives": "building",
     "build_sts_sample": "building",
+    "catalog_names": "catalog",
     "campaign_aggregate": "campaigns",
     "campaign_assign": "campaigns",
     "campaign_simulate": "campaigns",
