@@ -62,6 +62,8 @@ def test_a_file_per_member_is_counted(tmp_path, data_dir):
     gold, pred = _outputs(tmp_path, data_dir)
     with pytest.raises(InputError, match="takes 2 submission file"):
         score(sts_target(gold), pred[:1])
+    with pytest.raises(InputError, match="russe takes one submission file"):
+        score("russe", pred)
 
 
 def test_score_sts_command_prints_the_api_record(tmp_path, data_dir):

@@ -65,6 +65,8 @@ def score(
 
 def _read_members(target: Target, files: list[Path], reader: dict[str, Any]) -> Any:
     """A submission given as one file per member (one file for a benchmark)."""
+    if getattr(target, "layout", "") == "one-file":
+        raise InputError(None, None, f"{target.name} takes one submission file for every member")
     members = list(target.members) or [target]
     if len(files) != len(members):
         raise InputError(
