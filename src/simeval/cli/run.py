@@ -119,10 +119,9 @@ def evaluate_cmd(
 ) -> None:
     """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
     print the table and append the result records to RESULTS/results.jsonl."""
-    from simeval.api import evaluate, load_targets
-    from simeval.measures import create_measure
+    from simeval.api import evaluate, load_targets, measure_of
 
-    m = create_measure(measure)
+    m = measure_of(measure)
     store = store_of(data_dir)
     how = task_options(kind=kind, gold_column=gold_column)
     targets = load_targets(
@@ -170,10 +169,9 @@ def predict_cmd(
 ) -> None:
     """Write a measure's predictions as the task's official submission files, so it can take
     part in a shared task as a file (score them back with `simeval score`)."""
-    from simeval.api import load_target, predict
-    from simeval.measures import create_measure
+    from simeval.api import load_target, measure_of, predict
 
-    m = create_measure(measure)
+    m = measure_of(measure)
     how = task_options(kind=kind, gold_column=gold_column)
     target = load_target(suite, store_of(data_dir), registry_of(registry), **how)
     with _with_progress(m, f"{m.name}: loading / encoding"):
