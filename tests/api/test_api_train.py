@@ -67,6 +67,8 @@ def test_a_flag_overrides_the_file(tmp_path):
         ("[graph]\nthreshold = 'high'\n", "[graph] threshold: expected a number, got 'high'"),
         ("seed = 1.5\n", "seed: expected an integer, got 1.5"),
         ("seed = true\n", "seed: expected an integer, got True"),
+        ("epochs = 2.5\n", "epochs: expected an integer, got 2.5"),
+        ("kind = 3\n", "kind: expected a string, got 3"),
         ("on = 'rg65'\n", "on: expected a list of strings"),
         ("[vectors]\nlemmatize = 1\n", "[vectors] lemmatize: expected true or false"),
         ("min-count = 3\n", "min-count: goes in the [vectors] section"),
@@ -85,8 +87,9 @@ def test_bad_config_names_file_and_key(tmp_path, text, message):
 
 def test_config_keys_in_either_spelling_and_numbers_widened(tmp_path):
     config = tmp_path / "v.toml"
-    config.write_text("[vectors]\nmin-count = 3\none_per_line = true\nalpha = 1\n")
-    assert read_train_config(config) == {"min_count": 3, "one_per_line": True, "alpha": 1.0}
+    config.write_text("epochs = 3\n[vectors]\nmin-count = 3\none_per_line = true\nalpha = 1\n")
+    expected = {"epochs": 3, "min_count": 3, "one_per_line": True, "alpha": 1.0}
+    assert read_train_config(config) == expected
     s = train_settings(config, {"min_count": 7})
     assert (s.min_count, s.one_per_line, s.alpha, s.window) == (7, True, 1.0, 5)
 

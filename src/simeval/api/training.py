@@ -23,7 +23,7 @@ import json
 import time
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -115,28 +115,28 @@ class TrainSettings:
 
 _PATHS = {"out", "results", "data_dir", "corpus", "frequency"}
 _LISTS = {"on", "exclude", "evaluate", "measure", "relations"}
+_OPTIONAL = {"kind": str, "lang": str, "vectors": str, "epochs": int}  # default None
+_WHAT = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 
 
 def _checked(file: Path, where: str, key: str, value: Any) -> Any:
     """``value`` as the setting ``key`` takes it, or an error naming the file and the key."""
-    default = TrainSettings.__dataclass_fields__[key]
-    want: type | None = None
     if key in _LISTS:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return [Path(v) for v in value] if key == "relations" else list(value)
         what = "a list of strings"
-    elif key in _PATHS or key in ("kind", "lang", "vectors"):
+    elif key in _PATHS:
         if isinstance(value, str):
-            return Path(value) if key in _PATHS else value
+            return Path(value)
         what = "a string"
     else:
-        want = type(default.default)
-        ok = isinstance(value, want) and (want is bool or not isinstance(value, bool))
-        if want is float and isinstance(value, int) and not isinstance(value, bool):
+        want = _OPTIONAL.get(key) or type(TrainSettings.__dataclass_fields__[key].default)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if want is float and number:
             return float(value)
-        if ok:
+        if isinstance(value, want) and (want is bool or not isinstance(value, bool)):
             return value
-        what = {bool: "true or false", int: "an integer", float: "a number"}.get(want, "a string")
+        what = _WHAT[want]
     raise InputError(file, None, f"{where}{key}: expected {what}, got {value!r}")
 
 
@@ -418,8 +418,3 @@ def _train_vectors(s: TrainSettings, steps: Steps) -> Trained:
     return Trained(
         folder, _with_options(f"vectors:path={folder}", s.measure_options), record, summary
     )
-
-
-def setting_names() -> list[str]:
-    """Every setting's name, in the order of :class:`TrainSettings`."""
-    return [f.name for f in fields(TrainSettings)]
