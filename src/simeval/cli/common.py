@@ -14,11 +14,11 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from simeval.errors import SimevalError
+from simeval.report.format import number, terminal_text
 
 app = typer.Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
@@ -186,7 +186,7 @@ def guarded(fn: F) -> F:
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             message = f"{where}{exc.strerror or exc}"
-        err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+        err.print(f"[bold red]error:[/] {terminal_text(message)}", highlight=False)
         raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
@@ -210,14 +210,6 @@ def task_options(**options: Any) -> dict[str, Any]:
     return {k: v.value if isinstance(v, Enum) else v for k, v in options.items() if v is not None}
 
 
-def fmt(value: Any) -> str:
-    if isinstance(value, float):
-        if value != value:
-            return "–"
-        return f"{value:.0f}" if value.is_integer() and abs(value) >= 10 else f"{value:.4f}"
-    return str(value)
-
-
 def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> None:
     """Print results: a table per task kind (or JSON lines), warnings on standard error."""
     from simeval.results.record import CONSTANT, Result
@@ -227,7 +219,7 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
         for w in r.warnings:
             if w not in seen:
                 seen.add(w)
-                err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+                err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
     if as_json:
         for r in results:
             sys.stdout.write(r.to_json() + "\n")
@@ -246,14 +238,17 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
         table.add_column("benchmark")
         for m in metric_names:
             star = " *" if m == rows[0].main_metric else ""
-            table.add_column(escape(m) + star, justify="right", no_wrap=True)
+            table.add_column(terminal_text(m) + star, justify="right", no_wrap=True)
         table.add_column("scored/gold", justify="right", no_wrap=True)
         for r in rows:
             cov = r.coverage
             mark = " †" if CONSTANT in r.flags else ""
             table.add_row(
                 Text(r.benchmark),
-                *(fmt(r.metrics[m]) + (mark if m == r.main_metric else "") for m in metric_names),
+                *(
+                    number(r.metrics[m]) + (mark if m == r.main_metric else "")
+                    for m in metric_names
+                ),
                 f"{cov.get('scored', 0)}/{cov.get('gold', 0)}",
             )
         out.print(table)
@@ -269,7 +264,7 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
 
     written = keep(results, folder, name)
     if written is not None:
-        err.print(f"[dim]appended {len(results)} record(s) to {escape(str(written))}[/]")
+        err.print(f"[dim]appended {len(results)} record(s) to {terminal_text(str(written))}[/]")
 
 
 class RichSteps:
@@ -297,9 +292,11 @@ class RichSteps:
 
     def start(self, description: str, total: int | None = None) -> None:
         if self.task is None:
-            self.task = self.bar.add_task(escape(description), total=total)
+            self.task = self.bar.add_task(terminal_text(description), total=total)
         else:
-            self.bar.update(self.task, description=escape(description), completed=0, total=total)
+            self.bar.update(
+                self.task, description=terminal_text(description), completed=0, total=total
+            )
         self.total, self.done, self.started = total, 0, time.perf_counter()
 
     def advance(self, n: int, description: str | None = None) -> None:
@@ -307,7 +304,7 @@ class RichSteps:
         if description is None:
             self.bar.advance(self.task, n)
         else:
-            self.bar.update(self.task, advance=n, description=escape(description))
+            self.bar.update(self.task, advance=n, description=terminal_text(description))
         total = self.total or 0
         due = self.done % max(1, total // 20) == 0 or self.done == total
         if self.log_lines and total and due and not err.is_terminal:  # a log: a line every 5%

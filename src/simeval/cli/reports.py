@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -20,12 +19,12 @@ from simeval.cli.common import (
     RichSteps,
     app,
     err,
-    fmt,
     guarded,
     out,
     store_of,
 )
 from simeval.errors import InputError
+from simeval.report.format import number, p_is, p_value, terminal_text
 
 
 def _column_groups(labels: list[str], fixed: int, width: int) -> list[list[int]]:
@@ -78,7 +77,7 @@ def results_cmd(
     for bench, group in latest.groupby("benchmark", sort=False):
         by = dict(zip(group["measure"], group["score"], strict=True))
         name = str(group["main_metric"].iloc[0])
-        rows.append((str(bench), name, [fmt(by[m]) if m in by else "" for m in measures]))
+        rows.append((str(bench), name, [number(by[m]) if m in by else "" for m in measures]))
     fixed = max(9, *(len(r[0]) for r in rows)) + max(6, *(len(r[1]) for r in rows)) + 7
     width = shutil.get_terminal_size((80, 24)).columns  # COLUMNS as it is now
     groups = _column_groups(labels, fixed, width)
@@ -126,7 +125,9 @@ def agreement_cmd(data_dir: DataDir = None) -> None:
     for column in ("ratings", "pairs", "raters", "pairwise", "leave-one-out"):
         table.add_column(column, justify="left" if column == "ratings" else "right")
     for a in rows:
-        table.add_row(a.name, str(a.items), str(a.raters), fmt(a.pairwise), fmt(a.leave_one_out))
+        table.add_row(
+            a.name, str(a.items), str(a.raters), number(a.pairwise), number(a.leave_one_out)
+        )
     out.print(table)
 
 
@@ -192,7 +193,7 @@ def report_cmd(
             steps=steps,
         )
     for warning in report.warnings:
-        err.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+        err.print(f"[yellow]warning:[/] {terminal_text(warning)}", highlight=False)
     err.print(
         Text(
             f"wrote {html_out} ({report.size // 1024} KiB): {report.systems} systems, "
@@ -249,19 +250,6 @@ def leaderboard_cmd(
 SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap"}
 
 
-def _p(p: float) -> str:
-    if p != p:
-        return "–"
-    if p >= 1e-4:
-        return f"{p:.4f}"
-    return f"{p:.1e}" if p > 1e-300 else "< 1e-300"
-
-
-def _p_is(p: float) -> str:
-    text = _p(p)
-    return text if text.startswith("<") else f"= {text}"
-
-
 @app.command("compare")
 @guarded
 def compare_cmd(
@@ -289,13 +277,13 @@ def compare_cmd(
         table.add_column(column, justify="left" if column in ("metric", "test") else "right")
     for name, c in v.metrics.items():
         interval = c.interval
-        span = "" if interval is None else f" [{fmt(interval.low)}, {fmt(interval.high)}]"
+        span = "" if interval is None else f" [{number(interval.low)}, {number(interval.high)}]"
         table.add_row(
             name + (" *" if name == v.main.metric else ""),
-            fmt(c.a),
-            fmt(c.b),
-            Text(fmt(c.difference) + span),
-            _p(c.p_value),
+            number(c.a),
+            number(c.b),
+            Text(number(c.difference) + span),
+            p_value(c.p_value),
             SHORT_TESTS.get(c.test, c.test),
         )
     out.print(table)
@@ -309,10 +297,10 @@ def compare_cmd(
     elif m.p_value != m.p_value:
         verdict = f"none: {m.metric} is undefined for one of the systems"
     elif m.p_value < alpha:
-        verdict = f"{better} is better on {m.metric} ({m.test}, p {_p_is(m.p_value)} < {alpha})"
+        verdict = f"{better} is better on {m.metric} ({m.test}, p {p_is(m.p_value)} < {alpha})"
     else:
         verdict = (
-            f"no significant difference on {m.metric} ({m.test}, p {_p_is(m.p_value)} ≥ {alpha})"
+            f"no significant difference on {m.metric} ({m.test}, p {p_is(m.p_value)} ≥ {alpha})"
         )
     out.print(Text(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
     out.print(Text("* main metric; AR: approximate randomization", style="dim"))
