@@ -8,9 +8,10 @@ benchmark of the kind and for every record that names it:
 - reading the gold: ``entry`` (a registry file's ``[benchmark.NAME]`` table) and ``load``
   (an entry and its files -> a :class:`Benchmark`);
 - the per-item rows' columns and how they resample (``cluster``, ``outputs``);
-- the metric set over those rows (``metrics``), the same set over many resamples at once
-  (``resampled``; a kind without it is resampled replicate by replicate), the main score
-  (``main_metric``) and the ranking direction (``higher_is_better``);
+- the metric set over those rows (``metrics``) and the same set over many resamples at once
+  (``resampled``), both read from the metrics declared for the kind
+  (:mod:`simeval.metrics.catalog`), the main score (``main_metric``) and its ranking
+  direction (``higher_is_better``, the main metric's declared one);
 - what the report and the trainers need to know of it (``plot``, ``fisher_z``, ``williams``,
   ``randomized``, ``binary_gold``, ``text_pairs``, ``gold_range``).
 
@@ -40,7 +41,7 @@ member (``layout="one-file"``, RUSSE's test.csv) or one file per member in a fol
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -49,6 +50,8 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError, InputWarning
+from simeval.metrics import catalog
+from simeval.metrics.declared import Metric, Replicates, Sorted, point_values, resampled_values
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT, Result, Timer, warning_texts
 
@@ -76,14 +79,15 @@ class TaskKind:
     """One task kind (module docstring): a name that records carry and the rules behind it.
 
     A kind is a class attribute set plus a few methods; every attribute has a default a new
-    kind of scored items can keep. ``metrics`` is the only method a kind must write.
+    kind of scored items can keep. Its metrics are declared apart
+    (:class:`simeval.metrics.declared.Metric`, naming the kind); a kind with none declared
+    writes ``metrics`` itself (and is then resampled replicate by replicate).
     """
 
     name: str = ""  # what records carry as ``task``
     aliases: tuple[str, ...] = ()  # names older records carry for it
     toml: tuple[str, ...] = ()  # ``kind = ...`` of a registry file's ``[benchmark.NAME]``
     main: str | None = None  # the main metric
-    higher_is_better: bool = True  # ranking direction of the main metric
     suite: bool = False  # its rows are a suite's members' (strata ``benchmark``)
     columns: tuple[str, ...] = ()  # the item rows' columns (documentation)
     numeric: tuple[str, ...] = ("gold", "score", "confidence")  # read by the metrics, as floats
@@ -108,14 +112,30 @@ class TaskKind:
             raise ValueError(f"task kind {self.name} names no main metric")
         return self.main
 
+    @property
+    def higher_is_better(self) -> bool:
+        """The ranking direction of the main metric, as declared."""
+        return catalog.higher_is_better(self.main_metric(), self.name)
+
+    def declared(self, columns: Collection[str], main_only: bool) -> list[Metric]:
+        """The metrics declared for this kind that the rows' ``columns`` allow, in record
+        order (``main_only``: the main one alone)."""
+        found = [m for m in catalog.of_kind(self.name) if m.applies(columns)]
+        return [m for m in found if m.name == self.main_metric()] if main_only else found
+
     def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:
         """Every metric over the rows ``c`` (``main_only``: the main one, cheaper)."""
-        raise NotImplementedError
+        found = self.declared(c, main_only)
+        if not found:
+            raise NotImplementedError(f"{self.name}: no metrics declared for this kind")
+        return point_values(found, c)
 
-    def resampled(self, p: Any, w: np.ndarray, main_only: bool) -> Batch | None:
-        """The metrics of many resamples at once (``p``: :class:`simeval.kinds.resampled.Sorted`,
-        ``w``: (B, n) row multiplicities); None: resample replicate by replicate."""
-        return None
+    def resampled(self, p: Sorted, w: np.ndarray, main_only: bool) -> Batch | None:
+        """The metrics of many resamples at once (``p``: the rows' :class:`Sorted`, ``w``:
+        (B, n) row multiplicities); None: no metrics declared, resample replicate by
+        replicate."""
+        found = self.declared(p.c, main_only)
+        return resampled_values(found, Replicates(p, w)) if found else None
 
     def resample(self, p: Any, w: np.ndarray, main_only: bool) -> Batch:
         """:meth:`resampled`, or the metrics of each row of ``w`` one at a time."""
@@ -200,7 +220,7 @@ class SuiteKind(TaskKind):
         main_only: bool,
     ) -> Batch:
         """:meth:`combine` over many resamples at once (``whole``, each member's (rows,
-        :class:`~simeval.kinds.resampled.Sorted`))."""
+        :class:`~simeval.metrics.declared.Sorted`))."""
         raise NotImplementedError
 
 

@@ -166,9 +166,10 @@ class ItemMetrics:
         round. None for the kinds and metric sets not done at once."""
         if self.linking:  # the counts do not depend on the outputs
             fixed = {k: np.full(len(swap), v) for k, v in self().items()}
+            outputs = [(i, k) for i, k in enumerate(self.outputs) if k in fixed]  # main_only
             pick = swap[:, :, None]
             return tuple(  # type: ignore[return-value]
-                {**fixed, **{k: o[:, :, i].mean(axis=1) for i, k in enumerate(self.outputs)}}
+                {**fixed, **{k: o[:, :, i].mean(axis=1) for i, k in outputs}}
                 for o in (np.where(pick, b, a), np.where(pick, a, b))
             )
         if self.kind.suite:
@@ -194,8 +195,8 @@ class ItemMetrics:
 
     @cached_property
     def _sorted(self) -> tuple[Any, list[tuple[np.ndarray, Any]]]:
-        """The rows as :class:`simeval.kinds.resampled.Sorted`, whole and per suite member."""
-        from simeval.kinds.resampled import Sorted
+        """The rows as :class:`simeval.metrics.declared.Sorted`, whole and per suite member."""
+        from simeval.metrics.declared import Sorted
 
         members = []
         for m in range(len(self.member_names)):
