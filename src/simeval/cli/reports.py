@@ -273,29 +273,40 @@ def leaderboard_cmd(
     keep_dominated: Annotated[
         bool, typer.Option(help="Keep systems another beats on every benchmark.")
     ] = False,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            "--metric", "-m", help="Rank by this metric instead of the main one, where recorded."
+        ),
+    ] = None,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores; best per column
-    marked. With --top N, the top N per benchmark too (RUSSE Tables 6-9)."""
+    marked, each metric in its declared direction. With --top N, the top N per benchmark too
+    (RUSSE Tables 6-9)."""
     from simeval.errors import InputError
     from simeval.report.collect import load_grid
-    from simeval.report.html import overall_benchmarks
-    from simeval.report.leaderboard import RENDERERS, overall_table, top_table
+    from simeval.report.html import grid_top, overall_benchmarks
+    from simeval.report.leaderboard import RENDERERS, overall_table
 
     grid = load_grid(folder)
     columns = benchmark or overall_benchmarks(grid)
     unknown = [b for b in columns if b not in grid.benchmarks]
     if unknown:
         raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
-    scores = grid.scores()
+    scores = grid.scores(metric)
+    have = [b for b in grid.benchmarks if any(b in v for v in scores.values())]
+    if metric is not None:
+        columns = [b for b in columns if b in have]
+        if not columns:
+            raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
     render = RENDERERS[fmt.value]
     flags = grid.flagged()
-    board = overall_table(scores, columns, prune=not keep_dominated, flags=flags)
+    lower = grid.lower(metric)
+    board = overall_table(scores, columns, not keep_dominated, flags, lower, metric)
     sys.stdout.write(render(board))
-    for b in grid.benchmarks if top else []:
-        have = {s: v for s, v in scores.items() if b in v}
-        table = top_table(have, b, top, grid.main_metric(b), flags)
-        sys.stdout.write("\n" + render(table))
+    for b in have if top else []:
+        sys.stdout.write("\n" + render(grid_top(grid, b, top, flags, metric)))
 
 
 SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap"}
@@ -361,7 +372,7 @@ def compare_cmd(
         )
     out.print(table)
     m = v.main
-    better = sa if m.difference > 0 else sb
+    better = v.better
     if v.constant:
         verdict = (
             f"none: the scores of {' and '.join(v.constant)} are constant, so {m.metric} "

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.metrics import catalog
 from simeval.results.items import Items
 
 
@@ -183,9 +184,12 @@ class ItemMetrics:
 
     @cached_property
     def fingerprint(self) -> str:
-        """A key for the content the metrics are computed from (kind, rows and strata): equal
-        content reuses resampled values (:func:`simeval.metrics.stats.bootstrap`)."""
+        """A key for the content the metrics are computed from (kind, its declared metrics,
+        rows and strata): equal content reuses resampled values
+        (:func:`simeval.metrics.stats.bootstrap`); a metric declared since gets its own."""
         h = hashlib.blake2b(self.task.encode(), digest_size=16)
+        for k in dict.fromkeys([self.kind, *self.member_kinds]):
+            h.update(repr([m.name for m in catalog.of_kind(k.name)]).encode())
         for name in sorted(self.columns):
             h.update(name.encode())
             h.update(np.ascontiguousarray(self.columns[name]).tobytes())

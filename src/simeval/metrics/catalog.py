@@ -216,7 +216,7 @@ METRICS: list[Metric] = [
     Metric(
         "weighted_pearson", (STS,), _weighted_pearson, _weighted_pearson_w, needs=("confidence",),
         description="Pearson's r weighted by the system's confidences (when it gave them)",
-        scorer="SemEval-2012 correlation.pl with confidences",
+        scorer="SemEval-2012 STS scorer, confidences as weights",
     ),
     Metric(
         "all", STS_SUITES, _sts_all, _pearson_w,
@@ -302,6 +302,27 @@ def is_count(name: str, kind: str | None = None) -> bool:
     return m is not None and m.count
 
 
+PAGE_HEAD = """# Metrics
+
+Generated from the declarations in `src/simeval/metrics/catalog.py` by
+`python -m simeval.metrics.catalog > docs/metrics.md`; `tests/test_metric_docs.py` checks that
+this file is up to date. Each metric's record key, the task kinds whose results carry it, its
+ranking direction, how its bootstrap interval is computed (vectorised over all replicates, or
+one call per replicate) and the official scorer its values match. A result records its kind's
+metrics in this order; the kind names the main one. Tallies (`num_*`) are recorded but not
+averaged over suite members nor shown in the report's metric tables. The suites' own
+aggregates not listed here are derived from their members' metrics: `suite-sum` records each
+member's main score and their sum (RUSSE 2015's ranking), `suite-mean` the mean of the metrics
+its members share.
+
+"""
+
+
+def markdown_page() -> str:
+    """``docs/metrics.md``: a short introduction and :func:`markdown_table`."""
+    return PAGE_HEAD + markdown_table()
+
+
 def markdown_table() -> str:
     """The metric table of the docs: name, kinds, direction, description, official scorer."""
     lines = [
@@ -319,3 +340,7 @@ def markdown_table() -> str:
         ]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown_page(), end="")
