@@ -14,21 +14,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from simeval.metrics import classification as cls
+from simeval.metrics import correlation as corr
 from simeval.metrics import weighted as wt
-from simeval.metrics.classification import (
-    average_precision,
-    average_precision_trapezoid,
-    roc_auc,
-    russe_accuracy,
-)
-from simeval.metrics.correlation import (
-    pearson,
-    spearman,
-    sts_all,
-    sts_allnrm,
-    sts_mean,
-    weighted_pearson,
-)
 from simeval.metrics.declared import Columns, Metric, Replicates
 
 GRADED = "graded-pairs"
@@ -43,31 +31,31 @@ QUERY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # results.items.COUNTS
 
 
 def _pearson(c: Columns) -> float:
-    return pearson(c["score"], c["gold"])
+    return corr.pearson(c["score"], c["gold"])
 
 
 def _spearman(c: Columns) -> float:
-    return spearman(c["score"], c["gold"])
+    return corr.spearman(c["score"], c["gold"])
 
 
 def _weighted_pearson(c: Columns) -> float:
-    return weighted_pearson(c["score"], c["gold"], c["confidence"])
+    return corr.weighted_pearson(c["score"], c["gold"], c["confidence"])
 
 
 def _ap_2015(c: Columns) -> float:
-    return average_precision_trapezoid(c["gold"], c["score"])
+    return cls.average_precision_trapezoid(c["gold"], c["score"])
 
 
 def _ap(c: Columns) -> float:
-    return average_precision(c["gold"], c["score"])
+    return cls.average_precision(c["gold"], c["score"])
 
 
 def _accuracy(c: Columns) -> float:
-    return russe_accuracy(c["word1"], c["word2"], c["score"], c["gold"])
+    return cls.russe_accuracy(c["word1"], c["word2"], c["score"], c["gold"])
 
 
 def _roc_auc(c: Columns) -> float:
-    return roc_auc(c["gold"], c["score"])
+    return cls.roc_auc(c["gold"], c["score"])
 
 
 def _num_q(c: Columns) -> float:
@@ -92,15 +80,15 @@ def _query_sum(column: str) -> Callable[[Columns], float]:
 
 
 def _sts_all(parts: list[Columns]) -> float:
-    return sts_all([c["gold"] for c in parts], [c["score"] for c in parts])
+    return corr.sts_all([c["gold"] for c in parts], [c["score"] for c in parts])
 
 
 def _sts_allnrm(parts: list[Columns]) -> float:
-    return sts_allnrm([c["gold"] for c in parts], [c["score"] for c in parts])
+    return corr.sts_allnrm([c["gold"] for c in parts], [c["score"] for c in parts])
 
 
 def _sts_mean(parts: list[Columns]) -> float:
-    return sts_mean([_pearson(c) for c in parts], [len(c["gold"]) for c in parts])
+    return corr.sts_mean([_pearson(c) for c in parts], [len(c["gold"]) for c in parts])
 
 
 def _pooled_spearman(parts: list[Columns]) -> float:
