@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError, InputWarning
+from simeval.kinds.layouts import LAYOUTS, Layout
 from simeval.metrics import catalog
 from simeval.metrics.declared import Metric, Replicates, Sorted, point_values, resampled_values
 from simeval.results.items import Items
@@ -383,9 +384,6 @@ class Benchmark(ABC):
         ]
 
 
-COVERAGE = ("gold", "scored", "missing", "extra")
-
-
 def flags_of(items: Items) -> list[str]:
     """``["constant"]`` when the system gave every counted item the same score."""
     if "score" not in items:
@@ -420,53 +418,33 @@ class Suite:
         return {k: v for b in self.members for k, v in b.data.items()}
 
     @cached_property
-    def _known(self) -> frozenset:
+    def known(self) -> frozenset:
         """A one-file suite's distinct items (a pair of another member is not extra); read and
         evaluate both need it."""
         return frozenset(p for m in self.members for p in m.gold_keys())
 
+    @cached_property
+    def _layout(self) -> Layout:
+        """The layout named by ``layout``, chosen once (:mod:`simeval.kinds.layouts`)."""
+        found = LAYOUTS.get(self.layout)
+        if found is None:
+            raise ValueError(f"{self.name}: no suite layout {self.layout!r} ({', '.join(LAYOUTS)})")
+        return found
+
     def requests(self, scored_only: bool = False) -> list[Request]:
-        if self.layout == "one-file":  # every distinct pair once, in the official file's order
-            template = getattr(self.members[0], "template", None)
-            keys = template.pairs if template is not None else []
-            pairs = dict.fromkeys([*keys, *(p for m in self.members for p in m.request().pairs)])
-            return [type(self.members[0].request())(list(pairs))]
-        return [r for m in self.members for r in m.requests(scored_only)]
+        return self._layout.requests(self, scored_only)
 
     def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
         """The measure's answers as this suite's submission (one, or one per member)."""
-        if self.layout == "one-file":
-            (request,) = self.requests()
-            answers = request.answer(measure, progress)
-            return self.members[0].from_answers(request, answers, measure)
-        return {m.name: m.submit(measure, progress, scored_only) for m in self.members}
+        return self._layout.submit(self, measure, progress, scored_only)
 
     def read_submission(self, path: Path, **options: Any) -> Any:
         """One file for every member, or a folder with each member's file."""
-        if self.layout == "one-file":
-            return self.members[0].read_submission(path, only=self._known, **options)
-        if not path.is_dir():
-            names = ", ".join(m.submission_file(Path()).name for m in self.members)
-            raise InputError(path, None, f"expected a folder holding {names}")
-        out = {}
-        for m in self.members:
-            f = m.submission_file(path)
-            if not f.is_file():
-                names = ", ".join(x.submission_file(Path()).name for x in self.members)
-                raise InputError(f, None, f"missing: {self.name} needs every file ({names})")
-            out[m.name] = m.read_submission(f, **options)
-        return out
+        return self._layout.read(self, path, **options)
 
     def write_submission(self, submission: Any, out: Path) -> list[Path]:
         """The official file (one-file) or a folder with each member's file."""
-        if self.layout == "one-file":
-            return self.members[0].write_submission(submission, out)
-        out.mkdir(parents=True, exist_ok=True)
-        return [
-            p
-            for m in self.members
-            for p in m.write_submission(submission[m.name], m.submission_file(out))
-        ]
+        return self._layout.write(self, submission, out)
 
     def evaluate(
         self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
@@ -476,17 +454,7 @@ class Suite:
 
         kind = self.task_kind
         with Timer() as timer:
-            if self.layout == "one-file":
-                known = self._known
-                parts = {m.name: submission for m in self.members}
-                options = {**options, "suite_known": known}
-            else:
-                absent = [m.name for m in self.members if m.name not in submission]
-                if absent:
-                    raise InputError(
-                        None, None, f"{self.name}: no submission for {', '.join(absent)}"
-                    )
-                parts = submission
+            parts, options = self._layout.parts(self, submission, options)
             results = [
                 r for m in self.members for r in m.evaluate(parts[m.name], system=system, **options)
             ]
@@ -494,12 +462,7 @@ class Suite:
                 return results
             items = concat_items([(r.benchmark, r.task, r.items) for r in results])
             metrics = task_metrics(kind.name, items)
-        if self.layout == "one-file":
-            coverage, found = self.members[0].suite_coverage(submission, known)
-            warnings = warning_texts(found)
-        else:
-            coverage = {k: sum(r.coverage.get(k, 0) for r in results) for k in COVERAGE}
-            warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
+        coverage, warnings = self._layout.coverage(self, submission, results)
         settings = {k: v for k, v in results[0].settings.items() if k == "missing"}
         results.append(
             Result(
