@@ -293,7 +293,7 @@ def is_count(name: str, kind: str | None = None) -> bool:
 PAGE_HEAD = """# Metrics
 
 Generated from the declarations in `src/simeval/metrics/catalog.py` by
-`python -m simeval.metrics.catalog > docs/metrics.md`; `tests/test_metric_docs.py` checks that
+`python -m simeval.metrics.catalog > docs/metrics.md`; `tests/docs/test_metric_docs.py` checks that
 this file is up to date. Each metric's record key, the task kinds whose results carry it, its
 ranking direction, how its bootstrap interval is computed (vectorised over all replicates, or
 one call per replicate) and the official scorer its values match. A result records its kind's

@@ -1,6 +1,6 @@
 """A suite's submission layout (:mod:`simeval.kinds.layouts`): a folder of the members' files,
 read, written and evaluated through the layout the suite chose once; its errors name what is
-missing. (The one-file layout, RUSSE's test.csv, is taken through in test_russe.py.)"""
+missing. (The one-file layout, RUSSE's test.csv, is taken through in kinds/test_russe.py.)"""
 
 from __future__ import annotations
 

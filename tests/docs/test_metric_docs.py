@@ -9,7 +9,7 @@ from simeval.kinds import KINDS
 from simeval.kinds.base import SuiteKind
 from simeval.metrics import catalog
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "metrics.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
 
 
 def test_committed_docs_equal_the_generated_page() -> None:
