@@ -119,28 +119,35 @@ def leaderboard(
     benchmarks: Sequence[str] = (),
     top: int = 0,
     keep_dominated: bool = False,
+    metric: str | None = None,
 ) -> str:
     """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
     by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
     scores), then with ``top`` the top N of every benchmark (Tables 6-9), rendered as
     ``fmt``: markdown, latex, csv or html. ``benchmarks``: the overall table's columns
-    (default: every benchmark; RUSSE as its four parts, STS as ALL)."""
+    (default: every benchmark; RUSSE as its four parts, STS as ALL). ``metric``: rank by this
+    metric instead of each benchmark's main one. Each metric ranks in its declared direction
+    (:mod:`simeval.metrics.catalog`)."""
     from simeval.report.collect import load_grid
-    from simeval.report.html import overall_benchmarks
-    from simeval.report.leaderboard import RENDERERS, overall_table, top_table
+    from simeval.report.html import grid_top, overall_benchmarks
+    from simeval.report.leaderboard import RENDERERS, overall_table
 
     grid = load_grid(folder)
     columns = list(benchmarks) or overall_benchmarks(grid)
     unknown = [b for b in columns if b not in grid.benchmarks]
     if unknown:
         raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
-    scores = grid.scores()
+    scores = grid.scores(metric)
+    have = [b for b in grid.benchmarks if any(b in v for v in scores.values())]
+    if metric is not None:
+        columns = [b for b in columns if b in have]
+        if not columns:
+            raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
     render = RENDERERS[fmt]
     flags = grid.flagged()
-    parts = [render(overall_table(scores, columns, prune=not keep_dominated, flags=flags))]
-    for b in grid.benchmarks if top else []:
-        have = {s: v for s, v in scores.items() if b in v}
-        parts.append(render(top_table(have, b, top, grid.main_metric(b), flags)))
+    board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
+    parts = [render(board)]
+    parts += [render(grid_top(grid, b, top, flags, metric)) for b in (have if top else [])]
     return "\n".join(parts)
 
 

@@ -237,13 +237,20 @@ def leaderboard_cmd(
     keep_dominated: Annotated[
         bool, typer.Option(help="Keep systems another beats on every benchmark.")
     ] = False,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            "--metric", "-m", help="Rank by this metric instead of the main one, where recorded."
+        ),
+    ] = None,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores; best per column
-    marked. With --top N, the top N per benchmark too (RUSSE Tables 6-9)."""
+    marked, each metric in its declared direction. With --top N, the top N per benchmark too
+    (RUSSE Tables 6-9)."""
     from simeval.api.reporting import leaderboard
 
-    board = leaderboard(folder, fmt.value, benchmark or (), top, keep_dominated)
+    board = leaderboard(folder, fmt.value, benchmark or (), top, keep_dominated, metric)
     sys.stdout.write(board)
 
 
@@ -288,7 +295,7 @@ def compare_cmd(
         )
     out.print(table)
     m = v.main
-    better = sa if m.difference > 0 else sb
+    better = v.better
     if v.constant:
         verdict = (
             f"none: the scores of {' and '.join(v.constant)} are constant, so {m.metric} "

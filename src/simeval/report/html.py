@@ -22,7 +22,7 @@ import numpy as np
 
 from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
-from simeval.metrics import precision_recall_curve
+from simeval.metrics import catalog, precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
 from simeval.report import plots
 from simeval.report.collect import Entry, Grid
@@ -122,13 +122,14 @@ class ReportBuilder:
         """Every metric with its bootstrap interval, and p against the best (Holm)."""
         o = self.o
         main = entries[0].main_metric
-        names = [k for k in entries[0].record["metrics"] if not k.startswith("num_")]
+        task = entries[0].task
+        names = [k for k in entries[0].record["metrics"] if not catalog.is_count(k, task)]
 
         def rank_key(e: Entry) -> float:
             constant = CONSTANT in e.record.get("flags", [])
             if math.isnan(e.score) or constant:
                 return -math.inf
-            return e.score if e.kind.higher_is_better else -e.score  # the kind's direction
+            return e.score if e.higher_is_better else -e.score  # the declared direction
 
         best = max(entries, key=rank_key)
         intervals: dict[str, dict[str, Interval]] = {}
@@ -307,10 +308,11 @@ class ReportBuilder:
             f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
         ]
         flags = grid.flagged()
-        parts.append("<h2>Overall</h2>" + to_html(overall_table(scores, columns, flags=flags)))
+        board = overall_table(scores, columns, flags=flags, lower=grid.lower())
+        parts.append("<h2>Overall</h2>" + to_html(board))
         parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
         for bench in grid.benchmarks:
-            parts.append(to_html(_top(scores, bench, o.top, grid.main_metric(bench), flags)))
+            parts.append(to_html(grid_top(grid, bench, o.top, flags)))
         parts.append("</div>")
         parts.extend(self.sections())
         return PAGE.format(title="simeval report", body="\n".join(parts))
@@ -369,10 +371,15 @@ def _section(bench: str) -> tuple[str, str]:
     return bench, _ACTIVE.section(bench)
 
 
-def _top(
-    scores: Mapping[str, Mapping[str, float]], bench: str, n: int, metric: str, flags: set
+def grid_top(
+    grid: Grid, bench: str, n: int, flags: set | None = None, metric: str | None = None
 ) -> Table:
-    return top_table({s: v for s, v in scores.items() if bench in v}, bench, n, metric, flags)
+    """The top ``n`` systems on ``bench`` by its main metric (or ``metric``), in the
+    declared direction."""
+    scores = {s: v for s, v in grid.scores(metric).items() if bench in v}
+    flags = grid.flagged() if flags is None else flags
+    name = metric or grid.main_metric(bench)
+    return top_table(scores, bench, n, name, flags, grid.higher_is_better(bench, metric))
 
 
 def _rows(items: dict) -> int:

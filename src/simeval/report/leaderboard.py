@@ -8,6 +8,9 @@ every benchmark of the table, the rest are ranked by the sum of their main score
   benchmark can dominate no one (it beats no one there).
 - *Sum*: a missing score adds 0 (as the RUSSE scorer gives a missing pair 0) and shows as "–".
 - *Ranks*: competition ranking (1, 2, 2, 4): equal sums share a rank; ties are listed by name.
+- *Direction*: every main metric of the built-in kinds ranks higher first; a benchmark whose
+  main metric is declared lower-is-better (``lower``) has its scores negated for "beats", the
+  sum and the best mark (:func:`oriented`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import csv
 import html
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +46,13 @@ CONSTANT_NOTE = (
     "marked best. – no score (undefined, e.g. a correlation of constant scores)."
 )
 Flags = set[tuple[str, str]]  # (system, benchmark) with constant scores
+LOWER_NOTE = "Lower is better on {}: those scores enter the sum negated."
+
+
+def oriented(scores: Scores, lower: Collection[str]) -> dict[str, dict[str, float]]:
+    """The scores with those of the ``lower`` (lower-is-better) benchmarks negated, so that
+    higher is better everywhere."""
+    return {s: {b: -v if b in lower else v for b, v in row.items()} for s, row in scores.items()}
 
 
 def _has(scores: Scores, system: str, benchmark: str) -> bool:
@@ -68,7 +78,8 @@ def competition_ranks(values: Sequence[float]) -> list[int]:
     return [1 + sum(v > x for v in values) for x in values]
 
 
-def _mark_best(table: Table, columns: Sequence[int]) -> None:
+def _mark_best(table: Table, columns: Sequence[int], lower: Collection[int] = ()) -> None:
+    """Mark the best value of each column: the highest, or the lowest in ``lower``."""
     for c in columns:
         values = [
             r[c]
@@ -76,7 +87,7 @@ def _mark_best(table: Table, columns: Sequence[int]) -> None:
             if isinstance(r[c], float) and not math.isnan(r[c]) and (i, c) not in table.constant
         ]
         if values:
-            top = max(values)
+            top = min(values) if c in lower else max(values)
             table.best |= {
                 (i, c)
                 for i, r in enumerate(table.rows)
@@ -89,43 +100,69 @@ def _mark_constant(table: Table, systems: Sequence[str], columns: dict[int, str]
         (i, c) for i, s in enumerate(systems) for c, b in columns.items() if (s, b) in flags
     }
     if table.constant:
-        table.note = (table.note + " " if table.note else "") + CONSTANT_NOTE
+        _add_note(table, CONSTANT_NOTE)
+
+
+def _add_note(table: Table, text: str) -> None:
+    table.note = (table.note + " " if table.note else "") + text
 
 
 def overall_table(
-    scores: Scores, benchmarks: Sequence[str], prune: bool = True, flags: Flags = frozenset()
+    scores: Scores,
+    benchmarks: Sequence[str],
+    prune: bool = True,
+    flags: Flags = frozenset(),
+    lower: Collection[str] = frozenset(),
+    metric: str | None = None,
 ) -> Table:
-    """Systems ranked by the sum of their main scores after dropping dominated ones."""
-    beaten = dominators(scores, benchmarks) if prune else {}
+    """Systems ranked by the sum of their main scores (``scores`` of ``metric``, when given)
+    after dropping dominated ones (``lower``: benchmarks whose metric ranks lower first)."""
+    lower = set(lower) & set(benchmarks)
+    up = oriented(scores, lower)
+    beaten = dominators(up, benchmarks) if prune else {}
     kept = [s for s in scores if s not in beaten]
-    sums = {s: float(sum(scores[s][b] for b in benchmarks if _has(scores, s, b))) for s in kept}
+    sums = {s: float(sum(up[s][b] for b in benchmarks if _has(up, s, b))) for s in kept}
     kept.sort(key=lambda s: (-sums[s], s))
     ranks = competition_ranks([sums[s] for s in kept])
     rows = [
         [rank, s, *(scores[s][b] if _has(scores, s, b) else None for b in benchmarks), sums[s]]
         for rank, s in zip(ranks, kept, strict=True)
     ]
-    table = Table("Overall: sum of main scores", ["rank", "system", *benchmarks, "sum"], rows)
+    title = f"Overall: sum of {metric or 'main scores'}"
+    table = Table(title, ["rank", "system", *benchmarks, "sum"], rows)
     if beaten:
         table.note = "Dropped (beaten on every benchmark): " + "; ".join(
             f"{y} (by {', '.join(xs)})" for y, xs in beaten.items()
         )
+    if lower:
+        _add_note(table, LOWER_NOTE.format(", ".join(b for b in benchmarks if b in lower)))
     _mark_constant(table, kept, {2 + j: b for j, b in enumerate(benchmarks)}, flags)
-    _mark_best(table, range(2, 3 + len(benchmarks)))
+    _mark_best(
+        table,
+        range(2, 3 + len(benchmarks)),
+        [2 + j for j, b in enumerate(benchmarks) if b in lower],
+    )
     return table
 
 
 def top_table(
-    scores: Scores, benchmark: str, n: int, metric: str = "", flags: Flags = frozenset()
+    scores: Scores,
+    benchmark: str,
+    n: int,
+    metric: str = "",
+    flags: Flags = frozenset(),
+    higher_is_better: bool = True,
 ) -> Table:
-    """The systems ranked 1..n on one benchmark (all systems tied at rank n included)."""
+    """The systems ranked 1..n on one benchmark (all systems tied at rank n included), in
+    the main metric's direction."""
+    up = oriented(scores, () if higher_is_better else {benchmark})
     have = [s for s in scores if _has(scores, s, benchmark)]
-    have.sort(key=lambda s: (-scores[s][benchmark], s))
-    ranks = competition_ranks([scores[s][benchmark] for s in have])
+    have.sort(key=lambda s: (-up[s][benchmark], s))
+    ranks = competition_ranks([up[s][benchmark] for s in have])
     rows = [[r, s, scores[s][benchmark]] for r, s in zip(ranks, have, strict=True) if r <= n]
     table = Table(f"{benchmark}: top {n}", ["rank", "system", metric or "score"], rows)
     _mark_constant(table, [r[1] for r in rows], {2: benchmark}, flags)
-    _mark_best(table, [2])
+    _mark_best(table, [2], () if higher_is_better else [2])
     return table
 
 
