@@ -24,8 +24,8 @@ RELATED = "related-pairs"
 STS = "sts"
 LINKING = "linking"
 STS_SUITES = ("suite-sts", "suite-sts-year")
-QUERY_MEANS = ("success_1", "success_5", "recip_rank")  # results.items.LINKING_METRICS
-QUERY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # results.items.COUNTS
+QUERY_MEANS = ("success_1", "success_5", "recip_rank")  # a linking result's per-query rows
+QUERY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # per query, summed (trec_eval num_*)
 
 # -- point functions over one result's rows ---------------------------------------------------
 
