@@ -10,7 +10,6 @@ curves for related/unrelated ones, bars per member for suites.
 from __future__ import annotations
 
 import base64
-import html
 import math
 import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
@@ -27,6 +26,8 @@ from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interv
 from simeval.report import plots
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
+from simeval.report.format import html_text, number, p_value
+from simeval.report.html_table import Cell, html_table
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 from simeval.results.record import CONSTANT
@@ -68,43 +69,22 @@ METRIC_NOTE = (
 )
 
 
-def _p(p: float | None) -> str:
-    """A p-value as text: four decimals, or '&lt; 1e-4' below that."""
-    if p is None or math.isnan(p):
-        return "–"
-    return "&lt; 1e-4" if p < 1e-4 else f"{p:.4f}"
-
-
-def _fmt(value: float) -> str:
-    return "–" if value is None or math.isnan(value) else f"{value:.4f}"
-
-
 def _ci(interval: Interval) -> str:
-    return f"[{_fmt(interval.low)}, {_fmt(interval.high)}]"
+    return f"[{number(interval.low)}, {number(interval.high)}]"
 
 
 def _img(png: bytes, alt: str) -> str:
     data = base64.b64encode(png).decode("ascii")
-    return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"></figure>'
+    return f'<figure><img alt="{html_text(alt)}" src="data:image/png;base64,{data}"></figure>'
 
 
 def _table(title: str, columns: list[str], rows: list[list[str]], sort_keys: list[list]) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    body = []
-    for row, keys in zip(rows, sort_keys, strict=True):
-        cells = []
-        for cell, key in zip(row, keys, strict=True):
-            sort = (
-                ""
-                if key is None or (isinstance(key, float) and math.isnan(key))
-                else f' data-sort="{html.escape(str(key), quote=True)}"'
-            )
-            cells.append(f"<td{sort}>{cell}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return (
-        f'<table class="sortable"><caption>{html.escape(title)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-    )
+    """A sortable table of HTML cells, each sorted by its key."""
+    cells = [
+        [Cell(c, k) for c, k in zip(row, keys, strict=True)]
+        for row, keys in zip(rows, sort_keys, strict=True)
+    ]
+    return html_table(columns, cells, title)
 
 
 class ReportBuilder:
@@ -154,12 +134,14 @@ class ReportBuilder:
         for e in entries:
             cis = intervals.get(e.system, {})
             mark = f" {CONSTANT_MARK}" if CONSTANT in e.record.get("flags", []) else ""
-            row = [html.escape(e.system) + mark]
+            row = [html_text(e.system) + mark]
             key: list = [e.system]
             for k in names:
                 value = e.record["metrics"].get(k)
                 value = float("nan") if value is None else float(value)
-                text = f"{_fmt(value)} <small>{_ci(cis[k])}</small>" if k in cis else _fmt(value)
+                text = (
+                    f"{number(value)} <small>{_ci(cis[k])}</small>" if k in cis else number(value)
+                )
                 row.append(f"<strong>{text}</strong>" if e is best and k == main else text)
                 key.append(value)
             if main in CORRELATIONS and e.kind.fisher_z:
@@ -174,7 +156,9 @@ class ReportBuilder:
             key.append(cov.get("scored"))
             p = adjusted.get(e.system)
             row.append(
-                "best" if e is best else _p(p) + (" *" if p is not None and p < 0.05 else "")
+                "best"
+                if e is best
+                else html_text(p_value(p)) + (" *" if p is not None and p < 0.05 else "")
             )
             key.append(-1.0 if e is best else p)
             rows.append(row)
@@ -226,11 +210,11 @@ class ReportBuilder:
                     (s.value, s.interval.low, s.interval.high) for s in scored[e.system]
                 ]
             for i, g in enumerate(groups):
-                row = [html.escape(g.label), str(scored[entries[0].system][i].n)]
+                row = [html_text(g.label), str(scored[entries[0].system][i].n)]
                 key: list = [g.label, scored[entries[0].system][i].n]
                 for e in entries:
                     s = scored[e.system][i]
-                    row.append(f"{_fmt(s.value)} <small>{_ci(s.interval)}</small>")
+                    row.append(f"{number(s.value)} <small>{_ci(s.interval)}</small>")
                     key.append(s.value)
                 rows.append(row)
                 keys.append(key)
@@ -254,7 +238,7 @@ class ReportBuilder:
                 )
             )
             if refs:
-                lines = "; ".join(f"{html.escape(k)} {v:.4f}" for k, v in refs.items())
+                lines = "; ".join(f"{html_text(k)} {v:.4f}" for k, v in refs.items())
                 out.append(f"<p class='note ceilings'>Reference lines: {lines}.</p>")
         return "".join(out)
 
@@ -281,7 +265,7 @@ class ReportBuilder:
                         e.system,
                         it["gold"][keep],
                         it["score"][keep],
-                        f"{e.main_metric} = {_fmt(e.score)}",
+                        f"{e.main_metric} = {number(e.score)}",
                     )
                 )
             return _img(
@@ -303,7 +287,7 @@ class ReportBuilder:
         scores = grid.scores()
         columns = list(o.benchmarks or overall_benchmarks(grid))
         parts = [
-            f"<h1>simeval report</h1><p class='meta'>{html.escape(folder)} · "
+            f"<h1>simeval report</h1><p class='meta'>{html_text(folder)} · "
             f"{len(grid.systems)} systems · {len(grid.benchmarks)} benchmarks · "
             f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
         ]
@@ -320,14 +304,14 @@ class ReportBuilder:
     def section(self, bench: str) -> str:
         """One benchmark's part of the page: metrics, subsets, plot."""
         entries = self.entries(bench)
-        parts = [f"<h2 id='{html.escape(bench)}'>{html.escape(bench)}</h2>"]
+        parts = [f"<h2 id='{html_text(bench)}'>{html_text(bench)}</h2>"]
         parts.append(self.metric_table(bench, entries))
         with_rows = [e for e in entries if e.has_items]
         if len(with_rows) < len(entries):
             old = ", ".join(e.system for e in entries if not e.has_items)
             parts.append(
                 f"<p class='note'>Recorded without per-item rows (no intervals, "
-                f"subsets or plots; evaluate again to get them): {html.escape(old)}</p>"
+                f"subsets or plots; evaluate again to get them): {html_text(old)}</p>"
             )
         if with_rows:
             parts.append(self.subset_section(bench, with_rows))
@@ -463,7 +447,7 @@ def simulation_page(
         [
             [
                 f"{t:g}",
-                html.escape(m),
+                html_text(m),
                 f"{c.mean:,.0f} ± {c.sd:,.0f}",
                 f"{n:,.0f}",
                 f"{np.mean(c.capped):.1f}",

@@ -16,12 +16,14 @@ every benchmark of the table, the rest are ranked by the sum of their main score
 from __future__ import annotations
 
 import csv
-import html
 import io
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from simeval.report.format import html_text, latex_text, markdown_text, number
+from simeval.report.html_table import Cell, html_table
 
 Scores = Mapping[str, Mapping[str, float]]
 
@@ -166,64 +168,29 @@ def top_table(
     return table
 
 
-def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
-
-
-MARKDOWN_SPECIAL = "\\`*_{}[]<>|#!"
-
-
 def _text(table: Table, i: int, j: int) -> str:
     """A cell as text, with the constant-scores mark where it applies."""
-    text = _cell(table.rows[i][j])
+    text = number(table.rows[i][j])
     return text + " " + CONSTANT_MARK if (i, j) in table.constant else text
 
 
-def _md_escape(text: str) -> str:
-    """Text that Markdown shows as it is: its special characters backslash-escaped, line ends
-    as spaces (a cell is one line)."""
-    text = " ".join(text.splitlines())
-    return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
-
-
 def to_markdown(table: Table) -> str:
-    head = " | ".join(_md_escape(c) for c in table.columns)
-    lines = [f"**{_md_escape(table.title)}**", "", "| " + head + " |"]
+    head = " | ".join(markdown_text(c) for c in table.columns)
+    lines = [f"**{markdown_text(table.title)}**", "", "| " + head + " |"]
     lines.append(
         "|" + "|".join("---:" if i != 1 else "---" for i in range(len(table.columns))) + "|"
     )
     for i, row in enumerate(table.rows):
         cells = [
-            f"**{_md_escape(_text(table, i, j))}**"
+            f"**{markdown_text(_text(table, i, j))}**"
             if (i, j) in table.best
-            else _md_escape(_text(table, i, j))
+            else markdown_text(_text(table, i, j))
             for j, v in enumerate(row)
         ]
         lines.append("| " + " | ".join(cells) + " |")
     if table.note:
-        lines += ["", _md_escape(table.note)]
+        lines += ["", markdown_text(table.note)]
     return "\n".join(lines) + "\n"
-
-
-def _latex_escape(text: str) -> str:
-    for a, b in (
-        ("\\", r"\textbackslash{}"),
-        ("&", r"\&"),
-        ("%", r"\%"),
-        ("$", r"\$"),
-        ("#", r"\#"),
-        ("_", r"\_"),
-        ("{", r"\{"),
-        ("}", r"\}"),
-        ("~", r"\~{}"),
-        ("^", r"\^{}"),
-    ):
-        text = text.replace(a, b)
-    return text.replace(r"\textbackslash\{\}", r"\textbackslash{}")
 
 
 def to_latex(table: Table) -> str:
@@ -233,18 +200,18 @@ def to_latex(table: Table) -> str:
         r"\centering",
         rf"\begin{{tabular}}{{{spec}}}",
         r"\hline",
-        " & ".join(_latex_escape(c) for c in table.columns) + r" \\",
+        " & ".join(latex_text(c) for c in table.columns) + r" \\",
         r"\hline",
     ]
     for i, row in enumerate(table.rows):
         cells = [
-            rf"\textbf{{{_latex_escape(_text(table, i, j))}}}"
+            rf"\textbf{{{latex_text(_text(table, i, j))}}}"
             if (i, j) in table.best
-            else _latex_escape(_text(table, i, j))
+            else latex_text(_text(table, i, j))
             for j, v in enumerate(row)
         ]
         lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\hline", r"\end{tabular}", rf"\caption{{{_latex_escape(table.title)}}}"]
+    lines += [r"\hline", r"\end{tabular}", rf"\caption{{{latex_text(table.title)}}}"]
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
 
@@ -271,24 +238,20 @@ def to_csv(table: Table) -> str:
 
 def to_html(table: Table) -> str:
     """A sortable table (the report's script sorts on a header click)."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
-    body = []
-    for i, row in enumerate(table.rows):
-        cells = []
-        for j, v in enumerate(row):
-            text = html.escape(_text(table, i, j))
-            sort = "" if not isinstance(v, int | float) else f' data-sort="{float(v)!r}"'
-            cells.append(
-                f"<td{sort}><strong>{text}</strong></td>"
+    rows = [
+        [
+            Cell(
+                f"<strong>{html_text(_text(table, i, j))}</strong>"
                 if (i, j) in table.best
-                else f"<td{sort}>{text}</td>"
+                else html_text(_text(table, i, j)),
+                float(v) if isinstance(v, int | float) else None,
             )
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    note = f'<p class="note">{html.escape(table.note)}</p>' if table.note else ""
-    return (
-        f'<table class="sortable board"><caption>{html.escape(table.title)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
-    )
+            for j, v in enumerate(row)
+        ]
+        for i, row in enumerate(table.rows)
+    ]
+    note = f'<p class="note">{html_text(table.note)}</p>' if table.note else ""
+    return html_table(table.columns, rows, table.title, "sortable board") + note
 
 
 RENDERERS = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv, "html": to_html}
