@@ -93,7 +93,7 @@ class Targets:
     @staticmethod
     def _load(registry: list[str], name: str) -> Any:
         from simeval.api import load_target
-        from simeval.tasks.registry import Registry
+        from simeval.benchmarks import Registry
 
         reg = Registry.default([Path(p) for p in registry])
         reg.check(name)
@@ -335,7 +335,7 @@ def item_key(pair: Any) -> Item:
 def pairs_of(benchmark: Any) -> set[Item] | None:
     """The word or sentence pairs ``benchmark`` asks for; ``None`` when it asks for
     something else (document linking: compared by name only)."""
-    from simeval.tasks.base import WordPairs  # TextPairs too
+    from simeval.kinds.base import WordPairs  # TextPairs too
 
     found: set[Item] = set()
     for request in benchmark.requests():
@@ -459,8 +459,8 @@ def input_file(target: Any) -> tuple[str, bytes] | None:
 
     import numpy as np
 
+    from simeval.kinds.base import Documents, TextPairs, WordPairs
     from simeval.serve.archive import is_multi_file, pack
-    from simeval.tasks.base import Documents, TextPairs, WordPairs
 
     if is_multi_file(target):
         files = [input_file(m) for m in target.members]

@@ -7,7 +7,7 @@ The rule (a phase with ``hidden = true``, until the organiser publishes it):
   of those two alone: :func:`public_check`;
 - everything else takes a run first. Nothing that needs the gold refuses a file: an STS line
   left blank where the gold has a score is scored 0 and counted as missing (``blanks="any"``
-  of :meth:`simeval.tasks.sts.STSBenchmark.read_submission`), wherever the line is; any other
+  of :meth:`simeval.kinds.sts.STSBenchmark.read_submission`), wherever the line is; any other
   error the gold raises (a RUSSE member's file whose pairs are all another member's) is kept
   with the run, which gets no score; it is shown once the phase is published;
 - the warnings shown with the upload are those of :func:`public_check`, also from the file
@@ -48,10 +48,10 @@ _inputs_lock = threading.Lock()
 def public_check(target: Any, path: Path) -> list[InputWarning]:
     """Refuse ``path`` (an :class:`InputError`) only for what its input file shows; else the
     warnings that the file and the input alone give (module docstring)."""
+    from simeval.kinds.base import Suite
+    from simeval.kinds.pairs import PairBenchmark
+    from simeval.kinds.sts import STSBenchmark
     from simeval.serve.archive import is_multi_file
-    from simeval.tasks.base import Suite
-    from simeval.tasks.pairs import PairBenchmark
-    from simeval.tasks.sts import STSBenchmark
 
     if is_multi_file(target):  # ``path`` is the unpacked folder
         names = ", ".join(m.submission_file(Path()).name for m in target.members)
@@ -114,7 +114,7 @@ def input_pairs(target: Any) -> list[tuple[str, str]]:
 def _pairs(target: Any, first: Any, path: Path) -> list[InputWarning]:
     from simeval.data.pairs import read_scored_pairs
     from simeval.data.textio import shown
-    from simeval.tasks.pairs import extra_pairs, range_warnings
+    from simeval.kinds.pairs import extra_pairs, range_warnings
 
     known = input_pairs(target)
     only = frozenset(known)
