@@ -6,6 +6,7 @@ and the user's, and what reads them.
 - :mod:`.loaders`: an entry, or a path, read into a benchmark or suite.
 """
 
-from simeval.benchmarks.lookup import Registry, from_path
+from simeval.benchmarks.loaders import from_path
+from simeval.benchmarks.lookup import Registry
 
 __all__ = ["Registry", "from_path"]
