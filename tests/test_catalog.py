@@ -211,6 +211,8 @@ description = "pairs"
         ('score_range = "0-1"', "'score_range' must be \\[low, high\\]"),
         ('colum = "mean"', "unknown key\\(s\\) \\['colum'\\]"),
         ('views = [{ name = "POS", how = "sideways", columns = ["POS"] }]', "a view is"),
+        ('views = [{ name = "POS", how = "column" }]', "a view is"),
+        ('score_range = [0, "high"]', "'score_range' must be"),
         ('builder = "bucc"', "'builder' makes a linking collection"),
         ("marks = 3", "'marks' must be a table of file paths"),
         ('split = "dev', "not a TOML registry"),  # unterminated string
@@ -257,3 +259,10 @@ def test_a_malformed_builtin_dataset_names_its_file_and_line(builtin_copy: Path)
     result = runner.invoke(app, ["data", "info", "toy"])
     assert result.exit_code == 2
     assert f"{bad}:7: dataset toy: each file is {{path, size, sha256, remote}}" in result.output
+
+
+def test_a_name_declared_twice_in_the_catalog_names_its_line(builtin_copy: Path) -> None:
+    (builtin_copy / "toy.toml").write_text('# mc30 again\n\n[benchmark.mc30]\ngold = "x.tsv"\n')
+    result = runner.invoke(app, ["benchmarks"])
+    assert result.exit_code == 2
+    assert f"{builtin_copy / 'toy.toml'}:3: benchmark 'mc30' is declared twice" in result.output

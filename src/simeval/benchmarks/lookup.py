@@ -37,14 +37,21 @@ def _catalog() -> Declared:
     return _declared_by(catalog_files())
 
 
+def _refuse(file: TomlFile, taken: set[str], message: str) -> None:
+    """Refuse a benchmark or suite of ``file`` named as one of ``taken`` (``message``: a
+    format of ``table`` and ``name``)."""
+    for table in ("benchmark", "suite"):
+        for name in file.doc.get(table, {}):
+            if name in taken:
+                raise file.error(table, name, message.format(table=table, name=name))
+
+
 @cache
 def _declared_by(files: tuple[TomlFile, ...]) -> Declared:
     """What ``files`` declare, their suites checked as a user file's are."""
     registry = Registry()
     for file in files:
-        for name in [*file.doc.get("benchmark", {}), *file.doc.get("suite", {})]:
-            if name in registry.names:
-                raise InputError(file.path, None, f"{name} is declared twice in the catalog")
+        _refuse(file, set(registry.names), "{table} {name!r} is declared twice in the catalog")
         registry._add(file, declared(file, str, catalog=True))
     return Declared(registry.entries, registry.suites)
 
@@ -81,14 +88,8 @@ class Registry:
         are relative to it."""
         file = TomlFile.read(path)
         catalog = _catalog()
-        for table in ("benchmark", "suite"):
-            for name in file.doc.get(table, {}):
-                if name in catalog.entries or name in catalog.suites:
-                    raise file.error(
-                        table,
-                        name,
-                        f"{table} {name!r}: the catalog has a {name}; choose another name",
-                    )
+        known = {*catalog.entries, *catalog.suites}
+        _refuse(file, known, "{table} {name!r}: the catalog has a {name}; choose another name")
         found = declared(file, lambda p: str((path.parent / p).resolve()))
         self._add(file, found)
         self.user.update([*found.entries, *found.suites])

@@ -176,12 +176,20 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
         return {k: resolve(v) for k, v in value.items()}
 
     def view(value: Any) -> View:
-        if not isinstance(value, dict) or value.get("how") not in VIEWS:
-            raise fail(f"a view is {{ name, how = {_either(list(VIEWS))}, columns }}", "views")
+        if not (
+            isinstance(value, dict)
+            and set(value) == {"name", "how", "columns"}
+            and value["how"] in VIEWS
+            and isinstance(value["columns"], list)
+        ):
+            raise fail(
+                f"a view is {{ name, how = {_either(list(VIEWS))}, columns = [...] }}", "views"
+            )
         return View(str(value["name"]), value["how"], tuple(map(str, value["columns"])))
 
     def score_range(value: Any) -> tuple[float, float]:
-        if not (isinstance(value, list) and len(value) == 2):
+        numbers = isinstance(value, list) and all(isinstance(v, int | float) for v in value)
+        if not (numbers and len(value) == 2):
             raise fail("'score_range' must be [low, high]", "score_range")
         return (float(value[0]), float(value[1]))
 
