@@ -228,6 +228,18 @@ def test_a_malformed_entry_names_its_file_and_line(tmp_path: Path, bad: str, mes
     assert str(caught.value).startswith(f"{path}:5: ")
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("benchmark = 3\n", "benchmark must hold tables"), ("[suite]\nlab = 3\n", "suite.lab must")],
+)
+def test_tables_that_are_not_tables_are_refused(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "lab.toml"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message) as caught:
+        Registry.default([path])
+    assert caught.value.path == str(path)
+
+
 def test_a_suite_with_an_unknown_member_names_its_line(tmp_path: Path) -> None:
     path = tmp_path / "lab.toml"
     path.write_text('[suite.lab]\ndescription = "x"\nmembers = ["mc30", "nope"]\n')

@@ -24,7 +24,13 @@ from simeval.benchmarks.loaders import (
     plain_files,
     store_files,
 )
-from simeval.benchmarks.schema import REGISTRY_ENV, Declared, Entry, SuiteEntry, declared
+from simeval.benchmarks.schema import (
+    REGISTRY_ENV,
+    Declared,
+    Entry,
+    SuiteEntry,
+    declared,
+)
 from simeval.data.catalog import catalog_files
 from simeval.data.store import DataStore
 from simeval.data.tomlfile import TomlFile
@@ -41,7 +47,7 @@ def _refuse(file: TomlFile, taken: set[str], message: str) -> None:
     """Refuse a benchmark or suite of ``file`` named as one of ``taken`` (``message``: a
     format of ``table`` and ``name``)."""
     for table in ("benchmark", "suite"):
-        for name in file.doc.get(table, {}):
+        for name in file.tables(table):
             if name in taken:
                 raise file.error(table, name, message.format(table=table, name=name))
 

@@ -104,19 +104,11 @@ def declared(file: TomlFile, resolve: Resolve, catalog: bool = False) -> Declare
             + ("" if "dataset" not in unknown else " ([dataset.NAME]: the built-in catalog's)"),
         )
     out = Declared()
-    for name, spec in file.doc.get("benchmark", {}).items():
-        out.entries[name] = benchmark_entry(
-            file, name, _table(file, "benchmark", name, spec), resolve
-        )
-    for name, spec in file.doc.get("suite", {}).items():
-        out.suites[name] = suite_entry(file, name, _table(file, "suite", name, spec), resolve)
+    for name, spec in file.tables("benchmark").items():
+        out.entries[name] = benchmark_entry(file, name, spec, resolve)
+    for name, spec in file.tables("suite").items():
+        out.suites[name] = suite_entry(file, name, spec, resolve)
     return out
-
-
-def _table(file: TomlFile, table: str, name: str, spec: Any) -> dict[str, Any]:
-    if not isinstance(spec, dict):
-        raise file.error(table, name, f"{table}.{name} must be a table ([{table}.{name}])")
-    return dict(spec)
 
 
 def _either(names: list[str]) -> str:

@@ -80,8 +80,8 @@ def catalog_files() -> tuple[TomlFile, ...]:
 
 
 def dataset_entry(file: TomlFile, name: str, spec: dict[str, Any]) -> CatalogEntry:
-    """A ``[dataset.NAME]`` table as an entry; a missing or mistyped field names its line."""
-    spec = dict(spec)
+    """A ``[dataset.NAME]`` table (``spec``, consumed) as an entry; a missing or mistyped
+    field names its line."""
 
     def text(key: str, default: str | None = None) -> str:
         value = spec.pop(key, default)
@@ -115,7 +115,7 @@ def _datasets(files: tuple[TomlFile, ...]) -> dict[str, CatalogEntry]:
     """The ``[dataset.*]`` tables of ``files``, once per reading of them."""
     out: dict[str, CatalogEntry] = {}
     for file in files:
-        for name, spec in file.doc.get("dataset", {}).items():
+        for name, spec in file.tables("dataset").items():
             if name in out:
                 raise file.error("dataset", name, f"dataset {name} is declared twice")
             out[name] = dataset_entry(file, name, spec)
@@ -141,4 +141,3 @@ class Catalog(Mapping[str, CatalogEntry]):
 
 
 CATALOG: Mapping[str, CatalogEntry] = Catalog()
-

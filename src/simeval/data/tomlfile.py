@@ -42,6 +42,16 @@ class TomlFile:
             line = int(at.group(1)) if at else None
             raise InputError(path, line, f"not a TOML {what}: {exc}") from None
 
+    def tables(self, table: str) -> dict[str, dict[str, Any]]:
+        """The ``[table.NAME]`` tables by name, as copies (a reader pops their keys)."""
+        found = self.doc.get(table, {})
+        if not isinstance(found, dict):
+            raise InputError(self.path, None, f"{table} must hold tables: [{table}.NAME]")
+        for name, spec in found.items():
+            if not isinstance(spec, dict):
+                raise self.error(table, name, f"{table}.{name} must be a table ([{table}.{name}])")
+        return {name: dict(spec) for name, spec in found.items()}
+
     def line(self, table: str, name: str, key: str | None = None) -> int | None:
         """The 1-based line of ``[table.name]``, or of ``key = ...`` in it; None when the table
         is written another way (dotted keys, an inline table)."""
