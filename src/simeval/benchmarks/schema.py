@@ -60,12 +60,12 @@ from simeval.data.tomlfile import TomlFile
 from simeval.errors import InputError
 from simeval.kinds import aggregates, from_toml, toml_names
 from simeval.kinds.base import View
+from simeval.kinds.layouts import LAYOUTS
 from simeval.kinds.linking import LINKING, CollectionEntry, LinkingEntry
 from simeval.kinds.pairs import PairEntry, Subset
 from simeval.kinds.sts import STSEntry
 
 REGISTRY_ENV = "SIMEVAL_REGISTRY"
-LAYOUTS = ("folder", "one-file")
 VIEWS = ("column", "quartiles", "flag", "flags")
 
 
