@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.stats import spearmanr
+from scipy.stats import pearsonr, spearmanr
 
 from simeval.api import (
     compare_systems,
@@ -19,6 +19,7 @@ from simeval.api import (
     leaderboard,
     pair_target,
     rater_agreement,
+    results_table,
     score,
     write_report,
 )
@@ -60,6 +61,19 @@ def test_leaderboard_ranks_by_scipys_spearman(folder):
     assert float(rows[1][2]) == pytest.approx(expected["poor"], abs=1e-6)
     with pytest.raises(InputError, match="no results for nowhere"):
         leaderboard(folder, benchmarks=["nowhere"])
+
+
+def test_results_table_holds_each_measures_latest_value(folder):
+    table = results_table(folder)
+    assert table.measures == ["good", "poor"]
+    [(_, main, by)] = table.rows
+    assert main == "spearman"
+    assert by == pytest.approx({n: spearmanr(GOLD, s)[0] for n, s in SYSTEMS.items()})
+    [(_, other, by)] = results_table(folder, "pearson").rows
+    assert other == "pearson"
+    assert by == pytest.approx({n: pearsonr(GOLD, s)[0] for n, s in SYSTEMS.items()})
+    with pytest.raises(InputError, match="no result has a metric 'tau'"):
+        results_table(folder, "tau")
 
 
 def test_compare_systems_resolves_names_and_counts_items(folder):

@@ -37,6 +37,8 @@ _WHERE = {
     "keep_results": "results",
     "load_results": "results",
     "results_frame": "results",
+    "results_table": "results",
+    "ResultsTable": "results",
     "save_results": "results",
     "evaluate": "running",
     "measure_of": "running",
@@ -85,14 +87,16 @@ if TYPE_CHECKING:  # the same names, for type checkers
         campaign_simulate,
     )
     from simeval.api.results import (  # noqa: F401
+        ResultsTable,
         keep_results,
         load_results,
         results_frame,
+        results_table,
         save_results,
     )
     from simeval.api.running import evaluate, measure_of, predict, prepare  # noqa: F401
     from simeval.api.scoring import score  # noqa: F401
-    from simeval.api.targets import (  # noqa: F401  # noqa: F401  # noqa: F401
+    from simeval.api.targets import (  # noqa: F401
         Target,
         load_target,
         load_targets,

@@ -4,13 +4,22 @@ pandas DataFrame."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simeval.errors import InputError
 from simeval.results.record import Result
 from simeval.results.store import load_results, save_results, system_name
 
-__all__ = ["keep_results", "load_results", "results_frame", "save_results"]
+__all__ = [
+    "ResultsTable",
+    "keep_results",
+    "load_results",
+    "results_frame",
+    "results_table",
+    "save_results",
+]
 
 
 def keep_results(
@@ -50,3 +59,35 @@ def results_frame(folder: str | Path) -> Any:
         }
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class ResultsTable:
+    """The latest value of one metric per (benchmark, measure): ``rows`` are (benchmark, metric
+    name, {measure: value}), in the order the results were recorded."""
+
+    measures: list[str]
+    rows: list[tuple[str, str, dict[str, float]]]
+
+
+def results_table(folder: str | Path, metric: str | None = None) -> ResultsTable:
+    """What ``simeval results`` shows: each benchmark's main metric (or ``metric``, for the
+    benchmarks whose results have it) for every measure, the latest record of a pair winning.
+    An unknown ``metric`` is an :class:`~simeval.errors.InputError` listing the known ones."""
+    frame = results_frame(folder)
+    if metric is not None:
+        column = f"metric.{metric}"
+        known = sorted(c.removeprefix("metric.") for c in frame if c.startswith("metric."))
+        if column not in frame:
+            raise InputError(folder, None, f"no result has a metric {metric!r}; metrics: {known}")
+        frame = frame[frame[column].notna()].assign(score=frame[column], main_metric=metric)
+    latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
+    rows = [
+        (
+            str(bench),
+            str(group["main_metric"].iloc[0]),
+            dict(zip(map(str, group["measure"]), map(float, group["score"]), strict=True)),
+        )
+        for bench, group in latest.groupby("benchmark", sort=False)
+    ]
+    return ResultsTable([str(m) for m in dict.fromkeys(latest["measure"])], rows)

@@ -23,7 +23,6 @@ from simeval.cli.common import (
     out,
     store_of,
 )
-from simeval.errors import InputError
 from simeval.report.format import number, p_is, p_value, terminal_text
 
 
@@ -61,23 +60,15 @@ def results_cmd(
     """One table of the recorded results: a row per benchmark (with its main metric), a
     column per measure (the latest record of each pair wins). Systems that do not fit the
     terminal's width go on to a further table; long names are numbered, with a legend."""
-    from simeval.api import results_frame
+    from simeval.api import results_table
 
-    frame = results_frame(folder)
-    if metric is not None:
-        column = f"metric.{metric}"
-        known = sorted(c.removeprefix("metric.") for c in frame if c.startswith("metric."))
-        if column not in frame:
-            raise InputError(folder, None, f"no result has a metric {metric!r}; metrics: {known}")
-        frame = frame[frame[column].notna()].assign(score=frame[column], main_metric=metric)
-    latest = frame.drop_duplicates(["measure", "benchmark"], keep="last")
-    measures = [str(m) for m in dict.fromkeys(latest["measure"])]
+    table_of = results_table(folder, metric)
+    measures = table_of.measures
     labels = [m if len(m) <= 14 else f"[{i}]" for i, m in enumerate(measures, 1)]
-    rows = []
-    for bench, group in latest.groupby("benchmark", sort=False):
-        by = dict(zip(group["measure"], group["score"], strict=True))
-        name = str(group["main_metric"].iloc[0])
-        rows.append((str(bench), name, [number(by[m]) if m in by else "" for m in measures]))
+    rows = [
+        (bench, name, [number(by[m]) if m in by else "" for m in measures])
+        for bench, name, by in table_of.rows
+    ]
     fixed = max(9, *(len(r[0]) for r in rows)) + max(6, *(len(r[1]) for r in rows)) + 7
     width = shutil.get_terminal_size((80, 24)).columns  # COLUMNS as it is now
     groups = _column_groups(labels, fixed, width)
