@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from simeval.api import (
+    annotation_aggregate,
+    annotation_assign,
+    annotation_simulate,
     build_linking,
     build_negatives,
     build_sts_sample,
-    campaign_aggregate,
-    campaign_assign,
-    campaign_simulate,
     evaluate,
     load_target,
 )
@@ -90,7 +90,7 @@ def _campaign(tmp_path: Path) -> tuple[Path, Path, dict[str, list[int]], list[tu
 
 def test_campaign_aggregate_means_by_hand_and_the_folder_evaluates(tmp_path):
     pairs, answers, given, items = _campaign(tmp_path)
-    built = campaign_aggregate(tmp_path / "agg", pairs, answers, scale="0:6")
+    built = annotation_aggregate(tmp_path / "agg", pairs, answers, scale="0:6")
     assert built.extra["raters_kept"] == 3
     with (tmp_path / "agg" / "benchmark.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
@@ -105,7 +105,7 @@ def test_campaign_aggregate_means_by_hand_and_the_folder_evaluates(tmp_path):
 
 def test_campaign_assign_hands_out_distinct_pairs(tmp_path):
     pairs, answers, _, items = _campaign(tmp_path)
-    built = campaign_assign(tmp_path / "as", pairs, number=5, size=3, answers=answers, seed=4)
+    built = annotation_assign(tmp_path / "as", pairs, number=5, size=3, answers=answers, seed=4)
     with (tmp_path / "as" / "assignments.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 15 == built.counts["handed_out"]
@@ -123,7 +123,7 @@ def test_campaign_simulate_replays_wordsims_raw_ratings(tmp_path, data_dir):
             cells = line.rstrip("\t").split("\t")
             for j, x in enumerate(cells[3:], 1):
                 raw.setdefault((f"set{k}-{j}", (cells[0], cells[1])), set()).add(float(x))
-    built = campaign_simulate(tmp_path / "sim", targets=[4.0], replays=1, answers_of="count")
+    built = annotation_simulate(tmp_path / "sim", targets=[4.0], replays=1, answers_of="count")
     assert built.counts["ratings"] == sum(
         len(line.rstrip("\t").split("\t")[3:])
         for name in ("set1.tab", "set2.tab")

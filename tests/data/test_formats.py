@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simeval.data.pairs import read_pair_table, read_scored_pairs, write_pairs
+from simeval.data.pair_files import read_pair_table, read_scored_pairs, write_pairs
 from simeval.data.sts import read_sts_gold, read_sts_input, read_sts_output
 from simeval.data.trec import read_qrels, read_run
 from simeval.errors import InputError

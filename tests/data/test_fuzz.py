@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from simeval.benchmarks import Registry
 from simeval.data.dictionaries import read_dictionary
 from simeval.data.documents import read_collection
-from simeval.data.pairs import read_scored_pairs
+from simeval.data.pair_files import read_scored_pairs
 from simeval.data.sts import read_sts_gold, read_sts_input, read_sts_output
 from simeval.data.trec import read_qrels, read_run
 from simeval.datasets.agreement import read_ratings

@@ -17,7 +17,7 @@ from simeval.cli import app
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 GROUPS = {"data", "score", "build", "serve"}  # commands with sub-commands
-NESTED = {"build campaign"}  # sub-commands with sub-commands
+NESTED = {"build annotation"}  # sub-commands with sub-commands
 
 
 def readme_commands() -> list[str]:
@@ -65,7 +65,7 @@ def test_readme_command_exists_with_its_options(command: str) -> None:
         assert "--scheduler" in top.stdout
         words = words[2:]
     path = words[:2] if words[0] in GROUPS else words[:1]
-    if " ".join(path) in NESTED:  # simeval build campaign assign …
+    if " ".join(path) in NESTED:  # simeval build annotation assign …
         path = words[:3]
     if path[-1] == "…":  # "simeval score … --results DIR": any scorer; `score file` stands in
         path = [path[0], "file"]

@@ -50,8 +50,8 @@ def test_the_building_section_runs_and_its_numbers_hold(
     commands = [shlex.split(line) for line in block.strip().splitlines()]
     assert [c[:3] for c in commands] == [
         ["simeval", "build", "sts-sample"],
-        ["simeval", "build", "campaign"],
-        ["simeval", "build", "campaign"],
+        ["simeval", "build", "annotation"],
+        ["simeval", "build", "annotation"],
         ["simeval", "evaluate", "encoder"],
     ]
     printed = []

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from simeval.api import load_target
 from simeval.cli import app
-from simeval.data.pairs import read_scored_pairs, write_pairs
+from simeval.data.pair_files import read_scored_pairs, write_pairs
 from simeval.kinds.graded import GRADED
 from simeval.kinds.pairs import PairBenchmark
 from simeval.kinds.related import RELATED

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from simeval.api import evaluate, load_results, predict, results_frame
 from simeval.cli import app
-from simeval.data.pairs import ScoredPairs
+from simeval.data.pair_files import ScoredPairs
 from simeval.errors import InputError
 from simeval.kinds.graded import GRADED
 from simeval.kinds.pairs import PairBenchmark

@@ -11,7 +11,7 @@ from scipy.stats import norm, pearsonr, spearmanr
 from scipy.stats import t as student_t
 
 from simeval.api import evaluate, load_target
-from simeval.data.pairs import ScoredPairs
+from simeval.data.pair_files import ScoredPairs
 from simeval.kinds.rows import ItemMetrics, task_metrics
 from simeval.metrics.stats import (
     approximate_randomization,

@@ -10,8 +10,8 @@ Every ``simeval`` command is one call here (the cli only parses, calls and print
 - training models (:mod:`.training`): ``train`` with ``TrainSettings`` (or a TOML file,
   ``read_train_config``);
 - building benchmark datasets (:mod:`.building`): ``build_linking``, ``build_sts_sample``,
-  ``build_negatives``; annotation campaigns (:mod:`.campaigns`): ``campaign_assign``,
-  ``campaign_aggregate``, ``campaign_simulate``;
+  ``build_negatives``; annotation campaigns (:mod:`.annotation`): ``annotation_assign``,
+  ``annotation_aggregate``, ``annotation_simulate``;
 - the data catalog (:mod:`.catalog`): ``catalog_names``;
 - reading results folders (:mod:`.reporting`): ``write_report``, ``leaderboard``,
   ``compare_systems``, ``rater_agreement``.
@@ -64,9 +64,9 @@ _WHERE = {
     "build_negatives": "building",
     "build_sts_sample": "building",
     "catalog_names": "catalog",
-    "campaign_aggregate": "campaigns",
-    "campaign_assign": "campaigns",
-    "campaign_simulate": "campaigns",
+    "annotation_aggregate": "annotation",
+    "annotation_assign": "annotation",
+    "annotation_simulate": "annotation",
     "compare_systems": "reporting",
     "leaderboard": "reporting",
     "rater_agreement": "reporting",
@@ -75,16 +75,16 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 if TYPE_CHECKING:  # the same names, for type checkers
+    from simeval.api.annotation import (  # noqa: F401
+        annotation_aggregate,
+        annotation_assign,
+        annotation_simulate,
+    )
     from simeval.api.building import (  # noqa: F401
         Built,
         build_linking,
         build_negatives,
         build_sts_sample,
-    )
-    from simeval.api.campaigns import (  # noqa: F401
-        campaign_aggregate,
-        campaign_assign,
-        campaign_simulate,
     )
     from simeval.api.results import (  # noqa: F401
         ResultsTable,

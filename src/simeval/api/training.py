@@ -266,7 +266,7 @@ def _train_encoder(s: TrainSettings, steps: Steps) -> Trained:
     """A sentence encoder fine-tuned on ``on`` (:mod:`simeval.train.encoder`)."""
     from simeval.measures.encoder import DEFAULT_MODEL, default_model_path
     from simeval.train.encoder import EncoderConfig, train_encoder
-    from simeval.train.pairs import training_pairs
+    from simeval.train.examples import training_pairs
 
     store, benchmarks = _training_benchmarks(s)
     data = training_pairs(benchmarks, exclude=_excluded(s, store))
@@ -294,7 +294,7 @@ def _train_combine(s: TrainSettings, steps: Steps) -> Trained:
     from simeval.kinds import kind
     from simeval.measures import create_measure
     from simeval.train.combine import CombineConfig, train_combination
-    from simeval.train.pairs import training_pairs
+    from simeval.train.examples import training_pairs
 
     store, benchmarks = _training_benchmarks(s)
     kinds = [kind(b.kind) for b in benchmarks]

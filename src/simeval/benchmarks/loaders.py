@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from simeval.benchmarks.schema import Entry, SuiteEntry
-from simeval.data.pairs import read_scored_pairs
+from simeval.data.pair_files import read_scored_pairs
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 from simeval.kinds import kind

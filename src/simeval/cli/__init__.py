@@ -6,8 +6,8 @@ Exit status: 0 on success, 2 when input or data is invalid (the message names fi
 from __future__ import annotations
 
 from simeval.cli import (  # noqa: F401  (registers them)
+    annotation,
     build,
-    campaign,
     data,
     reports,
     run,

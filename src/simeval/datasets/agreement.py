@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simeval.data.pairs import read_pair_table
+from simeval.data.pair_files import read_pair_table
 from simeval.data.textio import parse_float
 from simeval.errors import InputError
 from simeval.metrics.agreement import leave_one_out, pairwise_spearman

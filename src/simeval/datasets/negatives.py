@@ -460,14 +460,14 @@ def build(
 
 
 def read_positives(path: str | Path) -> tuple[list[Positive], dict[str, int]]:
-    """Positives of a pair file (RUSSE csv, tsv, ...; :mod:`simeval.data.pairs`): every row
+    """Positives of a pair file (RUSSE csv, tsv, ...; :mod:`simeval.data.pair_files`): every row
     when the file has no score column, else the rows whose score is > 0 (ae2-train.csv mixes
     ``assoc`` rows, sim 1, with ``random`` rows, sim 0). A pair is a positive when any of its
     rows is; it is kept once, at its first positive line. Returns the positives in file order
     and counts of what was left out: ``rows_not_positive`` (score ≤ 0), ``repeated_rows`` (a
     positive pair again) and ``positive_and_zero`` (pairs given both > 0 and ≤ 0: ae2-train
     lists 49 pairs as both an association and a random pair)."""
-    from simeval.data.pairs import default_score_column, read_pair_table, read_scored_pairs
+    from simeval.data.pair_files import default_score_column, read_pair_table, read_scored_pairs
 
     table = read_pair_table(path)
     if default_score_column(table) is None:

@@ -2,7 +2,7 @@
 
 A pool of real ratings (a pairs × raters matrix, NaN: not rated; WordSim-353's 29 raters of
 set1 and set2) stands in for the crowd. The campaign hands out assignments of ``size`` pairs in
-``count`` or ``sd`` mode (:mod:`simeval.datasets.campaign`); each pair of an assignment receives
+``count`` or ``sd`` mode (:mod:`simeval.datasets.annotation`); each pair of an assignment receives
 the next rating of that pair from the pool, in an order shuffled once per pair (seeded). A pair
 whose ratings are used up is no longer drawn.
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.stats import t as student_t
 
-from simeval.datasets.campaign import draw, weights
+from simeval.datasets.annotation import draw, weights
 from simeval.metrics.agreement import item_sd
 
 

@@ -15,7 +15,7 @@ are co-occurrence counting (``simeval train ppmi|svd``), encoding texts with a s
 encoder, the linking top-k search, and the report's bootstrap replicates. Counts and bootstrap
 replicates are identical to the single-process path's; embeddings and linking scores are
 equal up to float rounding, which can depend on the number of BLAS or torch threads a worker
-runs (see their tests and docs/scale.md).
+runs (see their tests and docs/engine.md).
 
 A job asks :func:`active` for the current :class:`Engine` and builds a Dask graph: large
 inputs every task needs go through :meth:`Engine.share` (scattered once to every worker with

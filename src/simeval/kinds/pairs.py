@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from simeval.data.pairs import ScoredPairs, read_pair_keys, read_scored_pairs, write_pairs
+from simeval.data.pair_files import ScoredPairs, read_pair_keys, read_scored_pairs, write_pairs
 from simeval.data.textio import shown
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import Aligned, Benchmark, Files, TaskKind, View, WordPairs, sha256_of

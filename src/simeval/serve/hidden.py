@@ -91,7 +91,7 @@ def _sts(target: Any, path: Path) -> list[InputWarning]:
 def input_pairs(target: Any) -> list[tuple[str, str]]:
     """The distinct pairs of ``target``'s input file (:func:`.campaigns.input_file`), read
     back from the file as a participant reads it; kept per loaded target."""
-    from simeval.data.pairs import read_scored_pairs
+    from simeval.data.pair_files import read_scored_pairs
     from simeval.serve.campaigns import input_file
 
     with _inputs_lock:
@@ -112,7 +112,7 @@ def input_pairs(target: Any) -> list[tuple[str, str]]:
 
 
 def _pairs(target: Any, first: Any, path: Path) -> list[InputWarning]:
-    from simeval.data.pairs import read_scored_pairs
+    from simeval.data.pair_files import read_scored_pairs
     from simeval.data.textio import shown
     from simeval.kinds.pairs import extra_pairs, range_warnings
 

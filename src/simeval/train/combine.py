@@ -35,8 +35,8 @@ from simeval.errors import InputError
 from simeval.kinds.base import TextPairs, WordPairs
 from simeval.measures.features import check_groups, feature_names
 from simeval.measures.learned import MODEL_FILE, RECORD, CombineConfig, design_matrix, predict
+from simeval.train.examples import TrainingPairs
 from simeval.train.folder import staged
-from simeval.train.pairs import TrainingPairs
 
 MODELS = ("linear", "boosting")
 

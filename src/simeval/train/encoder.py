@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError
+from simeval.train.examples import TrainingPairs
 from simeval.train.folder import staged
-from simeval.train.pairs import TrainingPairs
 
 LOSSES = ("cosine", "cosent", "both")
 RECORD = "simeval-train.json"

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simeval.data.pairs import read_pair_table
+from simeval.data.pair_files import read_pair_table
 from simeval.data.textio import iter_lines, parse_float, shown
 from simeval.errors import InputError, Problems
 from simeval.metrics.agreement import (

@@ -1,4 +1,4 @@
-"""`simeval build campaign …`: annotation campaigns as RUSSE 2015 and SimLex-999 ran them."""
+"""`simeval build annotation …`: annotation campaigns as RUSSE 2015 and SimLex-999 ran them."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from rich.text import Text
 
 from simeval.cli.common import DataDir, build_app, guarded, out, store_of
 
-campaign_app = typer.Typer(
+annotation_app = typer.Typer(
     rich_markup_mode=None,
     help="Annotation campaigns: hand out assignments (COUNT or SD mode), aggregate answers with "
     "the SimLex-999 rater checks, and simulate which mode needs fewer answers.",
     no_args_is_help=True,
 )
-build_app.add_typer(campaign_app, name="campaign")
+build_app.add_typer(annotation_app, name="annotation")
 
 Out = Annotated[Path, typer.Argument(help="A new folder to write into (never overwritten).")]
 Pairs = Annotated[
@@ -28,7 +28,7 @@ Scale = Annotated[str, typer.Option(help="The rating scale LOW:HIGH (RUSSE 0:3, 
 Seed = Annotated[int, typer.Option(help="Seed: the same seed, the same assignments.")]
 
 
-@campaign_app.command("assign")
+@annotation_app.command("assign")
 @guarded
 def assign(
     out_dir: Out,
@@ -48,9 +48,9 @@ def assign(
     annotations so far) in count mode or proportional to the SD of its ratings in sd mode
     (unrated pairs first); writes assignments.csv (assignment,word1,word2), manifest.json and
     log.tsv."""
-    from simeval.api.campaigns import campaign_assign
+    from simeval.api.annotation import annotation_assign
 
-    built = campaign_assign(
+    built = annotation_assign(
         out_dir,
         pairs,
         mode=mode,
@@ -63,7 +63,7 @@ def assign(
     out.print(Text(f"wrote {out_dir}: {built.summary}"))
 
 
-@campaign_app.command("aggregate")
+@annotation_app.command("aggregate")
 @guarded
 def aggregate_cmd(
     out_dir: Out,
@@ -89,9 +89,9 @@ def aggregate_cmd(
     mean agreement, agreement gain) and aggregate the ratings: benchmark.csv (word1, word2,
     sim = mean, sd, n), raters.tsv, agreement in manifest.json. The folder is a benchmark:
     `simeval evaluate MEASURE -b OUT_DIR`."""
-    from simeval.api.campaigns import campaign_aggregate
+    from simeval.api.annotation import annotation_aggregate
 
-    built = campaign_aggregate(
+    built = annotation_aggregate(
         out_dir,
         pairs,
         answers,
@@ -108,7 +108,7 @@ def aggregate_cmd(
     out.print(table)
 
 
-@campaign_app.command("simulate")
+@annotation_app.command("simulate")
 @guarded
 def simulate_cmd(
     out_dir: Out,
@@ -124,7 +124,7 @@ def simulate_cmd(
         str,
         typer.Option(
             help="Write answers.csv (and pairs.tsv) of this mode's first replay at the first "
-            "target: the input of `simeval build campaign aggregate`."
+            "target: the input of `simeval build annotation aggregate`."
         ),
     ] = "sd",
     data_dir: DataDir = None,
@@ -132,9 +132,9 @@ def simulate_cmd(
     """Replay WordSim-353's 29 raters (set1, set2) as the crowd and count, for count and sd
     modes, the answers needed until every pair's mean has a 95% interval narrower than TARGET
     (or has used up its raters)."""
-    from simeval.api.campaigns import campaign_simulate
+    from simeval.api.annotation import annotation_simulate
 
-    built = campaign_simulate(
+    built = annotation_simulate(
         out_dir,
         targets=target or [3.0, 4.0],
         size=size,

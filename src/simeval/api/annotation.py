@@ -1,6 +1,6 @@
-"""Annotation campaigns as RUSSE 2015 and SimLex-999 ran them (``simeval build campaign``):
+"""Annotation campaigns as RUSSE 2015 and SimLex-999 ran them (``simeval build annotation``):
 hand out assignments, aggregate answers with the SimLex-999 rater checks, and replay
-WordSim-353's raters to see which mode needs fewer answers (:mod:`simeval.datasets.campaign`).
+WordSim-353's raters to see which mode needs fewer answers (:mod:`simeval.datasets.annotation`).
 Each call writes a new folder with ``manifest.json`` and ``log.tsv``
 (:mod:`simeval.datasets.folder`)."""
 
@@ -28,7 +28,7 @@ def parse_range(text: str, what: str) -> tuple[float, float]:
     return low, high
 
 
-def campaign_assign(
+def annotation_assign(
     out: str | Path,
     pairs: str | Path,
     *,
@@ -50,7 +50,12 @@ def campaign_assign(
 
     Writes ``assignments.csv`` (assignment,word1,word2), ``manifest.json`` and ``log.tsv``.
     """
-    from simeval.datasets.campaign import MODES, make_assignments, read_answers, read_campaign_pairs
+    from simeval.datasets.annotation import (
+        MODES,
+        make_assignments,
+        read_answers,
+        read_campaign_pairs,
+    )
     from simeval.datasets.folder import building
 
     if mode not in MODES:
@@ -78,7 +83,7 @@ def campaign_assign(
 
 def _pair_rows(path: str | Path | None, items: list[tuple[str, str]]) -> np.ndarray | None:
     """Which campaign pairs the pair file ``path`` lists (None: no file)."""
-    from simeval.data.pairs import read_pair_keys
+    from simeval.data.pair_files import read_pair_keys
 
     if path is None:
         return None
@@ -90,7 +95,7 @@ def _checkpoints(
     path: str | Path | None, items: list[tuple[str, str]]
 ) -> dict[int, tuple[float, float]] | None:
     """A checkpoint file: word1,word2,low,high (the allowed ratings of a control pair)."""
-    from simeval.data.pairs import read_pair_table
+    from simeval.data.pair_files import read_pair_table
     from simeval.data.textio import parse_float
 
     if path is None:
@@ -111,7 +116,7 @@ def _checkpoints(
     return found
 
 
-def campaign_aggregate(
+def annotation_aggregate(
     out: str | Path,
     pairs: str | Path,
     answers: str | Path,
@@ -134,11 +139,11 @@ def campaign_aggregate(
 
     Writes ``benchmark.csv`` (word1, word2, sim = mean, sd, n), ``raters.tsv``, the agreement
     in ``manifest.json`` and ``log.tsv``; the folder is a graded benchmark. ``extra``:
-    ``agreement`` (:func:`simeval.datasets.campaign.campaign_agreement`), ``raters`` and
+    ``agreement`` (:func:`simeval.datasets.annotation.campaign_agreement`), ``raters`` and
     ``raters_kept``.
     """
-    from simeval.data.pairs import format_score
-    from simeval.datasets.campaign import (
+    from simeval.data.pair_files import format_score
+    from simeval.datasets.annotation import (
         aggregate,
         campaign_agreement,
         rater_quality,
@@ -232,7 +237,7 @@ def _write_answers(
 def wordsim_pool(store: DataStore) -> tuple[np.ndarray, list[tuple[str, str]], list[str]]:
     """WordSim-353's individual ratings as one pairs × raters matrix (the two rater groups,
     set1 and set2, rated disjoint pairs), its pairs and its raters' names."""
-    from simeval.data.pairs import read_pair_table
+    from simeval.data.pair_files import read_pair_table
     from simeval.datasets.agreement import RATINGS, read_ratings
 
     files = RATINGS["wordsim353"]
@@ -247,7 +252,7 @@ def wordsim_pool(store: DataStore) -> tuple[np.ndarray, list[tuple[str, str]], l
     return pool, words, raters
 
 
-def campaign_simulate(
+def annotation_simulate(
     out: str | Path,
     *,
     targets: Sequence[float] = (3.0, 4.0),
@@ -266,14 +271,14 @@ def campaign_simulate(
         targets: interval widths to reach; size: pairs per assignment; replays: seeded
             campaigns per mode; html: also write the curves as an HTML page there;
         answers_of: the mode whose first replay at the first target is written as
-            ``answers.csv`` and ``pairs.tsv`` (the input of :func:`campaign_aggregate`).
+            ``answers.csv`` and ``pairs.tsv`` (the input of :func:`annotation_aggregate`).
 
     Writes ``simulation.tsv`` (a row per target, mode and replay), ``manifest.json`` and
     ``log.tsv``. ``extra``: ``rows`` (target, mode, comparison, mean answers until 90% done)
     and ``agreement`` of the pool.
     """
     from simeval.datasets.agreement import RATINGS
-    from simeval.datasets.campaign import campaign_agreement
+    from simeval.datasets.annotation import campaign_agreement
     from simeval.datasets.folder import building
     from simeval.datasets.simulate import compare_modes
 

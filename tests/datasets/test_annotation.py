@@ -16,7 +16,7 @@ from scipy.stats import t as student_t
 from typer.testing import CliRunner
 
 from simeval.cli import app
-from simeval.datasets.campaign import (
+from simeval.datasets.annotation import (
     aggregate,
     check_raters,
     draw,
@@ -250,7 +250,7 @@ def test_campaign_cli_aggregates_to_a_benchmark_folder_that_evaluates(tmp_path: 
     answers.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "built"
     runner = CliRunner()
-    args = ["build", "campaign", "aggregate", str(out), "--pairs", str(pairs)]
+    args = ["build", "annotation", "aggregate", str(out), "--pairs", str(pairs)]
     args += ["--answers", str(answers), "--scale", "0:6", "--rescale", "0:10"]
     done = runner.invoke(app, args, env={"COLUMNS": "120"})
     assert done.exit_code == 0, done.output
@@ -292,7 +292,7 @@ def test_assign_cli_in_sd_mode_avoids_pairs_everyone_rated_alike(tmp_path: Path)
         encoding="utf-8",
     )
     out = tmp_path / "next"
-    args = ["build", "campaign", "assign", str(out), "--pairs", str(pairs), "--answers"]
+    args = ["build", "annotation", "assign", str(out), "--pairs", str(pairs), "--answers"]
     args += [str(answers), "--mode", "sd", "--assignments", "200", "--size", "3"]
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
