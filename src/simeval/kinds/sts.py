@@ -90,6 +90,35 @@ class STSKind(TaskKind):
     def entry_files(self, entry: STSEntry) -> list[str]:
         return list(dict.fromkeys([entry.input, entry.gold]))
 
+    # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+        """The sentence pairs tab-separated, as in the STS.input files."""
+        (request,) = target.requests()
+        text = "".join(f"{a}\t{b}\n" for a, b in request.pairs)
+        official = target.submission_file(Path()).name  # STS.output.MSRvid.txt
+        if official.startswith("STS.output."):
+            return official.replace("output", "input", 1), text.encode()
+        return f"STS.input.{target.name}.txt", text.encode()
+
+    def public_check(self, target: Any, path: Path) -> list[InputWarning]:
+        """One line per input pair, each blank or a number with an optional confidence in
+        0..100; not every line blank. Warns how many lines are blank."""
+        n = len(target.pairs)  # the input file's lines
+        out = read_sts_output(path, n, np.ones(n, dtype=bool))
+        blank = int(np.isnan(out.scores).sum())
+        if blank == n:
+            raise InputError(
+                out.path, None, f"every line is blank: none of the {n} pairs has a score"
+            )
+        if not blank:
+            return []
+        text = (
+            f"{blank} of {n} lines are blank: those pairs have no score (a blank line where "
+            "the gold has a score is scored 0)"
+        )
+        return [InputWarning(out.path, None, text)]
+
 
 STS = STSKind()
 

@@ -449,63 +449,18 @@ def cell(value: Any) -> Any:
 
 
 def input_file(target: Any) -> tuple[str, bytes] | None:
-    """What participants score for ``target``, without the gold: a blank submission (the
-    pairs, an empty score column) for word pairs, the sentence pairs tab-separated as in
-    STS.input files for text pairs, a zip of its members' for a suite of one file per member;
-    for document linking a zip of JSON lines: ``queries.jsonl`` (the test documents to link),
-    ``documents.jsonl`` (the candidates) and ``train.jsonl`` (training documents with their
-    ``link``; the test links are the gold and stay out)."""
-    import tempfile
-
-    import numpy as np
-
+    """What participants score for ``target``, without the gold: its task kind's input file
+    (:meth:`simeval.kinds.base.TaskKind.input_file`), or for a suite of one file per member
+    a zip of its members' (None when one has none)."""
     from simeval.serve.archive import is_multi_file, pack
-    from simeval.tasks.base import Documents, TextPairs, WordPairs
+    from simeval.serve.hidden import file_kind
 
     if is_multi_file(target):
         files = [input_file(m) for m in target.members]
         if any(f is None for f in files):
             return None
         return f"{target.name}-inputs.zip", pack([f for f in files if f is not None])
-
-    if getattr(target, "collection", None) is not None and hasattr(target, "qrels"):
-        return f"{target.name}-inputs.zip", pack(linking_inputs(target.collection))
-    (request,) = target.requests()
-    if isinstance(request, Documents):
-        return None
-    if isinstance(request, TextPairs):
-        text = "".join(f"{a}\t{b}\n" for a, b in request.pairs)
-        official = target.submission_file(Path()).name  # STS.output.MSRvid.txt
-        if official.startswith("STS.output."):
-            return official.replace("output", "input", 1), text.encode()
-        return f"STS.input.{target.name}.txt", text.encode()
-    if not isinstance(request, WordPairs):
-        return None
-    first = target.members[0] if target.members else target
-    blank = first.from_answers(request, np.full(len(request.pairs), np.nan))
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / f"{target.name}.csv"
-        first.write_submission(blank, out)
-        return out.name, out.read_bytes()
-
-
-def linking_inputs(collection: Any) -> list[tuple[str, bytes]]:
-    """A linking collection's public parts as JSON lines (see :func:`input_file`)."""
-
-    def jsonl(rows: list[dict[str, str]]) -> bytes:
-        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
-
-    test = [{"id": q.id, "text": q.text} for q in collection.split("test")]
-    corpus = [{"id": d.id, "text": d.text} for d in collection.corpus]
-    train = [
-        {"id": q.id, "text": q.text, "link": collection.links[q.id]}
-        for q in collection.split("train")
-    ]
-    return [
-        ("queries.jsonl", jsonl(test)),
-        ("documents.jsonl", jsonl(corpus)),
-        ("train.jsonl", jsonl(train)),
-    ]
+    return file_kind(target).input_file(target)
 
 
 def json_safe(value: Any) -> Any:
