@@ -459,7 +459,7 @@ def test_a_server_that_shuts_down_releases_its_folder(tmp_path, clock):
 
 def test_uploads_and_the_database_are_the_servers_alone(tmp_path, clock, mc30):
     """Folders 0700, files 0600: the SQLite file (and its WAL), the stamp, every stored
-    upload and its item rows."""
+    upload, its result records and their item rows."""
     from simeval.serve.db import default_url
 
     folder = tmp_path / "srv"
@@ -470,6 +470,7 @@ def test_uploads_and_the_database_are_the_servers_alone(tmp_path, clock, mc30):
     stored = srv.files / "submissions" / sid
     dirs = [srv.files, srv.files / "tmp", srv.files / "submissions", stored, stored / "items"]
     files = [stored / "upload", *stored.glob("items/*"), srv.files / "server.json"]
+    files += [stored / "results.jsonl", *stored.glob("results.jsonl.lock")]
     files += [p for p in folder.glob("serve.db*")]
     assert len(files) >= 4
     assert {str(d): oct(d.stat().st_mode & 0o777) for d in dirs} == {str(d): "0o700" for d in dirs}

@@ -916,10 +916,21 @@ def new_paths(root: Path, before: set[Path]) -> set[str]:
     return {str(p.relative_to(root)) for p in now - before}
 
 
-def kept_layout(sid: str) -> set[str]:
-    """What the storage layout (module storage) allows one scored submission to add."""
+def kept_layout(sid: str, root: Path) -> set[str]:
+    """What the storage layout (module storage) allows one scored submission to add: the
+    upload, the results store's file (and its lock) and the items named by the server's
+    record ids (16 hex digits, never the client's)."""
     base = f"server/files/submissions/{sid}"
-    return {base, f"{base}/upload", f"{base}/items", f"{base}/items/0.tsv.gz"}
+    ids = [json.loads(x)["id"] for x in (root / base / "results.jsonl").read_text().splitlines()]
+    assert all(re.fullmatch(r"[0-9a-f]{16}", i) for i in ids), ids
+    store = [f"{base}/results.jsonl", f"{base}/results.jsonl.lock"]
+    return {
+        base,
+        f"{base}/upload",
+        f"{base}/items",
+        *store,
+        *(f"{base}/items/{i}.tsv.gz" for i in ids),
+    }
 
 
 def check_shown(name: str) -> None:
@@ -936,7 +947,7 @@ def test_api_file_names_never_reach_the_disk(srv, mc30, tmp_path):
         r = upload(srv.client, token, pair_file(mc30, i)[0], target="mc30", filename=evil)
         assert r.status_code == 201, (evil, r.text)
         check_shown(r.json()["file"])
-        assert new_paths(tmp_path, before) <= kept_layout(r.json()["id"]), evil
+        assert new_paths(tmp_path, before) <= kept_layout(r.json()["id"], tmp_path), evil
     assert not (tmp_path / "x.csv").exists() and not (srv.folder / "x.csv").exists()
     mine = client_at(srv.app, cookies={SESSION_COOKIE: token}).get("/mine").text
     assert "&lt;img src=x onerror=alert(1)&gt;.csv" in mine and "<img" not in mine
@@ -953,7 +964,7 @@ def test_form_file_names_never_reach_the_disk_and_are_shown_escaped(srv, mc30, t
         assert "<img" not in x.text
         (sub,) = [s for s in rows(srv) if s.id not in seen]
         seen.add(sub.id)
-        assert new_paths(tmp_path, before) <= kept_layout(sub.id), evil
+        assert new_paths(tmp_path, before) <= kept_layout(sub.id, tmp_path), evil
         check_shown(sub.client_name)
     html_name = "<img src=x onerror=alert(1)>.csv"
     x = upload_form(srv.app, token, [bad_file(mc30)], filename=html_name)

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import re
 import shutil
@@ -59,7 +58,7 @@ from sqlalchemy import select
 from simeval.errors import InputError
 from simeval.serve.db import Database
 from simeval.serve.models import SCORED, Campaign, Phase, Submission, naive, utc
-from simeval.serve.storage import ITEMS, Storage
+from simeval.serve.storage import Storage
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
@@ -481,12 +480,15 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
       the bytes as received; a rejected upload whose bytes were pruned (the server keeps
       those of a team's latest rejected uploads only) has its row, ``stored`` = ``pruned``
       and no file; text cells that a spreadsheet would take for a formula begin with ``'``;
-    - ``<phase>/results.jsonl`` (+ ``items/``): the records of scored runs, each named
-      ``<team> run <n>``, for ``simeval leaderboard``/``report <phase>``;
+    - ``<phase>/``: a results folder (``results.jsonl`` + ``items/``) written by the results
+      store: the records of scored runs, each named ``<team> run <n>``, for ``simeval
+      results``/``leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
     """
     from simeval.report.leaderboard import RENDERERS
+    from simeval.results.store import ITEMS_FOLDER, load_results, save_records
     from simeval.serve.board import board, records_of
+    from simeval.serve.results import stored_records
 
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
@@ -546,21 +548,17 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
     suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
     for p in phases:
         scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
-        scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
-        records = records_of((team, sub.run or 0, sub.results or []) for sub, team in scored)
         folder = out / p.name
-        (folder / ITEMS).mkdir(parents=True, exist_ok=True)
-        lines = []
-        owners = [sub for sub, _ in scored for _ in sub.results or []]
-        for record, sub in zip(records, owners, strict=True):
-            kept = record.get("items_file")
-            if kept:  # the rows kept beside the upload, renamed by the record's id
-                name = f"{ITEMS}/{record['id']}.tsv.gz"
-                shutil.copyfile(storage.folder(sub.id) / kept, folder / name)
-                record = {**record, "items_file": name}
-            lines.append(json.dumps(record, ensure_ascii=False) + "\n")
-        (folder / "results.jsonl").write_text("".join(lines), encoding="utf-8")
-        written.append(folder / "results.jsonl")
+        (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
+        for sub, team in scored:
+            if sub.status != SCORED:
+                continue
+            found, source = stored_records(storage, sub)
+            records = records_of([(team, sub.run or 0, found)])
+            kept = [source / r["items_file"] if r.get("items_file") else None for r in records]
+            save_records(folder, records, kept)
+        written.append(save_records(folder, []))  # the file, also for a phase without runs
+        records = load_results(folder)
         if records:
             final = board(records, prune=True, title=f"{c.title}: {p.name}", order=p.targets)
             for fmt, render in RENDERERS.items():

@@ -47,6 +47,7 @@ from simeval.data.atomic import write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import Database, driver_url
 from simeval.serve.models import ServerStamp, Submission, naive
+from simeval.serve.results import adopt_results
 from simeval.serve.storage import Storage
 
 STAMP_FILE = "server.json"
@@ -401,6 +402,7 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
         storage = Storage(root)
         with opening(url):
             bind(db, storage)
+            adopt_results(db, storage)  # rows scored before the results store kept them
     except BaseException:
         if db is not None:
             db.dispose()

@@ -38,6 +38,7 @@ from simeval.serve.campaigns import Targets
 from simeval.serve.db import Database
 from simeval.serve.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
 from simeval.serve.names import check_team_name, name_key
+from simeval.serve.results import results_file
 from simeval.serve.scoring import Job, Scorers
 from simeval.serve.security import (
     NewToken,
@@ -361,6 +362,7 @@ class Service:
             error=str(answer.error) if answer.error else None,
             results=answer.results,
             warnings=list(answer.warnings) if ticket.hidden else None,
+            results_file=None if refused else results_file(self.storage, upload.id),
         )
         try:
             self.storage.keep(upload)
@@ -475,5 +477,5 @@ class Service:
 def _fresh(row: Submission) -> Submission:
     """A transient copy of a row whose insert failed (the session that held it is gone)."""
     keys = ("id", "team_id", "phase_id", "target", "status", "client_name", "sha256", "size")
-    more = ("received", "error", "results", "warnings")
+    more = ("received", "error", "results", "warnings", "results_file")
     return Submission(**{k: getattr(row, k) for k in (*keys, *more)})
