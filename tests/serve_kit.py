@@ -80,8 +80,8 @@ def make_server(
     from fastapi.testclient import TestClient
 
     from simeval.serve.app import create_app
-    from simeval.serve.campaigns import Targets, create_campaign
     from simeval.serve.db import Database
+    from simeval.serve.service.campaigns import Targets, create_campaign
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "campaign.toml"

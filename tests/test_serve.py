@@ -39,9 +39,9 @@ from serve_kit import (
     yp130_pairs,
 )
 from simeval.serve.app import create_app
-from simeval.serve.campaigns import Targets, create_campaign, export, publish
 from simeval.serve.db import Database, default_url
-from simeval.serve.storage import Storage
+from simeval.serve.db.storage import Storage
+from simeval.serve.service.campaigns import Targets, create_campaign, export, publish
 
 
 @pytest.fixture
@@ -366,7 +366,7 @@ def test_web_pages_register_csrf_upload_mine(server, mc30):
 
 
 def test_rate_limit_on_register(tmp_path, clock):
-    from simeval.serve.security import RateLimit
+    from simeval.serve.service.security import RateLimit
 
     folder = tmp_path / "s"
     folder.mkdir()
@@ -404,7 +404,7 @@ def test_restart_quarantines_unfinished_uploads(server, clock, mc30):
 def test_unique_run_number_holds_when_two_writers_count_alike(server, mc30, monkeypatch):
     """Two uploads that both counted 1 used run before inserting: the database refuses the
     second run 2, the loser counts again and is refused (limit 2), nothing half-recorded."""
-    from simeval.serve.submit import Service
+    from simeval.serve.service.submit import Service
 
     client = server["client"]
     token = register(client, "alpha")

@@ -37,8 +37,8 @@ from serve_kit import (
     yp130_pairs,
 )
 from simeval.errors import InputError
-from simeval.serve.campaigns import Targets, create_campaign, publish, read_campaign_file
 from simeval.serve.db import Database
+from simeval.serve.service.campaigns import Targets, create_campaign, publish, read_campaign_file
 
 STS_SET = "answers-forums"  # SemEval 2015: 2,000 input lines, 375 of them scored
 HIDDEN = f"""
@@ -271,7 +271,7 @@ def test_the_upload_page_shows_the_warnings(hidden_server, data_dir):
     from fastapi.testclient import TestClient
 
     from simeval.serve.app import SESSION_COOKIE
-    from simeval.serve.security import CSRF_COOKIE
+    from simeval.serve.service.security import CSRF_COOKIE
 
     s, token = hidden_server
     pairs = russe_pairs(data_dir)

@@ -209,7 +209,7 @@ def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
     after another: two are scored, the third is refused (409) before scoring and not kept."""
     import simeval.api
     from serve_kit import OPENS, Clock, gold, make_server, pair_file, register
-    from simeval.serve.submit import Refused
+    from simeval.serve.service.submit import Refused
 
     server = make_server(serve_db, tmp_path / "server", Clock(OPENS + timedelta(days=1)))
     service = server.app.state.service

@@ -21,10 +21,10 @@ from typer.testing import CliRunner
 
 from simeval.cli import app as cli
 from simeval.results.items import write_items
-from simeval.serve.campaigns import export
 from simeval.serve.db import MIGRATIONS
-from simeval.serve.models import Submission
-from simeval.serve.stamp import open_pair
+from simeval.serve.db.models import Submission
+from simeval.serve.service.campaigns import export
+from simeval.serve.service.results import open_server
 
 WHEN = datetime(2026, 1, 10, 12, 0)
 GOLD = np.array([4.0, 3.5, 3.0, 1.0, 0.5, 2.0])
@@ -69,7 +69,7 @@ def _old_record(team: str) -> dict:
 
 
 def _old_campaign(url: str, files) -> dict[str, dict]:
-    db, storage = open_pair(url, files)  # stamped by today's code, as 0003's stamped it
+    db, storage = open_server(url, files)  # stamped by today's code, as 0003's stamped it
     _to_0003(db.engine)
     tables = MetaData()
     tables.reflect(db.engine)
@@ -143,7 +143,7 @@ def _old_campaign(url: str, files) -> dict[str, dict]:
 def test_a_0003_campaign_moves_into_the_store_and_exports_a_results_folder(serve_db, tmp_path):
     files = tmp_path / "files"
     old = _old_campaign(serve_db, files)
-    db, storage = open_pair(serve_db, files)  # head: 0004, then the records adopted
+    db, storage = open_server(serve_db, files)  # head: 0004, then the records adopted
     try:
         with db.reading() as s:
             subs = {sub.team.name: sub for sub in s.scalars(select(Submission))}
@@ -180,11 +180,11 @@ def test_a_0003_campaign_moves_into_the_store_and_exports_a_results_folder(serve
 def test_adoption_runs_once(serve_db, tmp_path):
     files = tmp_path / "files"
     _old_campaign(serve_db, files)
-    from simeval.serve.results import adopt_results
+    from simeval.serve.service.results import adopt_results
 
-    db, storage = open_pair(serve_db, files)
+    db, storage = open_server(serve_db, files)
     try:
-        assert adopt_results(db, storage) == 0  # open_pair did it; nothing is appended twice
+        assert adopt_results(db, storage) == 0  # open_server did it; nothing is appended twice
         for path in (files / "submissions").glob("*/results.jsonl"):
             assert len(path.read_text().splitlines()) == 1
     finally:

@@ -70,9 +70,9 @@ from serve_kit import (
     yp130_pairs,
 )
 from simeval.serve.app import create_app
-from simeval.serve.campaigns import Targets, create_campaign
-from simeval.serve.models import Phase, Submission, Team, utc
-from simeval.serve.security import RateLimit
+from simeval.serve.db.models import Phase, Submission, Team, utc
+from simeval.serve.service.campaigns import Targets, create_campaign
+from simeval.serve.service.security import RateLimit
 
 TRIAL_CAP = 100_000  # max_bytes of the trial phase in serve_kit.CAMPAIGN
 MANY_RUNS = CAMPAIGN.replace("runs = 2\n", "runs = 30\n", 1)  # trial: room for many uploads
@@ -628,9 +628,13 @@ def test_no_route_writes_to_a_submission(srv, mc30):
     sid = upload(client, a, pair_file(mc30, 1)[0], target="mc30").json()["id"]
     path = srv.files / "submissions" / sid / "upload"
     before = path.read_bytes()
-    for route in srv.app.routes:
-        if "{submission_id}" in getattr(route, "path", ""):
-            assert route.methods <= {"GET", "HEAD"}, route.path
+    from simeval.serve.app import ROUTERS  # the app's routes (FastAPI nests included routers)
+
+    routes = [*srv.app.routes, *(r for router in ROUTERS for r in router.routes)]
+    named = [r for r in routes if "{submission_id}" in getattr(r, "path", "")]
+    assert named
+    for route in named:
+        assert route.methods <= {"GET", "HEAD"}, route.path
     other = pair_file(mc30, 2)[0]
     for token in (a, b):
         for method in ("PUT", "POST", "PATCH", "DELETE"):
@@ -1101,7 +1105,7 @@ def test_logs_hold_no_secret_in_the_live_server(tmp_path, serve_db, mc30):
 def test_rate_limit_buckets_stay_bounded_and_keep_busy_clients_limited() -> None:
     """Many client addresses cannot grow the limiter without bound: refilled buckets are
     forgotten first, so a client still out of tokens stays limited."""
-    from simeval.serve.security import RateLimit, RateLimiter
+    from simeval.serve.service.security import RateLimit, RateLimiter
 
     now = [0.0]
     limiter = RateLimiter({"login": RateLimit(burst=1, per_minute=1)}, lambda: now[0], 50)

@@ -44,10 +44,10 @@ def _open(folder: Path, db: str | None) -> tuple[Any, Any]:
 
     require_extra()
     from simeval.serve.db import default_url
-    from simeval.serve.stamp import open_pair
+    from simeval.serve.service.results import open_server
 
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return open_pair(db or default_url(folder), folder / "files")
+    return open_server(db or default_url(folder), folder / "files")
 
 
 @serve_app.command("init")
@@ -80,7 +80,7 @@ def campaign_cmd(
     left blank where the gold has a score is scored 0, and any other error stays hidden with
     the run until publication. Warnings from the file and the input (format, pairs without a
     score) are shown with each upload."""
-    from simeval.serve.campaigns import Targets, create_campaign, read_campaign_file
+    from simeval.serve.service.campaigns import Targets, create_campaign, read_campaign_file
 
     database, _ = _open(folder, db)
     c = create_campaign(database, file, datetime.now(UTC), Targets())
@@ -185,7 +185,7 @@ def publish_cmd(
     db: DbUrl = None,
 ) -> None:
     """Show a hidden phase's scores to participants (after its deadline)."""
-    from simeval.serve.campaigns import publish
+    from simeval.serve.service.campaigns import publish
 
     database, _ = _open(folder, db)
     publish(database, campaign, phase, datetime.now(UTC))
@@ -202,7 +202,7 @@ def rotate_token_cmd(
 ) -> None:
     """Give a team a new token (printed once); its old token stops working at once, also in
     a running server."""
-    from simeval.serve.campaigns import rotate_token
+    from simeval.serve.service.campaigns import rotate_token
 
     database, _ = _open(folder, db)
     out.print(rotate_token(database, campaign, team), highlight=False)
@@ -223,7 +223,7 @@ def registration_cmd(
 ) -> None:
     """Open or close a campaign's registration, or cap its teams (campaign file keys
     registration = "open"|"closed" and max_teams = N set them at creation); prints them."""
-    from simeval.serve.campaigns import set_registration
+    from simeval.serve.service.campaigns import set_registration
 
     database, _ = _open(folder, db)
     now = set_registration(database, campaign, state, max_teams)
@@ -242,7 +242,7 @@ def export_cmd(
     """Write every submission (submissions.csv and the files), each phase's results.jsonl
     (for `simeval leaderboard` and `simeval report`) and its final leaderboard, RUSSE Table 5
     style, as leaderboard.md, .csv, .tex and .html."""
-    from simeval.serve.campaigns import export
+    from simeval.serve.service.campaigns import export
 
     database, storage = _open(folder, db)
     for path in export(database, storage, campaign, to):
@@ -262,7 +262,7 @@ def backup_cmd(
     database, never the live one): `simeval serve run OUT` starts from a SQLite backup as it
     is; for PostgreSQL, load serve.sql into a new database and give it with --db. OUT may not
     be inside FOLDER."""
-    from simeval.serve.backup import backup, inside
+    from simeval.serve.service.backup import backup, inside
 
     inside(to, folder)  # before anything is opened or made
     database, storage = _open(folder, db)

@@ -6,7 +6,8 @@ it as they read any results folder.
 
 Rows scored before the store kept them (schema 0003 and older) have their records in the
 ``results`` column only, items at ``items/<n>.tsv.gz`` beside the upload: :func:`adopt_results`
-writes them into the store once, when a server first opens the pair.
+writes them into the store once, when a server or a command first opens the pair
+(:func:`open_server`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from sqlalchemy import select
 
 from simeval.results.store import RESULTS_FILE, load_results, save_records
 from simeval.serve.db import Database
-from simeval.serve.models import SCORED, Submission
-from simeval.serve.storage import Storage
+from simeval.serve.db.models import SCORED, Submission
+from simeval.serve.db.storage import Storage
 
 log = logging.getLogger("simeval.serve")
 
@@ -34,7 +35,7 @@ def results_file(storage: Storage, submission_id: str) -> str:
 
 def stored_records(storage: Storage, sub: Submission) -> tuple[list[dict[str, Any]], Path]:
     """A scored row's records as the store holds them, and the folder their items are in."""
-    if sub.results_file is None:  # pragma: no cover  (open_pair adopted every row)
+    if sub.results_file is None:  # pragma: no cover  (open_server adopted every row)
         return list(sub.results or []), storage.folder(sub.id)
     path = storage.root / sub.results_file
     return load_results(path.parent), path.parent
@@ -61,3 +62,17 @@ def adopt_results(db: Database, storage: Storage) -> int:
     if rows:
         log.info("%d scored submission(s) moved into the results store", len(rows))
     return len(rows)
+
+
+def open_server(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Database, Storage]:
+    """The database at ``url`` and the storage folder ``root`` as a checked pair
+    (:func:`simeval.serve.db.stamp.open_pair`), every scored row's results in the store."""
+    from simeval.serve.db.stamp import open_pair
+
+    db, storage = open_pair(url, root, busy_timeout)
+    try:
+        adopt_results(db, storage)
+    except BaseException:
+        db.dispose()
+        raise
+    return db, storage

@@ -46,9 +46,8 @@ from sqlalchemy.pool import NullPool
 from simeval.data.atomic import write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import Database, driver_url
-from simeval.serve.models import ServerStamp, Submission, naive
-from simeval.serve.results import adopt_results
-from simeval.serve.storage import Storage
+from simeval.serve.db.models import ServerStamp, Submission, naive
+from simeval.serve.db.storage import Storage
 
 STAMP_FILE = "server.json"
 LOCK_FILE = "server.lock"
@@ -402,7 +401,6 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
         storage = Storage(root)
         with opening(url):
             bind(db, storage)
-            adopt_results(db, storage)  # rows scored before the results store kept them
     except BaseException:
         if db is not None:
             db.dispose()

@@ -5,8 +5,9 @@ as the board's copy of those records (a leaderboard reads one query, not a file 
 
 The rows made before have NULL here and their records in ``results`` only. A migration knows
 the database alone, not the storage folder, so moving them into store files happens when a
-server first opens the pair after this revision (:func:`simeval.serve.stamp.open_pair` calls
-:func:`simeval.serve.results.adopt_results`): the folder is then known to be this database's.
+server or a command first opens the pair after this revision
+(:func:`simeval.serve.service.results.open_server`, once the stamps matched): the folder is
+then known to be this database's.
 
 Revision ID: 0004
 Revises: 0003

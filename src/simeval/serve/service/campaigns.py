@@ -57,8 +57,8 @@ from sqlalchemy import select
 
 from simeval.errors import InputError
 from simeval.serve.db import Database
-from simeval.serve.models import SCORED, Campaign, Phase, Submission, naive, utc
-from simeval.serve.storage import Storage
+from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, naive, utc
+from simeval.serve.db.storage import Storage
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
@@ -107,7 +107,7 @@ class Targets:
 
 def check_target(target: Any) -> None:
     """Refuse what an upload cannot answer: a group of suites (no file of its own)."""
-    from simeval.serve.archive import is_multi_file
+    from simeval.serve.service.archive import is_multi_file
 
     need = ["requests", "read_submission"]
     parts = [target]
@@ -425,8 +425,8 @@ def set_registration(
 def rotate_token(db: Database, campaign: str, team: str) -> str:
     """A new token for ``team`` (shown once); the old one stops working at once, also in a
     running server (its cache of checked tokens compares the stored hash)."""
-    from simeval.serve.models import Team
-    from simeval.serve.security import new_token
+    from simeval.serve.db.models import Team
+    from simeval.serve.service.security import new_token
 
     token = new_token()
     with db.session() as s:
@@ -451,8 +451,8 @@ def input_file(target: Any) -> tuple[str, bytes] | None:
     """What participants score for ``target``, without the gold: its task kind's input file
     (:meth:`simeval.kinds.base.TaskKind.input_file`), or for a suite of one file per member
     a zip of its members' (None when one has none)."""
-    from simeval.serve.archive import is_multi_file, pack
-    from simeval.serve.hidden import file_kind
+    from simeval.serve.service.archive import is_multi_file, pack
+    from simeval.serve.service.hidden import file_kind
 
     if is_multi_file(target):
         files = [input_file(m) for m in target.members]
@@ -487,8 +487,8 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
     """
     from simeval.report.leaderboard import RENDERERS
     from simeval.results.store import ITEMS_FOLDER, load_results, save_records
-    from simeval.serve.board import board, records_of
-    from simeval.serve.results import stored_records
+    from simeval.serve.service.board import board, records_of
+    from simeval.serve.service.results import stored_records
 
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")

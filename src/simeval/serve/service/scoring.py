@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
-from simeval.serve.campaigns import Targets, json_safe
-from simeval.serve.storage import UPLOAD
+from simeval.serve.db.storage import UPLOAD
+from simeval.serve.service.campaigns import Targets, json_safe
 
 ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
 _TARGETS = Targets()  # the targets loaded by this process when it is a scoring process
@@ -70,8 +70,8 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     """The result records (items written beside the upload), or the error."""
     from simeval.api import score
     from simeval.results.store import ITEMS_FOLDER, RESULTS_FILE, load_results, save_records
-    from simeval.serve.archive import is_multi_file, member_files, unpack
-    from simeval.serve.hidden import READ, public_check
+    from simeval.serve.service.archive import is_multi_file, member_files, unpack
+    from simeval.serve.service.hidden import READ, public_check
 
     target = (targets or _TARGETS).get(list(job.registry), job.target)
     folder = Path(job.folder)

@@ -39,7 +39,7 @@ def file_kind(target: Any) -> Any:
 def public_check(target: Any, path: Path) -> list[InputWarning]:
     """Refuse ``path`` (an :class:`InputError`) only for what its input file shows; else the
     warnings that the file and the input alone give (module docstring)."""
-    from simeval.serve.archive import is_multi_file
+    from simeval.serve.service.archive import is_multi_file
 
     if is_multi_file(target):  # ``path`` is the unpacked folder
         names = ", ".join(m.submission_file(Path()).name for m in target.members)
