@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
-from serve_kit import TEST_END, TRIAL_END, Clock, make_server, register, stop
 
+from serve_kit import TEST_END, TRIAL_END, Clock, make_server, register, stop
 from simeval.serve.routers.web import Web, web
 
 router = APIRouter()

@@ -36,9 +36,9 @@ from sqlalchemy.exc import IntegrityError
 from simeval.errors import InputError
 from simeval.serve.db import Database
 from simeval.serve.db.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
+from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
-from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
 from simeval.serve.service.security import (
