@@ -90,7 +90,7 @@ def test_register_bad_file_then_good_file_then_leaderboard(server, mc30, tmp_pat
 def test_cli_submit_prints_the_error_as_simeval_score_does(server, mc30, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    import simeval.cli.serve as cli_serve
+    import simeval.serve.client as client_module
     from simeval.cli import app
 
     client = server["client"]
@@ -99,7 +99,7 @@ def test_cli_submit_prints_the_error_as_simeval_score_does(server, mc30, tmp_pat
     def via_test_client(method: str, url: str, **kwargs):
         return client.request(method, url.removeprefix("http://server"), **kwargs)
 
-    monkeypatch.setattr(cli_serve, "_http", via_test_client)
+    monkeypatch.setattr(client_module, "_http", via_test_client)
     monkeypatch.chdir(tmp_path)
     Path("sub").mkdir()
     Path("sub/bad.csv").write_bytes(bad_file(mc30))

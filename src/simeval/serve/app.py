@@ -42,7 +42,7 @@ from simeval.serve.service.security import Csrf, RateLimit, RateLimiter, Trusted
 from simeval.serve.service.submit import Clock, Service
 from simeval.serve.views import pages
 
-__all__ = ["SESSION_COOKIE", "create_app", "load_targets"]
+__all__ = ["SESSION_COOKIE", "create_app", "load_targets", "run"]
 
 log = logging.getLogger("simeval.serve")
 ROUTERS = (api.router, page_routes.router)
@@ -209,3 +209,52 @@ def load_targets(service: Service) -> None:
                     f"campaign {campaign}: target {name} does not load ({exc}); the server "
                     "does not start until every campaign's targets load"
                 ) from exc
+
+
+KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
+
+
+def run(
+    folder: Path,
+    db_url: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    scorers: int = 0,
+    trust_proxy: Iterable[str] = (),
+    rejected_per_day: int = REJECTED_PER_DAY,
+    max_connections: int = 500,
+) -> None:
+    """Serve the server of ``folder`` (its SQLite database, or ``db_url``; uploads in
+    ``folder/files``) with uvicorn until stopped: :func:`create_app`'s start, at most
+    ``max_connections`` connections at once (more are answered 503), idle keep-alive
+    connections closed after :data:`KEEP_ALIVE_SECONDS`; uvicorn's log and the server's own
+    lines go to stderr. ``X-Forwarded-For`` is read only from ``trust_proxy``."""
+    import copy
+    import logging.config
+
+    import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
+
+    from simeval.serve.db import default_url
+
+    logs = copy.deepcopy(LOGGING_CONFIG)
+    logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    logging.config.dictConfig(logs)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    web = create_app(
+        db_url or default_url(folder),
+        folder / "files",
+        scorers=scorers,
+        trust_proxy=trust_proxy,
+        rejected_per_day=rejected_per_day,
+    )
+    uvicorn.run(  # proxy_headers=False: the app reads X-Forwarded-For from trust_proxy only
+        web,
+        host=host,
+        port=port,
+        log_level="info",
+        log_config=logs,
+        proxy_headers=False,
+        limit_concurrency=max_connections,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+    )

@@ -224,6 +224,20 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
     return name, str(doc.get("title", name)), registry, phases
 
 
+def phase_lines(path: Path) -> list[str]:
+    """One line per phase of the campaign file ``path``: its targets and whether its scores
+    are hidden, saying when that was the default (so an organiser sees a test phase left
+    visible, or a phase hidden for its name)."""
+    lines = []
+    for p in read_campaign_file(path)[3]:
+        shown = "hidden" if p.hidden else "visible"
+        if p.hidden_default:
+            why = "a phase named test" if p.hidden else "any phase not named test"
+            shown += f" (hidden not set in the file: the default for {why})"
+        lines.append(f"  phase {p.name}: {', '.join(p.targets)}; scores {shown}")
+    return lines
+
+
 def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -> Campaign:
     """Add the campaign of ``path`` (every target loaded and checked first; no benchmark or
     item both visible and hidden, within it or against any campaign already made)."""
