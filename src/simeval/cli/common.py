@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from collections.abc import Callable, Sequence
 from enum import Enum, StrEnum
 from pathlib import Path
@@ -13,11 +14,11 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from simeval.errors import SimevalError
+from simeval.report.format import number, terminal_text
 
 app = typer.Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
@@ -74,7 +75,6 @@ app.add_typer(build_app, name="build")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
-RESULTS = "results.jsonl"
 DEFAULT_RESULTS = Path("results/main")  # the folder the README's main job writes
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
@@ -186,7 +186,7 @@ def guarded(fn: F) -> F:
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             message = f"{where}{exc.strerror or exc}"
-        err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+        err.print(f"[bold red]error:[/] {terminal_text(message)}", highlight=False)
         raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
@@ -199,22 +199,15 @@ def store_of(data_dir: Path | None) -> Any:
 
 
 def registry_of(files: list[Path] | None) -> Any:
-    from simeval.tasks.registry import Registry
+    """The default registry with the --registry files added (:func:`simeval.api.registry_of`)."""
+    from simeval.api import registry_of as registry
 
-    return Registry.default(list(files or []))
+    return registry(list(files or []))
 
 
 def task_options(**options: Any) -> dict[str, Any]:
     """The options given on the command line (None: the task's default), choices as text."""
     return {k: v.value if isinstance(v, Enum) else v for k, v in options.items() if v is not None}
-
-
-def fmt(value: Any) -> str:
-    if isinstance(value, float):
-        if value != value:
-            return "–"
-        return f"{value:.0f}" if value.is_integer() and abs(value) >= 10 else f"{value:.4f}"
-    return str(value)
 
 
 def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> None:
@@ -226,7 +219,7 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
         for w in r.warnings:
             if w not in seen:
                 seen.add(w)
-                err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+                err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
     if as_json:
         for r in results:
             sys.stdout.write(r.to_json() + "\n")
@@ -245,14 +238,17 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
         table.add_column("benchmark")
         for m in metric_names:
             star = " *" if m == rows[0].main_metric else ""
-            table.add_column(escape(m) + star, justify="right", no_wrap=True)
+            table.add_column(terminal_text(m) + star, justify="right", no_wrap=True)
         table.add_column("scored/gold", justify="right", no_wrap=True)
         for r in rows:
             cov = r.coverage
             mark = " †" if CONSTANT in r.flags else ""
             table.add_row(
                 Text(r.benchmark),
-                *(fmt(r.metrics[m]) + (mark if m == r.main_metric else "") for m in metric_names),
+                *(
+                    number(r.metrics[m]) + (mark if m == r.main_metric else "")
+                    for m in metric_names
+                ),
                 f"{cov.get('scored', 0)}/{cov.get('gold', 0)}",
             )
         out.print(table)
@@ -262,32 +258,60 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
 
 
 def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) -> None:
-    """Name the system and append the records to ``folder`` when asked."""
-    for r in results:
-        if name:
-            r.system["name"] = name
-    if folder is not None:
-        from simeval.results.store import save_results
+    """Name the system and append the records to ``folder`` when asked (:func:`simeval.api.
+    keep_results`), saying where."""
+    from simeval.api import keep_results as keep
 
-        save_results(folder, results)
-        err.print(f"[dim]appended {len(results)} record(s) to {escape(str(folder / RESULTS))}[/]")
+    written = keep(results, folder, name)
+    if written is not None:
+        err.print(f"[dim]appended {len(results)} record(s) to {terminal_text(str(written))}[/]")
 
 
-def prepared_corpus(
-    progress: Any, corpus: Path, lang: str, lemmatize: bool, one_per_line: bool
-) -> tuple[Any, Any]:
-    """The corpus tokenized once into the cache (:func:`simeval.train.prepared.prepare_corpus`)
-    with a progress line; returns it and the progress task for the next step to reuse."""
-    from simeval.cache import cache_root
-    from simeval.train.prepared import prepare_corpus
+class RichSteps:
+    """The api's progress steps (:class:`simeval.api.progress.Steps`) as one rich progress
+    line on standard error (``columns``: rich's, else its default ones); ``log_lines``: when
+    standard error is not a terminal (a log file), also a line every 5% of a step with a
+    known total. Descriptions are shown as text, never as markup."""
 
-    task = progress.add_task(f"tokenizing {corpus.name}", total=None)
-    prepared = prepare_corpus(
-        corpus,
-        lang,
-        lemmatize,
-        cache_root() / "corpora",
-        one_per_line=one_per_line,
-        progress=lambda n: progress.update(task, completed=n),
-    )
-    return prepared, task
+    def __init__(self, log_lines: bool = False, columns: Sequence[Any] = ()) -> None:
+        from rich.progress import Progress
+
+        self.bar = Progress(*columns, console=err, transient=True)
+        self.log_lines = log_lines
+        self.task: Any = None
+        self.total: int | None = None
+        self.done = 0
+        self.started = 0.0
+
+    def __enter__(self) -> RichSteps:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def start(self, description: str, total: int | None = None) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task(terminal_text(description), total=total)
+        else:
+            self.bar.update(
+                self.task, description=terminal_text(description), completed=0, total=total
+            )
+        self.total, self.done, self.started = total, 0, time.perf_counter()
+
+    def advance(self, n: int, description: str | None = None) -> None:
+        self.done += n
+        if description is None:
+            self.bar.advance(self.task, n)
+        else:
+            self.bar.update(self.task, advance=n, description=terminal_text(description))
+        total = self.total or 0
+        due = self.done % max(1, total // 20) == 0 or self.done == total
+        if self.log_lines and total and due and not err.is_terminal:  # a log: a line every 5%
+            spent = time.perf_counter() - self.started
+            what = f"  {description}" if description else ""
+            err.print(f"step {self.done}/{total}{what}  {spent:.0f} s", highlight=False)
+
+    def update(self, completed: int) -> None:
+        self.done = completed
+        self.bar.update(self.task, completed=completed)

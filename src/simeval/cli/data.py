@@ -44,27 +44,6 @@ def data_list() -> None:
     out.print(table)
 
 
-def _catalog_names(name: str) -> list[str]:
-    """The catalog entries behind ``name``: a data set, or the files a benchmark or suite
-    reads (``simeval data info simlex999`` shows the SimLex-999 data set)."""
-    import difflib
-
-    from simeval.data.catalog import CATALOG
-    from simeval.tasks.registry import Registry
-
-    if name in CATALOG:
-        return [name]
-    registry = Registry.default()
-    if name in registry.names:
-        files = set(registry.files(name))
-        return [e.name for e in CATALOG.values() if files & {f.path for f in e.files}]
-    close = difflib.get_close_matches(name, list(dict.fromkeys([*CATALOG, *registry.names])), n=3)
-    hint = f"; did you mean {' or '.join(close)}?" if close else ""
-    raise InputError(
-        None, None, f"unknown data set or benchmark {name!r}{hint} (`simeval data list`)"
-    )
-
-
 @data_app.command("info")
 @guarded
 def data_info(
@@ -73,10 +52,11 @@ def data_info(
 ) -> None:
     """Describe a data set (or the data sets behind a benchmark or suite): source, licence,
     citation, files and where they are found."""
+    from simeval.api.catalog import catalog_names
     from simeval.data.catalog import CATALOG
 
     store = store_of(data_dir)
-    for entry_name in _catalog_names(name):
+    for entry_name in catalog_names(name):
         e = CATALOG[entry_name]
         out.print(Text(f"{e.title}", style="bold"), Text(f"({e.name})\n{e.description}\n"))
         out.print(Text(f"upstream: {e.upstream}\nlicence:  {e.licence}"))
@@ -130,6 +110,7 @@ def data_verify(
 ) -> None:
     """Check the sha256 of every local file against the catalog; exit 1 if any is wrong or
     missing."""
+    from simeval.api.catalog import catalog_names
     from simeval.data.catalog import CATALOG
 
     store = store_of(data_dir)
@@ -138,7 +119,7 @@ def data_verify(
     bad = 0
     for name in names or list(CATALOG):
         if name not in CATALOG:
-            _catalog_names(name)  # a did-you-mean error
+            catalog_names(name)  # a did-you-mean error
             raise InputError(None, None, f"{name} is a benchmark: name its data sets")
         statuses = store.verify(name)
         ok = sum(s == "ok" for _, s in statuses)

@@ -10,21 +10,21 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from simeval.cli.common import (
     DEFAULT_RESULTS,
     DataDir,
+    RichSteps,
     app,
     err,
-    fmt,
     guarded,
     out,
     store_of,
 )
-from simeval.errors import InputError, SimevalError
+from simeval.errors import InputError
+from simeval.report.format import number, p_is, p_value, terminal_text
 
 
 def _column_groups(labels: list[str], fixed: int, width: int) -> list[list[int]]:
@@ -77,7 +77,7 @@ def results_cmd(
     for bench, group in latest.groupby("benchmark", sort=False):
         by = dict(zip(group["measure"], group["score"], strict=True))
         name = str(group["main_metric"].iloc[0])
-        rows.append((str(bench), name, [fmt(by[m]) if m in by else "" for m in measures]))
+        rows.append((str(bench), name, [number(by[m]) if m in by else "" for m in measures]))
     fixed = max(9, *(len(r[0]) for r in rows)) + max(6, *(len(r[1]) for r in rows)) + 7
     width = shutil.get_terminal_size((80, 24)).columns  # COLUMNS as it is now
     groups = _column_groups(labels, fixed, width)
@@ -111,25 +111,6 @@ Level = Annotated[
 ]
 
 
-def _ceilings(data_dir: Path | None) -> dict[str, dict[str, float]]:
-    """Agreement ceilings of the benchmarks whose individual ratings are in the data folder."""
-    from simeval.datasets.agreement import RATINGS, agreement, pooled, read_ratings
-
-    out: dict[str, dict[str, float]] = {}
-    try:
-        store = store_of(data_dir)
-        for bench, files in RATINGS.items():
-            parts = [agreement(f, read_ratings(store.path(f))) for f in files]
-            both = pooled(bench, parts)
-            out[bench] = {
-                "raters, pairwise ρ": both.pairwise,
-                "raters, leave-one-out ρ": both.leave_one_out,
-            }
-    except SimevalError as exc:  # no data folder: the report goes without ceilings
-        err.print(f"[yellow]warning:[/] no agreement ceilings: {escape(str(exc))}", highlight=False)
-    return out
-
-
 @app.command("agreement")
 @guarded
 def agreement_cmd(data_dir: DataDir = None) -> None:
@@ -137,18 +118,16 @@ def agreement_cmd(data_dir: DataDir = None) -> None:
     set1 and set2): average pairwise Spearman (the SimLex-999 paper's measure: 0.61 for
     WordSim-353) and leave-one-out (each rater against the mean of the others). The report
     draws the pooled values as ceilings."""
-    from simeval.datasets.agreement import RATINGS, agreement, pooled, read_ratings
+    from simeval.api.reporting import rater_agreement
 
-    store = store_of(data_dir)
+    rows = rater_agreement(store_of(data_dir))
     table = Table(title="Inter-annotator agreement (Spearman's ρ)")
     for column in ("ratings", "pairs", "raters", "pairwise", "leave-one-out"):
         table.add_column(column, justify="left" if column == "ratings" else "right")
-    for bench, files in RATINGS.items():
-        parts = [agreement(f, read_ratings(store.path(f))) for f in files]
-        for a in [*parts, pooled(f"{bench} (pooled by pairs)", parts)]:
-            table.add_row(
-                a.name, str(a.items), str(a.raters), fmt(a.pairwise), fmt(a.leave_one_out)
-            )
+    for a in rows:
+        table.add_row(
+            a.name, str(a.items), str(a.raters), number(a.pairwise), number(a.leave_one_out)
+        )
     out.print(table)
 
 
@@ -190,50 +169,35 @@ def report_cmd(
     concreteness quartiles and SimAssoc333; WordSim-353 similarity/relatedness; suite
     members), agreement ceilings, scatter plots and precision-recall curves. Nothing is
     scored again: everything comes from the recorded per-item rows."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
 
-    from simeval.errors import InputError
-    from simeval.report.collect import load_grid
-    from simeval.report.html import ReportOptions, build_report
+    from simeval.api.reporting import write_report
 
-    if html_out.is_dir():
-        raise InputError(html_out, None, "is a folder: --html names the page to write")
-    grid = load_grid(folder)
-    for column in by or ():
-        found = [set(e.items()) for e in grid.entries.values() if e.has_items]
-        if not any(column in columns for columns in found):
-            known = sorted(set().union(*found)) if found else []
-            raise InputError(
-                None,
-                None,
-                f"--by {column}: no item column of that name; columns: {', '.join(known)}",
-            )
-    from simeval.engine import cpus
-
-    options = ReportOptions(
-        replicates, seed, level, top, by or (), _ceilings(data_dir), jobs=jobs or cpus()
-    )
-    bar = Progress(
+    columns = (
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=err,
-        transient=True,
     )
-    with bar:
-        task = bar.add_task("report", total=len(grid.benchmarks))
-
-        def step(bench: str) -> None:  # called as each benchmark is done
-            bar.update(task, advance=1, description=escape(bench))
-
-        page = build_report(grid, options, str(folder), step)
-    html_out.parent.mkdir(parents=True, exist_ok=True)
-    html_out.write_text(page, encoding="utf-8")
+    with RichSteps(columns=columns) as steps:
+        report = write_report(
+            folder,
+            html_out,
+            by=by or (),
+            top=top,
+            replicates=replicates,
+            seed=seed,
+            level=level,
+            jobs=jobs,
+            data_dir=data_dir,
+            steps=steps,
+        )
+    for warning in report.warnings:
+        err.print(f"[yellow]warning:[/] {terminal_text(warning)}", highlight=False)
     err.print(
         Text(
-            f"wrote {html_out} ({len(page) // 1024} KiB): {len(grid.systems)} systems, "
-            f"{len(grid.benchmarks)} benchmarks"
+            f"wrote {html_out} ({report.size // 1024} KiB): {report.systems} systems, "
+            f"{report.benchmarks} benchmarks"
         ),
         highlight=False,
     )
@@ -273,45 +237,24 @@ def leaderboard_cmd(
     keep_dominated: Annotated[
         bool, typer.Option(help="Keep systems another beats on every benchmark.")
     ] = False,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            "--metric", "-m", help="Rank by this metric instead of the main one, where recorded."
+        ),
+    ] = None,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores; best per column
-    marked. With --top N, the top N per benchmark too (RUSSE Tables 6-9)."""
-    from simeval.errors import InputError
-    from simeval.report.collect import load_grid
-    from simeval.report.html import overall_benchmarks
-    from simeval.report.leaderboard import RENDERERS, overall_table, top_table
+    marked, each metric in its declared direction. With --top N, the top N per benchmark too
+    (RUSSE Tables 6-9)."""
+    from simeval.api.reporting import leaderboard
 
-    grid = load_grid(folder)
-    columns = benchmark or overall_benchmarks(grid)
-    unknown = [b for b in columns if b not in grid.benchmarks]
-    if unknown:
-        raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
-    scores = grid.scores()
-    render = RENDERERS[fmt.value]
-    flags = grid.flagged()
-    board = overall_table(scores, columns, prune=not keep_dominated, flags=flags)
-    sys.stdout.write(render(board))
-    for b in grid.benchmarks if top else []:
-        have = {s: v for s, v in scores.items() if b in v}
-        table = top_table(have, b, top, grid.main_metric(b), flags)
-        sys.stdout.write("\n" + render(table))
+    board = leaderboard(folder, fmt.value, benchmark or (), top, keep_dominated, metric)
+    sys.stdout.write(board)
 
 
 SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap"}
-
-
-def _p(p: float) -> str:
-    if p != p:
-        return "–"
-    if p >= 1e-4:
-        return f"{p:.4f}"
-    return f"{p:.1e}" if p > 1e-300 else "< 1e-300"
-
-
-def _p_is(p: float) -> str:
-    text = _p(p)
-    return text if text.startswith("<") else f"= {text}"
 
 
 @app.command("compare")
@@ -332,36 +275,27 @@ def compare_cmd(
     bootstrap interval, and the verdict of the test suited to the main metric: Williams' test
     for correlations, approximate randomization for AP, accuracy and MRR, the paired bootstrap
     for other aggregates."""
-    from simeval.errors import InputError
-    from simeval.report.collect import load_grid
-    from simeval.report.compare import compare
+    from simeval.api.reporting import compare_systems
 
-    grid = load_grid(folder)
-    sa, sb = grid.resolve(a), grid.resolve(b)
-    ea, eb = grid.get(sa, benchmark), grid.get(sb, benchmark)
-    for system, e in ((sa, ea), (sb, eb)):
-        if e is None:
-            raise InputError(None, None, f"{system} has no result on {benchmark} in {folder}")
-    assert ea is not None and eb is not None
-    v = compare(ea, eb, replicates, seed, level)
+    sa, sb, v = compare_systems(folder, a, b, benchmark, replicates, seed, level)
     out.print(Text(f"{benchmark}: A = {sa}, B = {sb}, {v.n} items"), highlight=False)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for column in ("metric", "A", "B", f"A − B [{level:.0%} interval]", "p", "test"):
         table.add_column(column, justify="left" if column in ("metric", "test") else "right")
     for name, c in v.metrics.items():
         interval = c.interval
-        span = "" if interval is None else f" [{fmt(interval.low)}, {fmt(interval.high)}]"
+        span = "" if interval is None else f" [{number(interval.low)}, {number(interval.high)}]"
         table.add_row(
             name + (" *" if name == v.main.metric else ""),
-            fmt(c.a),
-            fmt(c.b),
-            Text(fmt(c.difference) + span),
-            _p(c.p_value),
+            number(c.a),
+            number(c.b),
+            Text(number(c.difference) + span),
+            p_value(c.p_value),
             SHORT_TESTS.get(c.test, c.test),
         )
     out.print(table)
     m = v.main
-    better = sa if m.difference > 0 else sb
+    better = v.better
     if v.constant:
         verdict = (
             f"none: the scores of {' and '.join(v.constant)} are constant, so {m.metric} "
@@ -370,10 +304,10 @@ def compare_cmd(
     elif m.p_value != m.p_value:
         verdict = f"none: {m.metric} is undefined for one of the systems"
     elif m.p_value < alpha:
-        verdict = f"{better} is better on {m.metric} ({m.test}, p {_p_is(m.p_value)} < {alpha})"
+        verdict = f"{better} is better on {m.metric} ({m.test}, p {p_is(m.p_value)} < {alpha})"
     else:
         verdict = (
-            f"no significant difference on {m.metric} ({m.test}, p {_p_is(m.p_value)} ≥ {alpha})"
+            f"no significant difference on {m.metric} ({m.test}, p {p_is(m.p_value)} ≥ {alpha})"
         )
     out.print(Text(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
     out.print(Text("* main metric; AR: approximate randomization", style="dim"))

@@ -32,7 +32,7 @@ from simeval.cli.common import (
 
 def _score(
     target: Any,
-    path: Path,
+    path: Path | list[Path],
     *,
     data_dir: Path | None,
     registry: list[Path] | None = None,
@@ -172,25 +172,14 @@ def score_sts(
 ) -> None:
     """Score STS outputs of any year against gold files; with several datasets also ALL,
     ALLnrm and Mean."""
-    from simeval.data.sts import read_sts_gold
+    from simeval.api import sts_target
     from simeval.errors import InputError
-    from simeval.kinds.base import Suite, sha256_of
-    from simeval.kinds.sts import STSBenchmark
 
     if len(gold) != len(pred):
         raise InputError(
             None, None, f"{len(gold)} --gold files but {len(pred)} --pred files; give them in pairs"
         )
-    benches, outputs = [], {}
-    for g, p in zip(gold, pred, strict=True):
-        dataset = g.name.removeprefix("STS.gs.").removesuffix(".txt")
-        b = STSBenchmark(dataset, dataset, [], read_sts_gold(g), data=sha256_of([g]))
-        benches.append(b)
-        outputs[b.name] = b.read_submission(p)
-    target: Any = benches[0] if len(benches) == 1 else Suite("sts", benches, "sts")
-    results = target.evaluate(outputs[benches[0].name] if len(benches) == 1 else outputs)
-    keep_results(results, keep, name)
-    print_results(results, as_json)
+    _score(sts_target(gold), pred, data_dir=None, keep=keep, name=name, as_json=as_json)
 
 
 @score_app.command("pairs")
@@ -220,23 +209,16 @@ def score_pairs(
     as_json: JsonFlag = False,
 ) -> None:
     """Score a word-pair file against a gold pair file or a named benchmark."""
-    from simeval.api import load_target
-    from simeval.errors import InputError
-    from simeval.kinds.pairs import PairBenchmark, pair_file, pair_kinds
+    from simeval.api import pair_target
 
-    if (gold is None) == (benchmark is None):
-        raise InputError(None, None, "give exactly one of --gold FILE or --benchmark NAME")
-    if benchmark is not None:
-        target = load_target(benchmark, store_of(data_dir), registry_of(registry))
-        if not isinstance(target, PairBenchmark):
-            raise InputError(None, None, f"{benchmark} is not a word-pair benchmark")
-        if kind is not None and pair_kinds().get(kind) != target.kind:
-            raise InputError(
-                None, None, f"--kind {kind} conflicts with {benchmark}, a {target.kind} benchmark"
-            )
-    else:
-        assert gold is not None
-        target = pair_file(gold, kind or "graded", gold_column)
+    target = pair_target(
+        gold,
+        benchmark,
+        kind=task_options(kind=kind).get("kind"),
+        gold_column=gold_column,
+        store=store_of(data_dir),
+        registry=registry_of(registry),
+    )
     _score(
         target,
         pred,
@@ -267,11 +249,9 @@ def score_trec(
 ) -> None:
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
     num_q, num_ret, num_rel, num_rel_ret."""
-    from simeval.data.trec import read_qrels
-    from simeval.kinds.base import sha256_of
-    from simeval.kinds.linking import LinkingBenchmark
+    from simeval.api import trec_target
 
-    target = LinkingBenchmark(qrels.name, read_qrels(qrels), data=sha256_of([qrels]))
+    target = trec_target(qrels)
     _score(
         target,
         run,

@@ -13,7 +13,8 @@ suite-sum, ...     a suite's aggregate over its members' rows   :mod:`.suites`
 =================  ===========================================  ==========================
 
 A new kind is one module defining its TaskKind (and, usually, its Benchmark), and one line in
-``KINDS`` — or, from outside the package, :func:`register`.
+``KINDS`` — or, from outside the package, :func:`register`. Its metrics are declared in
+:mod:`simeval.metrics.catalog`, naming the kind.
 """
 
 from __future__ import annotations

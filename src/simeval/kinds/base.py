@@ -8,9 +8,10 @@ benchmark of the kind and for every record that names it:
 - reading the gold: ``entry`` (a registry file's ``[benchmark.NAME]`` table) and ``load``
   (an entry and its files -> a :class:`Benchmark`);
 - the per-item rows' columns and how they resample (``cluster``, ``outputs``);
-- the metric set over those rows (``metrics``), the same set over many resamples at once
-  (``resampled``; a kind without it is resampled replicate by replicate), the main score
-  (``main_metric``) and the ranking direction (``higher_is_better``);
+- the metric set over those rows (``metrics``) and the same set over many resamples at once
+  (``resampled``), both read from the metrics declared for the kind
+  (:mod:`simeval.metrics.catalog`), the main score (``main_metric``) and its ranking
+  direction (``higher_is_better``, the main metric's declared one);
 - what the report and the trainers need to know of it (``plot``, ``fisher_z``, ``williams``,
   ``randomized``, ``binary_gold``, ``text_pairs``, ``gold_range``).
 
@@ -40,7 +41,7 @@ member (``layout="one-file"``, RUSSE's test.csv) or one file per member in a fol
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -49,6 +50,9 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError, InputWarning
+from simeval.kinds.layouts import LAYOUTS, Layout
+from simeval.metrics import catalog
+from simeval.metrics.declared import Metric, Replicates, Sorted, point_values, resampled_values
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT, Result, Timer, warning_texts
 
@@ -76,14 +80,15 @@ class TaskKind:
     """One task kind (module docstring): a name that records carry and the rules behind it.
 
     A kind is a class attribute set plus a few methods; every attribute has a default a new
-    kind of scored items can keep. ``metrics`` is the only method a kind must write.
+    kind of scored items can keep. Its metrics are declared apart
+    (:class:`simeval.metrics.declared.Metric`, naming the kind); a kind with none declared
+    writes ``metrics`` itself (and is then resampled replicate by replicate).
     """
 
     name: str = ""  # what records carry as ``task``
     aliases: tuple[str, ...] = ()  # names older records carry for it
     toml: tuple[str, ...] = ()  # ``kind = ...`` of a registry file's ``[benchmark.NAME]``
     main: str | None = None  # the main metric
-    higher_is_better: bool = True  # ranking direction of the main metric
     suite: bool = False  # its rows are a suite's members' (strata ``benchmark``)
     columns: tuple[str, ...] = ()  # the item rows' columns (documentation)
     numeric: tuple[str, ...] = ("gold", "score", "confidence")  # read by the metrics, as floats
@@ -108,14 +113,30 @@ class TaskKind:
             raise ValueError(f"task kind {self.name} names no main metric")
         return self.main
 
+    @property
+    def higher_is_better(self) -> bool:
+        """The ranking direction of the main metric, as declared."""
+        return catalog.higher_is_better(self.main_metric(), self.name)
+
+    def declared(self, columns: Collection[str], main_only: bool) -> list[Metric]:
+        """The metrics declared for this kind that the rows' ``columns`` allow, in record
+        order (``main_only``: the main one alone)."""
+        found = [m for m in catalog.of_kind(self.name) if m.applies(columns)]
+        return [m for m in found if m.name == self.main_metric()] if main_only else found
+
     def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:
         """Every metric over the rows ``c`` (``main_only``: the main one, cheaper)."""
-        raise NotImplementedError
+        found = self.declared(c, main_only)
+        if not found:
+            raise NotImplementedError(f"{self.name}: no metrics declared for this kind")
+        return point_values(found, c)
 
-    def resampled(self, p: Any, w: np.ndarray, main_only: bool) -> Batch | None:
-        """The metrics of many resamples at once (``p``: :class:`simeval.kinds.resampled.Sorted`,
-        ``w``: (B, n) row multiplicities); None: resample replicate by replicate."""
-        return None
+    def resampled(self, p: Sorted, w: np.ndarray, main_only: bool) -> Batch | None:
+        """The metrics of many resamples at once (``p``: the rows' :class:`Sorted`, ``w``:
+        (B, n) row multiplicities); None: no metrics declared, resample replicate by
+        replicate."""
+        found = self.declared(p.c, main_only)
+        return resampled_values(found, Replicates(p, w)) if found else None
 
     def resample(self, p: Any, w: np.ndarray, main_only: bool) -> Batch:
         """:meth:`resampled`, or the metrics of each row of ``w`` one at a time."""
@@ -216,7 +237,7 @@ class SuiteKind(TaskKind):
         main_only: bool,
     ) -> Batch:
         """:meth:`combine` over many resamples at once (``whole``, each member's (rows,
-        :class:`~simeval.kinds.resampled.Sorted`))."""
+        :class:`~simeval.metrics.declared.Sorted`))."""
         raise NotImplementedError
 
 
@@ -379,9 +400,6 @@ class Benchmark(ABC):
         ]
 
 
-COVERAGE = ("gold", "scored", "missing", "extra")
-
-
 def flags_of(items: Items) -> list[str]:
     """``["constant"]`` when the system gave every counted item the same score."""
     if "score" not in items:
@@ -416,53 +434,33 @@ class Suite:
         return {k: v for b in self.members for k, v in b.data.items()}
 
     @cached_property
-    def _known(self) -> frozenset:
+    def known(self) -> frozenset:
         """A one-file suite's distinct items (a pair of another member is not extra); read and
         evaluate both need it."""
         return frozenset(p for m in self.members for p in m.gold_keys())
 
+    @cached_property
+    def _layout(self) -> Layout:
+        """The layout named by ``layout``, chosen once (:mod:`simeval.kinds.layouts`)."""
+        found = LAYOUTS.get(self.layout)
+        if found is None:
+            raise ValueError(f"{self.name}: no suite layout {self.layout!r} ({', '.join(LAYOUTS)})")
+        return found
+
     def requests(self, scored_only: bool = False) -> list[Request]:
-        if self.layout == "one-file":  # every distinct pair once, in the official file's order
-            template = getattr(self.members[0], "template", None)
-            keys = template.pairs if template is not None else []
-            pairs = dict.fromkeys([*keys, *(p for m in self.members for p in m.request().pairs)])
-            return [type(self.members[0].request())(list(pairs))]
-        return [r for m in self.members for r in m.requests(scored_only)]
+        return self._layout.requests(self, scored_only)
 
     def submit(self, measure: Any, progress: Any = None, scored_only: bool = False) -> Any:
         """The measure's answers as this suite's submission (one, or one per member)."""
-        if self.layout == "one-file":
-            (request,) = self.requests()
-            answers = request.answer(measure, progress)
-            return self.members[0].from_answers(request, answers, measure)
-        return {m.name: m.submit(measure, progress, scored_only) for m in self.members}
+        return self._layout.submit(self, measure, progress, scored_only)
 
     def read_submission(self, path: Path, **options: Any) -> Any:
         """One file for every member, or a folder with each member's file."""
-        if self.layout == "one-file":
-            return self.members[0].read_submission(path, only=self._known, **options)
-        if not path.is_dir():
-            names = ", ".join(m.submission_file(Path()).name for m in self.members)
-            raise InputError(path, None, f"expected a folder holding {names}")
-        out = {}
-        for m in self.members:
-            f = m.submission_file(path)
-            if not f.is_file():
-                names = ", ".join(x.submission_file(Path()).name for x in self.members)
-                raise InputError(f, None, f"missing: {self.name} needs every file ({names})")
-            out[m.name] = m.read_submission(f, **options)
-        return out
+        return self._layout.read(self, path, **options)
 
     def write_submission(self, submission: Any, out: Path) -> list[Path]:
         """The official file (one-file) or a folder with each member's file."""
-        if self.layout == "one-file":
-            return self.members[0].write_submission(submission, out)
-        out.mkdir(parents=True, exist_ok=True)
-        return [
-            p
-            for m in self.members
-            for p in m.write_submission(submission[m.name], m.submission_file(out))
-        ]
+        return self._layout.write(self, submission, out)
 
     def evaluate(
         self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
@@ -472,17 +470,7 @@ class Suite:
 
         kind = self.task_kind
         with Timer() as timer:
-            if self.layout == "one-file":
-                known = self._known
-                parts = {m.name: submission for m in self.members}
-                options = {**options, "suite_known": known}
-            else:
-                absent = [m.name for m in self.members if m.name not in submission]
-                if absent:
-                    raise InputError(
-                        None, None, f"{self.name}: no submission for {', '.join(absent)}"
-                    )
-                parts = submission
+            parts, options = self._layout.parts(self, submission, options)
             results = [
                 r for m in self.members for r in m.evaluate(parts[m.name], system=system, **options)
             ]
@@ -490,12 +478,7 @@ class Suite:
                 return results
             items = concat_items([(r.benchmark, r.task, r.items) for r in results])
             metrics = task_metrics(kind.name, items)
-        if self.layout == "one-file":
-            coverage, found = self.members[0].suite_coverage(submission, known)
-            warnings = warning_texts(found)
-        else:
-            coverage = {k: sum(r.coverage.get(k, 0) for r in results) for k in COVERAGE}
-            warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
+        coverage, warnings = self._layout.coverage(self, submission, results)
         settings = {k: v for k, v in results[0].settings.items() if k == "missing"}
         results.append(
             Result(

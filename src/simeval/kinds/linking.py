@@ -8,9 +8,9 @@ English documents, :mod:`simeval.data.documents`); a benchmark of qrels alone sc
 
 Rows: one per evaluated query: ``qid``, the per-query ``success_1, success_5, recip_rank`` (the
 outputs two systems' comparisons swap) and trec_eval's counts ``num_ret, num_rel,
-num_rel_ret`` (and ``source``). Metrics: trec_eval's means over the queries and, but for
-resampling, its sums and ``num_q``. A registry file declares one as ``kind = "linking"``
-(``folder``).
+num_rel_ret`` (and ``source``). Metrics (declared in :mod:`simeval.metrics.catalog`):
+trec_eval's means over the queries and its sums and ``num_q``. A registry file declares one as
+``kind = "linking"`` (``folder``).
 """
 
 from __future__ import annotations
@@ -26,15 +26,12 @@ from simeval.data.trec import Qrels, Run, read_run, write_run
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import (
     Aligned,
-    Batch,
     Benchmark,
-    Columns,
     Documents,
     Files,
     TaskKind,
     sha256_of,
 )
-from simeval.kinds.resampled import Sorted
 from simeval.metrics import evaluate_trec
 from simeval.metrics.keys import as_text
 from simeval.results.items import COUNTS, LINKING_METRICS
@@ -49,21 +46,6 @@ class LinkingKind(TaskKind):
     columns = ("qid", *LINKING_METRICS, *COUNTS)
     numeric = (*LINKING_METRICS, *COUNTS)
     outputs = LINKING_METRICS
-
-    def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:
-        n = len(c[LINKING_METRICS[0]])
-        out = {k: float(c[k].mean()) if n else float("nan") for k in LINKING_METRICS}
-        if not main_only and all(k in c for k in COUNTS):
-            out = {**out, "num_q": float(n), **{k: float(c[k].sum()) for k in COUNTS}}
-        return out
-
-    def resampled(self, p: Sorted, w: np.ndarray, main_only: bool) -> Batch:
-        total = w.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out = {k: w @ p.c[k] / total for k in LINKING_METRICS}
-        if not main_only and all(k in p.c for k in COUNTS):
-            out = {**out, "num_q": total, **{k: w @ p.c[k] for k in COUNTS}}
-        return out
 
     def randomized(self, main: str) -> bool:
         return True

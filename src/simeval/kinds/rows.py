@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.metrics import catalog
 from simeval.results.items import Items
 
 
@@ -166,9 +167,10 @@ class ItemMetrics:
         round. None for the kinds and metric sets not done at once."""
         if self.linking:  # the counts do not depend on the outputs
             fixed = {k: np.full(len(swap), v) for k, v in self().items()}
+            outputs = [(i, k) for i, k in enumerate(self.outputs) if k in fixed]  # main_only
             pick = swap[:, :, None]
             return tuple(  # type: ignore[return-value]
-                {**fixed, **{k: o[:, :, i].mean(axis=1) for i, k in enumerate(self.outputs)}}
+                {**fixed, **{k: o[:, :, i].mean(axis=1) for i, k in outputs}}
                 for o in (np.where(pick, b, a), np.where(pick, a, b))
             )
         if self.kind.suite:
@@ -182,9 +184,12 @@ class ItemMetrics:
 
     @cached_property
     def fingerprint(self) -> str:
-        """A key for the content the metrics are computed from (kind, rows and strata): equal
-        content reuses resampled values (:func:`simeval.metrics.stats.bootstrap`)."""
+        """A key for the content the metrics are computed from (kind, its declared metrics,
+        rows and strata): equal content reuses resampled values
+        (:func:`simeval.metrics.stats.bootstrap`); a metric declared since gets its own."""
         h = hashlib.blake2b(self.task.encode(), digest_size=16)
+        for k in dict.fromkeys([self.kind, *self.member_kinds]):
+            h.update(repr([m.name for m in catalog.of_kind(k.name)]).encode())
         for name in sorted(self.columns):
             h.update(name.encode())
             h.update(np.ascontiguousarray(self.columns[name]).tobytes())
@@ -194,8 +199,8 @@ class ItemMetrics:
 
     @cached_property
     def _sorted(self) -> tuple[Any, list[tuple[np.ndarray, Any]]]:
-        """The rows as :class:`simeval.kinds.resampled.Sorted`, whole and per suite member."""
-        from simeval.kinds.resampled import Sorted
+        """The rows as :class:`simeval.metrics.declared.Sorted`, whole and per suite member."""
+        from simeval.metrics.declared import Sorted
 
         members = []
         for m in range(len(self.member_names)):

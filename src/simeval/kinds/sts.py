@@ -3,7 +3,8 @@
 Rows: ``item`` (1-based line), ``gold, score, covered, counted`` (and ``confidence``, and the
 gold's columns such as STS-B's genre). Metrics: Pearson's r (the STS scorers' correlation.pl;
 main), Spearman's ρ (the STS Benchmark's second figure, MTEB's main one), and the
-confidence-weighted r when the output gave confidences. A registry file declares one as
+confidence-weighted r when the output gave confidences (declared in
+:mod:`simeval.metrics.catalog`). A registry file declares one as
 ``kind = "sts"`` (``input``, ``gold``, optionally ``dataset``).
 
 A system output must have exactly one line per input pair (the 2012 Perl script silently
@@ -33,9 +34,7 @@ from simeval.data.sts import (
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import (
     Aligned,
-    Batch,
     Benchmark,
-    Columns,
     Files,
     Suite,
     TaskKind,
@@ -43,9 +42,6 @@ from simeval.kinds.base import (
     View,
     sha256_of,
 )
-from simeval.kinds.resampled import Sorted
-from simeval.metrics import pearson, spearman, weighted_pearson
-from simeval.metrics import weighted as wt
 
 
 class STSKind(TaskKind):
@@ -58,26 +54,6 @@ class STSKind(TaskKind):
     fisher_z = True
     text_pairs = True
     gold_range = (0.0, 5.0)
-
-    def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:
-        out = {"pearson": pearson(c["score"], c["gold"])}
-        if main_only:
-            return out
-        out["spearman"] = spearman(c["score"], c["gold"])
-        if "confidence" in c:
-            out["weighted_pearson"] = weighted_pearson(c["score"], c["gold"], c["confidence"])
-        return out
-
-    def resampled(self, p: Sorted, w: np.ndarray, main_only: bool) -> Batch:
-        out = {"pearson": wt.pearson(p.c["score"], p.c["gold"], w)}
-        if main_only:
-            return out
-        out["spearman"] = wt.spearman(p.score_ranks, p.gold_ranks, w)
-        if "confidence" in p.c:
-            out["weighted_pearson"] = wt.weighted_pearson(
-                p.c["score"], p.c["gold"], p.c["confidence"], w
-            )
-        return out
 
     def entry(self, source: Path, name: str, spec: dict[str, Any], rel: Any) -> STSEntry:
         dataset = str(spec.pop("dataset", name))

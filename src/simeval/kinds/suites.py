@@ -26,9 +26,8 @@ from typing import Any
 import numpy as np
 
 from simeval.kinds.base import Batch, Columns, SuiteKind, TaskKind
-from simeval.kinds.resampled import Sorted
-from simeval.metrics import pearson, spearman, sts_all, sts_allnrm, sts_mean
-from simeval.metrics import weighted as wt
+from simeval.metrics.catalog import is_count
+from simeval.metrics.declared import Replicates, Sorted, point_values, resampled_values
 
 
 def short_names(names: list[str]) -> list[str]:
@@ -82,30 +81,19 @@ class SumSuite(SuiteKind):
 
 
 class STSSuite(SuiteKind):
+    """ALL (main), ALLnrm, Mean and pooled Spearman, as declared in
+    :mod:`simeval.metrics.catalog` over the members' rows."""
+
     name = "suite-sts"
     aliases = ("sts-suite",)
     aggregate = "sts"
     main = "all"
     plot = "scatter"
-    all_main = True  # main_only computes ALL alone
 
     def combine(
         self, parts: list[Columns], kinds: list[TaskKind], names: list[str], main_only: bool
     ) -> dict[str, float]:
-        golds, systems = [c["gold"] for c in parts], [c["score"] for c in parts]
-        if main_only and self.all_main:
-            return {"all": sts_all(golds, systems)}
-        out = {
-            "all": sts_all(golds, systems),
-            "allnrm": sts_allnrm(golds, systems),
-            "mean": sts_mean(
-                [pearson(s, g) for g, s in zip(golds, systems, strict=True)],
-                [len(g) for g in golds],
-            ),
-        }
-        if not main_only:  # MTEB's STS12-16 figure: Spearman of all pairs pooled
-            out["pooled_spearman"] = spearman(np.concatenate(systems), np.concatenate(golds))
-        return out
+        return point_values(self.declared(parts[0], main_only), parts)
 
     def combine_resampled(
         self,
@@ -116,23 +104,8 @@ class STSSuite(SuiteKind):
         names: list[str],
         main_only: bool,
     ) -> Batch:
-        out = {"all": wt.pearson(whole.c["score"], whole.c["gold"], w)}
-        if main_only and self.all_main:
-            return out
-        fitted = np.empty(w.shape)
-        rs, sizes = [], []
-        for rows, part in members:
-            wm = w[:, rows]
-            b1, b2 = wt.least_squares(part.c["score"], part.c["gold"], wm)
-            fitted[:, rows] = b1[:, None] * part.c["score"] + b2[:, None]
-            rs.append(wt.pearson(part.c["score"], part.c["gold"], wm))
-            sizes.append(wm.sum(axis=1))
-        out["allnrm"] = wt.pearson(fitted, whole.c["gold"], w)
-        n = np.array(sizes)
-        out["mean"] = (np.array(rs) * n).sum(axis=0) / n.sum(axis=0)
-        if not main_only:
-            out["pooled_spearman"] = wt.spearman(whole.score_ranks, whole.gold_ranks, w)
-        return out
+        found = self.declared(whole.c, main_only)
+        return resampled_values(found, Replicates(whole, w, members))
 
 
 class STSYearSuite(STSSuite):
@@ -141,7 +114,6 @@ class STSYearSuite(STSSuite):
     aggregate = "sts-year"
     main = "mean"
     plot = None
-    all_main = False
 
 
 class MeanSuite(SuiteKind):
@@ -162,8 +134,7 @@ class MeanSuite(SuiteKind):
         self, parts: list[Columns], kinds: list[TaskKind], names: list[str], main_only: bool
     ) -> dict[str, float]:
         per = [k.metrics(c, main_only) for k, c in zip(kinds, parts, strict=True)]
-        shared = [k for k in per[0] if all(k in p for p in per) and not k.startswith("num_")]
-        return {k: float(np.mean([p[k] for p in per])) for k in shared}
+        return {k: float(np.mean([p[k] for p in per])) for k in _shared(per, kinds)}
 
     def combine_resampled(
         self,
@@ -178,8 +149,16 @@ class MeanSuite(SuiteKind):
             kind.resample(part, w[:, rows], main_only)
             for kind, (rows, part) in zip(kinds, members, strict=True)
         ]
-        shared = [k for k in per[0] if all(k in p for p in per) and not k.startswith("num_")]
-        return {k: np.mean([p[k] for p in per], axis=0) for k in shared}
+        return {k: np.mean([p[k] for p in per], axis=0) for k in _shared(per, kinds)}
+
+
+def _shared(per: list[dict[str, Any]], kinds: list[TaskKind]) -> list[str]:
+    """The metrics every member has, tallies left out (a mean of counts means nothing)."""
+    return [
+        k
+        for k in per[0]
+        if all(k in p for p in per) and not any(is_count(k, kind.name) for kind in kinds)
+    ]
 
 
 SUM_SUITE = SumSuite()

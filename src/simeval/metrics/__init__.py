@@ -1,4 +1,5 @@
-"""Pure metric functions over arrays. This package imports nothing else of simeval (where
+"""Pure metric functions over arrays, and one declaration per metric of the task kinds
+(:mod:`.declared`, :mod:`.catalog`). This package imports nothing else of simeval (where
 bootstrap replicates run is passed in by the caller: :mod:`simeval.metrics.stats`)."""
 
 from simeval.metrics.classification import (

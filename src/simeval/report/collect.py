@@ -8,6 +8,7 @@ from typing import Any
 
 from simeval.errors import InputError
 from simeval.kinds import TaskKind, canonical, kind
+from simeval.metrics import catalog
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT
 from simeval.results.store import load_items, load_results, system_name
@@ -37,6 +38,11 @@ class Entry:
     @property
     def main_metric(self) -> str:
         return str(self.record["main_metric"])
+
+    @property
+    def higher_is_better(self) -> bool:
+        """The main metric's declared ranking direction."""
+        return catalog.higher_is_better(self.main_metric, self.task)
 
     @property
     def score(self) -> float:
@@ -73,11 +79,14 @@ class Grid:
     def get(self, system: str, benchmark: str) -> Entry | None:
         return self.entries.get((system, benchmark))
 
-    def scores(self) -> dict[str, dict[str, float]]:
-        """system → benchmark → main score."""
+    def scores(self, metric: str | None = None) -> dict[str, dict[str, float]]:
+        """system → benchmark → main score (or ``metric``, where it was recorded)."""
         out: dict[str, dict[str, float]] = {s: {} for s in self.systems}
         for (s, b), e in self.entries.items():
-            out[s][b] = e.score
+            if metric is None:
+                out[s][b] = e.score
+            elif (value := e.record["metrics"].get(metric)) is not None:
+                out[s][b] = float(value)
         return out
 
     def flagged(self, flag: str = CONSTANT) -> set[tuple[str, str]]:
@@ -86,6 +95,15 @@ class Grid:
 
     def main_metric(self, benchmark: str) -> str:
         return next(e.main_metric for (_, b), e in self.entries.items() if b == benchmark)
+
+    def higher_is_better(self, benchmark: str, metric: str | None = None) -> bool:
+        """The declared ranking direction of the benchmark's main metric (or ``metric``)."""
+        e = next(e for (_, b), e in self.entries.items() if b == benchmark)
+        return catalog.higher_is_better(metric or e.main_metric, e.task)
+
+    def lower(self, metric: str | None = None) -> set[str]:
+        """The benchmarks whose main metric (or ``metric``) ranks lower first."""
+        return {b for b in self.benchmarks if not self.higher_is_better(b, metric)}
 
     def resolve(self, name: str) -> str:
         """A system by its full name, or by a unique part of it."""

@@ -54,6 +54,13 @@ class Verdict:
     main: Comparison
     metrics: dict[str, Comparison]
     constant: list[str] = field(default_factory=list)  # systems whose scores are all equal
+    higher_is_better: bool = True  # the main metric's declared direction
+
+    @property
+    def better(self) -> str:
+        """The system ahead on the main metric, in its declared direction (B on a tie)."""
+        ahead = self.main.difference > 0 if self.higher_is_better else self.main.difference < 0
+        return self.a if ahead else self.b
 
 
 def _aligned(a: Entry, b: Entry) -> tuple[Items, Items]:
@@ -138,4 +145,4 @@ def compare(
         if not (np.isfinite(c.a) and np.isfinite(c.b)):
             boot[k] = Comparison(k, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
     constant = [e.system for e in (a, b) if CONSTANT in e.record.get("flags", [])]
-    return Verdict(a.benchmark, a.system, b.system, n, chosen, boot, constant)
+    return Verdict(a.benchmark, a.system, b.system, n, chosen, boot, constant, a.higher_is_better)

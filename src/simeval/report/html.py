@@ -10,7 +10,6 @@ curves for related/unrelated ones, bars per member for suites.
 from __future__ import annotations
 
 import base64
-import html
 import math
 import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
@@ -22,11 +21,13 @@ import numpy as np
 
 from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
-from simeval.metrics import precision_recall_curve
+from simeval.metrics import catalog, precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
 from simeval.report import plots
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
+from simeval.report.format import html_text, number, p_value
+from simeval.report.html_table import Cell, html_table
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 from simeval.results.record import CONSTANT
@@ -68,43 +69,22 @@ METRIC_NOTE = (
 )
 
 
-def _p(p: float | None) -> str:
-    """A p-value as text: four decimals, or '&lt; 1e-4' below that."""
-    if p is None or math.isnan(p):
-        return "–"
-    return "&lt; 1e-4" if p < 1e-4 else f"{p:.4f}"
-
-
-def _fmt(value: float) -> str:
-    return "–" if value is None or math.isnan(value) else f"{value:.4f}"
-
-
 def _ci(interval: Interval) -> str:
-    return f"[{_fmt(interval.low)}, {_fmt(interval.high)}]"
+    return f"[{number(interval.low)}, {number(interval.high)}]"
 
 
 def _img(png: bytes, alt: str) -> str:
     data = base64.b64encode(png).decode("ascii")
-    return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"></figure>'
+    return f'<figure><img alt="{html_text(alt)}" src="data:image/png;base64,{data}"></figure>'
 
 
 def _table(title: str, columns: list[str], rows: list[list[str]], sort_keys: list[list]) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    body = []
-    for row, keys in zip(rows, sort_keys, strict=True):
-        cells = []
-        for cell, key in zip(row, keys, strict=True):
-            sort = (
-                ""
-                if key is None or (isinstance(key, float) and math.isnan(key))
-                else f' data-sort="{html.escape(str(key), quote=True)}"'
-            )
-            cells.append(f"<td{sort}>{cell}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return (
-        f'<table class="sortable"><caption>{html.escape(title)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-    )
+    """A sortable table of HTML cells, each sorted by its key."""
+    cells = [
+        [Cell(c, k) for c, k in zip(row, keys, strict=True)]
+        for row, keys in zip(rows, sort_keys, strict=True)
+    ]
+    return html_table(columns, cells, title)
 
 
 class ReportBuilder:
@@ -122,13 +102,14 @@ class ReportBuilder:
         """Every metric with its bootstrap interval, and p against the best (Holm)."""
         o = self.o
         main = entries[0].main_metric
-        names = [k for k in entries[0].record["metrics"] if not k.startswith("num_")]
+        task = entries[0].task
+        names = [k for k in entries[0].record["metrics"] if not catalog.is_count(k, task)]
 
         def rank_key(e: Entry) -> float:
             constant = CONSTANT in e.record.get("flags", [])
             if math.isnan(e.score) or constant:
                 return -math.inf
-            return e.score if e.kind.higher_is_better else -e.score  # the kind's direction
+            return e.score if e.higher_is_better else -e.score  # the declared direction
 
         best = max(entries, key=rank_key)
         intervals: dict[str, dict[str, Interval]] = {}
@@ -153,12 +134,14 @@ class ReportBuilder:
         for e in entries:
             cis = intervals.get(e.system, {})
             mark = f" {CONSTANT_MARK}" if CONSTANT in e.record.get("flags", []) else ""
-            row = [html.escape(e.system) + mark]
+            row = [html_text(e.system) + mark]
             key: list = [e.system]
             for k in names:
                 value = e.record["metrics"].get(k)
                 value = float("nan") if value is None else float(value)
-                text = f"{_fmt(value)} <small>{_ci(cis[k])}</small>" if k in cis else _fmt(value)
+                text = (
+                    f"{number(value)} <small>{_ci(cis[k])}</small>" if k in cis else number(value)
+                )
                 row.append(f"<strong>{text}</strong>" if e is best and k == main else text)
                 key.append(value)
             if main in CORRELATIONS and e.kind.fisher_z:
@@ -173,7 +156,9 @@ class ReportBuilder:
             key.append(cov.get("scored"))
             p = adjusted.get(e.system)
             row.append(
-                "best" if e is best else _p(p) + (" *" if p is not None and p < 0.05 else "")
+                "best"
+                if e is best
+                else html_text(p_value(p)) + (" *" if p is not None and p < 0.05 else "")
             )
             key.append(-1.0 if e is best else p)
             rows.append(row)
@@ -225,11 +210,11 @@ class ReportBuilder:
                     (s.value, s.interval.low, s.interval.high) for s in scored[e.system]
                 ]
             for i, g in enumerate(groups):
-                row = [html.escape(g.label), str(scored[entries[0].system][i].n)]
+                row = [html_text(g.label), str(scored[entries[0].system][i].n)]
                 key: list = [g.label, scored[entries[0].system][i].n]
                 for e in entries:
                     s = scored[e.system][i]
-                    row.append(f"{_fmt(s.value)} <small>{_ci(s.interval)}</small>")
+                    row.append(f"{number(s.value)} <small>{_ci(s.interval)}</small>")
                     key.append(s.value)
                 rows.append(row)
                 keys.append(key)
@@ -253,7 +238,7 @@ class ReportBuilder:
                 )
             )
             if refs:
-                lines = "; ".join(f"{html.escape(k)} {v:.4f}" for k, v in refs.items())
+                lines = "; ".join(f"{html_text(k)} {v:.4f}" for k, v in refs.items())
                 out.append(f"<p class='note ceilings'>Reference lines: {lines}.</p>")
         return "".join(out)
 
@@ -280,7 +265,7 @@ class ReportBuilder:
                         e.system,
                         it["gold"][keep],
                         it["score"][keep],
-                        f"{e.main_metric} = {_fmt(e.score)}",
+                        f"{e.main_metric} = {number(e.score)}",
                     )
                 )
             return _img(
@@ -302,15 +287,16 @@ class ReportBuilder:
         scores = grid.scores()
         columns = list(o.benchmarks or overall_benchmarks(grid))
         parts = [
-            f"<h1>simeval report</h1><p class='meta'>{html.escape(folder)} · "
+            f"<h1>simeval report</h1><p class='meta'>{html_text(folder)} · "
             f"{len(grid.systems)} systems · {len(grid.benchmarks)} benchmarks · "
             f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
         ]
         flags = grid.flagged()
-        parts.append("<h2>Overall</h2>" + to_html(overall_table(scores, columns, flags=flags)))
+        board = overall_table(scores, columns, flags=flags, lower=grid.lower())
+        parts.append("<h2>Overall</h2>" + to_html(board))
         parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
         for bench in grid.benchmarks:
-            parts.append(to_html(_top(scores, bench, o.top, grid.main_metric(bench), flags)))
+            parts.append(to_html(grid_top(grid, bench, o.top, flags)))
         parts.append("</div>")
         parts.extend(self.sections())
         return PAGE.format(title="simeval report", body="\n".join(parts))
@@ -318,14 +304,14 @@ class ReportBuilder:
     def section(self, bench: str) -> str:
         """One benchmark's part of the page: metrics, subsets, plot."""
         entries = self.entries(bench)
-        parts = [f"<h2 id='{html.escape(bench)}'>{html.escape(bench)}</h2>"]
+        parts = [f"<h2 id='{html_text(bench)}'>{html_text(bench)}</h2>"]
         parts.append(self.metric_table(bench, entries))
         with_rows = [e for e in entries if e.has_items]
         if len(with_rows) < len(entries):
             old = ", ".join(e.system for e in entries if not e.has_items)
             parts.append(
                 f"<p class='note'>Recorded without per-item rows (no intervals, "
-                f"subsets or plots; evaluate again to get them): {html.escape(old)}</p>"
+                f"subsets or plots; evaluate again to get them): {html_text(old)}</p>"
             )
         if with_rows:
             parts.append(self.subset_section(bench, with_rows))
@@ -369,10 +355,15 @@ def _section(bench: str) -> tuple[str, str]:
     return bench, _ACTIVE.section(bench)
 
 
-def _top(
-    scores: Mapping[str, Mapping[str, float]], bench: str, n: int, metric: str, flags: set
+def grid_top(
+    grid: Grid, bench: str, n: int, flags: set | None = None, metric: str | None = None
 ) -> Table:
-    return top_table({s: v for s, v in scores.items() if bench in v}, bench, n, metric, flags)
+    """The top ``n`` systems on ``bench`` by its main metric (or ``metric``), in the
+    declared direction."""
+    scores = {s: v for s, v in grid.scores(metric).items() if bench in v}
+    flags = grid.flagged() if flags is None else flags
+    name = metric or grid.main_metric(bench)
+    return top_table(scores, bench, n, name, flags, grid.higher_is_better(bench, metric))
 
 
 def _rows(items: dict) -> int:
@@ -456,7 +447,7 @@ def simulation_page(
         [
             [
                 f"{t:g}",
-                html.escape(m),
+                html_text(m),
                 f"{c.mean:,.0f} ± {c.sd:,.0f}",
                 f"{n:,.0f}",
                 f"{np.mean(c.capped):.1f}",

@@ -8,17 +8,22 @@ every benchmark of the table, the rest are ranked by the sum of their main score
   benchmark can dominate no one (it beats no one there).
 - *Sum*: a missing score adds 0 (as the RUSSE scorer gives a missing pair 0) and shows as "–".
 - *Ranks*: competition ranking (1, 2, 2, 4): equal sums share a rank; ties are listed by name.
+- *Direction*: every main metric of the built-in kinds ranks higher first; a benchmark whose
+  main metric is declared lower-is-better (``lower``) has its scores negated for "beats", the
+  sum and the best mark (:func:`oriented`).
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from simeval.report.format import html_text, latex_text, markdown_text, number
+from simeval.report.html_table import Cell, html_table
 
 Scores = Mapping[str, Mapping[str, float]]
 
@@ -43,6 +48,13 @@ CONSTANT_NOTE = (
     "marked best. – no score (undefined, e.g. a correlation of constant scores)."
 )
 Flags = set[tuple[str, str]]  # (system, benchmark) with constant scores
+LOWER_NOTE = "Lower is better on {}: those scores enter the sum negated."
+
+
+def oriented(scores: Scores, lower: Collection[str]) -> dict[str, dict[str, float]]:
+    """The scores with those of the ``lower`` (lower-is-better) benchmarks negated, so that
+    higher is better everywhere."""
+    return {s: {b: -v if b in lower else v for b, v in row.items()} for s, row in scores.items()}
 
 
 def _has(scores: Scores, system: str, benchmark: str) -> bool:
@@ -68,7 +80,8 @@ def competition_ranks(values: Sequence[float]) -> list[int]:
     return [1 + sum(v > x for v in values) for x in values]
 
 
-def _mark_best(table: Table, columns: Sequence[int]) -> None:
+def _mark_best(table: Table, columns: Sequence[int], lower: Collection[int] = ()) -> None:
+    """Mark the best value of each column: the highest, or the lowest in ``lower``."""
     for c in columns:
         values = [
             r[c]
@@ -76,7 +89,7 @@ def _mark_best(table: Table, columns: Sequence[int]) -> None:
             if isinstance(r[c], float) and not math.isnan(r[c]) and (i, c) not in table.constant
         ]
         if values:
-            top = max(values)
+            top = min(values) if c in lower else max(values)
             table.best |= {
                 (i, c)
                 for i, r in enumerate(table.rows)
@@ -89,104 +102,95 @@ def _mark_constant(table: Table, systems: Sequence[str], columns: dict[int, str]
         (i, c) for i, s in enumerate(systems) for c, b in columns.items() if (s, b) in flags
     }
     if table.constant:
-        table.note = (table.note + " " if table.note else "") + CONSTANT_NOTE
+        _add_note(table, CONSTANT_NOTE)
+
+
+def _add_note(table: Table, text: str) -> None:
+    table.note = (table.note + " " if table.note else "") + text
 
 
 def overall_table(
-    scores: Scores, benchmarks: Sequence[str], prune: bool = True, flags: Flags = frozenset()
+    scores: Scores,
+    benchmarks: Sequence[str],
+    prune: bool = True,
+    flags: Flags = frozenset(),
+    lower: Collection[str] = frozenset(),
+    metric: str | None = None,
 ) -> Table:
-    """Systems ranked by the sum of their main scores after dropping dominated ones."""
-    beaten = dominators(scores, benchmarks) if prune else {}
+    """Systems ranked by the sum of their main scores (``scores`` of ``metric``, when given)
+    after dropping dominated ones (``lower``: benchmarks whose metric ranks lower first)."""
+    lower = set(lower) & set(benchmarks)
+    up = oriented(scores, lower)
+    beaten = dominators(up, benchmarks) if prune else {}
     kept = [s for s in scores if s not in beaten]
-    sums = {s: float(sum(scores[s][b] for b in benchmarks if _has(scores, s, b))) for s in kept}
+    sums = {s: float(sum(up[s][b] for b in benchmarks if _has(up, s, b))) for s in kept}
     kept.sort(key=lambda s: (-sums[s], s))
     ranks = competition_ranks([sums[s] for s in kept])
     rows = [
         [rank, s, *(scores[s][b] if _has(scores, s, b) else None for b in benchmarks), sums[s]]
         for rank, s in zip(ranks, kept, strict=True)
     ]
-    table = Table("Overall: sum of main scores", ["rank", "system", *benchmarks, "sum"], rows)
+    title = f"Overall: sum of {metric or 'main scores'}"
+    table = Table(title, ["rank", "system", *benchmarks, "sum"], rows)
     if beaten:
         table.note = "Dropped (beaten on every benchmark): " + "; ".join(
             f"{y} (by {', '.join(xs)})" for y, xs in beaten.items()
         )
+    if lower:
+        _add_note(table, LOWER_NOTE.format(", ".join(b for b in benchmarks if b in lower)))
     _mark_constant(table, kept, {2 + j: b for j, b in enumerate(benchmarks)}, flags)
-    _mark_best(table, range(2, 3 + len(benchmarks)))
+    _mark_best(
+        table,
+        range(2, 3 + len(benchmarks)),
+        [2 + j for j, b in enumerate(benchmarks) if b in lower],
+    )
     return table
 
 
 def top_table(
-    scores: Scores, benchmark: str, n: int, metric: str = "", flags: Flags = frozenset()
+    scores: Scores,
+    benchmark: str,
+    n: int,
+    metric: str = "",
+    flags: Flags = frozenset(),
+    higher_is_better: bool = True,
 ) -> Table:
-    """The systems ranked 1..n on one benchmark (all systems tied at rank n included)."""
+    """The systems ranked 1..n on one benchmark (all systems tied at rank n included), in
+    the main metric's direction."""
+    up = oriented(scores, () if higher_is_better else {benchmark})
     have = [s for s in scores if _has(scores, s, benchmark)]
-    have.sort(key=lambda s: (-scores[s][benchmark], s))
-    ranks = competition_ranks([scores[s][benchmark] for s in have])
+    have.sort(key=lambda s: (-up[s][benchmark], s))
+    ranks = competition_ranks([up[s][benchmark] for s in have])
     rows = [[r, s, scores[s][benchmark]] for r, s in zip(ranks, have, strict=True) if r <= n]
     table = Table(f"{benchmark}: top {n}", ["rank", "system", metric or "score"], rows)
     _mark_constant(table, [r[1] for r in rows], {2: benchmark}, flags)
-    _mark_best(table, [2])
+    _mark_best(table, [2], () if higher_is_better else [2])
     return table
-
-
-def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
-
-
-MARKDOWN_SPECIAL = "\\`*_{}[]<>|#!"
 
 
 def _text(table: Table, i: int, j: int) -> str:
     """A cell as text, with the constant-scores mark where it applies."""
-    text = _cell(table.rows[i][j])
+    text = number(table.rows[i][j])
     return text + " " + CONSTANT_MARK if (i, j) in table.constant else text
 
 
-def _md_escape(text: str) -> str:
-    """Text that Markdown shows as it is: its special characters backslash-escaped, line ends
-    as spaces (a cell is one line)."""
-    text = " ".join(text.splitlines())
-    return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
-
-
 def to_markdown(table: Table) -> str:
-    head = " | ".join(_md_escape(c) for c in table.columns)
-    lines = [f"**{_md_escape(table.title)}**", "", "| " + head + " |"]
+    head = " | ".join(markdown_text(c) for c in table.columns)
+    lines = [f"**{markdown_text(table.title)}**", "", "| " + head + " |"]
     lines.append(
         "|" + "|".join("---:" if i != 1 else "---" for i in range(len(table.columns))) + "|"
     )
     for i, row in enumerate(table.rows):
         cells = [
-            f"**{_md_escape(_text(table, i, j))}**"
+            f"**{markdown_text(_text(table, i, j))}**"
             if (i, j) in table.best
-            else _md_escape(_text(table, i, j))
+            else markdown_text(_text(table, i, j))
             for j, v in enumerate(row)
         ]
         lines.append("| " + " | ".join(cells) + " |")
     if table.note:
-        lines += ["", _md_escape(table.note)]
+        lines += ["", markdown_text(table.note)]
     return "\n".join(lines) + "\n"
-
-
-def _latex_escape(text: str) -> str:
-    for a, b in (
-        ("\\", r"\textbackslash{}"),
-        ("&", r"\&"),
-        ("%", r"\%"),
-        ("$", r"\$"),
-        ("#", r"\#"),
-        ("_", r"\_"),
-        ("{", r"\{"),
-        ("}", r"\}"),
-        ("~", r"\~{}"),
-        ("^", r"\^{}"),
-    ):
-        text = text.replace(a, b)
-    return text.replace(r"\textbackslash\{\}", r"\textbackslash{}")
 
 
 def to_latex(table: Table) -> str:
@@ -196,18 +200,18 @@ def to_latex(table: Table) -> str:
         r"\centering",
         rf"\begin{{tabular}}{{{spec}}}",
         r"\hline",
-        " & ".join(_latex_escape(c) for c in table.columns) + r" \\",
+        " & ".join(latex_text(c) for c in table.columns) + r" \\",
         r"\hline",
     ]
     for i, row in enumerate(table.rows):
         cells = [
-            rf"\textbf{{{_latex_escape(_text(table, i, j))}}}"
+            rf"\textbf{{{latex_text(_text(table, i, j))}}}"
             if (i, j) in table.best
-            else _latex_escape(_text(table, i, j))
+            else latex_text(_text(table, i, j))
             for j, v in enumerate(row)
         ]
         lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\hline", r"\end{tabular}", rf"\caption{{{_latex_escape(table.title)}}}"]
+    lines += [r"\hline", r"\end{tabular}", rf"\caption{{{latex_text(table.title)}}}"]
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
 
@@ -234,24 +238,20 @@ def to_csv(table: Table) -> str:
 
 def to_html(table: Table) -> str:
     """A sortable table (the report's script sorts on a header click)."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
-    body = []
-    for i, row in enumerate(table.rows):
-        cells = []
-        for j, v in enumerate(row):
-            text = html.escape(_text(table, i, j))
-            sort = "" if not isinstance(v, int | float) else f' data-sort="{float(v)!r}"'
-            cells.append(
-                f"<td{sort}><strong>{text}</strong></td>"
+    rows = [
+        [
+            Cell(
+                f"<strong>{html_text(_text(table, i, j))}</strong>"
                 if (i, j) in table.best
-                else f"<td{sort}>{text}</td>"
+                else html_text(_text(table, i, j)),
+                float(v) if isinstance(v, int | float) else None,
             )
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    note = f'<p class="note">{html.escape(table.note)}</p>' if table.note else ""
-    return (
-        f'<table class="sortable board"><caption>{html.escape(table.title)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
-    )
+            for j, v in enumerate(row)
+        ]
+        for i, row in enumerate(table.rows)
+    ]
+    note = f'<p class="note">{html_text(table.note)}</p>' if table.note else ""
+    return html_table(table.columns, rows, table.title, "sortable board") + note
 
 
 RENDERERS = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv, "html": to_html}

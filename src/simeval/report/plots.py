@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from simeval.report.format import plot_text
+
 
 def _pyplot() -> Any:
     try:
@@ -61,7 +63,7 @@ def bars(
             color="black",
             linestyle=next(styles, "--"),
             linewidth=1,
-            label=f"{label} {value:.3f}",
+            label=f"{plot_text(label)} {value:.3f}",
         )
     ax.set_xticks(
         x,
@@ -69,8 +71,8 @@ def bars(
         rotation=20 if max(map(len, groups)) > 6 else 0,
         ha="right" if max(map(len, groups)) > 6 else "center",
     )
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_ylabel(plot_text(ylabel))
+    ax.set_title(plot_text(title))
     ax.axhline(0, color="grey", linewidth=0.5)
     _legend_outside(ax)
     return _png(fig)
@@ -91,7 +93,7 @@ def pr_curves(title: str, curves: Mapping[str, tuple[np.ndarray, np.ndarray, flo
     ax.set_ylabel("precision")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
-    ax.set_title(title)
+    ax.set_title(plot_text(title))
     _legend_outside(ax)
     return _png(fig)
 
@@ -104,12 +106,12 @@ def scatter(title: str, panels: Sequence[tuple[str, np.ndarray, np.ndarray, str]
     fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.9 * rows), squeeze=False)
     for ax, (system, gold, score, label) in zip(axes.flat, panels, strict=False):
         ax.scatter(gold, score, s=4, alpha=0.4)
-        ax.set_title(f"{_short(system)}\n{label}", fontsize=8)
+        ax.set_title(f"{_short(system)}\n{plot_text(label)}", fontsize=8)
         ax.set_xlabel("gold", fontsize=8)
         ax.set_ylabel("system", fontsize=8)
     for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
-    fig.suptitle(title)
+    fig.suptitle(plot_text(title))
     fig.tight_layout()
     return _png(fig)
 
@@ -120,7 +122,8 @@ def _legend_outside(ax: Any) -> None:
 
 
 def _short(name: str, width: int = 28) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
+    """A system's name as a label: cut to ``width``, its ``$`` kept literal."""
+    return plot_text(name if len(name) <= width else name[: width - 1] + "…")
 
 
 def curves(
@@ -145,9 +148,9 @@ def curves(
             color=f"C{colours.index(colour)}",
             linestyle=("--", "-", ":", "-.")[styles.index(style) % 4],
         )
-    ax.set_title(title, fontsize=10)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_title(plot_text(title), fontsize=10)
+    ax.set_xlabel(plot_text(xlabel))
+    ax.set_ylabel(plot_text(ylabel))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     return _png(fig)

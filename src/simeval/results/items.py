@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from simeval.errors import InputError
+from simeval.metrics.catalog import QUERY_COUNTS as COUNTS
+from simeval.metrics.catalog import QUERY_MEANS as LINKING_METRICS
 
 Items = dict[str, np.ndarray]
-LINKING_METRICS = ("success_1", "success_5", "recip_rank")
-COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # per query, summed over queries (trec_eval num_*)
 NUMERIC = ("gold", "score", "confidence", "covered", "counted", "item", *LINKING_METRICS, *COUNTS)
 
 

@@ -2,7 +2,7 @@
 training: lowercase, ё→е, optional lemmas (pymorphy3 for Russian, simplemma for English).
 
 - Russian: razdel (``sentenize``, ``tokenize``), the rule-based splitter of the Natasha project,
-  tested on UD Russian-GSD sentences in ``tests/test_text.py``;
+  tested on UD Russian-GSD sentences in ``tests/train/test_train.py``;
 - English (and other languages): sentences end at ``.``, ``!``, ``?`` or ``…`` followed by
   white space and an upper-case letter or a quote; tokens are runs of letters and digits with
   inner hyphens or apostrophes.

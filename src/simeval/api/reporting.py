@@ -1,0 +1,181 @@
+"""Reading results folders (``simeval report``, ``leaderboard``, ``compare``, ``agreement``):
+nothing is scored again, everything comes from the recorded records and per-item rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simeval.api.progress import Quiet, Steps
+from simeval.data.store import DataStore
+from simeval.errors import InputError, SimevalError
+
+
+def rater_agreement(store: DataStore | None = None) -> list[Any]:
+    """Inter-annotator agreement where individual ratings ship with the data (WordSim-353
+    set1 and set2): per file, then pooled by pairs (:mod:`simeval.datasets.agreement`).
+
+    Returns:
+        ``Agreement`` rows: name, items, raters, pairwise and leave-one-out Spearman.
+    """
+    from simeval.datasets.agreement import RATINGS, agreement, pooled, read_ratings
+
+    store = store or DataStore.from_env()
+    rows = []
+    for bench, files in RATINGS.items():
+        parts = [agreement(f, read_ratings(store.path(f))) for f in files]
+        rows += [*parts, pooled(f"{bench} (pooled by pairs)", parts)]
+    return rows
+
+
+def agreement_ceilings(store: DataStore | None = None) -> dict[str, dict[str, float]]:
+    """The report's ceilings: each benchmark's pooled rater agreement, by benchmark."""
+    from simeval.datasets.agreement import RATINGS, agreement, pooled, read_ratings
+
+    store = store or DataStore.from_env()
+    found: dict[str, dict[str, float]] = {}
+    for bench, files in RATINGS.items():
+        both = pooled(bench, [agreement(f, read_ratings(store.path(f))) for f in files])
+        found[bench] = {
+            "raters, pairwise ρ": both.pairwise,
+            "raters, leave-one-out ρ": both.leave_one_out,
+        }
+    return found
+
+
+@dataclass
+class Report:
+    """What :func:`write_report` wrote."""
+
+    path: Path
+    size: int  # characters of the page
+    systems: int
+    benchmarks: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def write_report(
+    folder: str | Path,
+    html: str | Path,
+    *,
+    by: Sequence[str] = (),
+    top: int = 5,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    jobs: int = 0,
+    data_dir: str | Path | None = None,
+    steps: Steps | None = None,
+) -> Report:
+    """Write one self-contained HTML page over the results ``folder``.
+
+    Args:
+        by: item columns to split every benchmark by (by value, or by quartile);
+        top: systems in each top-N table; replicates, seed, level: the bootstrap;
+        jobs: processes building the benchmarks' sections (0: one per CPU);
+        data_dir: where the rater files of the agreement ceilings are (default:
+            ``SIMEVAL_DATA_DIR``; none found: the report goes without, with a warning);
+        steps: progress, a step per benchmark section done (named after the benchmark).
+
+    Writes ``html`` (its folder made if needed). Returns its path, size and counts.
+    """
+    from simeval.engine import cpus
+    from simeval.report.collect import load_grid
+    from simeval.report.html import ReportOptions, build_report
+
+    html = Path(html)
+    if html.is_dir():
+        raise InputError(html, None, "is a folder: --html names the page to write")
+    grid = load_grid(folder)
+    for column in by:
+        found = [set(e.items()) for e in grid.entries.values() if e.has_items]
+        if not any(column in columns for columns in found):
+            known = sorted(set().union(*found)) if found else []
+            raise InputError(
+                None,
+                None,
+                f"--by {column}: no item column of that name; columns: {', '.join(known)}",
+            )
+    warnings = []
+    try:
+        ceilings = agreement_ceilings(DataStore.from_env(data_dir))
+    except SimevalError as exc:  # no data folder: the report goes without ceilings
+        ceilings = {}
+        warnings.append(f"no agreement ceilings: {exc}")
+    options = ReportOptions(replicates, seed, level, top, tuple(by), ceilings, jobs=jobs or cpus())
+    steps = steps or Quiet()
+    steps.start("report", len(grid.benchmarks))
+    page = build_report(grid, options, str(folder), lambda bench: steps.advance(1, bench))
+    html.parent.mkdir(parents=True, exist_ok=True)
+    html.write_text(page, encoding="utf-8")
+    return Report(html, len(page), len(grid.systems), len(grid.benchmarks), warnings)
+
+
+def leaderboard(
+    folder: str | Path,
+    fmt: str = "markdown",
+    benchmarks: Sequence[str] = (),
+    top: int = 0,
+    keep_dominated: bool = False,
+    metric: str | None = None,
+) -> str:
+    """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
+    by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
+    scores), then with ``top`` the top N of every benchmark (Tables 6-9), rendered as
+    ``fmt``: markdown, latex, csv or html. ``benchmarks``: the overall table's columns
+    (default: every benchmark; RUSSE as its four parts, STS as ALL). ``metric``: rank by this
+    metric instead of each benchmark's main one. Each metric ranks in its declared direction
+    (:mod:`simeval.metrics.catalog`)."""
+    from simeval.report.collect import load_grid
+    from simeval.report.html import grid_top, overall_benchmarks
+    from simeval.report.leaderboard import RENDERERS, overall_table
+
+    grid = load_grid(folder)
+    columns = list(benchmarks) or overall_benchmarks(grid)
+    unknown = [b for b in columns if b not in grid.benchmarks]
+    if unknown:
+        raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
+    scores = grid.scores(metric)
+    have = [b for b in grid.benchmarks if any(b in v for v in scores.values())]
+    if metric is not None:
+        columns = [b for b in columns if b in have]
+        if not columns:
+            raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
+    render = RENDERERS[fmt]
+    flags = grid.flagged()
+    board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
+    parts = [render(board)]
+    parts += [render(grid_top(grid, b, top, flags, metric)) for b in (have if top else [])]
+    return "\n".join(parts)
+
+
+def compare_systems(
+    folder: str | Path,
+    a: str,
+    b: str,
+    benchmark: str,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[str, str, Any]:
+    """Is A better than B on ``benchmark``? ``a`` and ``b`` name systems of the results
+    ``folder`` (or a unique part of their names).
+
+    Returns:
+        The two systems' full names and the comparison (:func:`simeval.report.compare.
+        compare`): A − B for every metric with its paired bootstrap interval, and the test
+        suited to the main metric.
+    """
+    from simeval.report.collect import load_grid
+    from simeval.report.compare import compare
+
+    grid = load_grid(folder)
+    sa, sb = grid.resolve(a), grid.resolve(b)
+    ea, eb = grid.get(sa, benchmark), grid.get(sb, benchmark)
+    for system, e in ((sa, ea), (sb, eb)):
+        if e is None:
+            raise InputError(None, None, f"{system} has no result on {benchmark} in {folder}")
+    assert ea is not None and eb is not None
+    return sa, sb, compare(ea, eb, replicates, seed, level)

@@ -1,0 +1,119 @@
+"""Run a measure on benchmarks and suites through the same task code as ``simeval score``.
+
+``evaluate("overlap", "sts12")`` asks the measure what each target requests (word pairs, text
+pairs or documents to link), turns its answers into the task's submission, and scores that
+with ``Task.evaluate`` exactly as a submission file would be scored; it returns Result records
+(optionally appended to a results folder). ``predict`` writes the same submission as the
+task's official file(s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from simeval.api.targets import Target, load_target, load_targets, registry_of
+from simeval.data.store import DataStore
+from simeval.errors import InputError
+from simeval.measures import Measure, create_measure
+from simeval.results.record import Result, Timer
+from simeval.results.store import save_results
+from simeval.tasks.registry import Registry
+
+
+def prepare(measure: Measure, targets: Iterable[Target], scored_only: bool = False) -> None:
+    """Let the measure load what every target needs, in one go (one pass over a vector file);
+    ``scored_only``: what evaluating them needs (not STS lines without gold)."""
+    words: set[str] = set()
+    texts: set[str] = set()
+    for t in targets:
+        for request in t.requests(scored_only):
+            words |= request.words()
+            texts |= request.texts()
+    measure.prepare(words, texts)
+
+
+def measure_of(measure: Any, **how: Any) -> Measure:
+    """A spec string, a Measure, an object with ``encode(list[str])`` or a function
+    ``f(pairs) -> scores`` as a Measure (``how``: ``name``, ``fingerprint``, ``batch``;
+    :mod:`simeval.measures.python`)."""
+    if isinstance(measure, str):
+        if how:
+            raise InputError(None, None, f"{sorted(how)} apply to Python objects, not specs")
+        return create_measure(measure)
+    from simeval.measures.python import as_measure
+
+    return as_measure(measure, **how)
+
+
+def evaluate(
+    measure: Any,
+    *targets: str | Target,
+    store: DataStore | None = None,
+    results_dir: str | Path | None = None,
+    on_target: Callable[[str], None] | None = None,
+    registry: Registry | str | Path | None = None,
+    **how: Any,
+) -> list[Result]:
+    """Evaluate ``measure`` on the targets: names, paths, or loaded benchmarks and suites.
+
+    ``measure``: a spec string (``"overlap"``), a Measure, an encoder object with
+    ``encode(list[str]) -> array`` (a sentence-transformers model), or a function
+    ``f(pairs) -> scores``; for the last two ``name=``, ``fingerprint=`` (caches the
+    embeddings on disk under that key) and ``batch=`` may be given.
+    Returns one Result per benchmark (plus one per suite with its aggregate); with
+    ``results_dir`` they are also appended to ``results_dir/results.jsonl``.
+    """
+    m = measure_of(measure, **how)
+    if not targets:
+        raise InputError(None, None, "name at least one benchmark or suite")
+    store = store or DataStore.from_env()
+    reg = registry_of(registry)
+    loaded: list[Target] = []
+    for t in targets:  # in the order given, each benchmark or suite once
+        for target in load_targets([t], store, reg) if isinstance(t, str) else [t]:
+            if all(target.name != x.name for x in loaded):
+                loaded.append(target)
+    # a benchmark also named as a member of a suite is evaluated once, with the suite
+    members = {b.name for t in loaded for b in t.members}
+    loaded = [t for t in loaded if t.members or t.name not in members]
+    with Timer() as timer:
+        prepare(m, loaded, scored_only=True)
+    results: list[Result] = []
+    for target in loaded:
+        if on_target:
+            on_target(target.name)
+        with Timer() as t:
+            found = target.evaluate(target.submit(m, scored_only=True), missing=m.missing)
+        for r in found:
+            r.seconds = t.seconds
+        results.extend(found)
+    facts = {**m.extra(), "prepare_seconds": round(timer.seconds, 3)}
+    for r in results:
+        r.system = {**m.describe(), **facts}
+    if results_dir is not None:
+        save_results(results_dir, results)
+    return results
+
+
+def predict(
+    measure: Any,
+    target: str | Target,
+    out: str | Path,
+    store: DataStore | None = None,
+    registry: Registry | str | Path | None = None,
+    **how: Any,
+) -> list[Path]:
+    """Write the measure's submission for ``target`` as the task's official file(s): RUSSE's
+    test.csv with ``sim`` filled in (empty where the measure cannot score), a folder of
+    STS.output.<dataset>.txt files, a word1,word2,sim file for a pair benchmark, BUCC runs."""
+    m = measure_of(measure, **how)
+    loaded = load_target(target, store, registry) if isinstance(target, str) else target
+    folder = getattr(loaded, "layout", "") == "folder"  # a suite of one file per member
+    if not folder and (Path(out).is_dir() or str(out).endswith("/")):
+        raise InputError(
+            out, None, f"{loaded.name} is one file: --out names that file, not a folder"
+        )
+    prepare(m, [loaded])
+    return loaded.write_submission(loaded.submit(m), Path(out))

