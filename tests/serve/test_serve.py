@@ -90,16 +90,12 @@ def test_register_bad_file_then_good_file_then_leaderboard(server, mc30, tmp_pat
 def test_cli_submit_prints_the_error_as_simeval_score_does(server, mc30, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    import simeval.serve.client as client_module
+    from serve_kit import through
     from simeval.cli import app
 
     client = server["client"]
     token = register(client, "alpha")
-
-    def via_test_client(method: str, url: str, **kwargs):
-        return client.request(method, url.removeprefix("http://server"), **kwargs)
-
-    monkeypatch.setattr(client_module, "_http", via_test_client)
+    through(monkeypatch, client)
     monkeypatch.chdir(tmp_path)
     Path("sub").mkdir()
     Path("sub/bad.csv").write_bytes(bad_file(mc30))

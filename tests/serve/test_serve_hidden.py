@@ -252,13 +252,10 @@ def test_a_hidden_phase_shows_the_files_warnings(hidden_server, data_dir, tmp_pa
     # `simeval submit` prints it on stderr
     from typer.testing import CliRunner
 
-    import simeval.cli.serve as cli_serve
+    from serve_kit import through
     from simeval.cli import app
 
-    def via_test_client(method: str, url: str, **kwargs):
-        return s.client.request(method, url.removeprefix("http://server"), **kwargs)
-
-    monkeypatch.setattr(cli_serve, "_http", via_test_client)
+    through(monkeypatch, s.client)
     (tmp_path / "run.csv").write_bytes(data)
     args = ["submit", str(tmp_path / "run.csv"), "--server", "http://server", "--token", token]
     done = CliRunner().invoke(app, [*args, "-p", "final", "-t", "russe"])
