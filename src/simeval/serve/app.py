@@ -116,7 +116,7 @@ def create_app(
 ) -> FastAPI:
     """The server over the database at ``db_url`` (migrated to the newest schema) and the
     storage folder; ``clock`` gives the server's time (tests inject one); ``scorers``
-    processes score the uploads (0: this process; :mod:`.scoring`). ``trust_proxy``: the
+    processes score the uploads (0: this process; :mod:`.service.scoring`). ``trust_proxy``: the
     proxies (addresses, networks) whose ``X-Forwarded-For`` names the client;
     ``rejected_per_day``: rejected uploads a team may send in 24 hours (0: no limit);
     ``keep_rejected``: (count, days) of a team's latest rejected uploads whose bytes are kept;
@@ -124,40 +124,14 @@ def create_app(
     a lock before the request answers 503.
 
     Starting takes the folder's lock and checks that the database and the folder are a pair
-    (:mod:`.stamp`: refused with :class:`~simeval.serve.db.stamp.Busy` or
+    (:mod:`.db.stamp`: refused with :class:`~simeval.serve.db.stamp.Busy` or
     :class:`~simeval.serve.db.stamp.Mismatch`); unfinished uploads and files without a row are
     then moved to quarantine, never deleted. It also takes the database's lock
     (:class:`~simeval.serve.db.stamp.DatabaseLock`: a second live server on the same database is
     refused, whatever its folder). Both locks are held until the app shuts down.
     Storage and database failures while serving answer 503 with ``Retry-After``."""
-    lock = FolderLock(storage_dir).acquire()  # one server per folder: before anything moves
-    db_lock = DatabaseLock(db_url)
-    try:
-        db_lock.acquire()  # and one per database, whatever its folder
-        db, storage = open_server(db_url, storage_dir, busy_timeout)
-        with db.reading() as s:
-            moved = storage.quarantine(s.scalars(select(Submission.id)).all())
-    except BaseException:
-        db_lock.release(forget=True)
-        lock.release()
-        raise
-    if moved:
-        log.warning(
-            "quarantined %d upload(s) that no row names (an earlier run stopped mid-upload): "
-            "moved under %s/quarantine, nothing deleted: %s",
-            len(moved),
-            storage.root,
-            ", ".join(moved),
-        )
-    service = Service(db, storage, clock, scorers)
-    try:
-        load_targets(service)
-    except BaseException:
-        service.close()
-        db.dispose()
-        db_lock.release()
-        lock.release()
-        raise
+    lock, db_lock, service = start(db_url, storage_dir, clock, scorers, busy_timeout)
+    db = service.db
     limiter = RateLimiter(rate_limits if rate_limits is not None else RATE_LIMITS)
 
     def shutdown() -> None:
@@ -187,6 +161,42 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     return app
+
+
+def start(
+    db_url: str, storage_dir: str | Path, clock: Clock, scorers: int, busy_timeout: float
+) -> tuple[FolderLock, DatabaseLock, Service]:
+    """The folder's lock and the database's, taken, and the service over the checked pair
+    (:func:`create_app`'s start); on any failure nothing stays held."""
+    lock = FolderLock(storage_dir).acquire()  # one server per folder: before anything moves
+    db_lock = DatabaseLock(db_url)
+    try:
+        db_lock.acquire()  # and one per database, whatever its folder
+        db, storage = open_server(db_url, storage_dir, busy_timeout)
+        with db.reading() as s:
+            moved = storage.quarantine(s.scalars(select(Submission.id)).all())
+    except BaseException:
+        db_lock.release(forget=True)
+        lock.release()
+        raise
+    if moved:
+        log.warning(
+            "quarantined %d upload(s) that no row names (an earlier run stopped mid-upload): "
+            "moved under %s/quarantine, nothing deleted: %s",
+            len(moved),
+            storage.root,
+            ", ".join(moved),
+        )
+    service = Service(db, storage, clock, scorers)
+    try:
+        load_targets(service)
+    except BaseException:
+        service.close()
+        db.dispose()
+        db_lock.release()
+        lock.release()
+        raise
+    return lock, db_lock, service
 
 
 def load_targets(service: Service) -> None:

@@ -348,13 +348,12 @@ def item_key(pair: Any) -> Item:
 def pairs_of(benchmark: Any) -> set[Item] | None:
     """The word or sentence pairs ``benchmark`` asks for; ``None`` when it asks for
     something else (document linking: compared by name only)."""
-    from simeval.tasks.base import WordPairs  # TextPairs too
-
     found: set[Item] = set()
     for request in benchmark.requests():
-        if not isinstance(request, WordPairs):
+        pairs = getattr(request, "pairs", None)  # word or text pairs; documents have none
+        if pairs is None:
             return None
-        found.update(item_key(p) for p in request.pairs)
+        found.update(item_key(p) for p in pairs)
     return found
 
 
@@ -499,14 +498,8 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
       results``/``leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
     """
-    from simeval.report.leaderboard import RENDERERS
-    from simeval.results.store import ITEMS_FOLDER, load_results, save_records
-    from simeval.serve.service.board import board, records_of
-    from simeval.serve.service.results import stored_records
-
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
-    written: list[Path] = []
     with db.session() as s:
         c = s.scalar(select(Campaign).where(Campaign.name == campaign))
         if c is None:
@@ -519,25 +512,36 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             .order_by(Submission.received, Submission.id)
         ).all()
         rows = [(sub, sub.team.name, sub.phase.name) for sub in subs]
+    written = [_submissions_csv(rows, storage, out)]
+    for p in phases:
+        scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
+        scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
+        written += _phase_folder(scored, storage, out / p.name, f"{c.title}: {p.name}", p.targets)
+    return written
+
+
+EXPORT_COLUMNS = (
+    "id",
+    "team",
+    "phase",
+    "target",
+    "run",
+    "status",
+    "received",
+    "sha256",
+    "size",
+    "client_name",
+    "error",
+    "stored",
+)
+
+
+def _submissions_csv(rows: list[tuple[Submission, str, str]], storage: Storage, out: Path) -> Path:
+    """``submissions.csv`` and ``submissions/<id>`` (:func:`export`)."""
     (out / "submissions").mkdir(parents=True, exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
-    writer.writerow(
-        [
-            "id",
-            "team",
-            "phase",
-            "target",
-            "run",
-            "status",
-            "received",
-            "sha256",
-            "size",
-            "client_name",
-            "error",
-            "stored",
-        ]
-    )
+    writer.writerow(EXPORT_COLUMNS)
     for sub, team, phase in rows:
         kept = storage.file(sub.id).is_file()
         if kept or sub.status == SCORED:  # a scored upload's file is never pruned
@@ -558,25 +562,36 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
         ]
         writer.writerow([cell(v) for v in values])
     (out / "submissions.csv").write_text(table.getvalue(), encoding="utf-8")
-    written.append(out / "submissions.csv")
-    suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
-    for p in phases:
-        scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
-        folder = out / p.name
-        (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
-        for sub, team in scored:
-            if sub.status != SCORED:
-                continue
-            found, source = stored_records(storage, sub)
-            records = records_of([(team, sub.run or 0, found)])
-            kept = [source / r["items_file"] if r.get("items_file") else None for r in records]
-            save_records(folder, records, kept)
-        written.append(save_records(folder, []))  # the file, also for a phase without runs
-        records = load_results(folder)
-        if records:
-            final = board(records, prune=True, title=f"{c.title}: {p.name}", order=p.targets)
-            for fmt, render in RENDERERS.items():
-                path = folder / f"leaderboard.{suffix[fmt]}"
-                path.write_text(render(final), encoding="utf-8")
-                written.append(path)
+    return out / "submissions.csv"
+
+
+def _phase_folder(
+    scored: list[tuple[Submission, str]],
+    storage: Storage,
+    folder: Path,
+    title: str,
+    order: list[str],
+) -> list[Path]:
+    """A phase's results folder, written by the results store from the scored runs' own
+    store files (items copied as they are), and its final leaderboard read back from it."""
+    from simeval.report.leaderboard import RENDERERS
+    from simeval.results.store import ITEMS_FOLDER, load_results, save_records
+    from simeval.serve.service.board import board, records_of
+    from simeval.serve.service.results import stored_records
+
+    (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
+    for sub, team in scored:
+        found, source = stored_records(storage, sub)
+        records = records_of([(team, sub.run or 0, found)])
+        kept = [source / r["items_file"] if r.get("items_file") else None for r in records]
+        save_records(folder, records, kept)
+    written = [save_records(folder, [])]  # the file, also for a phase without runs
+    records = load_results(folder)
+    if records:
+        final = board(records, prune=True, title=title, order=order)
+        suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
+        for fmt, render in RENDERERS.items():
+            path = folder / f"leaderboard.{suffix[fmt]}"
+            path.write_text(render(final), encoding="utf-8")
+            written.append(path)
     return written
