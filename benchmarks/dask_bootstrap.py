@@ -26,8 +26,8 @@ def main() -> None:
 
     from simeval.api import evaluate
     from simeval.engine import active
+    from simeval.kinds.rows import ItemMetrics
     from simeval.metrics import stats
-    from simeval.tasks.items import ItemMetrics
 
     results = [r for s in SYSTEMS for r in evaluate(s, "russe", "sts12", "words")]
     metrics = [ItemMetrics(r.task, r.items) for r in results]

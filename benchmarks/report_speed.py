@@ -37,9 +37,9 @@ def main() -> None:
     args = ap.parse_args()
 
     from simeval.api import evaluate, save_results
+    from simeval.kinds.rows import ItemMetrics
     from simeval.metrics.stats import bootstrap_intervals
     from simeval.report.collect import load_grid
-    from simeval.tasks.items import ItemMetrics
 
     simeval = str(Path(sys.executable).with_name("simeval"))
     with tempfile.TemporaryDirectory() as d:

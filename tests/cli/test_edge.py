@@ -248,7 +248,7 @@ def test_sts_blank_lines_where_the_gold_is_empty_and_space_confidence(tmp_path) 
     from scipy.stats import pearsonr
 
     from simeval.data.sts import read_sts_output
-    from simeval.tasks.sts import STSBenchmark
+    from simeval.kinds.sts import STSBenchmark
 
     gold = np.array([1.0, np.nan, 3.0, 4.5, np.nan, 2.0])
     bench = STSBenchmark("toy", "toy", [], gold)

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simeval.benchmarks import Registry
 from simeval.data.dictionaries import read_dictionary
 from simeval.data.documents import read_collection
 from simeval.data.pairs import read_scored_pairs
@@ -22,7 +23,6 @@ from simeval.datasets.agreement import read_ratings
 from simeval.errors import SimevalError
 from simeval.results.items import read_items
 from simeval.results.store import load_results
-from simeval.tasks.registry import Registry
 
 FUZZ = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

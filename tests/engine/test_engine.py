@@ -21,9 +21,9 @@ distributed = pytest.importorskip("distributed")
 from simeval import engine  # noqa: E402
 from simeval.api import evaluate  # noqa: E402
 from simeval.data.trec import write_run  # noqa: E402
+from simeval.kinds.rows import ItemMetrics  # noqa: E402
 from simeval.measures.search import top_k  # noqa: E402
 from simeval.metrics import stats  # noqa: E402
-from simeval.tasks.items import ItemMetrics  # noqa: E402
 from simeval.text.corpus import iter_documents  # noqa: E402
 from simeval.train import count  # noqa: E402
 

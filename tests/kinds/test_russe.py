@@ -22,7 +22,9 @@ from typer.testing import CliRunner
 from simeval.api import load_target
 from simeval.cli import app
 from simeval.data.pairs import read_scored_pairs, write_pairs
-from simeval.tasks.pairs import GRADED, RELATED, PairBenchmark
+from simeval.kinds.graded import GRADED
+from simeval.kinds.pairs import PairBenchmark
+from simeval.kinds.related import RELATED
 
 runner = CliRunner()
 
@@ -164,7 +166,7 @@ def test_missing_policies(tmp_path: Path) -> None:
     write_pairs(pred_file, [("a", "b"), ("a", "c"), ("d", "e"), ("x", "y")], [0.9, 0.1, 0.2, 0.5])
     gold = read_scored_pairs(gold_file, require_scores=True)
     pred = read_scored_pairs(pred_file)
-    bench = PairBenchmark("toy", RELATED, gold)
+    bench = PairBenchmark("toy", RELATED.name, gold)
     (zero,) = bench.evaluate(pred, missing="zero")
     # d,f scored 0: ranking 0.9(1) 0.2(1) 0.1(0) 0(0) -> perfect
     assert zero.metrics["ap"] == 1.0
@@ -172,7 +174,7 @@ def test_missing_policies(tmp_path: Path) -> None:
     (skip,) = bench.evaluate(pred, missing="skip")
     # a,b .9 (1); d,e .2 (1); a,c .1 (0): AP 1
     assert skip.metrics["ap"] == 1.0 and skip.coverage["scored"] == 3
-    graded = PairBenchmark("toy", GRADED, gold)
+    graded = PairBenchmark("toy", GRADED.name, gold)
     assert np.isfinite(graded.evaluate(pred, missing="skip")[0].metrics["spearman"])
     from simeval.errors import InputError
 

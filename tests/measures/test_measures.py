@@ -15,9 +15,10 @@ from simeval.api import evaluate, load_results, predict, results_frame
 from simeval.cli import app
 from simeval.data.pairs import ScoredPairs
 from simeval.errors import InputError
+from simeval.kinds.graded import GRADED
+from simeval.kinds.pairs import PairBenchmark
 from simeval.measures import create_measure, parse_spec
 from simeval.measures.lexical import levenshtein, ngram_dice, prefix_similarity
-from simeval.tasks.pairs import GRADED, PairBenchmark
 
 runner = CliRunner()
 
@@ -157,7 +158,7 @@ def test_oov_policies_and_exact_coverage(tmp_path: Path) -> None:
     pairs = [("cat", "dog"), ("cat", "car"), ("dog", "tree"), ("елка", "кошки"), ("cat", "unicorn")]
     gold = np.array([7.0, 2.0, 3.0, 5.0, 1.0])
     bench = PairBenchmark(
-        "toy", GRADED, ScoredPairs("toy.csv", pairs, gold, np.arange(1, 6)), "hand-made"
+        "toy", GRADED.name, ScoredPairs("toy.csv", pairs, gold, np.arange(1, 6)), "hand-made"
     )
     base = [cosine(row[a], row[b]) for a, b in pairs[:3]]
     tree = cosine(row["Ёлка"], row["кошка"])

@@ -61,7 +61,7 @@ def toy() -> Iterator[Metric]:
 
 @pytest.fixture
 def results(toy: Metric, tmp_path: Path) -> Path:
-    from simeval.tasks.registry import pair_file
+    from simeval.kinds.pairs import pair_file
 
     gold = tmp_path / "toy.csv"
     gold.write_text("".join(f"w{i},v{i},{g}\n" for i, g in enumerate(GOLD)))

@@ -16,6 +16,7 @@ from scipy.stats import pearsonr, spearmanr
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from simeval.api import evaluate
+from simeval.kinds.rows import ItemMetrics, concat_items
 from simeval.metrics.stats import (
     approximate_randomization,
     bootstrap,
@@ -24,7 +25,6 @@ from simeval.metrics.stats import (
     fractional_ranks,
     paired_bootstrap,
 )
-from simeval.tasks.items import ItemMetrics, concat_items
 
 
 def _rowwise(metric: ItemMetrics):

@@ -12,6 +12,7 @@ from scipy.stats import t as student_t
 
 from simeval.api import evaluate, load_target
 from simeval.data.pairs import ScoredPairs
+from simeval.kinds.rows import ItemMetrics, task_metrics
 from simeval.metrics.stats import (
     approximate_randomization,
     bootstrap_intervals,
@@ -23,7 +24,6 @@ from simeval.metrics.stats import (
     williams_test,
 )
 from simeval.results.items import read_items, write_items
-from simeval.tasks.items import ItemMetrics, task_metrics
 
 # -- items: the metrics recomputed from a result's rows equal the result's metrics ----------
 

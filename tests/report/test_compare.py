@@ -23,7 +23,7 @@ B = [0.3, 0.6, 0.5, 0.2, 0.9, 0.4, 0.8, 0.7, 0.1, 0.45]
 
 @pytest.fixture
 def related_results(tmp_path: Path) -> Path:
-    from simeval.tasks.registry import pair_file
+    from simeval.kinds.pairs import pair_file
 
     gold = tmp_path / "rel.csv"
     gold.write_text("".join(f"w{i},v{i},{y}\n" for i, y in enumerate(LABELS)))
@@ -92,7 +92,7 @@ def test_paired_bootstrap_interval_equals_a_resampler_written_here(related_resul
 @pytest.fixture
 def sts_suite_results(tmp_path: Path) -> Path:
     """Two systems on a hand-made two-dataset STS suite (written here, not from the catalog)."""
-    from simeval.tasks.registry import sts_folder
+    from simeval.kinds.sts import sts_folder
 
     rng = np.random.default_rng(3)
     folder = tmp_path / "sts"

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from simeval.api.targets import Target, load_target, load_targets, registry_of
+from simeval.benchmarks import Registry
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 from simeval.measures import Measure, create_measure
 from simeval.results.record import Result, Timer
 from simeval.results.store import save_results
-from simeval.tasks.registry import Registry
 
 
 def prepare(measure: Measure, targets: Iterable[Target], scored_only: bool = False) -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from simeval.api.targets import Target, load_target
+from simeval.benchmarks import Registry
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 from simeval.results.record import Result
-from simeval.tasks.registry import Registry
 
 
 def score(

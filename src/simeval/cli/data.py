@@ -141,8 +141,11 @@ def benchmarks(registry: RegistryFiles = None) -> None:
     [benchmark.NAME] kind = "graded"|"related"|"sts"|"linking", gold = "FILE" (pairs, STS),
     input = "FILE" (STS), folder = "DIR" (linking: qrels, queries.jsonl, corpus.jsonl),
     column, description, missing; [suite.NAME] members = [...], aggregate =
-    "sum"|"sts"|"mean"|"none". Paths are relative to the registry file. A path to a pair
-    file, an STS folder or a linking folder also works wherever a name does.
+    "sum"|"sts"|"mean"|"none"; also split, source, views, score_range, exclude, marks,
+    subset, format, builder/options and a suite's layout/template, the keys the built-in
+    catalog (simeval/benchmarks/catalog/*.toml, the same grammar) uses. Paths are relative to
+    the registry file. A path to a pair file, an STS folder or a linking folder also works
+    wherever a name does.
     """
     table = Table()
     for c in ("name", "task", "description"):

@@ -248,7 +248,7 @@ def cached_xling(lang: str, store: Any, options: Preparation | None = None) -> L
 
 
 def build_collection(entry: Any, store: Any) -> LinkingCollection:
-    """The collection of a registry entry with a builder (``tasks.registry.CollectionEntry``)."""
+    """The collection of a registry entry with a builder (``kinds.linking.CollectionEntry``)."""
     builders = {
         "bucc": lambda lang, halves=False: cached_xling(lang, store, Preparation(halves=halves))
     }

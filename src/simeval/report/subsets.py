@@ -1,7 +1,7 @@
 """Subsets of a benchmark's items, and a result's main metric on each with an interval.
 
 Named views (from the seed papers), declared by the benchmarks' registry entries
-(:mod:`simeval.tasks.registry`):
+(:mod:`simeval.benchmarks`):
 
 - ``simlex999``: ``POS`` (A, N, V); ``concreteness``: quartiles of conc(w1) + conc(w2), as the
   SimLex-999 paper splits them; ``SimAssoc333``: the 333 most associated pairs vs the rest;
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simeval.benchmarks import Registry
 from simeval.engine import active
 from simeval.errors import InputError
 from simeval.kinds import main_metric
@@ -29,7 +30,6 @@ from simeval.kinds.base import View
 from simeval.kinds.rows import ItemMetrics
 from simeval.metrics.stats import Interval, bootstrap_intervals
 from simeval.results.items import Items
-from simeval.tasks.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def by_column(items: Items, column: str, view: str | None = None) -> list[Subset
 
 
 def view_subsets(view: View, items: Items) -> list[Subset]:
-    """The subsets one registry view (:class:`simeval.tasks.registry.View`) makes of items."""
+    """The subsets one registry view (:class:`simeval.kinds.base.View`) makes of items."""
     if view.how == "column":
         return by_column(items, view.columns[0], view.name)
     if view.how == "quartiles":

@@ -92,7 +92,7 @@ class Targets:
     @staticmethod
     def _load(registry: list[str], name: str) -> Any:
         from simeval.api import load_target
-        from simeval.tasks.registry import Registry
+        from simeval.benchmarks import Registry
 
         reg = Registry.default([Path(p) for p in registry])
         reg.check(name)

@@ -7,7 +7,7 @@ The rule (a phase with ``hidden = true``, until the organiser publishes it):
   of those two alone: :func:`public_check`;
 - everything else takes a run first. Nothing that needs the gold refuses a file: an STS line
   left blank where the gold has a score is scored 0 and counted as missing (``blanks="any"``
-  of :meth:`simeval.tasks.sts.STSBenchmark.read_submission`), wherever the line is; any other
+  of :meth:`simeval.kinds.sts.STSBenchmark.read_submission`), wherever the line is; any other
   error the gold raises (a RUSSE member's file whose pairs are all another member's) is kept
   with the run, which gets no score; it is shown once the phase is published;
 - the warnings shown with the upload are those of :func:`public_check`, also from the file

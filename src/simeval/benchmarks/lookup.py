@@ -1,0 +1,171 @@
+"""Benchmarks and suites by name: the built-in catalog's, then those of the user's registry
+files (:mod:`.schema` gives the grammar of both).
+
+The catalog's TOML files (``catalog/*.toml``, one per family: ``russe``, ``words``, ``sts``,
+``linking``) are parsed once per process, on the first lookup; every :class:`Registry` starts
+from a copy of what they declare.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from simeval.benchmarks.loaders import (
+    Builder,
+    Files,
+    from_path,
+    load_benchmark,
+    load_suite,
+    plain_files,
+    store_files,
+)
+from simeval.benchmarks.schema import (
+    REGISTRY_ENV,
+    Declared,
+    Entry,
+    SuiteEntry,
+    declared,
+)
+from simeval.data.catalog import catalog_files
+from simeval.data.store import DataStore
+from simeval.data.tomlfile import TomlFile
+from simeval.errors import InputError
+from simeval.kinds import kind
+
+
+def _catalog() -> Declared:
+    """What the built-in catalog declares (parsed once: ``catalog_files`` is cached)."""
+    return _declared_by(catalog_files())
+
+
+def _refuse(file: TomlFile, taken: set[str], message: str) -> None:
+    """Refuse a benchmark or suite of ``file`` named as one of ``taken`` (``message``: a
+    format of ``table`` and ``name``)."""
+    for table in ("benchmark", "suite"):
+        for name in file.tables(table):
+            if name in taken:
+                raise file.error(table, name, message.format(table=table, name=name))
+
+
+@cache
+def _declared_by(files: tuple[TomlFile, ...]) -> Declared:
+    """What ``files`` declare, their suites checked as a user file's are."""
+    registry = Registry()
+    for file in files:
+        _refuse(file, set(registry.names), "{table} {name!r} is declared twice in the catalog")
+        registry._add(file, declared(file, str, catalog=True))
+    return Declared(registry.entries, registry.suites)
+
+
+@dataclass
+class Registry:
+    """Benchmarks and suites by name; files of user entries are paths, not catalog paths."""
+
+    entries: dict[str, Entry] = field(default_factory=dict)
+    suites: dict[str, SuiteEntry] = field(default_factory=dict)
+    user: set[str] = field(default_factory=set)  # names whose files are plain paths
+
+    @classmethod
+    def catalog(cls) -> Registry:
+        """The built-in catalog's benchmarks and suites."""
+        built_in = _catalog()
+        return cls(dict(built_in.entries), dict(built_in.suites))
+
+    @classmethod
+    def default(cls, files: list[str | Path] | None = None) -> Registry:
+        """The catalog's entries, then those of ``files`` and of ``SIMEVAL_REGISTRY``."""
+        registry = cls.catalog()
+        env = [p for p in os.environ.get(REGISTRY_ENV, "").split(os.pathsep) if p]
+        for f in [*env, *(files or [])]:
+            registry.add_file(Path(f))
+        return registry
+
+    @property
+    def names(self) -> list[str]:
+        return [*self.entries, *self.suites]
+
+    def add_file(self, path: Path) -> None:
+        """Add the benchmarks and suites of a TOML registry file (:mod:`.schema`); its paths
+        are relative to it."""
+        file = TomlFile.read(path)
+        catalog = _catalog()
+        known = {*catalog.entries, *catalog.suites}
+        _refuse(file, known, "{table} {name!r}: the catalog has a {name}; choose another name")
+        found = declared(file, lambda p: str((path.parent / p).resolve()))
+        self._add(file, found)
+        self.user.update([*found.entries, *found.suites])
+
+    def _add(self, file: TomlFile, found: Declared) -> None:
+        """Add ``found`` (declared in ``file``); a suite's members must be known by now."""
+        self.entries.update(found.entries)
+        self.suites.update(found.suites)
+        for s in found.suites.values():
+            for m in s.members:
+                if m in self.entries or (s.aggregate is None and m in self.suites):
+                    continue  # a group may hold suites (``sts``: each year's)
+                what = "a suite; an aggregate needs benchmarks" if m in self.suites else "unknown"
+                raise file.error(
+                    "suite", s.name, f"suite {s.name}: member {m!r} is {what}", "members"
+                )
+
+    def expand(self, name: str) -> list[str]:
+        """A group's members, or the name itself."""
+        suite = self.suites.get(name)
+        return list(suite.members) if suite is not None and suite.aggregate is None else [name]
+
+    def check(self, name: str) -> None:
+        if name in self.entries or name in self.suites or Path(name).exists():
+            return
+        if "/" in name or name.startswith("."):
+            raise InputError(name, None, "no such file or folder")
+        close = difflib.get_close_matches(name, self.names, n=3)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        raise InputError(
+            None,
+            None,
+            f"unknown benchmark or suite {name!r}{hint} (`simeval benchmarks` lists them; a "
+            "path to a pair file, an STS folder or a linking folder works too)",
+        )
+
+    def load(
+        self, name: str, store: DataStore | None = None, build: Builder | None = None, **how: Any
+    ) -> Any:
+        """The benchmark or suite ``name``, or the one at path ``name`` (``how``: ``kind`` and
+        ``gold_column`` for a pair file). ``build`` makes collections not yet in the cache."""
+        if name in self.suites:
+            entry = self.suites[name]
+            members = [self._benchmark(m, store, build) for m in entry.members]
+            return load_suite(entry, members, self._files(name, store))
+        if name in self.entries:
+            return self._benchmark(name, store, build)
+        if Path(name).exists():
+            return from_path(Path(name), **how)
+        self.check(name)
+
+    def _files(self, name: str, store: DataStore | None) -> Files:
+        """How the files of entry ``name`` are found: plain paths, or the data store's."""
+        return plain_files if name in self.user else store_files(store)
+
+    def _benchmark(self, name: str, store: DataStore | None, build: Builder | None) -> Any:
+        return load_benchmark(self.entries[name], self._files(name, store), store, build)
+
+    def files(self, name: str) -> list[str]:
+        """The files an entry or suite reads (catalog paths for catalog entries)."""
+        if name in self.suites:
+            return [f for m in self.suites[name].members for f in self.files(m)]
+        e = self.entries[name]
+        return kind(e.kind).entry_files(e)
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(name, kind, description) of every benchmark, then every suite."""
+        out = [(e.name, e.kind, e.description) for e in self.entries.values()]
+        for s in self.suites.values():
+            what = f"suite ({s.aggregate})" if s.aggregate else "group"
+            members = ", ".join(s.members)
+            out.append((s.name, what, f"{s.description}: {members}" if s.description else members))
+        return out

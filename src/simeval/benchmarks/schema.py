@@ -1,0 +1,240 @@
+"""The registry's entry types and the TOML grammar that declares them.
+
+An entry is data — task kind, files, columns, score range, split, views, aggregate — and its
+kind reads it into a benchmark (``TaskKind.load``, :mod:`simeval.kinds`). The built-in catalog
+(``catalog/*.toml``, one file per family) and a user's registry file are written in the one
+grammar below; adding a benchmark is one ``[benchmark.NAME]`` table.
+
+A registry file, loaded by ``--registry FILE`` or ``SIMEVAL_REGISTRY`` (several files separated
+by ``:``)::
+
+    [benchmark.lab-verbs]          # paths are relative to the TOML file
+    kind = "graded"                # graded | related | sts | linking | a registered kind's
+    gold = "verbs.tsv"
+    column = "mean"                # optional, as --gold-column
+    missing = "error"              # optional: what an unscored pair gets (error | zero)
+    description = "our 120 verb pairs"
+
+    [benchmark.lab-sts]
+    kind = "sts"
+    input = "STS.input.news.txt"
+    gold = "STS.gs.news.txt"
+    dataset = "news"               # optional: the name in STS.output.<dataset>.txt
+
+    [benchmark.lab-links]
+    kind = "linking"
+    folder = "links"               # qrels(.test) [+ queries.jsonl, corpus.jsonl]
+
+    [suite.lab]
+    members = ["lab-verbs", "simlex999"]
+    aggregate = "mean"             # sum | sts | sts-year | mean | none
+    description = "..."            # optional
+
+Keys the built-in catalog needs, open to any registry file (paths, again, relative to it):
+
+- any benchmark: ``split`` (test, train, dev, full), ``source`` (the data set it comes from,
+  for ``simeval data info``), ``views = [{ name, how, columns }]`` (the report's subsets;
+  ``how``: column, quartiles, flag, flags);
+- pairs: ``score_range = [low, high]``, ``exclude = FILE`` (drop the pairs that file holds),
+  ``marks = { COLUMN = FILE }`` (a 1/0 column: is the pair in that file), ``subset = { split
+  = FILE, via = FILE }`` (keep the rows that file lists; ``via``: a file aligned row by row with
+  the gold, whose pairs are matched instead);
+- sts: ``format = "stsb"`` (one STS Benchmark file, ``input`` = ``gold``);
+- linking: ``builder = "bucc"`` and ``options = { ... }`` instead of ``folder``: a collection
+  built once into the cache (:func:`simeval.datasets.bucc`);
+- suites: ``layout = "one-file"`` and ``template = FILE`` (one file holds every member's pairs,
+  as RUSSE's test.csv).
+
+The catalog alone has ``[dataset.NAME]`` tables (:mod:`simeval.data.catalog`: files, sha256,
+licence, citation), and its paths are the data store's (``simeval data list``), not relative.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from simeval.data.tomlfile import TomlFile
+from simeval.errors import InputError
+from simeval.kinds import aggregates, from_toml, toml_names
+from simeval.kinds.base import View
+from simeval.kinds.layouts import LAYOUTS
+from simeval.kinds.linking import LINKING, CollectionEntry, LinkingEntry
+from simeval.kinds.pairs import PairEntry, Subset
+from simeval.kinds.sts import STSEntry
+
+REGISTRY_ENV = "SIMEVAL_REGISTRY"
+VIEWS = ("column", "quartiles", "flag", "flags")
+
+
+@dataclass(frozen=True)
+class SuiteEntry:
+    name: str
+    members: tuple[str, ...]
+    aggregate: str | None
+    description: str
+    layout: str = "folder"
+    template: str | None = None  # one-file suites: the official file to fill in
+
+
+Entry = PairEntry | STSEntry | CollectionEntry | LinkingEntry
+Resolve = Callable[[str], str]  # a path as written -> the path the entry keeps
+
+
+@dataclass
+class Declared:
+    """The benchmarks and suites one registry file declares."""
+
+    entries: dict[str, Entry] = dataclasses.field(default_factory=dict)
+    suites: dict[str, SuiteEntry] = dataclasses.field(default_factory=dict)
+
+
+def declared(file: TomlFile, resolve: Resolve, catalog: bool = False) -> Declared:
+    """The ``[benchmark.*]`` and ``[suite.*]`` tables of ``file``. ``resolve`` makes a path as
+    written into the one kept; ``catalog``: the built-in catalog (``[dataset.*]`` allowed)."""
+    tables = ("benchmark", "suite", "dataset") if catalog else ("benchmark", "suite")
+    unknown = set(file.doc) - set(tables)
+    if unknown:
+        raise InputError(
+            file.path,
+            None,
+            f"unknown table(s) {sorted(unknown)}: expected [benchmark.NAME] or [suite.NAME]"
+            + ("" if "dataset" not in unknown else " ([dataset.NAME]: the built-in catalog's)"),
+        )
+    out = Declared()
+    for name, spec in file.tables("benchmark").items():
+        out.entries[name] = benchmark_entry(file, name, spec, resolve)
+    for name, spec in file.tables("suite").items():
+        out.suites[name] = suite_entry(file, name, spec, resolve)
+    return out
+
+
+def _either(names: list[str]) -> str:
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Resolve) -> Entry:
+    """A ``[benchmark.NAME]`` table (``spec``, consumed) as an entry of its kind."""
+
+    def fail(message: str, key: str | None = None) -> InputError:
+        return file.error("benchmark", name, f"benchmark {name}: {message}", key)
+
+    def rel(key: str) -> str:
+        if key not in spec:
+            raise fail(f"{key!r} is required")
+        return resolve(str(spec.pop(key)))
+
+    value = str(spec.pop("kind", "graded"))
+    found = from_toml(value)
+    if found is None:
+        raise fail(f"kind must be {_either(toml_names())}, not {value!r}", "kind")
+    extra = _extensions(spec, resolve, fail)
+    if "builder" in extra:
+        if found is not LINKING:
+            raise fail(f"'builder' makes a linking collection, not a {found.name}", "builder")
+        options = extra.pop("options", {})
+        entry: Any = CollectionEntry(
+            name, extra.pop("builder"), tuple(options.items()), str(spec.pop("description", ""))
+        )
+    else:
+        try:
+            entry = found.entry(file.path, name, spec, rel)
+        except InputError as exc:
+            if exc.line is not None:
+                raise
+            raise file.error("benchmark", name, exc.message) from None
+    fields = {f.name for f in dataclasses.fields(entry)}
+    for key in extra:
+        if key not in fields:
+            raise fail(f"{key!r} does not apply to a {found.name} benchmark", key)
+    if spec:
+        raise fail(f"unknown key(s) {sorted(spec)}", sorted(spec)[0])
+    return dataclasses.replace(entry, **extra)
+
+
+def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., InputError]) -> dict:
+    """The keys beyond a kind's own (module docstring), popped from ``spec`` and checked."""
+
+    def text(key: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise fail(f"{key!r} must be text", key)
+        return value
+
+    def paths(key: str, value: Any) -> dict[str, str]:
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise fail(f"{key!r} must be a table of file paths", key)
+        return {k: resolve(v) for k, v in value.items()}
+
+    def view(value: Any) -> View:
+        if not (
+            isinstance(value, dict)
+            and set(value) == {"name", "how", "columns"}
+            and value["how"] in VIEWS
+            and isinstance(value["columns"], list)
+        ):
+            raise fail(
+                f"a view is {{ name, how = {_either(list(VIEWS))}, columns = [...] }}", "views"
+            )
+        return View(str(value["name"]), value["how"], tuple(map(str, value["columns"])))
+
+    def score_range(value: Any) -> tuple[float, float]:
+        numbers = isinstance(value, list) and all(isinstance(v, int | float) for v in value)
+        if not (numbers and len(value) == 2):
+            raise fail("'score_range' must be [low, high]", "score_range")
+        return (float(value[0]), float(value[1]))
+
+    def subset(value: Any) -> Subset:
+        found = paths("subset", value)
+        if "split" not in found or set(found) - {"split", "via"}:
+            raise fail("'subset' is { split = FILE, via = FILE (optional) }", "subset")
+        return Subset(found["split"], found.get("via"))
+
+    def options(value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise fail("'options' must be a table", "options")
+        return value
+
+    read: dict[str, Callable[[Any], Any]] = {
+        "source": lambda v: text("source", v),
+        "split": lambda v: text("split", v),
+        "format": lambda v: text("format", v),
+        "builder": lambda v: text("builder", v),
+        "options": options,
+        "views": lambda v: tuple(map(view, v if isinstance(v, list) else [v])),
+        "score_range": score_range,
+        "exclude": lambda v: resolve(text("exclude", v)),
+        "marks": lambda v: tuple(paths("marks", v).items()),
+        "subset": subset,
+    }
+    return {key: read[key](spec.pop(key)) for key in list(spec) if key in read}
+
+
+def suite_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Resolve) -> SuiteEntry:
+    """A ``[suite.NAME]`` table (``spec``, consumed) as an entry."""
+
+    def fail(message: str, key: str | None = None) -> InputError:
+        return file.error("suite", name, f"suite {name}: {message}", key)
+
+    members = spec.pop("members", None)
+    if not isinstance(members, list) or not members:
+        raise fail("members must be a list of benchmark names", "members")
+    aggregate = spec.pop("aggregate", "none")
+    if aggregate not in (*aggregates(), "none"):
+        raise fail(f"aggregate must be {_either([*aggregates(), 'none'])}", "aggregate")
+    description = str(spec.pop("description", ""))
+    layout = spec.pop("layout", "folder")
+    if layout not in LAYOUTS:
+        raise fail(f"layout must be {_either(list(LAYOUTS))}", "layout")
+    template = spec.pop("template", None)
+    if spec:
+        raise fail(f"unknown key(s) {sorted(spec)}", sorted(spec)[0])
+    return SuiteEntry(
+        name,
+        tuple(map(str, members)),
+        None if aggregate == "none" else aggregate,
+        description,
+        layout,
+        None if template is None else resolve(str(template)),
+    )
