@@ -196,13 +196,16 @@ def test_probing_the_gold_lines_costs_runs(hidden_server, data_dir):
 
 
 def test_an_error_only_the_gold_finds_takes_the_run_and_waits_for_publication(
-    hidden_server, clock, data_dir, monkeypatch
+    hidden_server, clock, data_dir, monkeypatch, tmp_path
 ):
     """The catalog's pair targets list their gold pairs in their input (russe-hj's input is
     its 333 pairs), so the input check finds what the gold would; an error that only the
     gold finds (here made to happen) takes the run, looks like any other run while the phase
     is hidden, and is shown once it is published."""
     import simeval.api
+    from simeval.results.store import load_results
+    from simeval.serve.db.storage import Storage
+    from simeval.serve.service.campaigns import export
 
     s, token = hidden_server
     pairs = russe_pairs(data_dir)
@@ -228,6 +231,11 @@ def test_an_error_only_the_gold_finds_takes_the_run_and_waits_for_publication(
     assert later["results"] == [] and later["error"] == "run.csv: the gold refuses this file"
     board = s.client.get("/api/campaigns/h25/phases/final/leaderboard").json()
     assert [row[1] for row in board["rows"]] == ["alpha run 1"]
+    out = tmp_path / "export"  # run 2 counted, with no records: the results folder has none
+    export(s.db, Storage(s.files), "h25", out)
+    assert {r["system"]["name"] for r in load_results(out / "final")} == {"alpha run 1"}
+    table = (out / "submissions.csv").read_text()
+    assert "the gold refuses this file" in table
 
 
 # ---- point 5: warnings that are safe to show are shown while scores are hidden

@@ -79,6 +79,7 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     system = {"kind": "submission", "file": job.name, "sha256": job.sha256}
     path = upload
     notes: tuple[str, ...] = ()
+    error: InputError | None = None
     try:
         if is_multi_file(target):  # a zip of the members' files, unpacked beside it
             path = folder / "unpacked"
@@ -91,7 +92,7 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
         except InputError as exc:
             if not job.hidden:
                 raise
-            return Answer([], remap_error(exc, path, job.name), notes)  # the run counts
+            results, error = [], remap_error(exc, path, job.name)  # the run counts: no records
     except InputError as exc:
         return Answer(None, remap_error(exc, path, job.name))
     finally:
@@ -109,7 +110,7 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     records = load_results(folder)  # the store's records: what the board and views read
     for path in [*folder.glob(f"{RESULTS_FILE}*"), *(folder / ITEMS_FOLDER).glob("*")]:
         os.chmod(path, 0o600)
-    return Answer(records, None, notes)
+    return Answer(records, error, notes)
 
 
 def _shown(text: str, stored: Path, name: str) -> str:
