@@ -210,8 +210,8 @@ class Result:
 
 
 def run(folder: Path, limits: str, clients: int, seconds: float, teams: int) -> Result:
-    from simeval.serve.campaigns import Targets, create_campaign
     from simeval.serve.db import Database, default_url
+    from simeval.serve.service.campaigns import Targets, create_campaign
 
     folder.mkdir(parents=True)
     (folder / "campaign.toml").write_text(campaign_text(datetime.now(UTC)), "utf-8")

@@ -201,7 +201,7 @@ def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list
     from sqlalchemy import select
 
     from simeval.serve.db import Database
-    from simeval.serve.models import Phase, Submission, Team
+    from simeval.serve.db.models import Phase, Submission, Team
 
     database = Database(db)
     try:
@@ -331,8 +331,8 @@ def run(
     """The load run in ``folder``: ``sent/`` (the files), ``server/`` (the server's folder,
     with its SQLite database unless ``db``), ``answers.jsonl`` (one line per upload)."""
     from simeval.data.store import DataStore
-    from simeval.serve.campaigns import Targets, create_campaign
     from simeval.serve.db import Database, default_url
+    from simeval.serve.service.campaigns import Targets, create_campaign
 
     home = folder / "server"
     home.mkdir(parents=True)

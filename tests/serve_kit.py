@@ -80,8 +80,8 @@ def make_server(
     from fastapi.testclient import TestClient
 
     from simeval.serve.app import create_app
-    from simeval.serve.campaigns import Targets, create_campaign
     from simeval.serve.db import Database
+    from simeval.serve.service.campaigns import Targets, create_campaign
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "campaign.toml"
@@ -200,3 +200,14 @@ def csrf_value(app: Any, browser: str, session: str | None = None) -> str:
     """The CSRF value the server ``app`` expects with the browser cookie ``browser`` and the
     session cookie ``session``."""
     return app.state.csrf.value(browser, session)
+
+
+def through(monkeypatch: Any, client: Any) -> None:
+    """Send ``simeval register``/``submit``'s requests (:mod:`simeval.serve.client`) for
+    ``http://server`` to a test client instead of the network."""
+    import simeval.serve.client as client_module
+
+    def via_test_client(method: str, url: str, **kwargs: Any) -> Any:
+        return client.request(method, url.removeprefix("http://server"), **kwargs)
+
+    monkeypatch.setattr(client_module, "_http", via_test_client)

@@ -39,9 +39,9 @@ from serve_kit import (
     yp130_pairs,
 )
 from simeval.serve.app import create_app
-from simeval.serve.campaigns import Targets, create_campaign, export, publish
 from simeval.serve.db import Database, default_url
-from simeval.serve.storage import Storage
+from simeval.serve.db.storage import Storage
+from simeval.serve.service.campaigns import Targets, create_campaign, export, publish
 
 
 @pytest.fixture
@@ -90,16 +90,12 @@ def test_register_bad_file_then_good_file_then_leaderboard(server, mc30, tmp_pat
 def test_cli_submit_prints_the_error_as_simeval_score_does(server, mc30, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    import simeval.cli.serve as cli_serve
+    from serve_kit import through
     from simeval.cli import app
 
     client = server["client"]
     token = register(client, "alpha")
-
-    def via_test_client(method: str, url: str, **kwargs):
-        return client.request(method, url.removeprefix("http://server"), **kwargs)
-
-    monkeypatch.setattr(cli_serve, "_http", via_test_client)
+    through(monkeypatch, client)
     monkeypatch.chdir(tmp_path)
     Path("sub").mkdir()
     Path("sub/bad.csv").write_bytes(bad_file(mc30))
@@ -366,7 +362,7 @@ def test_web_pages_register_csrf_upload_mine(server, mc30):
 
 
 def test_rate_limit_on_register(tmp_path, clock):
-    from simeval.serve.security import RateLimit
+    from simeval.serve.service.security import RateLimit
 
     folder = tmp_path / "s"
     folder.mkdir()
@@ -404,7 +400,7 @@ def test_restart_quarantines_unfinished_uploads(server, clock, mc30):
 def test_unique_run_number_holds_when_two_writers_count_alike(server, mc30, monkeypatch):
     """Two uploads that both counted 1 used run before inserting: the database refuses the
     second run 2, the loser counts again and is refused (limit 2), nothing half-recorded."""
-    from simeval.serve.submit import Service
+    from simeval.serve.service.submit import Service
 
     client = server["client"]
     token = register(client, "alpha")
@@ -494,7 +490,8 @@ def test_a_suite_of_one_file_per_member_takes_a_zip_and_ranks_by_all(sts12_serve
     assert board["columns"][:3] == ["rank", "system", "sts12"]
     assert board["rows"][0][2] == pytest.approx(expected_all, abs=1e-12)
     stored = s.files / "submissions" / r.json()["id"]
-    assert sorted(p.name for p in stored.iterdir()) == ["items", "upload"]  # no unpacked copies
+    kept = {p.name for p in stored.iterdir()}  # the bytes and the store's results
+    assert {"items", "results.jsonl", "upload"} <= kept and "unpacked" not in kept
 
 
 def test_a_bad_zip_is_rejected_with_file_and_line_and_takes_no_run(

@@ -52,7 +52,7 @@ from serve_kit import (
     stop,
     upload,
 )
-from simeval.serve.security import RateLimit
+from simeval.serve.service.security import RateLimit
 from test_serve_security import (
     CSRF_COOKIE,
     FORM_END,
@@ -120,8 +120,11 @@ def test_the_registration_api_reads_at_most_a_small_body(srv, length):
 def test_every_post_route_stops_reading_past_its_cap(srv):
     token = register(srv.client, "alpha")
     csrf = "c" * 32
+    from simeval.serve.app import ROUTERS  # the app's routes (FastAPI nests included routers)
+
+    routes = [*srv.app.routes, *(r for router in ROUTERS for r in router.routes)]
     posts = sorted(
-        r.path for r in srv.app.routes if "POST" in getattr(r, "methods", ()) and r.path != "/"
+        r.path for r in routes if "POST" in (getattr(r, "methods", None) or ()) and r.path != "/"
     )
     assert len(posts) >= 6
     for path in posts:
@@ -154,7 +157,7 @@ def test_a_multipart_body_cut_before_its_closing_boundary_is_refused(srv, mc30):
 
 
 def test_a_token_costs_one_scrypt_off_the_loop_without_a_connection(srv, monkeypatch):
-    from simeval.serve import security
+    from simeval.serve.service import security
 
     token = register(srv.client, "alpha")
     key = token.split("_")[1]
@@ -194,7 +197,7 @@ def test_a_token_costs_one_scrypt_off_the_loop_without_a_connection(srv, monkeyp
 def test_the_event_loop_answers_while_tokens_are_hashed(srv, monkeypatch):
     """Every hash is held until the leaderboard has answered (or 20 s): with scrypt on the
     event loop the leaderboard cannot answer while a hash is held."""
-    from simeval.serve import security
+    from simeval.serve.service import security
 
     release = threading.Event()
     started = threading.Semaphore(0)
@@ -312,8 +315,8 @@ def cli_server(tmp_path: Path, serve_db: str, *options: str) -> tuple[Any, dict[
 
     from simeval.cli import app as cli
     from simeval.errors import InputError
-    from simeval.serve.campaigns import Targets, create_campaign
     from simeval.serve.db import Database
+    from simeval.serve.service.campaigns import Targets, create_campaign
 
     folder = tmp_path / "cli"
     folder.mkdir(exist_ok=True)
@@ -401,7 +404,7 @@ def test_registration_can_be_closed_and_capped(tmp_path, serve_db, clock):
     r = s.client.post("/api/campaigns/lex25/teams", json={"team": "gamma"})
     assert r.status_code == 403 and "2 teams" in r.json()["error"]
 
-    from simeval.serve.campaigns import read_registration
+    from simeval.serve.service.campaigns import read_registration
 
     for doc, message in (({"registration": "maybe"}, "open"), ({"max_teams": 0}, "≥ 1")):
         with pytest.raises(InputError, match=message):
@@ -429,7 +432,7 @@ def test_the_team_cap_holds_under_concurrent_registrations(tmp_path, serve_db, c
 
 
 def test_rejected_uploads_are_capped_per_day_and_pruned(tmp_path, serve_db, clock, mc30):
-    from simeval.serve.campaigns import export
+    from simeval.serve.service.campaigns import export
 
     s = server_with(
         serve_db, tmp_path / "server", clock, rejected_per_day=3, keep_rejected=(2, 7.0)
@@ -485,7 +488,7 @@ def test_team_names_are_normalised_and_look_alikes_refused(srv):
 
 def test_a_campaign_name_with_a_trailing_newline_is_refused():
     from simeval.errors import InputError
-    from simeval.serve.campaigns import check_name
+    from simeval.serve.service.campaigns import check_name
 
     with pytest.raises(InputError):
         check_name("lex25\n", "campaign name")

@@ -37,8 +37,8 @@ from serve_kit import (
     yp130_pairs,
 )
 from simeval.errors import InputError
-from simeval.serve.campaigns import Targets, create_campaign, publish, read_campaign_file
 from simeval.serve.db import Database
+from simeval.serve.service.campaigns import Targets, create_campaign, publish, read_campaign_file
 
 STS_SET = "answers-forums"  # SemEval 2015: 2,000 input lines, 375 of them scored
 HIDDEN = f"""
@@ -196,13 +196,16 @@ def test_probing_the_gold_lines_costs_runs(hidden_server, data_dir):
 
 
 def test_an_error_only_the_gold_finds_takes_the_run_and_waits_for_publication(
-    hidden_server, clock, data_dir, monkeypatch
+    hidden_server, clock, data_dir, monkeypatch, tmp_path
 ):
     """The catalog's pair targets list their gold pairs in their input (russe-hj's input is
     its 333 pairs), so the input check finds what the gold would; an error that only the
     gold finds (here made to happen) takes the run, looks like any other run while the phase
     is hidden, and is shown once it is published."""
     import simeval.api
+    from simeval.results.store import load_results
+    from simeval.serve.db.storage import Storage
+    from simeval.serve.service.campaigns import export
 
     s, token = hidden_server
     pairs = russe_pairs(data_dir)
@@ -228,6 +231,11 @@ def test_an_error_only_the_gold_finds_takes_the_run_and_waits_for_publication(
     assert later["results"] == [] and later["error"] == "run.csv: the gold refuses this file"
     board = s.client.get("/api/campaigns/h25/phases/final/leaderboard").json()
     assert [row[1] for row in board["rows"]] == ["alpha run 1"]
+    out = tmp_path / "export"  # run 2 counted, with no records: the results folder has none
+    export(s.db, Storage(s.files), "h25", out)
+    assert {r["system"]["name"] for r in load_results(out / "final")} == {"alpha run 1"}
+    table = (out / "submissions.csv").read_text()
+    assert "the gold refuses this file" in table
 
 
 # ---- point 5: warnings that are safe to show are shown while scores are hidden
@@ -252,13 +260,10 @@ def test_a_hidden_phase_shows_the_files_warnings(hidden_server, data_dir, tmp_pa
     # `simeval submit` prints it on stderr
     from typer.testing import CliRunner
 
-    import simeval.cli.serve as cli_serve
+    from serve_kit import through
     from simeval.cli import app
 
-    def via_test_client(method: str, url: str, **kwargs):
-        return s.client.request(method, url.removeprefix("http://server"), **kwargs)
-
-    monkeypatch.setattr(cli_serve, "_http", via_test_client)
+    through(monkeypatch, s.client)
     (tmp_path / "run.csv").write_bytes(data)
     args = ["submit", str(tmp_path / "run.csv"), "--server", "http://server", "--token", token]
     done = CliRunner().invoke(app, [*args, "-p", "final", "-t", "russe"])
@@ -271,7 +276,7 @@ def test_the_upload_page_shows_the_warnings(hidden_server, data_dir):
     from fastapi.testclient import TestClient
 
     from simeval.serve.app import SESSION_COOKIE
-    from simeval.serve.security import CSRF_COOKIE
+    from simeval.serve.service.security import CSRF_COOKIE
 
     s, token = hidden_server
     pairs = russe_pairs(data_dir)

@@ -209,7 +209,7 @@ def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
     after another: two are scored, the third is refused (409) before scoring and not kept."""
     import simeval.api
     from serve_kit import OPENS, Clock, gold, make_server, pair_file, register
-    from simeval.serve.submit import Refused
+    from simeval.serve.service.submit import Refused
 
     server = make_server(serve_db, tmp_path / "server", Clock(OPENS + timedelta(days=1)))
     service = server.app.state.service
@@ -253,6 +253,7 @@ def test_scoring_processes_answer_as_the_server_process_does(
     from simeval.api import score
     from simeval.errors import InputError
     from simeval.results.items import read_items
+    from simeval.results.store import load_results
     from simeval.serve.app import create_app
 
     clock = Clock(OPENS + timedelta(days=1))
@@ -273,7 +274,9 @@ def test_scoring_processes_answer_as_the_server_process_does(
         r = upload(client, token, good, target="mc30")
         assert r.status_code == 201, r.text
         assert r.json()["results"][0]["metrics"] == pytest.approx(offline.metrics, abs=1e-12)
-        items = read_items(made.files / "submissions" / r.json()["id"] / "items" / "0.tsv.gz")
+        kept = made.files / "submissions" / r.json()["id"]  # a results folder of the store
+        (record,) = load_results(kept)
+        items = read_items(kept / record["items_file"])
         assert items["score"].tolist() == offline.items["score"].tolist()
         r = upload(client, token, bad, target="mc30", filename="bad.csv")
         assert r.status_code == 422

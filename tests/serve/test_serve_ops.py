@@ -55,7 +55,7 @@ def test_a_backup_has_ids_of_its_own_and_never_pairs_with_the_live_database(
 ):
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
-    from simeval.serve.stamp import Mismatch
+    from simeval.serve.db.stamp import Mismatch
 
     srv = make_server(serve_db, tmp_path / "srv", clock)
     token = register(srv.client, "alpha")
@@ -90,7 +90,7 @@ def test_a_backup_has_ids_of_its_own_and_never_pairs_with_the_live_database(
 
 def test_a_second_server_on_the_database_is_refused_whatever_its_folder(tmp_path, serve_db, clock):
     from simeval.serve.app import create_app
-    from simeval.serve.stamp import Busy, Mismatch, shown_url
+    from simeval.serve.db.stamp import Busy, Mismatch, shown_url
 
     srv = make_server(serve_db, tmp_path / "a", clock)
     elsewhere = tmp_path / "b" / "files"
@@ -109,7 +109,7 @@ def test_a_second_server_on_the_database_is_refused_whatever_its_folder(tmp_path
 def test_the_database_lock_is_released_at_shutdown(tmp_path, clock):
     from serve_kit import live
     from simeval.serve.app import create_app
-    from simeval.serve.stamp import Busy
+    from simeval.serve.db.stamp import Busy
 
     url = f"sqlite:///{tmp_path / 'serve.db'}"
     srv = make_server(url, tmp_path / "a", clock)
@@ -124,9 +124,9 @@ def test_a_copied_folder_is_not_sent_to_a_live_servers_database(tmp_path, serve_
     """A folder copied by hand (or by a backup of before) keeps the original's ids: while the
     original runs, the refusal says so rather than 'Start with --db' the live database."""
     from simeval.serve.app import create_app
-    from simeval.serve.backup import SKIPPED
     from simeval.serve.db import default_url
-    from simeval.serve.stamp import Mismatch, shown_url
+    from simeval.serve.db.stamp import Mismatch, shown_url
+    from simeval.serve.service.backup import SKIPPED
 
     srv = make_server(serve_db, tmp_path / "srv", clock)
     copy = tmp_path / "copy"
@@ -161,12 +161,12 @@ def test_a_backup_into_the_servers_own_folder_is_refused(tmp_path, clock, inside
 
 def test_backup_itself_refuses_a_folder_inside_the_storage(tmp_path, clock):
     from simeval.errors import InputError
-    from simeval.serve.backup import backup
     from simeval.serve.db import default_url
+    from simeval.serve.service.backup import backup
 
     srv = make_server(default_url(tmp_path / "t"), tmp_path / "t", clock)
     stop(srv.app)
-    from simeval.serve.storage import Storage
+    from simeval.serve.db.storage import Storage
 
     with pytest.raises(InputError, match="inside the server's folder"):
         backup(srv.db, Storage(srv.files), srv.files / "snap")

@@ -31,8 +31,8 @@ from serve_kit import (
     stop,
 )
 from simeval.errors import InputError, SimevalError
-from simeval.serve.campaigns import Targets, create_campaign
 from simeval.serve.db import Database
+from simeval.serve.service.campaigns import Targets, create_campaign
 
 
 def campaign(name: str, *phases: tuple[str, list[str], bool | None]) -> str:
@@ -115,7 +115,7 @@ def test_the_count_of_shared_pairs_is_the_data_files_and_either_order(data_dir, 
     found = re.search(r"share ([\d,]+) item", str(caught.value))
     assert found and int(found.group(1).replace(",", "")) == expected
     assert "campaign a" in str(caught.value) and "phase test" in str(caught.value)
-    from simeval.serve.campaigns import item_key
+    from simeval.serve.service.campaigns import item_key
 
     assert item_key(("Car", "automobile")) == item_key(("automobile", "car"))
 

@@ -79,7 +79,7 @@ def test_a_start_with_the_wrong_database_is_refused_and_moves_nothing(
     without --db (SIMEVAL_SERVE_DB unset), so the default FOLDER/serve.db is a new file."""
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
-    from simeval.serve.stamp import Mismatch, shown_url
+    from simeval.serve.db.stamp import Mismatch, shown_url
 
     folder = tmp_path / "campaign"
     srv = make_server(serve_db, folder, clock)
@@ -121,7 +121,7 @@ def test_a_start_with_the_wrong_database_is_refused_and_moves_nothing(
 def test_a_database_stamped_for_another_folder_is_refused(tmp_path, serve_db, clock, mc30):
     """Two campaigns' folders swapped: each database names the folder it belongs to."""
     from simeval.serve.app import create_app
-    from simeval.serve.stamp import Mismatch
+    from simeval.serve.db.stamp import Mismatch
 
     first = make_server(serve_db, tmp_path / "first", clock)
     stop(first.app)
@@ -140,7 +140,7 @@ def test_a_database_stamped_for_another_folder_is_refused(tmp_path, serve_db, cl
 
 def test_a_folder_without_stamp_is_refused_by_a_stamped_database(tmp_path, serve_db, clock):
     from simeval.serve.app import create_app
-    from simeval.serve.stamp import Mismatch
+    from simeval.serve.db.stamp import Mismatch
 
     srv = make_server(serve_db, tmp_path / "a", clock)
     stop(srv.app)
@@ -156,8 +156,8 @@ def test_a_pair_made_before_stamps_is_stamped_when_rows_and_files_agree(
     from sqlalchemy import delete
 
     from simeval.serve.app import create_app
-    from simeval.serve.models import ServerStamp
-    from simeval.serve.stamp import STAMP_FILE, Mismatch
+    from simeval.serve.db.models import ServerStamp
+    from simeval.serve.db.stamp import STAMP_FILE, Mismatch
 
     srv = make_server(serve_db, tmp_path / "old", clock)
     token = register(srv.client, "alpha")
@@ -426,7 +426,7 @@ def test_a_lost_sqlite_database_is_not_recreated_empty(tmp_path, clock, mc30):
     new, empty database. The start is refused and no empty file stays."""
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
-    from simeval.serve.stamp import Mismatch
+    from simeval.serve.db.stamp import Mismatch
 
     folder = tmp_path / "srv"
     srv = make_server(default_url(folder), folder, clock)
@@ -447,7 +447,7 @@ def test_a_server_that_shuts_down_releases_its_folder(tmp_path, clock):
     so the next server on the folder starts (the lock is not per thread)."""
     from serve_kit import live
     from simeval.serve.app import create_app
-    from simeval.serve.stamp import Busy
+    from simeval.serve.db.stamp import Busy
 
     url = f"sqlite:///{tmp_path / 'serve.db'}"
     srv = make_server(url, tmp_path / "server", clock)
@@ -459,7 +459,7 @@ def test_a_server_that_shuts_down_releases_its_folder(tmp_path, clock):
 
 def test_uploads_and_the_database_are_the_servers_alone(tmp_path, clock, mc30):
     """Folders 0700, files 0600: the SQLite file (and its WAL), the stamp, every stored
-    upload and its item rows."""
+    upload, its result records and their item rows."""
     from simeval.serve.db import default_url
 
     folder = tmp_path / "srv"
@@ -470,6 +470,7 @@ def test_uploads_and_the_database_are_the_servers_alone(tmp_path, clock, mc30):
     stored = srv.files / "submissions" / sid
     dirs = [srv.files, srv.files / "tmp", srv.files / "submissions", stored, stored / "items"]
     files = [stored / "upload", *stored.glob("items/*"), srv.files / "server.json"]
+    files += [stored / "results.jsonl", *stored.glob("results.jsonl.lock")]
     files += [p for p in folder.glob("serve.db*")]
     assert len(files) >= 4
     assert {str(d): oct(d.stat().st_mode & 0o777) for d in dirs} == {str(d): "0o700" for d in dirs}

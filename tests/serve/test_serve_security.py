@@ -70,9 +70,9 @@ from serve_kit import (
     yp130_pairs,
 )
 from simeval.serve.app import create_app
-from simeval.serve.campaigns import Targets, create_campaign
-from simeval.serve.models import Phase, Submission, Team, utc
-from simeval.serve.security import RateLimit
+from simeval.serve.db.models import Phase, Submission, Team, utc
+from simeval.serve.service.campaigns import Targets, create_campaign
+from simeval.serve.service.security import RateLimit
 
 TRIAL_CAP = 100_000  # max_bytes of the trial phase in serve_kit.CAMPAIGN
 MANY_RUNS = CAMPAIGN.replace("runs = 2\n", "runs = 30\n", 1)  # trial: room for many uploads
@@ -628,9 +628,13 @@ def test_no_route_writes_to_a_submission(srv, mc30):
     sid = upload(client, a, pair_file(mc30, 1)[0], target="mc30").json()["id"]
     path = srv.files / "submissions" / sid / "upload"
     before = path.read_bytes()
-    for route in srv.app.routes:
-        if "{submission_id}" in getattr(route, "path", ""):
-            assert route.methods <= {"GET", "HEAD"}, route.path
+    from simeval.serve.app import ROUTERS  # the app's routes (FastAPI nests included routers)
+
+    routes = [*srv.app.routes, *(r for router in ROUTERS for r in router.routes)]
+    named = [r for r in routes if "{submission_id}" in getattr(r, "path", "")]
+    assert named
+    for route in named:
+        assert route.methods <= {"GET", "HEAD"}, route.path
     other = pair_file(mc30, 2)[0]
     for token in (a, b):
         for method in ("PUT", "POST", "PATCH", "DELETE"):
@@ -916,10 +920,21 @@ def new_paths(root: Path, before: set[Path]) -> set[str]:
     return {str(p.relative_to(root)) for p in now - before}
 
 
-def kept_layout(sid: str) -> set[str]:
-    """What the storage layout (module storage) allows one scored submission to add."""
+def kept_layout(sid: str, root: Path) -> set[str]:
+    """What the storage layout (module storage) allows one scored submission to add: the
+    upload, the results store's file (and its lock) and the items named by the server's
+    record ids (16 hex digits, never the client's)."""
     base = f"server/files/submissions/{sid}"
-    return {base, f"{base}/upload", f"{base}/items", f"{base}/items/0.tsv.gz"}
+    ids = [json.loads(x)["id"] for x in (root / base / "results.jsonl").read_text().splitlines()]
+    assert all(re.fullmatch(r"[0-9a-f]{16}", i) for i in ids), ids
+    store = [f"{base}/results.jsonl", f"{base}/results.jsonl.lock"]
+    return {
+        base,
+        f"{base}/upload",
+        f"{base}/items",
+        *store,
+        *(f"{base}/items/{i}.tsv.gz" for i in ids),
+    }
 
 
 def check_shown(name: str) -> None:
@@ -936,7 +951,7 @@ def test_api_file_names_never_reach_the_disk(srv, mc30, tmp_path):
         r = upload(srv.client, token, pair_file(mc30, i)[0], target="mc30", filename=evil)
         assert r.status_code == 201, (evil, r.text)
         check_shown(r.json()["file"])
-        assert new_paths(tmp_path, before) <= kept_layout(r.json()["id"]), evil
+        assert new_paths(tmp_path, before) <= kept_layout(r.json()["id"], tmp_path), evil
     assert not (tmp_path / "x.csv").exists() and not (srv.folder / "x.csv").exists()
     mine = client_at(srv.app, cookies={SESSION_COOKIE: token}).get("/mine").text
     assert "&lt;img src=x onerror=alert(1)&gt;.csv" in mine and "<img" not in mine
@@ -953,7 +968,7 @@ def test_form_file_names_never_reach_the_disk_and_are_shown_escaped(srv, mc30, t
         assert "<img" not in x.text
         (sub,) = [s for s in rows(srv) if s.id not in seen]
         seen.add(sub.id)
-        assert new_paths(tmp_path, before) <= kept_layout(sub.id), evil
+        assert new_paths(tmp_path, before) <= kept_layout(sub.id, tmp_path), evil
         check_shown(sub.client_name)
     html_name = "<img src=x onerror=alert(1)>.csv"
     x = upload_form(srv.app, token, [bad_file(mc30)], filename=html_name)
@@ -1090,7 +1105,7 @@ def test_logs_hold_no_secret_in_the_live_server(tmp_path, serve_db, mc30):
 def test_rate_limit_buckets_stay_bounded_and_keep_busy_clients_limited() -> None:
     """Many client addresses cannot grow the limiter without bound: refilled buckets are
     forgotten first, so a client still out of tokens stays limited."""
-    from simeval.serve.security import RateLimit, RateLimiter
+    from simeval.serve.service.security import RateLimit, RateLimiter
 
     now = [0.0]
     limiter = RateLimiter({"login": RateLimit(burst=1, per_minute=1)}, lambda: now[0], 50)

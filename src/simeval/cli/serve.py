@@ -12,7 +12,6 @@ import typer
 from rich.markup import escape
 
 from simeval.cli.common import app, err, guarded, out
-from simeval.errors import InputError, SimevalError
 
 serve_app = typer.Typer(
     rich_markup_mode=None,
@@ -33,7 +32,6 @@ DbUrl = Annotated[
         help="A database URL instead of FOLDER/serve.db (postgresql://user@host/name).",
     ),
 ]
-KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
 CampaignName = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name.")]
 
 
@@ -44,10 +42,10 @@ def _open(folder: Path, db: str | None) -> tuple[Any, Any]:
 
     require_extra()
     from simeval.serve.db import default_url
-    from simeval.serve.stamp import open_pair
+    from simeval.serve.service.results import open_server
 
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return open_pair(db or default_url(folder), folder / "files")
+    return open_server(db or default_url(folder), folder / "files")
 
 
 @serve_app.command("init")
@@ -80,17 +78,12 @@ def campaign_cmd(
     left blank where the gold has a score is scored 0, and any other error stays hidden with
     the run until publication. Warnings from the file and the input (format, pairs without a
     score) are shown with each upload."""
-    from simeval.serve.campaigns import Targets, create_campaign, read_campaign_file
+    from simeval.serve.service.campaigns import Targets, create_campaign, phase_lines
 
     database, _ = _open(folder, db)
     c = create_campaign(database, file, datetime.now(UTC), Targets())
     out.print(f"campaign {escape(c.name)} created", highlight=False)
-    for p in read_campaign_file(file)[3]:  # an organiser sees a test phase left visible
-        shown = "hidden" if p.hidden else "visible"
-        if p.hidden_default:
-            why = "a phase named test" if p.hidden else "any phase not named test"
-            shown += f" (hidden not set in the file: the default for {why})"
-        line = f"  phase {p.name}: {', '.join(p.targets)}; scores {shown}"
+    for line in phase_lines(file):  # an organiser sees a test phase left visible
         out.print(escape(line), highlight=False)
 
 
@@ -144,36 +137,10 @@ def run_cmd(
     another database (a missing --db or SIMEVAL_SERVE_DB, a new file) is refused and names
     the right one. Files that no row names (left by a crash mid-upload) are moved to
     FOLDER/files/quarantine, never deleted."""
-    import copy
-    import logging.config
+    from simeval.serve.app import run
 
-    import uvicorn
-    from uvicorn.config import LOGGING_CONFIG
-
-    from simeval.serve.app import create_app
-    from simeval.serve.db import default_url
-
-    logs = copy.deepcopy(LOGGING_CONFIG)
-    logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
-    logging.config.dictConfig(logs)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    web = create_app(
-        db or default_url(folder),
-        folder / "files",
-        scorers=scorers,
-        trust_proxy=[a for a in trust_proxy.split(",") if a.strip()],
-        rejected_per_day=rejected_per_day,
-    )
-    uvicorn.run(  # proxy_headers=False: the app reads X-Forwarded-For from --trust-proxy only
-        web,
-        host=host,
-        port=port,
-        log_level="info",
-        log_config=logs,
-        proxy_headers=False,
-        limit_concurrency=max_connections,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-    )
+    trusted = [a for a in trust_proxy.split(",") if a.strip()]
+    run(folder, db, host, port, scorers, trusted, rejected_per_day, max_connections)
 
 
 @serve_app.command("publish")
@@ -185,7 +152,7 @@ def publish_cmd(
     db: DbUrl = None,
 ) -> None:
     """Show a hidden phase's scores to participants (after its deadline)."""
-    from simeval.serve.campaigns import publish
+    from simeval.serve.service.campaigns import publish
 
     database, _ = _open(folder, db)
     publish(database, campaign, phase, datetime.now(UTC))
@@ -202,7 +169,7 @@ def rotate_token_cmd(
 ) -> None:
     """Give a team a new token (printed once); its old token stops working at once, also in
     a running server."""
-    from simeval.serve.campaigns import rotate_token
+    from simeval.serve.service.campaigns import rotate_token
 
     database, _ = _open(folder, db)
     out.print(rotate_token(database, campaign, team), highlight=False)
@@ -223,7 +190,7 @@ def registration_cmd(
 ) -> None:
     """Open or close a campaign's registration, or cap its teams (campaign file keys
     registration = "open"|"closed" and max_teams = N set them at creation); prints them."""
-    from simeval.serve.campaigns import set_registration
+    from simeval.serve.service.campaigns import set_registration
 
     database, _ = _open(folder, db)
     now = set_registration(database, campaign, state, max_teams)
@@ -242,7 +209,7 @@ def export_cmd(
     """Write every submission (submissions.csv and the files), each phase's results.jsonl
     (for `simeval leaderboard` and `simeval report`) and its final leaderboard, RUSSE Table 5
     style, as leaderboard.md, .csv, .tex and .html."""
-    from simeval.serve.campaigns import export
+    from simeval.serve.service.campaigns import export
 
     database, storage = _open(folder, db)
     for path in export(database, storage, campaign, to):
@@ -262,7 +229,7 @@ def backup_cmd(
     database, never the live one): `simeval serve run OUT` starts from a SQLite backup as it
     is; for PostgreSQL, load serve.sql into a new database and give it with --db. OUT may not
     be inside FOLDER."""
-    from simeval.serve.backup import backup, inside
+    from simeval.serve.service.backup import backup, inside
 
     inside(to, folder)  # before anything is opened or made
     database, storage = _open(folder, db)
@@ -276,39 +243,6 @@ def backup_cmd(
 Server = Annotated[str, typer.Option("--server", help="The server's address (http://host:port).")]
 
 
-def _http(method: str, url: str, **kwargs: Any) -> Any:
-    import httpx
-
-    try:
-        return httpx.request(method, url, timeout=120, **kwargs)
-    except httpx.HTTPError as exc:
-        raise SimevalError(f"{url}: {exc}") from None
-
-
-def _answer(r: Any, url: str) -> dict[str, Any]:
-    """The server's JSON answer; one that is no JSON object (a proxy's error page, a timeout
-    page) is a clear error with what it did answer, and so is a 503."""
-    try:
-        answer = r.json()
-    except ValueError:
-        answer = None
-    if not isinstance(answer, dict):
-        kind = r.headers.get("content-type", "no content type")
-        text = " ".join(r.text.split())[:200]
-        raise SimevalError(
-            f"{url}: the server answered {r.status_code} {r.reason_phrase} with {kind}, not "
-            f"simeval's JSON{f': {text}' if text else ''}{_retry(r)}"
-        )
-    if r.status_code == 503:
-        raise SimevalError(f"{answer.get('error', 'the server is unavailable')}{_retry(r)}")
-    return answer
-
-
-def _retry(r: Any) -> str:
-    after = r.headers.get("retry-after", "")
-    return f" (the server asks to retry after {after} s)" if after.isdigit() else ""
-
-
 @app.command("register")
 @guarded
 def register_cmd(
@@ -317,12 +251,9 @@ def register_cmd(
     server: Server,
 ) -> None:
     """Register a team in a campaign; prints its token once (keep it)."""
-    url = f"{server.rstrip('/')}/api/campaigns/{campaign}/teams"
-    r = _http("POST", url, json={"team": team})
-    answer = _answer(r, url)
-    if r.status_code != 201:
-        raise SimevalError(answer.get("error", r.text))
-    out.print(answer["token"], highlight=False)
+    from simeval.serve.client import register_team
+
+    out.print(register_team(server, campaign, team), highlight=False)
 
 
 @app.command("submit")
@@ -341,29 +272,12 @@ def submit_cmd(
 ) -> None:
     """Upload a submission; prints its scores (or that they are hidden), or the file's
     problems with file and line as `simeval score` prints them (exit status 2)."""
-    if not file.is_file():
-        raise InputError(file, None, "file not found")
-    params = {"filename": file.name, **({"target": target} if target else {})}
-    with open(file, "rb") as f:
-        url = f"{server.rstrip('/')}/api/phases/{phase}/submissions"
-        r = _http(
-            "POST",
-            url,
-            params=params,
-            content=f,
-            headers={"authorization": f"Bearer {token}"},
-        )
-    answer = _answer(r, url)
+    from simeval.serve.client import accepted, send_file
+
+    status, answer = send_file(server, file, token, phase, target)
     if as_json:
         out.print_json(json.dumps(answer))
-    if r.status_code == 422 and "line" in answer:
-        where = answer.get("file")
-        path = (
-            str(file) + where[len(file.name) :] if where and where.startswith(file.name) else where
-        )
-        raise InputError(path, answer.get("line"), answer["message"])
-    if r.status_code != 201:
-        raise SimevalError(answer.get("error", r.text))
+    accepted(status, answer, file)
     if as_json:
         return
     out.print(

@@ -182,6 +182,22 @@ class TaskKind:
         """The files ``entry`` reads (catalog paths for catalog entries)."""
         return []
 
+    # -- what a shared-task server asks of a kind (simeval.serve) -----------------------------
+    # ``target``: a benchmark of this kind, or a one-file suite whose members are of this kind
+
+    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+        """What participants score for ``target``, without the gold: ``(file name, bytes)``;
+        None when there is nothing to download."""
+        return None
+
+    def public_check(self, target: Any, path: Path) -> list[InputWarning]:
+        """Refuse the submission at ``path`` (an :class:`InputError`) only for what
+        ``target``'s input file shows, with a message that depends on the file and that input
+        alone; else the warnings those two alone give. The rule of a hidden phase
+        (:mod:`simeval.serve.service.hidden`): nothing of the gold may refuse a file or show in
+        a message. This default refuses nothing."""
+        return []
+
 
 @dataclass(frozen=True)
 class KindEntry:

@@ -69,6 +69,44 @@ class LinkingKind(TaskKind):
             return xling_files(dict(entry.options)["lang"])
         return [entry.folder]
 
+    # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+        """A zip of JSON lines: ``queries.jsonl`` (the test documents to link),
+        ``documents.jsonl`` (the candidates) and ``train.jsonl`` (training documents with their
+        ``link``; the test links are the gold and stay out); None for a benchmark of qrels
+        alone (no documents to hand out)."""
+        from simeval.data.zipped import pack
+
+        if getattr(target, "collection", None) is None:
+            return None
+        return f"{target.name}-inputs.zip", pack(linking_inputs(target.collection))
+
+    def public_check(self, target: Any, path: Path) -> list[InputWarning]:
+        """The run reads as a TREC run (the reader checks nothing of the gold)."""
+        target.read_submission(path)
+        return []
+
+
+def linking_inputs(collection: LinkingCollection) -> list[tuple[str, bytes]]:
+    """A linking collection's public parts as JSON lines (:meth:`LinkingKind.input_file`)."""
+    import json
+
+    def jsonl(rows: list[dict[str, str]]) -> bytes:
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+
+    test = [{"id": q.id, "text": q.text} for q in collection.split("test")]
+    corpus = [{"id": d.id, "text": d.text} for d in collection.corpus]
+    train = [
+        {"id": q.id, "text": q.text, "link": collection.links[q.id]}
+        for q in collection.split("train")
+    ]
+    return [
+        ("queries.jsonl", jsonl(test)),
+        ("documents.jsonl", jsonl(corpus)),
+        ("train.jsonl", jsonl(train)),
+    ]
+
 
 LINKING = LinkingKind()
 

@@ -18,6 +18,7 @@ Submission: a pair file (csv, tsv or space separated, header optional; the score
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -306,6 +307,95 @@ class PairKind(TaskKind):
         subset = [e.subset.split, *([e.subset.via] if e.subset.via else [])] if e.subset else []
         extra = [*([e.exclude] if e.exclude else []), *(m for _, m in e.marks), *subset]
         return [e.gold, *extra]
+
+    # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+        """A blank submission: the pairs, an empty score column (a one-file suite's every
+        distinct pair once)."""
+        import tempfile
+
+        (request,) = target.requests()
+        first = target.members[0] if target.members else target
+        blank = first.from_answers(request, np.full(len(request.pairs), np.nan))
+        with tempfile.TemporaryDirectory() as folder:
+            out = Path(folder) / f"{target.name}.csv"
+            first.write_submission(blank, out)
+            return out.name, out.read_bytes()
+
+    def public_check(self, target: Any, path: Path) -> list[InputWarning]:
+        """The file reads as a pair file; some of its pairs are pairs of the input file, and
+        some of those have a score; a benchmark that takes no missing pair
+        (``missing="error"``: the word sets, whose input is their gold pairs) needs a score for
+        every input pair. Warns, counting against the input file: the reader's warnings
+        (repeated pairs), input pairs without a score, scored pairs not in the input file,
+        scores outside the task's range."""
+        first = target.members[0] if target.members else target
+        known = input_pairs(target)
+        only = frozenset(known)
+        sub = read_scored_pairs(path, None, only=only)
+        total = len(sub) + sub.extra
+        if not len(sub):
+            if not total:
+                raise InputError(sub.path, None, "no pairs: expected word1 word2 score lines")
+            a, b = (sub.first_extra or (("", ""), 0))[0]
+            raise InputError(
+                sub.path,
+                None,
+                f"none of its {total} pairs is in the input file (first: {shown(a)},{shown(b)}): "
+                "a submission for another target?",
+            )
+        if np.isnan(sub.scores).all():
+            raise InputError(sub.path, None, "no pair has a score (every score field is empty)")
+        index = sub.lookup()
+        scores = sub.scores.tolist()
+        unscored = [p for p in known if p not in index or scores[index[p]] != scores[index[p]]]
+        warnings = list(sub.warnings)
+        if unscored:
+            a, b = unscored[0]
+            text = (
+                f"{len(unscored)} of {len(known)} input pairs have no score "
+                f"(first: {shown(a)},{shown(b)})"
+            )
+            if first.missing == "error":
+                raise InputError(
+                    sub.path, None, f"{text}: {target.name} needs a score for every pair"
+                )
+            how = "counts as 0" if first.missing == "zero" else "is left out"
+            warnings.append(
+                InputWarning(sub.path, None, f"{text}; a gold pair without a score {how}")
+            )
+        warnings += extra_pairs(sub, only, "the input file")[1]
+        if first.score_range is not None:
+            warnings += range_warnings(sub, *first.score_range)
+        return warnings
+
+
+_inputs: dict[int, tuple[Any, list[tuple[str, str]]]] = {}
+_inputs_lock = threading.Lock()
+
+
+def input_pairs(target: Any) -> list[tuple[str, str]]:
+    """The distinct pairs of ``target``'s input file (:meth:`PairKind.input_file`), read back
+    from the file as a participant reads it; kept per loaded target."""
+    import tempfile
+
+    with _inputs_lock:
+        found = _inputs.get(id(target))
+        if found is not None and found[0] is target:
+            return found[1]
+    first = target.members[0] if target.members else target
+    made = first.task_kind.input_file(target)
+    if made is None:  # pragma: no cover  (every pair target has one)
+        raise InputError(None, None, f"{target.name} has no input file")
+    name, data = made
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(folder) / name
+        file.write_bytes(data)
+        pairs = read_scored_pairs(file).pairs
+    with _inputs_lock:
+        _inputs[id(target)] = (target, pairs)
+    return pairs
 
 
 def load_pairs(entry: PairEntry, files: Files) -> PairBenchmark:

@@ -66,6 +66,35 @@ class STSKind(TaskKind):
     def entry_files(self, entry: STSEntry) -> list[str]:
         return list(dict.fromkeys([entry.input, entry.gold]))
 
+    # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+        """The sentence pairs tab-separated, as in the STS.input files."""
+        (request,) = target.requests()
+        text = "".join(f"{a}\t{b}\n" for a, b in request.pairs)
+        official = target.submission_file(Path()).name  # STS.output.MSRvid.txt
+        if official.startswith("STS.output."):
+            return official.replace("output", "input", 1), text.encode()
+        return f"STS.input.{target.name}.txt", text.encode()
+
+    def public_check(self, target: Any, path: Path) -> list[InputWarning]:
+        """One line per input pair, each blank or a number with an optional confidence in
+        0..100; not every line blank. Warns how many lines are blank."""
+        n = len(target.pairs)  # the input file's lines
+        out = read_sts_output(path, n, np.ones(n, dtype=bool))
+        blank = int(np.isnan(out.scores).sum())
+        if blank == n:
+            raise InputError(
+                out.path, None, f"every line is blank: none of the {n} pairs has a score"
+            )
+        if not blank:
+            return []
+        text = (
+            f"{blank} of {n} lines are blank: those pairs have no score (a blank line where "
+            "the gold has a score is scored 0)"
+        )
+        return [InputWarning(out.path, None, text)]
+
 
 STS = STSKind()
 
@@ -137,9 +166,10 @@ class STSBenchmark(Benchmark):
 
     def read_submission(self, path: Path, *, blanks: str = "gold", **_: Any) -> STSOutput:
         """The output file. ``blanks="gold"`` (the official rule): a blank line only where the
-        gold is empty. ``blanks="any"`` (the server's hidden phases, :mod:`simeval.serve.hidden`,
-        so that no answer tells which lines the gold scores): a blank line anywhere, scored 0
-        with confidence 0 where the gold has a score, and counted as missing."""
+        gold is empty. ``blanks="any"`` (the server's hidden phases,
+        :mod:`simeval.serve.service.hidden`, so that no answer tells which lines the gold
+        scores): a blank line anywhere, scored 0 with confidence 0 where the gold has a score,
+        and counted as missing."""
         if blanks == "gold":
             return read_sts_output(path, len(self.gold), ~self.scored)
         if blanks != "any":

@@ -19,6 +19,7 @@ A write cut short (a killed process, a full disk) loses at most the records bein
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,24 +60,48 @@ def _set_aside_torn_tail(path: Path) -> None:
     _report(InputWarning(str(path), line, f"a torn record (no line end) was moved to {TORN_FILE}"))
 
 
-def save_results(folder: str | Path, results: Sequence[Result]) -> Path:
-    """Append results to ``folder/results.jsonl`` (created if needed), their items beside.
+def save_results(folder: str | Path, results: Sequence[Result], level: int = 6) -> Path:
+    """Append results to ``folder/results.jsonl`` (created if needed), their items beside
+    (gzip ``level``), and set each result's ``items_file``.
 
     Items are written first, so a record never names a file that is not there.
     """
+    for r in results:
+        if r.items is not None:
+            r.items_file = f"{ITEMS_FOLDER}/{r.id}.tsv.gz"
+    records = [r.to_dict() for r in results]
+    return save_records(folder, records, [r.items for r in results], level)
+
+
+def save_records(
+    folder: str | Path,
+    records: Sequence[dict[str, Any]],
+    items: Sequence[Items | Path | None] = (),
+    level: int = 6,
+) -> Path:
+    """Append ``records`` (result records as :meth:`Result.to_dict` gives them) to
+    ``folder/results.jsonl``, as :func:`save_results` does. ``items[i]``, when given, is
+    record i's rows, or an items file to copy as it is: either is written first to
+    ``items/<id>.tsv.gz``, which the record then names (its ``items_file``)."""
     from filelock import FileLock
 
     folder = Path(folder)
     path = folder / RESULTS_FILE
     folder.mkdir(parents=True, exist_ok=True)
-    for r in results:
-        if r.items is not None:
-            r.items_file = f"{ITEMS_FOLDER}/{r.id}.tsv.gz"
-            final = folder / r.items_file
+    out = []
+    for i, record in enumerate(records):
+        rows = items[i] if i < len(items) else None
+        if rows is not None:
+            record = {**record, "items_file": f"{ITEMS_FOLDER}/{record['id']}.tsv.gz"}
+            final = folder / record["items_file"]
             final.parent.mkdir(exist_ok=True)
             with staged(final) as partial:
-                write_items(partial, r.items)
-    text = "".join(r.to_json() + "\n" for r in results)
+                if isinstance(rows, Path):
+                    shutil.copyfile(rows, partial)
+                else:
+                    write_items(partial, rows, level)
+        out.append(record)
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out)
     with FileLock(str(path) + ".lock"):
         if path.exists():
             _set_aside_torn_tail(path)

@@ -1,17 +1,25 @@
 """The shared-task server: campaigns, phases, teams and their submissions, scored through the
 same task contract as ``simeval score`` (:func:`simeval.api.score`).
 
-- :mod:`.models`: the database tables (SQLAlchemy 2), created by the versioned migrations in
-  ``migrations/`` (Alembic), run by :func:`.db.upgrade` on every start;
-- :mod:`.db`: engines (SQLite by default, any SQLAlchemy URL), sessions, migrations;
-- :mod:`.storage`: uploads streamed to disk under server-chosen names, size-capped, fsynced and
-  renamed into place only once scored; orphans swept on start;
-- :mod:`.security`: token hashing (scrypt), CSRF, per-client rate limits;
-- :mod:`.campaigns`: what the organiser does (create, publish, export);
-- :mod:`.submit`: receiving one upload: limits, scoring, recording;
-- :mod:`.scoring`: scoring one upload, in the server's process or a pool of processes;
-- :mod:`.board`: leaderboards from the recorded results (RUSSE Table 5 rules);
-- :mod:`.app` and :mod:`.pages`: the HTTP API and the web pages (FastAPI).
+Four layers, each importing only those below it (the ``serve-layers`` contract in
+pyproject.toml):
+
+- :mod:`.routers`: HTTP only: the JSON API (:mod:`.routers.api`), the web pages
+  (:mod:`.routers.pages`), errors as status codes (:mod:`.routers.errors`), what the routes
+  share (:mod:`.routers.web`), request bodies read to a cap (:mod:`.routers.forms`);
+- :mod:`.views`: what a participant is shown: the page templates (:mod:`.views.pages`) and
+  a submission's view (:mod:`.views.submissions`);
+- :mod:`.service`: the rules: receiving one upload (limits, quotas, recording:
+  :mod:`.service.submit`), scoring it (:mod:`.service.scoring`), the hidden-phase rule
+  (:mod:`.service.hidden`), results in the results store (:mod:`.service.results`),
+  leaderboards (:mod:`.service.board`), what the organiser does (:mod:`.service.campaigns`,
+  :mod:`.service.backup`), tokens, CSRF and rate limits (:mod:`.service.security`);
+- :mod:`.db`: engines and sessions (SQLite by default, any SQLAlchemy URL), the tables
+  (:mod:`.db.models`), the versioned migrations (``db/migrations``, Alembic, run on every
+  start), uploads on disk (:mod:`.db.storage`), the stamps and locks that tie a database to
+  its folder (:mod:`.db.stamp`), team names (:mod:`.db.names`).
+
+:mod:`.app` starts a server (locks, stamps, quarantine, targets) and mounts the routers.
 
 Every module that needs fastapi, sqlalchemy or alembic imports them at its top, and this
 package is only imported by ``simeval serve`` / ``simeval submit`` inside their functions, so

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import re
 import shutil
@@ -58,8 +57,8 @@ from sqlalchemy import select
 
 from simeval.errors import InputError
 from simeval.serve.db import Database
-from simeval.serve.models import SCORED, Campaign, Phase, Submission, naive, utc
-from simeval.serve.storage import ITEMS, Storage
+from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, naive, utc
+from simeval.serve.db.storage import Storage
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
@@ -108,7 +107,7 @@ class Targets:
 
 def check_target(target: Any) -> None:
     """Refuse what an upload cannot answer: a group of suites (no file of its own)."""
-    from simeval.serve.archive import is_multi_file
+    from simeval.serve.service.archive import is_multi_file
 
     need = ["requests", "read_submission"]
     parts = [target]
@@ -225,6 +224,20 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
     return name, str(doc.get("title", name)), registry, phases
 
 
+def phase_lines(path: Path) -> list[str]:
+    """One line per phase of the campaign file ``path``: its targets and whether its scores
+    are hidden, saying when that was the default (so an organiser sees a test phase left
+    visible, or a phase hidden for its name)."""
+    lines = []
+    for p in read_campaign_file(path)[3]:
+        shown = "hidden" if p.hidden else "visible"
+        if p.hidden_default:
+            why = "a phase named test" if p.hidden else "any phase not named test"
+            shown += f" (hidden not set in the file: the default for {why})"
+        lines.append(f"  phase {p.name}: {', '.join(p.targets)}; scores {shown}")
+    return lines
+
+
 def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -> Campaign:
     """Add the campaign of ``path`` (every target loaded and checked first; no benchmark or
     item both visible and hidden, within it or against any campaign already made)."""
@@ -335,13 +348,12 @@ def item_key(pair: Any) -> Item:
 def pairs_of(benchmark: Any) -> set[Item] | None:
     """The word or sentence pairs ``benchmark`` asks for; ``None`` when it asks for
     something else (document linking: compared by name only)."""
-    from simeval.kinds.base import WordPairs  # TextPairs too
-
     found: set[Item] = set()
     for request in benchmark.requests():
-        if not isinstance(request, WordPairs):
+        pairs = getattr(request, "pairs", None)  # word or text pairs; documents have none
+        if pairs is None:
             return None
-        found.update(item_key(p) for p in request.pairs)
+        found.update(item_key(p) for p in pairs)
     return found
 
 
@@ -426,8 +438,8 @@ def set_registration(
 def rotate_token(db: Database, campaign: str, team: str) -> str:
     """A new token for ``team`` (shown once); the old one stops working at once, also in a
     running server (its cache of checked tokens compares the stored hash)."""
-    from simeval.serve.models import Team
-    from simeval.serve.security import new_token
+    from simeval.serve.db.models import Team
+    from simeval.serve.service.security import new_token
 
     token = new_token()
     with db.session() as s:
@@ -449,63 +461,18 @@ def cell(value: Any) -> Any:
 
 
 def input_file(target: Any) -> tuple[str, bytes] | None:
-    """What participants score for ``target``, without the gold: a blank submission (the
-    pairs, an empty score column) for word pairs, the sentence pairs tab-separated as in
-    STS.input files for text pairs, a zip of its members' for a suite of one file per member;
-    for document linking a zip of JSON lines: ``queries.jsonl`` (the test documents to link),
-    ``documents.jsonl`` (the candidates) and ``train.jsonl`` (training documents with their
-    ``link``; the test links are the gold and stay out)."""
-    import tempfile
-
-    import numpy as np
-
-    from simeval.kinds.base import Documents, TextPairs, WordPairs
-    from simeval.serve.archive import is_multi_file, pack
+    """What participants score for ``target``, without the gold: its task kind's input file
+    (:meth:`simeval.kinds.base.TaskKind.input_file`), or for a suite of one file per member
+    a zip of its members' (None when one has none)."""
+    from simeval.serve.service.archive import is_multi_file, pack
+    from simeval.serve.service.hidden import file_kind
 
     if is_multi_file(target):
         files = [input_file(m) for m in target.members]
         if any(f is None for f in files):
             return None
         return f"{target.name}-inputs.zip", pack([f for f in files if f is not None])
-
-    if getattr(target, "collection", None) is not None and hasattr(target, "qrels"):
-        return f"{target.name}-inputs.zip", pack(linking_inputs(target.collection))
-    (request,) = target.requests()
-    if isinstance(request, Documents):
-        return None
-    if isinstance(request, TextPairs):
-        text = "".join(f"{a}\t{b}\n" for a, b in request.pairs)
-        official = target.submission_file(Path()).name  # STS.output.MSRvid.txt
-        if official.startswith("STS.output."):
-            return official.replace("output", "input", 1), text.encode()
-        return f"STS.input.{target.name}.txt", text.encode()
-    if not isinstance(request, WordPairs):
-        return None
-    first = target.members[0] if target.members else target
-    blank = first.from_answers(request, np.full(len(request.pairs), np.nan))
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / f"{target.name}.csv"
-        first.write_submission(blank, out)
-        return out.name, out.read_bytes()
-
-
-def linking_inputs(collection: Any) -> list[tuple[str, bytes]]:
-    """A linking collection's public parts as JSON lines (see :func:`input_file`)."""
-
-    def jsonl(rows: list[dict[str, str]]) -> bytes:
-        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
-
-    test = [{"id": q.id, "text": q.text} for q in collection.split("test")]
-    corpus = [{"id": d.id, "text": d.text} for d in collection.corpus]
-    train = [
-        {"id": q.id, "text": q.text, "link": collection.links[q.id]}
-        for q in collection.split("train")
-    ]
-    return [
-        ("queries.jsonl", jsonl(test)),
-        ("documents.jsonl", jsonl(corpus)),
-        ("train.jsonl", jsonl(train)),
-    ]
+    return file_kind(target).input_file(target)
 
 
 def json_safe(value: Any) -> Any:
@@ -526,16 +493,13 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
       the bytes as received; a rejected upload whose bytes were pruned (the server keeps
       those of a team's latest rejected uploads only) has its row, ``stored`` = ``pruned``
       and no file; text cells that a spreadsheet would take for a formula begin with ``'``;
-    - ``<phase>/results.jsonl`` (+ ``items/``): the records of scored runs, each named
-      ``<team> run <n>``, for ``simeval leaderboard``/``report <phase>``;
+    - ``<phase>/``: a results folder (``results.jsonl`` + ``items/``) written by the results
+      store: the records of scored runs, each named ``<team> run <n>``, for ``simeval
+      results``/``leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
     """
-    from simeval.report.leaderboard import RENDERERS
-    from simeval.serve.board import board, records_of
-
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
-    written: list[Path] = []
     with db.session() as s:
         c = s.scalar(select(Campaign).where(Campaign.name == campaign))
         if c is None:
@@ -548,25 +512,36 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             .order_by(Submission.received, Submission.id)
         ).all()
         rows = [(sub, sub.team.name, sub.phase.name) for sub in subs]
+    written = [_submissions_csv(rows, storage, out)]
+    for p in phases:
+        scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
+        scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
+        written += _phase_folder(scored, storage, out / p.name, f"{c.title}: {p.name}", p.targets)
+    return written
+
+
+EXPORT_COLUMNS = (
+    "id",
+    "team",
+    "phase",
+    "target",
+    "run",
+    "status",
+    "received",
+    "sha256",
+    "size",
+    "client_name",
+    "error",
+    "stored",
+)
+
+
+def _submissions_csv(rows: list[tuple[Submission, str, str]], storage: Storage, out: Path) -> Path:
+    """``submissions.csv`` and ``submissions/<id>`` (:func:`export`)."""
     (out / "submissions").mkdir(parents=True, exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
-    writer.writerow(
-        [
-            "id",
-            "team",
-            "phase",
-            "target",
-            "run",
-            "status",
-            "received",
-            "sha256",
-            "size",
-            "client_name",
-            "error",
-            "stored",
-        ]
-    )
+    writer.writerow(EXPORT_COLUMNS)
     for sub, team, phase in rows:
         kept = storage.file(sub.id).is_file()
         if kept or sub.status == SCORED:  # a scored upload's file is never pruned
@@ -587,29 +562,36 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
         ]
         writer.writerow([cell(v) for v in values])
     (out / "submissions.csv").write_text(table.getvalue(), encoding="utf-8")
-    written.append(out / "submissions.csv")
-    suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
-    for p in phases:
-        scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
-        scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
-        records = records_of((team, sub.run or 0, sub.results or []) for sub, team in scored)
-        folder = out / p.name
-        (folder / ITEMS).mkdir(parents=True, exist_ok=True)
-        lines = []
-        owners = [sub for sub, _ in scored for _ in sub.results or []]
-        for record, sub in zip(records, owners, strict=True):
-            kept = record.get("items_file")
-            if kept:  # the rows kept beside the upload, renamed by the record's id
-                name = f"{ITEMS}/{record['id']}.tsv.gz"
-                shutil.copyfile(storage.folder(sub.id) / kept, folder / name)
-                record = {**record, "items_file": name}
-            lines.append(json.dumps(record, ensure_ascii=False) + "\n")
-        (folder / "results.jsonl").write_text("".join(lines), encoding="utf-8")
-        written.append(folder / "results.jsonl")
-        if records:
-            final = board(records, prune=True, title=f"{c.title}: {p.name}", order=p.targets)
-            for fmt, render in RENDERERS.items():
-                path = folder / f"leaderboard.{suffix[fmt]}"
-                path.write_text(render(final), encoding="utf-8")
-                written.append(path)
+    return out / "submissions.csv"
+
+
+def _phase_folder(
+    scored: list[tuple[Submission, str]],
+    storage: Storage,
+    folder: Path,
+    title: str,
+    order: list[str],
+) -> list[Path]:
+    """A phase's results folder, written by the results store from the scored runs' own
+    store files (items copied as they are), and its final leaderboard read back from it."""
+    from simeval.report.leaderboard import RENDERERS
+    from simeval.results.store import ITEMS_FOLDER, load_results, save_records
+    from simeval.serve.service.board import board, records_of
+    from simeval.serve.service.results import stored_records
+
+    (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
+    for sub, team in scored:
+        found, source = stored_records(storage, sub)
+        records = records_of([(team, sub.run or 0, found)])
+        kept = [source / r["items_file"] if r.get("items_file") else None for r in records]
+        save_records(folder, records, kept)
+    written = [save_records(folder, [])]  # the file, also for a phase without runs
+    records = load_results(folder)
+    if records:
+        final = board(records, prune=True, title=title, order=order)
+        suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
+        for fmt, render in RENDERERS.items():
+            path = folder / f"leaderboard.{suffix[fmt]}"
+            path.write_text(render(final), encoding="utf-8")
+            written.append(path)
     return written

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
-from simeval.serve.campaigns import Targets, json_safe
-from simeval.serve.storage import ITEMS, UPLOAD
+from simeval.serve.db.storage import UPLOAD
+from simeval.serve.service.campaigns import Targets, json_safe
 
 ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
 _TARGETS = Targets()  # the targets loaded by this process when it is a scoring process
@@ -69,9 +69,9 @@ def remap_error(exc: InputError, stored: Path, name: str) -> InputError:
 def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     """The result records (items written beside the upload), or the error."""
     from simeval.api import score
-    from simeval.results.items import write_items
-    from simeval.serve.archive import is_multi_file, member_files, unpack
-    from simeval.serve.hidden import READ, public_check
+    from simeval.results.store import ITEMS_FOLDER, RESULTS_FILE, load_results, save_records
+    from simeval.serve.service.archive import is_multi_file, member_files, unpack
+    from simeval.serve.service.hidden import READ, public_check
 
     target = (targets or _TARGETS).get(list(job.registry), job.target)
     folder = Path(job.folder)
@@ -79,6 +79,7 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     system = {"kind": "submission", "file": job.name, "sha256": job.sha256}
     path = upload
     notes: tuple[str, ...] = ()
+    error: InputError | None = None
     try:
         if is_multi_file(target):  # a zip of the members' files, unpacked beside it
             path = folder / "unpacked"
@@ -91,24 +92,25 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
         except InputError as exc:
             if not job.hidden:
                 raise
-            return Answer([], remap_error(exc, path, job.name), notes)  # the run counts
+            results, error = [], remap_error(exc, path, job.name)  # the run counts: no records
     except InputError as exc:
         return Answer(None, remap_error(exc, path, job.name))
     finally:
         if path != upload:
             shutil.rmtree(path, ignore_errors=True)
     records = []
-    for i, r in enumerate(results):
+    for r in results:
         record = r.to_dict()
         record["warnings"] = [w.replace(str(upload), job.name) for w in r.warnings]
         record.pop("machine", None)  # the server's host name is not the participants' affair
-        if r.items is not None:
-            record["items_file"] = f"{ITEMS}/{i}.tsv.gz"
-            (folder / ITEMS).mkdir(mode=0o700, exist_ok=True)
-            write_items(folder / record["items_file"], r.items, ITEMS_LEVEL)
-            os.chmod(folder / record["items_file"], 0o600)  # the team's work: the server's alone
         records.append(json_safe(record))
-    return Answer(records, None, notes)
+    # the results store writes them beside the upload, as ``simeval score --save`` would
+    (folder / ITEMS_FOLDER).mkdir(mode=0o700, exist_ok=True)  # the team's work: the server's
+    save_records(folder, records, [r.items for r in results], ITEMS_LEVEL)
+    records = load_results(folder)  # the store's records: what the board and views read
+    for path in [*folder.glob(f"{RESULTS_FILE}*"), *(folder / ITEMS_FOLDER).glob("*")]:
+        os.chmod(path, 0o600)
+    return Answer(records, error, notes)
 
 
 def _shown(text: str, stored: Path, name: str) -> str:

@@ -1,7 +1,7 @@
 """Reading forms as they stream in, never past a limit:
 
 - an upload form (multipart): small fields into memory, the file part into an
-  :class:`~simeval.serve.storage.Upload` (which stops at the size cap); the whole body stops at
+  :class:`~simeval.serve.db.storage.Upload` (which stops at the size cap); the whole body stops at
   the cap plus :data:`FORM_SLACK`, so neither extra fields nor bytes after the last boundary
   are read without end;
 - a form without a file (register, sign in, sign out: url-encoded, as the pages send them):
@@ -26,7 +26,7 @@ import anyio
 from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
-from simeval.serve.storage import Upload
+from simeval.serve.db.storage import Upload
 
 FIELD_LIMIT = 4096  # bytes of a plain field
 FORM_SLACK = 16 * 1024  # bytes an upload form may hold besides its file: fields, part headers
@@ -124,7 +124,7 @@ async def read_form(
     seconds: float | None = None,
 ) -> Form:
     """Parse ``request``'s multipart body; the part named ``file_field`` goes to a new upload
-    (capped at ``max_bytes`` by ``new_upload``). :class:`~simeval.serve.storage.TooLarge`
+    (capped at ``max_bytes`` by ``new_upload``). :class:`~simeval.serve.db.storage.TooLarge`
     stops reading, and so does a body past ``max_bytes`` + :data:`FORM_SLACK` (413), one
     that ends before its closing boundary (400) or takes more than ``seconds`` (408); on any
     error the upload is discarded."""

@@ -10,8 +10,9 @@ from html import escape
 from typing import Any
 
 from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE, Table
-from simeval.serve.models import Phase, utc
-from simeval.serve.security import CSRF_FIELD
+from simeval.serve.db.models import REJECTED, Phase, utc
+from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.views.submissions import visible
 
 STYLE = """
 *{box-sizing:border-box}
@@ -250,3 +251,78 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
         f'<div class="scroll"><table class="sortable"><thead>{head}</thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+def home_html(campaigns: Sequence[tuple[str, str]]) -> str:
+    """The list of campaigns ``(name, title)``."""
+    items = "".join(
+        f'<li><a href="/campaigns/{escape(n)}">{escape(t)}</a></li>' for n, t in campaigns
+    )
+    return f"<ul>{items}</ul>"
+
+
+def campaign_html(
+    c: Any, phases: Sequence[Phase], now: datetime, csrf: str, member: bool, signed_in: bool
+) -> str:
+    """A campaign's phases with their input files; the upload forms for a ``member`` team,
+    the register and sign-in forms for a browser not ``signed_in``."""
+    parts = []
+    for p in phases:
+        links = " ".join(
+            f'<a href="/campaigns/{escape(c.name)}/phases/{escape(p.name)}/inputs/'
+            f'{escape(t)}">{escape(t)}</a>'
+            for t in p.targets
+        )
+        parts.append(
+            f'<h2><a href="/campaigns/{escape(c.name)}/phases/{escape(p.name)}">'
+            f"{escape(p.name)}</a></h2>"
+            f"<p>Time left: {deadline_span(utc(p.deadline), now)}"
+            f"; {p.runs} run(s) per target, files up to {p.max_bytes:,} bytes"
+            f"{'; scores hidden until published' if not visible(p) else ''}.</p>"
+            f"<p>Input files: {links}</p>"
+        )
+        if member:
+            options = "".join(f"<option>{escape(t)}</option>" for t in p.targets)
+            parts.append(
+                f'<form method="post" enctype="multipart/form-data" '
+                f'action="/campaigns/{escape(c.name)}/phases/{escape(p.name)}/upload">'
+                f'{csrf_input(csrf)}<select name="target">{options}</select> '
+                '<input type="file" name="file" required> <button>Upload</button></form>'
+            )
+    if not signed_in:
+        parts.append(
+            f'<h2>Register a team</h2><form method="post" action="/campaigns/'
+            f'{escape(c.name)}/register">{csrf_input(csrf)}<input name="team" '
+            'required placeholder="team name"> <button>Register</button></form>'
+            f'<h2>Sign in</h2><form method="post" action="/login">{csrf_input(csrf)}'
+            '<input name="token" type="password" required placeholder="team token"> '
+            "<button>Sign in</button></form>"
+        )
+    return "".join(parts)
+
+
+def registered_html(campaign: str, token: str) -> str:
+    """A new team's token, shown this once."""
+    return (
+        "<p>Your team's token, shown this once — keep it: it signs you in and "
+        f"<code>simeval submit</code> needs it.</p><p><code>{escape(token)}</code></p>"
+        f'<p><a href="/campaigns/{escape(campaign)}">to the campaign</a></p>'
+    )
+
+
+def uploaded_html(campaign: str, view: dict[str, Any]) -> str:
+    """What an upload from the page was told: refused, received (hidden) or its scores,
+    and its warnings."""
+    back = f'<p><a href="/campaigns/{escape(campaign)}">back</a> · <a href="/mine">mine</a></p>'
+    if view["status"] == REJECTED:
+        body = f'<p>Not accepted (no run used):</p><p class="error">{escape(view["error"])}</p>'
+    elif view["results"] is None:
+        body = (
+            f"<p>Received: run {view['run']} of {view['runs']}; scores hidden until published.</p>"
+        )
+    else:
+        body = submissions_html([view])
+    if view["warnings"]:
+        items = "".join(f"<li>{escape(w)}</li>" for w in view["warnings"])
+        body += f'<p>Warnings:</p><ul class="warnings">{items}</ul>'
+    return body + back

@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from simeval.serve.models import Base
+from simeval.serve.db.models import Base
 
 config = context.config
 

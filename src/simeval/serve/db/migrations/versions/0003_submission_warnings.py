@@ -1,5 +1,5 @@
 """``submission.warnings``: in a hidden phase, the warnings an upload was shown, those of the
-file and the input alone (:mod:`simeval.serve.hidden`), kept so that every later view of the
+file and the input alone (:mod:`simeval.serve.service.hidden`), kept so that every later view of the
 submission shows them as its upload's answer did. NULL for the rows made before, and in
 visible phases (their result records carry the warnings).
 

@@ -46,8 +46,8 @@ from sqlalchemy.pool import NullPool
 from simeval.data.atomic import write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import Database, driver_url
-from simeval.serve.models import ServerStamp, Submission, naive
-from simeval.serve.storage import Storage
+from simeval.serve.db.models import ServerStamp, Submission, naive
+from simeval.serve.db.storage import Storage
 
 STAMP_FILE = "server.json"
 LOCK_FILE = "server.lock"

@@ -11,7 +11,6 @@ name given twice is refused, and the unpacked bytes together are capped as the u
 
 from __future__ import annotations
 
-import io
 import re
 import struct
 import zipfile
@@ -19,7 +18,10 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from simeval.data.zipped import pack
 from simeval.errors import InputError
+
+__all__ = ["is_multi_file", "member_files", "pack", "unpack"]
 
 CHUNK = 1 << 16
 # what a damaged archive raises from zipfile (a bad CRC, a broken deflate stream, a cut-off
@@ -85,12 +87,3 @@ def unpack(archive: Path, into: Path, names: list[str], cap: int, shown: str) ->
                         dst.write(chunk)
             except BROKEN as exc:
                 raise InputError(shown, None, f"{base}: cannot unpack it ({exc})") from None
-
-
-def pack(files: list[tuple[str, bytes]]) -> bytes:
-    """A zip archive of ``(name, bytes)`` (deflated)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in files:
-            zf.writestr(name, data)
-    return buffer.getvalue()

@@ -13,7 +13,9 @@
   or the validation error (``status='rejected'``, ``run`` NULL: it does not count). The unique
   constraint on (team, phase, target, run) holds the run limit under concurrency. In a hidden
   phase a scored row may hold an error and no records (the gold refused a counted run), and
-  ``warnings`` keeps what the upload was told (:mod:`.hidden`).
+  ``warnings`` keeps what the upload was told (:mod:`.hidden`). ``results_file`` names the
+  results store's file of a scored row (relative to the storage folder, :mod:`.results`);
+  ``results`` is the board's copy of its records.
 """
 
 from __future__ import annotations
@@ -130,5 +132,6 @@ class Submission(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     results: Mapped[list[dict] | None] = mapped_column(JSON, nullable=True)
     warnings: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # hidden phases
+    results_file: Mapped[str | None] = mapped_column(Text, nullable=True)  # the store's file
     team: Mapped[Team] = relationship()
     phase: Mapped[Phase] = relationship()

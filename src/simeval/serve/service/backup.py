@@ -2,7 +2,7 @@
 
 The order matters: every row names a stored file, so the database is copied first and the
 files after it. A file stored after the database's copy was taken has no row in the backup;
-the restored server quarantines it (:meth:`~simeval.serve.storage.Storage.quarantine`), and
+the restored server quarantines it (:meth:`~simeval.serve.db.storage.Storage.quarantine`), and
 nothing recorded is missing. The backup folder is itself a server folder: ``serve.db`` (SQLite)
 or ``serve.sql`` (``pg_dump``'s plain SQL, for PostgreSQL) beside ``files/`` with the stamp.
 
@@ -33,8 +33,8 @@ from sqlalchemy.engine import make_url
 from simeval.data.atomic import write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import DB_FILE, Database, default_url
-from simeval.serve.stamp import STAMP_FILE
-from simeval.serve.storage import Storage
+from simeval.serve.db.stamp import STAMP_FILE
+from simeval.serve.db.storage import Storage
 
 SKIPPED = {"tmp", "server.lock", "server.lock.holder", "server.stamp.lock"}
 DUMP_FILE = "serve.sql"

@@ -34,20 +34,20 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from simeval.errors import InputError
-from simeval.serve.campaigns import Targets
 from simeval.serve.db import Database
-from simeval.serve.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
-from simeval.serve.names import check_team_name, name_key
-from simeval.serve.scoring import Job, Scorers
-from simeval.serve.security import (
+from simeval.serve.db.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
+from simeval.serve.db.names import check_team_name, name_key
+from simeval.serve.db.storage import Storage, Upload
+from simeval.serve.service.campaigns import Targets
+from simeval.serve.service.results import results_file
+from simeval.serve.service.scoring import Job, Scorers
+from simeval.serve.service.security import (
     NewToken,
     VerifiedTokens,
     check_secret,
     new_token,
     split_token,
 )
-from simeval.serve.storage import Storage, Upload
-from simeval.serve.views import submission_view
 
 log = logging.getLogger("simeval.serve")
 Clock = Callable[[], datetime]
@@ -361,6 +361,7 @@ class Service:
             error=str(answer.error) if answer.error else None,
             results=answer.results,
             warnings=list(answer.warnings) if ticket.hidden else None,
+            results_file=None if refused else results_file(self.storage, upload.id),
         )
         try:
             self.storage.keep(upload)
@@ -423,19 +424,19 @@ class Service:
         with self.db.reading() as s:
             return s.get_one(Campaign, campaign_id).name
 
-    def views(self, team_id: int) -> list[dict[str, Any]]:
-        """The team's submissions as it may see them, newest first."""
+    def submissions(self, team_id: int) -> list[tuple[Submission, Phase]]:
+        """The team's submissions with their phases (loaded), newest first."""
         with self.db.reading() as s:
             subs = s.scalars(
                 select(Submission)
                 .where(Submission.team_id == team_id)
                 .order_by(Submission.received.desc(), Submission.id)
             ).all()
-            return [submission_view(sub, sub.phase) for sub in subs]
+            return [(sub, sub.phase) for sub in subs]
 
     def leaderboard(self, campaign: str, phase: str) -> tuple[Phase, Any]:
         """The phase and its live table (every run; None while its scores are hidden)."""
-        from simeval.serve.board import board, records_of
+        from simeval.serve.service.board import board, records_of
 
         c, phases = self.campaign(campaign)
         p = next((x for x in phases if x.name == phase), None)
@@ -456,7 +457,7 @@ class Service:
     def input_file(self, campaign: str, phase: str, target: str) -> tuple[str, bytes]:
         """A phase's input file for ``target`` (never the gold), once the phase has opened
         (server clock): a test phase's inputs are the test itself."""
-        from simeval.serve.campaigns import input_file
+        from simeval.serve.service.campaigns import input_file
 
         c, phases = self.campaign(campaign)
         p = next((x for x in phases if x.name == phase), None)
@@ -475,5 +476,5 @@ class Service:
 def _fresh(row: Submission) -> Submission:
     """A transient copy of a row whose insert failed (the session that held it is gone)."""
     keys = ("id", "team_id", "phase_id", "target", "status", "client_name", "sha256", "size")
-    more = ("received", "error", "results", "warnings")
+    more = ("received", "error", "results", "warnings", "results_file")
     return Submission(**{k: getattr(row, k) for k in (*keys, *more)})

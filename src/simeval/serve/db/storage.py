@@ -4,7 +4,8 @@ Layout of the storage folder::
 
     tmp/<id>/upload              an upload being received or scored
     submissions/<id>/upload      a recorded submission (the bytes as received)
-    submissions/<id>/items/N.tsv.gz   the per-item rows of its N-th result record
+    submissions/<id>/results.jsonl    its result records, written by the results store
+    submissions/<id>/items/           their per-item rows (each record names its file)
 
     quarantine/<time>/...        what a start found that no row names (moved, never deleted)
 
@@ -34,7 +35,6 @@ from pathlib import Path
 from simeval.data.atomic import fsync_dir, write_atomic
 
 UPLOAD = "upload"
-ITEMS = "items"
 
 
 class TooLarge(Exception):

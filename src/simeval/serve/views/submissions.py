@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simeval.serve.models import SCORED, Phase, Submission, utc
+from simeval.serve.db.models import SCORED, Phase, Submission, utc
 
 
 def visible(phase: Phase) -> bool:

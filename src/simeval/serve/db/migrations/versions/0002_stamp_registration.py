@@ -4,7 +4,7 @@
   (the folder holds the database's id in turn), so a server started on the wrong database or
   the wrong folder is refused instead of taking stored uploads for leftovers;
 - ``campaign.registration`` (``open`` or ``closed``) and ``campaign.max_teams``;
-- ``team.name_key``: the folded name (:func:`simeval.serve.names.name_key`), unique in a
+- ``team.name_key``: the folded name (:func:`simeval.serve.db.names.name_key`), unique in a
   campaign, so look-alike names are refused; filled here for the teams made before.
 
 Revision ID: 0002
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from simeval.serve.names import name_key
+from simeval.serve.db.names import name_key
 
 revision = "0002"
 down_revision = "0001"

@@ -1,0 +1,93 @@
+"""The JSON API, for ``simeval submit`` and scripts (a team's token in
+``Authorization: Bearer …``):
+
+- ``POST /api/campaigns/{campaign}/teams`` ``{"team": NAME}`` → ``{"team", "token"}`` (once);
+- ``POST /api/phases/{phase}/submissions?target=T&filename=F``, the file as the raw body →
+  201 with the submission, 422 with ``error``/``file``/``line``/``message`` for a file the
+  task refuses (recorded, no run taken), 413 past the cap, 403 outside the phase's window,
+  409 with no runs left, 429 when the client sends too fast. In a hidden phase a file is
+  refused only for what the input file shows, and ``warnings`` lists what the file and the
+  input alone say about it (:mod:`simeval.serve.service.hidden`);
+- ``GET /api/submissions`` and ``/api/submissions/{id}``: the team's own only (another
+  team's id is 404);
+- ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` and ``…/inputs/{target}``
+  (403 before the phase opens; the same file at ``/campaigns/…/inputs/{target}``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from simeval.serve.routers.forms import BadForm, read_json
+from simeval.serve.routers.web import Web, web
+from simeval.serve.service.submit import Refused
+
+router = APIRouter()
+W = Annotated[Web, Depends(web)]
+
+
+@router.post("/api/campaigns/{campaign}/teams", status_code=201)
+async def api_register(campaign: str, request: Request, w: W) -> dict[str, str]:
+    w.limit(request, "register")
+    try:
+        body = await read_json(request, seconds=w.upload_seconds)
+    except BadForm as exc:
+        if exc.status != 422:
+            raise Refused(exc.status, str(exc)) from None
+        raise Refused(422, 'send {"team": NAME}') from None
+    name = body.get("team") if isinstance(body, dict) else None
+    return await w.register(campaign, str(name or ""))
+
+
+@router.post("/api/phases/{phase}/submissions")
+async def api_submit(
+    phase: str, request: Request, w: W, target: str | None = None, filename: str | None = None
+) -> Response:
+    w.limit(request, "upload")
+    team = await w.bearer(request)
+    await run_in_threadpool(w.service.check_rejections, team, w.rejected_per_day)
+    ticket = await run_in_threadpool(w.service.admit, team, phase, target)
+    return await w.receive(ticket, request, filename)
+
+
+@router.get("/api/submissions")
+async def api_mine(request: Request, w: W) -> list[dict[str, Any]]:
+    team = await w.bearer(request)
+    return w.views(team.id)
+
+
+@router.get("/api/submissions/{submission_id}")
+async def api_one(submission_id: str, request: Request, w: W) -> dict[str, Any]:
+    team = await w.bearer(request)
+    for v in w.views(team.id):
+        if v["id"] == submission_id:
+            return v
+    raise Refused(404, "no such submission of your team")
+
+
+@router.get("/api/campaigns/{campaign}/phases/{phase}/leaderboard")
+async def api_board(campaign: str, phase: str, w: W) -> dict[str, Any]:
+    p, table = w.service.leaderboard(campaign, phase)
+    if table is None:
+        return {"phase": p.name, "hidden": True, "columns": [], "rows": []}
+    rows = [[None if _nan(v) else v for v in row] for row in table.rows]
+    return {"phase": p.name, "hidden": False, "columns": table.columns, "rows": rows}
+
+
+@router.get("/api/campaigns/{campaign}/phases/{phase}/inputs/{target}")
+@router.get("/campaigns/{campaign}/phases/{phase}/inputs/{target}")
+async def inputs(campaign: str, phase: str, target: str, w: W) -> Response:
+    name, data = await run_in_threadpool(w.service.input_file, campaign, phase, target)
+    return Response(
+        data,
+        media_type="text/plain; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def _nan(value: Any) -> bool:
+    return isinstance(value, float) and value != value

@@ -1,0 +1,125 @@
+"""The web pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and
+upload forms, ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's
+submissions. The session cookie holds the token (HttpOnly, SameSite=Strict); every form
+carries a CSRF value. Each route here renders one template of
+:mod:`simeval.serve.views.pages`.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from starlette.concurrency import run_in_threadpool
+
+from simeval.serve.db.storage import TooLarge
+from simeval.serve.routers.forms import BadForm, read_form
+from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
+from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.service.submit import Refused
+from simeval.serve.views import pages
+
+router = APIRouter()
+W = Annotated[Web, Depends(web)]
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request, w: W) -> Any:
+    body = pages.home_html(w.service.campaigns())
+    return w.html("Shared tasks", body, await w.signed_in(request))
+
+
+@router.get("/campaigns/{campaign}", response_class=HTMLResponse)
+async def campaign_page(campaign: str, request: Request, w: W) -> Any:
+    team = await w.signed_in(request)
+    browser_id = w.browser(request)
+    c, phases = w.service.campaign(campaign)
+    member = team is not None and team.campaign_id == c.id
+    value = w.form_value(request, browser_id)
+    body = pages.campaign_html(c, phases, w.clock(), value, member, team is not None)
+    return w.html(c.title, body, team, browser_id, request)
+
+
+@router.post("/campaigns/{campaign}/register", response_class=HTMLResponse)
+async def register_page(campaign: str, request: Request, w: W) -> Any:
+    w.limit(request, "register")
+    fields = await w.checked_form(request)
+    token = (await w.register(campaign, fields.get("team", "")))["token"]
+    return w.session(w.html("Registered", pages.registered_html(campaign, token)), token, request)
+
+
+@router.post("/login")
+async def login(request: Request, w: W) -> Any:
+    w.limit(request, "login")
+    fields = await w.checked_form(request)
+    token = fields.get("token", "")
+    team = await w.authenticate(request, token, refuse=True)
+    if team is None:
+        raise Refused(401, "unknown token")
+    c = w.service.campaign_name(team.campaign_id)
+    return w.session(RedirectResponse(f"/campaigns/{c}", status_code=303), token, request)
+
+
+@router.post("/logout")
+async def logout(request: Request, w: W) -> Any:
+    await w.checked_form(request)
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(
+        cookie(request, SESSION_COOKIE),
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.post("/campaigns/{campaign}/phases/{phase}/upload", response_class=HTMLResponse)
+async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
+    w.limit(request, "upload")
+    team = await w.signed_in(request)
+    if team is None or w.service.campaign_name(team.campaign_id) != campaign:
+        raise Refused(401, "sign in with your team's token first")
+    p = await run_in_threadpool(w.service.open_phase, team, phase)
+    await run_in_threadpool(w.service.check_rejections, team, w.rejected_per_day)
+    await run_in_threadpool(w.service.check_runs_left, team, p)  # before the body is read
+    try:
+        new = partial(w.service.storage.new_upload, p.max_bytes)
+        form = await read_form(request, new, "file", p.max_bytes, w.upload_seconds)
+    except TooLarge as exc:
+        raise Refused(413, str(exc)) from None
+    except BadForm as exc:
+        raise Refused(exc.status, str(exc)) from None
+    upload = form.upload
+    if upload is None:
+        raise Refused(422, "no file in the form")
+    if not w.csrf_checked(request, form.fields.get(CSRF_FIELD)):
+        upload.discard()
+        raise Refused(403, "the form has expired (CSRF check failed); reload the page")
+    try:
+        upload.finish()
+        ticket = await run_in_threadpool(w.service.admit, team, phase, form.fields.get("target"))
+    except BaseException:
+        upload.discard()
+        raise
+    view = await w.record(ticket, upload, form.filename, api=False)
+    return w.html(f"Upload to {phase}", pages.uploaded_html(campaign, view), team)
+
+
+@router.get("/campaigns/{campaign}/phases/{phase}", response_class=HTMLResponse)
+async def board_page(campaign: str, phase: str, request: Request, w: W) -> Any:
+    team = await w.signed_in(request)
+    p, table = w.service.leaderboard(campaign, phase)
+    mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
+    body = pages.board_page(campaign, p, table, mine, w.clock())
+    return w.html(f"{campaign}: {phase}", body, team)
+
+
+@router.get("/mine", response_class=HTMLResponse)
+async def mine_page(request: Request, w: W) -> Any:
+    team = await w.signed_in(request)
+    if team is None:
+        raise Refused(401, "sign in with your team's token first")
+    body = pages.submissions_html(w.views(team.id))
+    return w.html(f"Submissions of {team.name}", body, team)

@@ -1,0 +1,244 @@
+"""What every route shares, one object per app (``app.state.web``, :func:`web` as a FastAPI
+dependency): the service, the client's rate limits, who is signed in (a bearer token or the
+session cookie; tokens checked with scrypt in hashing threads, :mod:`..service.security`),
+CSRF for forms, and an HTML response around a template's body.
+
+Abuse (issue 28): every body is read to a cap (16 KiB for JSON and small forms, the phase's
+``max_bytes`` for uploads; 413 past it) within ``upload_seconds`` (408); tokens are checked
+at a per-client rate (``auth``: only checks that are not cached count); a team's rejected
+uploads are capped per 24 hours (429) and their stored bytes pruned.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from simeval.serve.db.models import Team
+from simeval.serve.db.storage import TooLarge, Upload
+from simeval.serve.routers.forms import BadForm, read_fields, timed
+from simeval.serve.service.security import (
+    CSRF_COOKIE,
+    CSRF_FIELD,
+    Csrf,
+    RateLimit,
+    RateLimiter,
+    cross_origin,
+    hashing,
+    new_csrf,
+    new_token,
+    split_token,
+)
+from simeval.serve.service.submit import Clock, Refused, Service, Ticket, error_view
+from simeval.serve.views import pages
+from simeval.serve.views.submissions import submission_view
+
+log = logging.getLogger("simeval.serve")
+
+SESSION_COOKIE = "simeval_team"
+RATE_LIMITS = {
+    "register": RateLimit(burst=5, per_minute=5),
+    "login": RateLimit(burst=10, per_minute=10),
+    "upload": RateLimit(burst=10, per_minute=20),
+    "auth": RateLimit(burst=20, per_minute=30),  # token checks that cost a scrypt
+}
+REJECTED_PER_DAY = 20  # rejected uploads a team may send in 24 hours
+KEEP_REJECTED = 20  # rejected uploads of a team whose bytes are kept ...
+KEEP_REJECTED_DAYS = 7.0  # ... for at most this many days
+UPLOAD_SECONDS = 600.0  # a request body is read within this long, or refused (408)
+
+
+def cookie(request: Request, name: str) -> str:
+    """The name of a cookie on this request: over HTTPS with the ``__Host-`` prefix, which a
+    browser takes only when set Secure by this host for path ``/``, so a page on another port
+    or a subdomain (served over plain HTTP) cannot plant a session or a CSRF cookie
+    ("cookie tossing"); over plain HTTP, where no such guard exists, the plain name."""
+    return f"__Host-{name}" if request.url.scheme == "https" else name
+
+
+def bucket(host: str) -> str:
+    """The rate-limit bucket of a client address: an IPv6 address by its /64 (one host holds
+    a whole /64 and could take a new address per request), anything else as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+@dataclass
+class Web:
+    """The per-app context of the routes (module docstring)."""
+
+    service: Service
+    clock: Clock
+    limiter: RateLimiter
+    csrf: Csrf
+    rejected_per_day: int = REJECTED_PER_DAY
+    keep_rejected: tuple[int, float] = (KEEP_REJECTED, KEEP_REJECTED_DAYS)
+    upload_seconds: float | None = UPLOAD_SECONDS
+
+    # -- clients and teams
+
+    def limit(self, request: Request, action: str) -> None:
+        """429 once the client passed its rate for ``action``."""
+        if not self.limiter.allow(_client(request), action):
+            raise Refused(429, f"too many {action} requests; wait a minute")
+
+    async def authenticate(self, request: Request, token: str | None, refuse: bool) -> Team | None:
+        """The team of ``token``: from the cache of checked tokens, else one scrypt in a
+        hashing thread, charged to the client's ``auth`` bucket (past it: 429 if
+        ``refuse``, else nobody is signed in)."""
+        parts = split_token(token or "")
+        if parts is None or token is None:
+            return None
+        team = await run_in_threadpool(self.service.cached, token)
+        if team is not None:
+            return team
+        if not self.limiter.allow(_client(request), "auth"):
+            if refuse:
+                raise Refused(429, "too many token checks from your address; wait a minute")
+            return None
+        row = await run_in_threadpool(self.service.token_row, parts[0])  # no connection held
+        return await hashing(self.service.verify, token, row)  # ... while scrypt runs
+
+    async def bearer(self, request: Request) -> Team:
+        """The team of the request's ``Authorization: Bearer`` token, or 401."""
+        header = request.headers.get("authorization", "")
+        token = header[7:] if header.lower().startswith("bearer ") else None
+        team = await self.authenticate(request, token, refuse=True)
+        if team is None:
+            raise Refused(401, "a valid team token is needed (Authorization: Bearer …)")
+        return team
+
+    async def signed_in(self, request: Request) -> Team | None:
+        """The team of the session cookie, if any."""
+        token = request.cookies.get(cookie(request, SESSION_COOKIE))
+        return await self.authenticate(request, token, refuse=False)
+
+    async def register(self, campaign: str, name: str) -> dict[str, str]:
+        """A new team of ``campaign`` and its token (shown once)."""
+        token = await hashing(new_token)
+        secret = await run_in_threadpool(self.service.register, campaign, name, token)
+        team = await run_in_threadpool(self.service.token_row, token.key)
+        return {"team": team.name if team else name, "token": secret}
+
+    def views(self, team_id: int) -> list[dict[str, Any]]:
+        """The team's submissions as it may see them, newest first."""
+        return [submission_view(s, p) for s, p in self.service.submissions(team_id)]
+
+    # -- uploads
+
+    async def receive(self, ticket: Ticket, request: Request, name: str | None) -> Response:
+        """Stream a raw request body to storage (capped, timed), then record it."""
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > ticket.max_bytes:
+            raise Refused(413, f"the file is larger than this phase's cap of {ticket.max_bytes:,}")
+        upload = self.service.storage.new_upload(ticket.max_bytes)
+        try:
+            async for chunk in timed(request, self.upload_seconds):
+                upload.write(chunk)
+            upload.finish()
+        except TooLarge as exc:
+            upload.discard()
+            raise Refused(413, str(exc)) from None
+        except BadForm as exc:
+            upload.discard()
+            raise Refused(exc.status, str(exc)) from None
+        except BaseException:
+            upload.discard()
+            raise
+        return await self.record(ticket, upload, name, api=True)
+
+    async def record(self, ticket: Ticket, upload: Upload, name: str | None, api: bool) -> Any:
+        """Score and record an upload: its view (``api``: as a 201 or 422 response)."""
+        sub, error = await run_in_threadpool(self.service.record, ticket, upload, name)
+        if error is not None:
+            pruned = await run_in_threadpool(
+                self.service.prune_rejected, ticket.team_id, *self.keep_rejected
+            )
+            if pruned:
+                log.info("pruned the stored bytes of %d rejected upload(s)", len(pruned))
+        view = submission_view(sub, self.service.phase_by_id(ticket.phase_id))
+        if not api:
+            return view
+        if error is not None:  # as `simeval score` prints it, and its parts to reprint it
+            return JSONResponse({**view, **error_view(error)}, status_code=422)
+        return JSONResponse(view, status_code=201)
+
+    # -- pages and forms
+
+    def html(
+        self,
+        title: str,
+        body: str,
+        team: Team | None = None,
+        browser_id: str | None = None,
+        request: Request | None = None,
+    ) -> HTMLResponse:
+        """A page around a template's ``body`` (with the browser's CSRF cookie when given)."""
+        response = HTMLResponse(pages.page(title, body, team.name if team else None))
+        if browser_id is not None and request is not None:
+            response.set_cookie(
+                cookie(request, CSRF_COOKIE),
+                browser_id,
+                httponly=True,
+                samesite="strict",
+                secure=request.url.scheme == "https",
+            )
+        return response
+
+    @staticmethod
+    def browser(request: Request) -> str:
+        """The browser's id (the CSRF cookie), new if it has none."""
+        return request.cookies.get(cookie(request, CSRF_COOKIE)) or new_csrf()
+
+    def form_value(self, request: Request, browser_id: str) -> str:
+        """The CSRF value of this page's forms (bound to the browser and its session)."""
+        return self.csrf.value(browser_id, request.cookies.get(cookie(request, SESSION_COOKIE)))
+
+    def csrf_checked(self, request: Request, value: str | None) -> bool:
+        """Whether a form's CSRF ``value`` is this browser's and session's."""
+        if cross_origin(request.headers.get("sec-fetch-site")):
+            return False
+        browser_id = request.cookies.get(cookie(request, CSRF_COOKIE))
+        return self.csrf.ok(browser_id, request.cookies.get(cookie(request, SESSION_COOKIE)), value)
+
+    async def checked_form(self, request: Request) -> dict[str, str]:
+        """A small form's fields, its CSRF value checked (403 otherwise)."""
+        try:  # never starlette's request.form(): it reads a body of any size
+            fields = await read_fields(request, seconds=self.upload_seconds)
+        except BadForm as exc:
+            raise Refused(exc.status, str(exc)) from None
+        if not self.csrf_checked(request, fields.get(CSRF_FIELD)):
+            raise Refused(403, "the form has expired (CSRF check failed); reload the page")
+        return fields
+
+    @staticmethod
+    def session(response: Response, token: str, request: Request) -> Response:
+        """``response`` setting the session cookie to ``token``."""
+        secure = request.url.scheme == "https"
+        response.set_cookie(
+            cookie(request, SESSION_COOKIE), token, httponly=True, samesite="strict", secure=secure
+        )
+        response.headers["cache-control"] = "no-store"  # the page may show the token
+        return response
+
+
+def _client(request: Request) -> str:
+    return bucket(request.client.host) if request.client else "unknown"
+
+
+def web(request: Request) -> Web:
+    """The app's :class:`Web` (a FastAPI dependency: ``w: Web = Depends(web)``)."""
+    return request.app.state.web

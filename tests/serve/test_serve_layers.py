@@ -1,0 +1,46 @@
+"""The server's layers: a new page is one route and one template. This module adds a page
+of its own (a campaign's deadlines) to a running app — one route on an APIRouter, one
+template function — and it gets, without more code, what every page has: the signed-in
+team, the service, errors as status codes and the security headers."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse
+
+from serve_kit import TEST_END, TRIAL_END, Clock, make_server, register, stop
+from simeval.serve.routers.web import Web, web
+
+router = APIRouter()
+
+
+def deadlines_html(phases: list[Any]) -> str:  # the template
+    rows = "".join(f"<li>{escape(p.name)}: {p.deadline:%Y-%m-%d}</li>" for p in phases)
+    return f'<ul class="deadlines">{rows}</ul>'
+
+
+@router.get("/campaigns/{campaign}/deadlines", response_class=HTMLResponse)  # the route
+async def deadlines(campaign: str, request: Request, w: Annotated[Web, Depends(web)]) -> Any:
+    _, phases = w.service.campaign(campaign)
+    return w.html(f"{campaign}: deadlines", deadlines_html(phases), await w.signed_in(request))
+
+
+def test_a_new_page_is_one_route_and_one_template(serve_db, tmp_path):
+    srv = make_server(serve_db, tmp_path / "srv", Clock(TRIAL_END))
+    srv.app.include_router(router)
+    try:
+        r = srv.client.get("/campaigns/lex25/deadlines")
+        assert r.status_code == 200
+        listed = f"<li>trial: {TRIAL_END:%Y-%m-%d}</li><li>test: {TEST_END:%Y-%m-%d}</li>"
+        assert f'<ul class="deadlines">{listed}</ul>' in r.text
+        assert "default-src 'none'" in r.headers["content-security-policy"]  # the middleware's
+        token = register(srv.client, "alpha")
+        srv.client.cookies.set("simeval_team", token)
+        assert "alpha" in srv.client.get("/campaigns/lex25/deadlines").text  # signed in
+        missing = srv.client.get("/campaigns/nope/deadlines")
+        assert missing.status_code == 404 and "no campaign &#x27;nope&#x27;" in missing.text
+    finally:
+        stop(srv.app)
