@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from simeval.cli.common import app, err, guarded, out
+from simeval.report.format import number, terminal_text
 
 serve_app = typer.Typer(
     rich_markup_mode=None,
@@ -54,7 +54,7 @@ def init_cmd(folder: Folder, db: DbUrl = None) -> None:
     """Create (or migrate to the newest schema) the server's database and folders."""
     database, _ = _open(folder, db)
     database.dispose()
-    out.print(f"ready: {escape(str(folder))}", highlight=False)
+    out.print(f"ready: {terminal_text(str(folder))}", highlight=False)
 
 
 @serve_app.command("campaign")
@@ -82,9 +82,9 @@ def campaign_cmd(
 
     database, _ = _open(folder, db)
     c = create_campaign(database, file, datetime.now(UTC), Targets())
-    out.print(f"campaign {escape(c.name)} created", highlight=False)
+    out.print(f"campaign {terminal_text(c.name)} created", highlight=False)
     for line in phase_lines(file):  # an organiser sees a test phase left visible
-        out.print(escape(line), highlight=False)
+        out.print(terminal_text(line), highlight=False)
 
 
 @serve_app.command("run")
@@ -156,7 +156,7 @@ def publish_cmd(
 
     database, _ = _open(folder, db)
     publish(database, campaign, phase, datetime.now(UTC))
-    out.print(f"{escape(campaign)}/{escape(phase)} published", highlight=False)
+    out.print(f"{terminal_text(campaign)}/{terminal_text(phase)} published", highlight=False)
 
 
 @serve_app.command("rotate-token")
@@ -195,7 +195,7 @@ def registration_cmd(
     database, _ = _open(folder, db)
     now = set_registration(database, campaign, state, max_teams)
     cap = "no cap" if now.max_teams is None else f"at most {now.max_teams} teams"
-    out.print(f"{escape(campaign)}: registration {now.state}, {cap}", highlight=False)
+    out.print(f"{terminal_text(campaign)}: registration {now.state}, {cap}", highlight=False)
 
 
 @serve_app.command("export")
@@ -213,7 +213,7 @@ def export_cmd(
 
     database, storage = _open(folder, db)
     for path in export(database, storage, campaign, to):
-        out.print(escape(str(path)), highlight=False)
+        out.print(terminal_text(str(path)), highlight=False)
 
 
 @serve_app.command("backup")
@@ -235,7 +235,7 @@ def backup_cmd(
     database, storage = _open(folder, db)
     try:
         for path in backup(database, storage, to):
-            out.print(escape(str(path)), highlight=False)
+            out.print(terminal_text(str(path)), highlight=False)
     finally:
         database.dispose()
 
@@ -281,15 +281,17 @@ def submit_cmd(
     if as_json:
         return
     out.print(
-        f"run {answer['run']} of {answer['runs']} on {escape(answer['target'])}", highlight=False
+        f"run {answer['run']} of {answer['runs']} on {terminal_text(answer['target'])}",
+        highlight=False,
     )
     if answer["hidden"]:
         out.print("scores hidden until the organiser publishes them")
     for res in answer["results"] or []:
-        score = "–" if res["score"] is None else f"{res['score']:.4f}"
+        score = number(res["score"])
         out.print(
-            f"{escape(res['benchmark'])}  {escape(res['main_metric'])}  {score}", highlight=False
+            f"{terminal_text(res['benchmark'])}  {terminal_text(res['main_metric'])}  {score}",
+            highlight=False,
         )
     shown = [w for res in answer["results"] or [] for w in res["warnings"]]
     for w in dict.fromkeys([*shown, *answer.get("warnings", [])]):  # hidden: file and input's
-        err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+        err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)

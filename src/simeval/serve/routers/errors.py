@@ -5,13 +5,13 @@ page); a failure of the server's own storage, database or benchmarks as 503 with
 from __future__ import annotations
 
 import logging
-from html import escape
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import OperationalError
 
 from simeval.errors import SimevalError
+from simeval.report.format import html_text as escape
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import pages
 

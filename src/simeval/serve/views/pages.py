@@ -3,12 +3,13 @@ counts down to deadlines. Forms carry the CSRF value (:mod:`.security`)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from datetime import datetime
-from html import escape
 from typing import Any
 
+from simeval.report.format import html_text as escape
+from simeval.report.format import number
+from simeval.report.html_table import Cell, html_table, value_cell
 from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE, Table
 from simeval.serve.db.models import REJECTED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
@@ -126,22 +127,6 @@ def deadline_span(deadline: datetime, now: datetime) -> str:
     )
 
 
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def _cell(value: Any, classes: str = "", mark: str = "") -> str:
-    """A table cell: numbers right-aligned (floats to 4 decimals) with their exact value to
-    sort by, a missing value as – (sorted last), text escaped."""
-    if _missing(value):
-        return '<td class="num" data-sort="">–</td>'
-    if isinstance(value, float | int) and not isinstance(value, bool):
-        text = f"{value:.4f}" if isinstance(value, float) else str(value)
-        return f'<td class="num{classes}" data-sort="{float(value)!r}">{text}{mark}</td>'
-    attr = f' class="{classes.strip()}"' if classes.strip() else ""
-    return f"<td{attr}>{escape(str(value))}</td>"
-
-
 def _head(column: str, i: int) -> str:
     """A sortable header: rank (the order shown) and system sort ascending first, scores
     descending first (best first)."""
@@ -156,27 +141,26 @@ def _head(column: str, i: int) -> str:
 def board_html(table: Table, mine: str | None) -> str:
     """A sortable leaderboard (columns: rank, system, one per benchmark, sum); the rows of
     team ``mine`` highlighted, the best score of each column in bold."""
-    head = "".join(_head(c, i) for i, c in enumerate(table.columns))
-    rows = []
-    for i, row in enumerate(table.rows):
-        system = str(row[1])
-        own = mine is not None and system.startswith(f"{mine} run ")
-        cells = "".join(
-            _cell(
+    rows = [
+        [
+            value_cell(
                 v,
-                " system" if j == 1 else " best" if (i, j) in table.best else "",
+                "system" if j == 1 else "best" if (i, j) in table.best else "",
                 f" {CONSTANT_MARK}" if (i, j) in table.constant else "",
             )
             for j, v in enumerate(row)
-        )
-        rows.append(f'<tr class="mine">{cells}</tr>' if own else f"<tr>{cells}</tr>")
+        ]
+        for i, row in enumerate(table.rows)
+    ]
+    own = [
+        "mine" if mine is not None and str(row[1]).startswith(f"{mine} run ") else ""
+        for row in table.rows
+    ]
     notes = [table.note] if table.note else []
     notes += [CONSTANT_NOTE] if table.constant else []
     note = "".join(f'<p class="note">{escape(n)}</p>' for n in notes)
-    return (
-        f'<div class="scroll"><table class="sortable board"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>{note}"
-    )
+    board = html_table(table.columns, rows, classes="sortable board", head=_head, row_classes=own)
+    return f'<div class="scroll">{board}</div>{note}'
 
 
 def board_page(
@@ -219,15 +203,15 @@ def when(iso: str) -> str:
     return iso.replace("T", " ").removesuffix("+00:00")
 
 
+def _button_head(column: str, i: int) -> str:
+    return f'<th scope="col"><button type="button">{escape(column)}</button></th>'
+
+
 def submissions_html(views: Sequence[dict[str, Any]]) -> str:
     """A team's own submissions, newest first."""
     if not views:
         return "<p>No submissions yet.</p>"
     names = ("received (UTC)", "phase", "target", "run", "file", "status", "scores")
-    head = "<tr>" + "".join(
-        f'<th scope="col"><button type="button">{n}</button></th>' for n in names
-    )
-    head += "</tr>"
     rows = []
     for v in views:
         if v["status"] == "rejected":
@@ -236,21 +220,21 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
             scores = "hidden until the organiser publishes"
         else:
             scores = "<br>".join(
-                f"{escape(r['benchmark'])}: {escape(r['main_metric'])} "
-                + ("–" if r["score"] is None else f"{r['score']:.4f}")
+                f"{escape(r['benchmark'])}: {escape(r['main_metric'])} {number(r['score'])}"
                 for r in v["results"]
             )
             if v["error"]:  # a counted run of a hidden phase that the gold refused, published
                 scores += f'<span class="error">not scored: {escape(v["error"])}</span>'
         rows.append(
-            f'<tr><td class="when">{escape(when(v["received"]))}</td><td>{escape(v["phase"])}</td>'
-            f"<td>{escape(v['target'])}</td><td>{v['run'] or '–'}</td>"
-            f"<td>{escape(v['file'])}</td><td>{escape(v['status'])}</td><td>{scores}</td></tr>"
+            [
+                Cell(escape(when(v["received"])), None, "when"),
+                *(value_cell(v[k]) for k in ("phase", "target")),
+                str(v["run"] or "–"),
+                *(value_cell(v[k]) for k in ("file", "status")),
+                scores,
+            ]
         )
-    return (
-        f'<div class="scroll"><table class="sortable"><thead>{head}</thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    return f'<div class="scroll">{html_table(names, rows, head=_button_head)}</div>'
 
 
 def home_html(campaigns: Sequence[tuple[str, str]]) -> str:
