@@ -22,26 +22,44 @@ OPENS = datetime(2025, 1, 1, tzinfo=UTC)
 TRIAL_END = datetime(2025, 2, 1, tzinfo=UTC)
 TEST_OPENS = datetime(2025, 2, 2, tzinfo=UTC)
 TEST_END = datetime(2025, 2, 10, tzinfo=UTC)
-CAMPAIGN = f"""
-name = "lex25"
-title = "Word similarity 2025"
 
-[[phase]]
-name = "trial"
-targets = ["mc30", "rg65", "sts12-msrvid"]
-opens = {OPENS.isoformat()}
-deadline = {TRIAL_END.isoformat()}
-runs = 2
-max_bytes = 100_000
 
-[[phase]]
-name = "test"
-targets = ["yp130"]
-opens = {TEST_OPENS.isoformat()}
-deadline = {TEST_END.isoformat()}
-runs = 3
-max_bytes = 10_000
-"""
+def phase_toml(
+    name: str,
+    targets: list[str],
+    opens: datetime = OPENS,
+    deadline: datetime = TRIAL_END,
+    runs: int = 2,
+    max_bytes: int = 100_000,
+    hidden: bool | None = None,
+) -> str:
+    """One ``[[phase]]`` table of a campaign file."""
+    lines = [
+        "[[phase]]",
+        f'name = "{name}"',
+        "targets = [" + ", ".join(f'"{t}"' for t in targets) + "]",
+        f"opens = {opens.isoformat()}",
+        f"deadline = {deadline.isoformat()}",
+        f"runs = {runs}",
+        f"max_bytes = {max_bytes:_}",
+    ]
+    if hidden is not None:
+        lines.append(f"hidden = {str(hidden).lower()}")
+    return "\n".join(lines) + "\n"
+
+
+def campaign_toml(name: str, *phases: str, title: str | None = None) -> str:
+    """A campaign file: its name, title and phases (:func:`phase_toml`)."""
+    head = f'\nname = "{name}"\n' + (f'title = "{title}"\n' if title else "")
+    return head + "".join("\n" + p for p in phases)
+
+
+CAMPAIGN = campaign_toml(
+    "lex25",
+    phase_toml("trial", ["mc30", "rg65", "sts12-msrvid"]),
+    phase_toml("test", ["yp130"], TEST_OPENS, TEST_END, runs=3, max_bytes=10_000),
+    title="Word similarity 2025",
+)
 BAD_LINE = 4  # the line of bad_file() that holds a word instead of a score; the header is 1
 
 
@@ -211,3 +229,24 @@ def through(monkeypatch: Any, client: Any) -> None:
         return client.request(method, url.removeprefix("http://server"), **kwargs)
 
     monkeypatch.setattr(client_module, "_http", via_test_client)
+
+
+def post_scope(
+    path: str, query: str, headers: dict[str, str], address: str = "127.0.0.1"
+) -> dict[str, Any]:
+    """The ASGI scope of a POST from ``address`` (tests that drive the app's receive and send
+    themselves: half-sent and stalled uploads)."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [(k.lower().encode(), v.encode("latin-1")) for k, v in headers.items()],
+        "client": (address, 50000),
+        "server": ("127.0.0.1", 80),
+    }

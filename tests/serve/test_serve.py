@@ -30,8 +30,10 @@ from serve_kit import (
     TRIAL_END,
     Clock,
     bad_file,
+    campaign_toml,
     make_server,
     pair_file,
+    phase_toml,
     quarantined,
     register,
     stop,
@@ -421,19 +423,9 @@ def test_unique_run_number_holds_when_two_writers_count_alike(server, mc30, monk
     assert len(stored) == 2
 
 
-STS12_CAMPAIGN = f"""
-name = "sts25"
-title = "STS 2012 again"
-
-[[phase]]
-name = "test"
-targets = ["sts12"]
-opens = {OPENS.isoformat()}
-deadline = {TRIAL_END.isoformat()}
-runs = 2
-max_bytes = 200_000
-hidden = false
-"""
+STS12_CAMPAIGN = campaign_toml(
+    "sts25", phase_toml("test", ["sts12"], max_bytes=200_000, hidden=False), title="STS 2012 again"
+)
 STS12_SETS = ["MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews"]
 
 

@@ -48,6 +48,7 @@ from serve_kit import (
     make_server,
     page_csrf,
     pair_file,
+    post_scope,
     register,
     stop,
     upload,
@@ -549,20 +550,7 @@ def run_stalled(app: Any, path: str, headers: dict[str, str], first: bytes, quer
             if message["type"] == "http.response.start":
                 status = message["status"]
 
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "POST",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": query.encode(),
-            "root_path": "",
-            "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 80),
-        }
+        scope = post_scope(path, query, headers)
         await asyncio.wait_for(app(scope, stalled(first), send), 30)
         return status
 

@@ -30,8 +30,10 @@ from serve_kit import (
     TEST_OPENS,
     TRIAL_END,
     Clock,
+    campaign_toml,
     csrf_value,
     make_server,
+    phase_toml,
     register,
     upload,
     yp130_pairs,
@@ -41,28 +43,14 @@ from simeval.serve.db import Database
 from simeval.serve.service.campaigns import Targets, create_campaign, publish, read_campaign_file
 
 STS_SET = "answers-forums"  # SemEval 2015: 2,000 input lines, 375 of them scored
-HIDDEN = f"""
-name = "h25"
-title = "Hidden test"
-
-[[phase]]
-name = "dev"
-targets = ["sts16-headlines"]
-opens = {OPENS.isoformat()}
-deadline = {TRIAL_END.isoformat()}
-runs = 5
-max_bytes = 1_000_000
-hidden = false
-
-[[phase]]
-name = "final"
-targets = ["sts15-{STS_SET}", "russe", "russe-hj"]
-opens = {OPENS.isoformat()}
-deadline = {TRIAL_END.isoformat()}
-runs = 2
-max_bytes = 1_000_000
-hidden = true
-"""
+HIDDEN = campaign_toml(
+    "h25",
+    phase_toml("dev", ["sts16-headlines"], runs=5, max_bytes=1_000_000, hidden=False),
+    phase_toml(
+        "final", [f"sts15-{STS_SET}", "russe", "russe-hj"], max_bytes=1_000_000, hidden=True
+    ),
+    title="Hidden test",
+)
 VOLATILE = {"id", "received", "sha256", "run"}  # what differs between any two uploads
 
 

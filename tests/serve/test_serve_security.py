@@ -58,11 +58,14 @@ from serve_kit import (
     Clock,
     Server,
     bad_file,
+    campaign_toml,
     csrf_value,
     free_port,
     make_server,
     page_csrf,
     pair_file,
+    phase_toml,
+    post_scope,
     quarantined,
     register,
     stop,
@@ -180,20 +183,7 @@ def asgi(
                 if not message.get("more_body"):
                     answered.set()
 
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "POST",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": query.encode(),
-            "root_path": "",
-            "headers": [(k.lower().encode(), v.encode("latin-1")) for k, v in headers.items()],
-            "client": (address, 50000),
-            "server": ("127.0.0.1", 80),
-        }
+        scope = post_scope(path, query, headers, address)
         await app(scope, receive, send)
         return Exchange(status, out_headers, bytes(body), pulled)
 
@@ -646,17 +636,7 @@ def test_no_route_writes_to_a_submission(srv, mc30):
     assert [(s.id, s.sha256) for s in rows(srv)] == [(sid, hashlib.sha256(before).hexdigest())]
 
 
-OTHER_CAMPAIGN = f"""
-name = "other"
-
-[[phase]]
-name = "trial"
-targets = ["mc30"]
-opens = {OPENS.isoformat()}
-deadline = {TRIAL_END.isoformat()}
-runs = 2
-max_bytes = 100_000
-"""
+OTHER_CAMPAIGN = campaign_toml("other", phase_toml("trial", ["mc30"]))
 
 
 def test_a_token_works_only_in_its_own_campaign(srv, mc30, tmp_path):
