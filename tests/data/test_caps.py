@@ -1,0 +1,116 @@
+"""Line and field caps of the line-based readers (issue 30, hole 10): a 10 MB field is an error
+naming the file, the line and the cap, found without reading past the cap."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from simeval.data import textio
+from simeval.data.pair_files import read_scored_pairs
+from simeval.data.sts import read_sts_gold
+from simeval.data.trec import read_qrels, read_run
+from simeval.errors import InputError
+
+BIG = 10_000_000  # a 10 MB field
+
+
+def _run(tmp_path: Path, second: str) -> Path:
+    path = tmp_path / "big.run"
+    path.write_text(f"q1 Q0 d1 1 0.5 r\n{second}\nq2 Q0 d1 1 0.1 r\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "q1 Q0 d2 2 " + "1" * BIG + " r",  # on main: minutes and gigabytes (a 10M-wide matrix)
+        "q1 Q0 d2 2 0.4 " + "r" * BIG,  # on main: accepted silently as the run's name
+        "q1 Q0 " + "d" * BIG + " 2 0.4 r",
+    ],
+    ids=["score", "runid", "docno"],
+)
+def test_run_with_a_10mb_field_is_refused_at_the_line_cap(tmp_path: Path, second: str) -> None:
+    with pytest.raises(InputError) as caught:
+        read_run(_run(tmp_path, second))
+    error = caught.value
+    assert error.path == str(tmp_path / "big.run") and error.line == 2
+    assert f"{textio.MAX_LINE:,} bytes" in error.message and "SIMEVAL_MAX_LINE" in error.message
+
+
+def test_raising_the_line_cap_leaves_the_number_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SIMEVAL_MAX_LINE", str(2 * BIG))
+    with pytest.raises(InputError) as caught:
+        read_run(_run(tmp_path, "q1 Q0 d2 2 " + "1" * BIG + " r"))
+    assert caught.value.line == 2 and "score (field 5)" in caught.value.message
+    assert f"at most {textio.MAX_NUMBER}" in caught.value.message
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 " + "2" * 100 + "\n")
+    with pytest.raises(InputError, match="relevance") as caught:
+        read_qrels(qrels)
+    assert caught.value.line == 2
+
+
+def test_a_raised_cap_reads_the_long_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _run(tmp_path, "q1 Q0 d2 2 0.4 " + "r" * (textio.MAX_LINE + 10))
+    monkeypatch.setenv("SIMEVAL_MAX_LINE", str(2 * textio.MAX_LINE))
+    run = read_run(path)
+    assert len(run.qids) == 3
+
+
+def test_iter_lines_stops_reading_at_the_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading stops once the cap is passed: the reader asks the file for at most cap + a few
+    bytes at a time, never for the 10 MB line."""
+    path = tmp_path / "gold.txt"
+    path.write_bytes(b"1.0\n" + b"2" * BIG + b"\n3.0\n")
+    reads: list[int] = []
+
+    class Spy(io.BufferedReader):
+        def readline(self, size: int | None = -1) -> bytes:  # type: ignore[override]
+            line = super().readline(size)
+            reads.append(len(line))
+            return line
+
+    monkeypatch.setattr(textio, "open_binary", lambda p: Spy(io.FileIO(p, "rb")))
+    with pytest.raises(InputError) as caught:
+        list(textio.iter_lines(path))
+    assert caught.value.line == 2 and str(path) in str(caught.value)
+    assert max(reads) <= textio.MAX_LINE + 5 and len(reads) == 2
+
+
+@pytest.mark.parametrize(
+    "reader, content",
+    [
+        (read_sts_gold, "1.0\n" + "x" * (textio.MAX_LINE + 1) + "\n"),
+        (read_scored_pairs, "a,b,1\n" + "c,d," + "9" * (textio.MAX_LINE + 1) + "\n"),
+    ],
+    ids=["sts-gold", "pairs"],
+)
+def test_line_readers_share_the_cap(tmp_path: Path, reader, content: str) -> None:
+    path = tmp_path / "file.txt"
+    path.write_text(content)
+    with pytest.raises(InputError, match="SIMEVAL_MAX_LINE") as caught:
+        reader(path)
+    assert caught.value.line == 2
+
+
+def test_a_long_number_below_the_line_cap_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "gold.txt"
+    path.write_text("1.0\n" + "1" * 5000 + "\n")
+    with pytest.raises(InputError, match="5,000 characters where a number") as caught:
+        read_sts_gold(path)
+    assert caught.value.line == 2
+
+
+def test_a_bad_cap_setting_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIMEVAL_MAX_LINE", "lots")
+    path = tmp_path / "gold.txt"
+    path.write_text("1.0\n")
+    with pytest.raises(InputError, match="SIMEVAL_MAX_LINE='lots'"):
+        read_sts_gold(path)
