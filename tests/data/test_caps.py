@@ -4,6 +4,7 @@ naming the file, the line and the cap, found without reading past the cap."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,36 @@ def test_a_bad_cap_setting_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     path.write_text("1.0\n")
     with pytest.raises(InputError, match="SIMEVAL_MAX_LINE='lots'"):
         read_sts_gold(path)
+
+
+def test_dictionaries_and_line_aligned_documents_share_the_cap(tmp_path: Path) -> None:
+    from simeval.data.dictionaries import read_dictionary
+    from simeval.data.docpairs import read_marked_lines
+
+    long = "w" * (textio.MAX_LINE + 1)
+    dictionary = tmp_path / "ru-en.tsv"
+    dictionary.write_text(f"кот\tcat\nпёс\t{long}\n")
+    with pytest.raises(InputError, match="SIMEVAL_MAX_LINE") as caught:
+        read_dictionary(dictionary, "tsv")
+    assert caught.value.line == 2
+    x, en = tmp_path / "x.txt", tmp_path / "en.txt"
+    x.write_text("<d>\nein Satz\n")
+    en.write_text(f"<d>\n{long}\n")
+    with pytest.raises(InputError, match="SIMEVAL_MAX_LINE") as caught:
+        read_marked_lines(x, en, "hand")
+    assert caught.value.path == str(en) and caught.value.line == 2
+
+
+def test_a_linking_folder_line_shares_the_cap(tmp_path: Path) -> None:
+    from simeval.data.documents import read_collection
+
+    text = "t" * (textio.MAX_LINE + 1)
+    row = {"id": "q", "source": "s", "doc_id": "1", "text": text, "split": "test"}
+    (tmp_path / "queries.jsonl").write_text(json.dumps(row) + "\n")
+    (tmp_path / "corpus.jsonl").write_text(
+        '{"id": "d", "source": "s", "doc_id": "1", "text": "u"}\n'
+    )
+    (tmp_path / "qrels.test").write_text("q 0 d 1\n")
+    with pytest.raises(InputError, match="SIMEVAL_MAX_LINE") as caught:
+        read_collection(tmp_path)
+    assert caught.value.path == str(tmp_path / "queries.jsonl") and caught.value.line == 1

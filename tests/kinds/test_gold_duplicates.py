@@ -91,7 +91,7 @@ def _conflicts(path: Path, column: str | None) -> int:
 def test_catalogued_golds_keep_their_published_rows(data_dir: Path) -> None:
     registry = Registry.catalog()
     found = {}
-    for name, entry in registry.entries.items():
+    for entry in registry.entries.values():
         if isinstance(entry, PairEntry) and (
             conflicts := _conflicts(data_dir / entry.gold, entry.column)
         ):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simeval.data.store import DataStore
-from simeval.data.textio import read_text
+from simeval.data.textio import iter_lines, read_text
 from simeval.errors import InputError
 
 LANGUAGES = ("de", "fr", "ru", "tr", "zh")
@@ -48,7 +48,8 @@ class DocPair:
 
 
 def _lines(path: Path) -> list[str]:
-    return read_text(path).replace("\r\n", "\n").removesuffix("\n").split("\n")
+    """The lines of a line-aligned file (under the line cap of :func:`iter_lines`)."""
+    return [text for _, text in iter_lines(path)]
 
 
 def _group(ids: Iterable[str], x: list[str], en: list[str], source: str) -> list[DocPair]:
