@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -49,11 +50,6 @@ def test_raising_the_line_cap_leaves_the_number_cap(
         read_run(_run(tmp_path, "q1 Q0 d2 2 " + "1" * BIG + " r"))
     assert caught.value.line == 2 and "score (field 5)" in caught.value.message
     assert f"at most {textio.MAX_NUMBER}" in caught.value.message
-    qrels = tmp_path / "qrels"
-    qrels.write_text("q1 0 d1 1\nq1 0 d2 " + "2" * 100 + "\n")
-    with pytest.raises(InputError, match="relevance") as caught:
-        read_qrels(qrels)
-    assert caught.value.line == 2
 
 
 def test_a_raised_cap_reads_the_long_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -101,11 +97,23 @@ def test_line_readers_share_the_cap(tmp_path: Path, reader, content: str) -> Non
     assert caught.value.line == 2
 
 
-def test_a_long_number_below_the_line_cap_is_named(tmp_path: Path) -> None:
-    path = tmp_path / "gold.txt"
-    path.write_text("1.0\n" + "1" * 5000 + "\n")
-    with pytest.raises(InputError, match="5,000 characters where a number") as caught:
-        read_sts_gold(path)
+@pytest.mark.parametrize(
+    "reader, content, what",
+    [
+        (read_sts_gold, "1.0\n" + "1" * 5000 + "\n", "gold score"),
+        (read_qrels, "q1 0 d1 1\nq1 0 d2 " + "2" * 5000 + "\n", "relevance (field 4)"),
+    ],
+    ids=["sts-gold", "qrels"],
+)
+def test_a_long_number_below_the_line_cap_is_named(
+    tmp_path: Path, reader, content: str, what: str
+) -> None:
+    path = tmp_path / "file.txt"
+    path.write_text(content)
+    with pytest.raises(
+        InputError, match=re.escape(f"{what}: a field of 5,000 characters")
+    ) as caught:
+        reader(path)
     assert caught.value.line == 2
 
 
