@@ -156,3 +156,24 @@ def test_a_linking_folder_line_shares_the_cap(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="SIMEVAL_MAX_LINE") as caught:
         read_collection(tmp_path)
     assert caught.value.path == str(tmp_path / "queries.jsonl") and caught.value.line == 1
+
+
+def test_an_archive_member_shares_the_cap(tmp_path: Path) -> None:
+    """The zh-en Wikipedia TSV is read from its archive line by line, under the same cap; a
+    missing member is named (on main: a KeyError traceback)."""
+    import tarfile
+
+    from simeval.data.docpairs import read_wiki_tsv
+
+    member = tmp_path / "part.zh-en"
+    member.write_text(
+        "p\ts\ts\t中文\tChinese\np\ts\ts\t中文\t" + "e" * (textio.MAX_LINE + 1) + "\n"
+    )
+    archive = tmp_path / "zh-en.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(member, arcname="zh-en/part.zh-en")
+    with pytest.raises(InputError, match="SIMEVAL_MAX_LINE") as caught:
+        read_wiki_tsv(archive, "zh-en/part.zh-en", "wiki")
+    assert caught.value.path == f"{archive}:zh-en/part.zh-en" and caught.value.line == 2
+    with pytest.raises(InputError, match="no member zh-en/other"):
+        read_wiki_tsv(archive, "zh-en/other", "wiki")

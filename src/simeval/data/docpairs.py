@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simeval.data.store import DataStore
-from simeval.data.textio import iter_lines, read_text
+from simeval.data.textio import iter_lines, read_lines, read_text
 from simeval.errors import InputError
 
 LANGUAGES = ("de", "fr", "ru", "tr", "zh")
@@ -197,19 +197,23 @@ def read_wiki_tsv(archive: Path, member: str, source: str) -> list[DocPair]:
     """The zh-en Wikipedia TSV (``page<TAB>section zh<TAB>section en<TAB>zh<TAB>en``) inside
     ``archive``: one document pair per page, sentences in file order."""
     with tarfile.open(archive) as tar:
-        handle = tar.extractfile(member)
+        try:
+            handle = tar.extractfile(member)
+        except KeyError:
+            handle = None
         if handle is None:
             raise InputError(archive, None, f"no member {member}")
-        text = handle.read().decode("utf-8")
-    out: dict[str, DocPair] = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        fields = line.split("\t")
-        if len(fields) != 5:
-            raise InputError(f"{archive}:{member}", n, f"expected 5 fields, found {len(fields)}")
-        page = fields[0].strip()
-        pair = out.setdefault(page, DocPair(source, page, [], []))
-        pair.x.append(fields[3].strip())
-        pair.en.append(fields[4].strip())
+        out: dict[str, DocPair] = {}
+        for n, line in read_lines(handle, f"{archive}:{member}"):
+            fields = line.split("\t")
+            if len(fields) != 5:
+                raise InputError(
+                    f"{archive}:{member}", n, f"expected 5 fields, found {len(fields)}"
+                )
+            page = fields[0].strip()
+            pair = out.setdefault(page, DocPair(source, page, [], []))
+            pair.x.append(fields[3].strip())
+            pair.en.append(fields[4].strip())
     return list(out.values())
 
 

@@ -132,41 +132,47 @@ def refuse_nul(data: bytes | str, path: str | Path) -> None:
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, text)`` for every line, without its line end, reading the file
-    as a stream (memory does not grow with the file).
+    as a stream (memory does not grow with the file): :func:`read_lines` of ``path``."""
+    p = Path(path)
+    with open_binary(p) as f:
+        yield from read_lines(f, p)
+
+
+def read_lines(f: BinaryIO, path: str | Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, text)`` for every line of an open binary stream (a file, a member
+    of an archive), named ``path`` in errors.
 
     A final line end does not create an extra empty line; every other empty line is yielded.
     Invalid UTF-8 and NUL characters (a binary or UTF-16 file) are errors naming the line, and so
     is a line longer than :func:`max_line` bytes: reading stops at the cap, so memory stays
     bounded by it whatever the file holds.
     """
-    p = Path(path)
     cap = max_line()
-    with open_binary(p) as f:
-        number = 0
-        # at most cap + BOM + "\r\n" bytes a call: a longer line is never held whole
-        while raw := f.readline(cap + len(BOM) + 2):
-            number += 1
-            if number == 1 and raw.startswith(BOM):
-                raw = raw[len(BOM) :]
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
-            if len(raw) > cap:
-                raise line_too_long(p, number, cap)
-            if b"\x00" in raw:
-                raise InputError(
-                    p, number, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
-                )
-            try:
-                yield number, raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(
-                    p,
-                    number,
-                    f"not valid UTF-8 (byte {raw[exc.start : exc.start + 1].hex()}); convert "
-                    "the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
-                ) from None
+    number = 0
+    # at most cap + BOM + "\r\n" bytes a call: a longer line is never held whole
+    while raw := f.readline(cap + len(BOM) + 2):
+        number += 1
+        if number == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM) :]
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if len(raw) > cap:
+            raise line_too_long(path, number, cap)
+        if b"\x00" in raw:
+            raise InputError(
+                path, number, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
+            )
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                path,
+                number,
+                f"not valid UTF-8 (byte {raw[exc.start : exc.start + 1].hex()}); convert "
+                "the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
+            ) from None
 
 
 def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
