@@ -57,13 +57,13 @@ class LinkingCollection:
     meta: dict[str, Any] = field(default_factory=dict)
     # the qrels files as read, by split: several relevant documents a query, relevance 0 kept
     judgements: dict[str, Qrels] = field(default_factory=dict)
-
-    def split(self, name: str) -> list[Document]:
-        return [q for q in self.queries if q.split == name]
-
+    # relevant documents by query, made from the above on first use
     _relevant: dict[str, list[str]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+
+    def split(self, name: str) -> list[Document]:
+        return [q for q in self.queries if q.split == name]
 
     def relevant(self, qid: str) -> list[str]:
         """The documents judged relevant to ``qid`` (relevance >= 1), in qrels order."""
