@@ -49,7 +49,8 @@ def test_raising_the_line_cap_leaves_the_number_cap(
     with pytest.raises(InputError) as caught:
         read_run(_run(tmp_path, "q1 Q0 d2 2 " + "1" * BIG + " r"))
     assert caught.value.line == 2 and "score (field 5)" in caught.value.message
-    assert f"at most {textio.MAX_NUMBER}" in caught.value.message
+    assert f"at most {textio.MAX_NUMBER} characters" in caught.value.message
+    assert "(10,000,000 chars)" in caught.value.message  # quoted, not echoed whole
 
 
 def test_a_raised_cap_reads_the_long_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,7 +112,7 @@ def test_a_long_number_below_the_line_cap_is_named(
     path = tmp_path / "file.txt"
     path.write_text(content)
     with pytest.raises(
-        InputError, match=re.escape(f"{what}: a field of 5,000 characters")
+        InputError, match=re.escape(f"{what}: expected a number of at most 64 characters")
     ) as caught:
         reader(path)
     assert caught.value.line == 2

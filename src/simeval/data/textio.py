@@ -68,13 +68,14 @@ def refuse_long_lines(data: bytes, path: str | Path) -> None:
 
 def refuse_long_number(text: str | bytes, path: str | Path, line: int | None, what: str) -> None:
     """Refuse a number field longer than ``MAX_NUMBER`` characters (a 10 MB field would make
-    the converters work for minutes)."""
+    the converters work for minutes); the message quotes its start only."""
     if len(text) > MAX_NUMBER:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", errors="replace")
         raise InputError(
             path,
             line,
-            f"{what}: a field of {len(text):,} characters where a number was expected "
-            f"(numbers have at most {MAX_NUMBER})",
+            f"{what}: expected a number of at most {MAX_NUMBER} characters, got {shown(text)}",
         )
 
 
