@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from simeval.data.store import DataStore
-from simeval.data.textio import read_text
+from simeval.data.textio import iter_lines
 from simeval.errors import InputError
 
 Pairs = list[tuple[str, str]]
@@ -31,7 +31,7 @@ def read_dictionary(path: str | Path, fmt: str, source_first: bool = True) -> Pa
     """(source, target) pairs of a dictionary file; ``source_first=False`` swaps them."""
     sep = " @ " if fmt == "hunalign" else "\t"
     out: Pairs = []
-    for n, line in enumerate(read_text(path).splitlines(), 1):
+    for n, line in iter_lines(path):
         if not line.strip():
             continue
         parts = line.split(sep)

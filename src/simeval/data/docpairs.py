@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simeval.data.store import DataStore
-from simeval.data.textio import read_text
+from simeval.data.textio import iter_lines, read_lines, read_text
 from simeval.errors import InputError
 
 LANGUAGES = ("de", "fr", "ru", "tr", "zh")
@@ -48,7 +48,8 @@ class DocPair:
 
 
 def _lines(path: Path) -> list[str]:
-    return read_text(path).replace("\r\n", "\n").removesuffix("\n").split("\n")
+    """The lines of a line-aligned file (under the line cap of :func:`iter_lines`)."""
+    return [text for _, text in iter_lines(path)]
 
 
 def _group(ids: Iterable[str], x: list[str], en: list[str], source: str) -> list[DocPair]:
@@ -196,19 +197,23 @@ def read_wiki_tsv(archive: Path, member: str, source: str) -> list[DocPair]:
     """The zh-en Wikipedia TSV (``page<TAB>section zh<TAB>section en<TAB>zh<TAB>en``) inside
     ``archive``: one document pair per page, sentences in file order."""
     with tarfile.open(archive) as tar:
-        handle = tar.extractfile(member)
+        try:
+            handle = tar.extractfile(member)
+        except KeyError:
+            handle = None
         if handle is None:
             raise InputError(archive, None, f"no member {member}")
-        text = handle.read().decode("utf-8")
-    out: dict[str, DocPair] = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        fields = line.split("\t")
-        if len(fields) != 5:
-            raise InputError(f"{archive}:{member}", n, f"expected 5 fields, found {len(fields)}")
-        page = fields[0].strip()
-        pair = out.setdefault(page, DocPair(source, page, [], []))
-        pair.x.append(fields[3].strip())
-        pair.en.append(fields[4].strip())
+        out: dict[str, DocPair] = {}
+        for n, line in read_lines(handle, f"{archive}:{member}"):
+            fields = line.split("\t")
+            if len(fields) != 5:
+                raise InputError(
+                    f"{archive}:{member}", n, f"expected 5 fields, found {len(fields)}"
+                )
+            page = fields[0].strip()
+            pair = out.setdefault(page, DocPair(source, page, [], []))
+            pair.x.append(fields[3].strip())
+            pair.en.append(fields[4].strip())
     return list(out.values())
 
 

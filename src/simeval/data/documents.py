@@ -8,10 +8,16 @@ Layout (one folder), written by :func:`write_collection`:
                     names it), ``split`` (train/test), ``text`` (sentences joined by ``\\n``)
 ``corpus.jsonl``    one English document a line: ``id``, ``source``, ``doc_id``, ``text``
 ``qrels.train``     TREC qrels ``qid 0 docno 1`` for the train queries
-``qrels.test``      the same for the test queries (held back from participants)
+``qrels.test``      the same for the test queries (held back from participants); a folder
+                    made by hand may call it ``qrels``
 ``meta.json``       language, options, seed, counts per step and per source, input sha256
                     (optional in a folder made by hand)
 ==================  =====================================================================
+
+A folder made by hand may judge a query with several documents, and with relevance 0 (judged
+non-relevant): the test qrels are kept as read and evaluated as trec_eval does. Every query
+needs a line in its split's qrels, every judged query and document must be in the JSON lines,
+and every field there is a string (an integer id is read as its digits).
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from simeval.data.textio import read_text
+from simeval.data.textio import iter_lines, read_text, shown
+from simeval.data.trec import Qrels, read_qrels
 from simeval.errors import InputError
 from simeval.metrics.order import tie_ranks
 
@@ -46,11 +53,36 @@ class LinkingCollection:
     lang: str
     queries: list[Document]
     corpus: list[Document]
-    links: dict[str, str]
+    links: dict[str, str]  # a query's (first) relevant document
     meta: dict[str, Any] = field(default_factory=dict)
+    # the qrels files as read, by split: several relevant documents a query, relevance 0 kept
+    judgements: dict[str, Qrels] = field(default_factory=dict)
+    # relevant documents by query, made from the above on first use
+    _relevant: dict[str, list[str]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def split(self, name: str) -> list[Document]:
         return [q for q in self.queries if q.split == name]
+
+    def relevant(self, qid: str) -> list[str]:
+        """The documents judged relevant to ``qid`` (relevance >= 1), in qrels order."""
+        if self._relevant is None:
+            found: dict[str, list[str]] = {}
+            for qrels in self.judgements.values():
+                for q, d, r in _rows(qrels):
+                    if r > 0:
+                        found.setdefault(q.decode(), []).append(d.decode())
+            judged = {q.id for q in self.queries if q.split in self.judgements}
+            for q, d in self.links.items():  # a built collection's links, not read from qrels
+                if q not in judged:
+                    found.setdefault(q, [d])
+            self._relevant = found
+        return self._relevant.get(qid, [])
+
+
+def _rows(qrels: Qrels) -> Any:
+    return zip(qrels.qids.tolist(), qrels.docnos.tolist(), qrels.relevance.tolist(), strict=True)
 
 
 def _write_jsonl(path: Path, docs: list[Document], with_split: bool) -> None:
@@ -73,49 +105,128 @@ def write_collection(collection: LinkingCollection, folder: str | Path) -> list[
         path = folder / f"qrels.{split}"
         with path.open("w", encoding="utf-8") as f:
             for q in collection.split(split):
-                f.write(f"{q.id} 0 {collection.links[q.id]} 1\n")
+                f.writelines(f"{q.id} 0 {d} 1\n" for d in collection.relevant(q.id))
         written.append(path)
     meta = folder / "meta.json"
     meta.write_text(json.dumps(collection.meta, ensure_ascii=False, indent=2) + "\n")
     return [*written, meta]
 
 
+SPLITS = ("train", "test")
+
+
+def _field(row: dict, key: str, path: Path, line: int) -> str:
+    """``row[key]`` as text: a string, or an integer id written as its digits; ``null``, a
+    number with a point, a list or an object are refused (``null`` was read as "None")."""
+    if key not in row:
+        raise InputError(path, line, f"key {key!r} is missing")
+    value = row[key]
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and key in ("id", "doc_id"):
+        return str(value)
+    found = "null" if value is None else json.dumps(value)[:40]
+    raise InputError(path, line, f"key {key!r}: expected a string, got {found}")
+
+
 def _read_jsonl(path: Path, keys: tuple[str, ...]) -> list[Document]:
     out = []
-    for n, line in enumerate(read_text(path).splitlines(), 1):
+    first: dict[str, int] = {}  # id -> line
+    for n, line in iter_lines(path):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-            out.append(Document(**{k: str(row[k]) for k in keys}))
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        except json.JSONDecodeError as exc:
             msg = f"expected a JSON object with {', '.join(keys)} ({exc})"
             raise InputError(path, n, msg) from None
+        if not isinstance(row, dict):
+            raise InputError(path, n, f"expected a JSON object with {', '.join(keys)}")
+        doc = Document(**{k: _field(row, k, path, n) for k in keys})
+        if "split" in keys and doc.split not in SPLITS:
+            raise InputError(path, n, f"split {shown(doc.split)}: expected train or test")
+        if doc.id in first:
+            raise InputError(
+                path, n, f"id {shown(doc.id)} given twice (first on line {first[doc.id]})"
+            )
+        first[doc.id] = n
+        out.append(doc)
     return out
 
 
-def read_collection(folder: str | Path) -> LinkingCollection:
-    """Read a folder written by :func:`write_collection`."""
-    from simeval.data.trec import read_qrels
+def _qrels_path(folder: Path, split: str) -> Path | None:
+    """The qrels file of ``split`` (a hand-made folder's ``qrels`` is the test split's)."""
+    names = (f"qrels.{split}", "qrels") if split == "test" else (f"qrels.{split}",)
+    return next((folder / n for n in names if (folder / n).is_file()), None)
 
+
+def _judgements(
+    folder: Path, queries: list[Document], corpus: list[Document], queries_path: Path
+) -> tuple[dict[str, Qrels], dict[str, str]]:
+    """Each split's qrels, checked against the documents: every judged query is a query of
+    that split, every judged document is in the corpus, every query has a judgement. Returns
+    the qrels by split and each query's first relevant document."""
+    split_of = {q.id: q.split for q in queries}
+    documents = {d.id for d in corpus}
+    judged: dict[str, Qrels] = {}
+    links: dict[str, str] = {}
+    seen: set[str] = set()
+    for split in SPLITS:
+        path = _qrels_path(folder, split)
+        if path is None:
+            continue
+        qrels = read_qrels(path)
+        for (qid, docno, rel), line in zip(_rows(qrels), qrels.lines.tolist(), strict=True):
+            q, d = qid.decode(), docno.decode()
+            if q not in split_of:
+                raise InputError(path, line, f"query {shown(q)} is not in {queries_path.name}")
+            if split_of[q] != split:
+                msg = f"query {shown(q)} is a {split_of[q]} query in {queries_path.name}"
+                raise InputError(path, line, f"{msg}, expected in qrels.{split_of[q]}")
+            if d not in documents:
+                raise InputError(path, line, f"document {shown(d)} is not in corpus.jsonl")
+            seen.add(q)
+            if rel > 0:
+                links.setdefault(q, d)
+        judged[split] = qrels
+    for n, q in enumerate(queries):
+        if q.id not in seen:
+            where = _qrels_path(folder, q.split) or folder / f"qrels.{q.split}"
+            raise InputError(
+                queries_path,
+                _line_of(queries_path, n),
+                f"query {shown(q.id)} ({q.split}) has no judgement in {where.name}",
+            )
+    return judged, links
+
+
+def _line_of(path: Path, index: int) -> int:
+    """The line of the ``index``-th non-blank line of ``path`` (for a message only)."""
+    count = -1
+    for n, line in iter_lines(path):
+        count += bool(line.strip())
+        if count == index:
+            return n
+    return index + 1
+
+
+def read_collection(folder: str | Path) -> LinkingCollection:
+    """Read a folder written by :func:`write_collection` (or made by hand, module docstring)."""
     folder = Path(folder)
     # meta.json is optional for a folder made by hand: no language, no counts
-    meta = json.loads(read_text(folder / "meta.json")) if (folder / "meta.json").is_file() else {}
-    queries = _read_jsonl(folder / "queries.jsonl", ("id", "source", "doc_id", "text", "split"))
+    meta: Any = {}
+    if (folder / "meta.json").is_file():
+        try:
+            meta = json.loads(read_text(folder / "meta.json"))
+        except json.JSONDecodeError as exc:
+            raise InputError(folder / "meta.json", exc.lineno, f"not JSON: {exc.msg}") from None
+    queries_path = folder / "queries.jsonl"
+    queries = _read_jsonl(queries_path, ("id", "source", "doc_id", "text", "split"))
     corpus = _read_jsonl(folder / "corpus.jsonl", ("id", "source", "doc_id", "text"))
-    links: dict[str, str] = {}
-    for split in ("train", "test"):
-        path = folder / f"qrels.{split}"
-        if path.exists():
-            q = read_qrels(path)
-            links.update(
-                {
-                    a.decode(): b.decode()
-                    for a, b, r in zip(q.qids, q.docnos, q.relevance, strict=True)
-                    if r > 0
-                }
-            )
-    return LinkingCollection(str(meta.get("lang", "")), queries, corpus, links, meta)
+    judged, links = _judgements(folder, queries, corpus, queries_path)
+    lang = str(meta.get("lang", "")) if isinstance(meta, dict) else ""
+    meta = meta if isinstance(meta, dict) else {}
+    return LinkingCollection(lang, queries, corpus, links, meta, judged)
 
 
 @dataclass

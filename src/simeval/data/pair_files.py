@@ -222,6 +222,7 @@ def read_scored_pairs(
     header: bool | None = None,
     require_scores: bool = False,
     keep_duplicates: bool = False,
+    keep_conflicts: bool = True,
     only: set | frozenset | None = None,
 ) -> ScoredPairs:
     """Read pairs and one score column.
@@ -231,6 +232,8 @@ def read_scored_pairs(
     scores it is an error. Gold files are read with ``keep_duplicates=True``: every row stays an
     item of its own, as the published scores count it (WordSim-353 rates money/cash twice, 9.15
     and 9.08; rt.csv repeats 1,287 pairs), and one warning says how many rows repeat a pair.
+    With ``keep_conflicts=False`` (a user's gold file) a pair given twice with different scores
+    is an error naming both lines even then; identical repeats stay items, with the warning.
     Empty score cells become NaN ("not scored") unless ``require_scores`` makes them an error.
     ``only``: keep the pairs in this set and count the others (``extra``), so reading a large
     submission against a small gold holds only the gold's pairs.
@@ -264,7 +267,8 @@ def read_scored_pairs(
             first_row[pair] = r
             continue
         before = values[first_row[pair]]
-        if keep_duplicates or value == before or (math.isnan(value) and math.isnan(before)):
+        same = value == before or (math.isnan(value) and math.isnan(before))
+        if same or (keep_duplicates and keep_conflicts):
             repeats.append(number)
         else:
             problems.add(

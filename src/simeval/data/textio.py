@@ -4,11 +4,16 @@ Files are decoded as UTF-8 (a byte-order mark is dropped), lines end at ``\\n`` 
 ``\\r`` is removed, so CRLF files read like LF files. ``str.splitlines`` is not used because it
 also splits at form feeds and Unicode separators, which would shift the line numbers that error
 messages quote.
+
+Line-based files are read under caps, so that one huge line or field costs an error, not minutes
+and gigabytes: a line holds at most :func:`max_line` bytes (1 MiB unless ``SIMEVAL_MAX_LINE``
+says more) and a number field at most ``MAX_NUMBER`` characters.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +22,61 @@ from typing import BinaryIO
 from simeval.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
+MAX_LINE = 1 << 20  # bytes a line; SIMEVAL_MAX_LINE raises it for a file that needs more
+MAX_LINE_ENV = "SIMEVAL_MAX_LINE"
+MAX_NUMBER = 64  # characters of a number field: a float needs 17 significant digits at most
+
+
+def max_line() -> int:
+    """The longest line (in bytes, without its line end) a line-based reader accepts:
+    ``SIMEVAL_MAX_LINE`` when set to a positive integer, else ``MAX_LINE``."""
+    text = os.environ.get(MAX_LINE_ENV, "").strip()
+    if not text:
+        return MAX_LINE
+    if not text.isdigit() or int(text) < 1:
+        raise InputError(
+            None, None, f"{MAX_LINE_ENV}={text!r}: expected a positive number of bytes"
+        )
+    return int(text)
+
+
+def line_too_long(path: str | Path, line: int, cap: int) -> InputError:
+    """The error for a line longer than ``cap`` bytes (saying how to raise the cap)."""
+    return InputError(
+        path,
+        line,
+        f"line longer than {cap:,} bytes: refused (if the file legitimately needs longer "
+        f"lines, set {MAX_LINE_ENV} to a larger number of bytes)",
+    )
+
+
+def refuse_long_lines(data: bytes, path: str | Path) -> None:
+    """Raise :func:`line_too_long` for the first line of ``data`` longer than :func:`max_line`
+    (for readers that take a file at once)."""
+    cap = max_line()
+    if len(data) <= cap:
+        return
+    import numpy as np
+
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    bounds = np.concatenate(([-1], ends, [len(data)]))
+    lengths = np.diff(bounds) - 1  # without the \n (a \r before it counts: one byte of slack)
+    long = np.flatnonzero(lengths > cap + 1)
+    if len(long):
+        raise line_too_long(path, int(long[0]) + 1, cap)
+
+
+def refuse_long_number(text: str | bytes, path: str | Path, line: int | None, what: str) -> None:
+    """Refuse a number field longer than ``MAX_NUMBER`` characters (a 10 MB field would make
+    the converters work for minutes); the message quotes its start only."""
+    if len(text) > MAX_NUMBER:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", errors="replace")
+        raise InputError(
+            path,
+            line,
+            f"{what}: expected a number of at most {MAX_NUMBER} characters, got {shown(text)}",
+        )
 
 
 def open_binary(path: Path) -> BinaryIO:
@@ -73,33 +133,47 @@ def refuse_nul(data: bytes | str, path: str | Path) -> None:
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, text)`` for every line, without its line end, reading the file
-    as a stream (memory does not grow with the file).
-
-    A final line end does not create an extra empty line; every other empty line is yielded.
-    Invalid UTF-8 and NUL characters (a binary or UTF-16 file) are errors naming the line.
-    """
+    as a stream (memory does not grow with the file): :func:`read_lines` of ``path``."""
     p = Path(path)
     with open_binary(p) as f:
-        for number, raw in enumerate(f, start=1):
-            if number == 1 and raw.startswith(BOM):
-                raw = raw[len(BOM) :]
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
-            if b"\x00" in raw:
-                raise InputError(
-                    p, number, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
-                )
-            try:
-                yield number, raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(
-                    p,
-                    number,
-                    f"not valid UTF-8 (byte {raw[exc.start : exc.start + 1].hex()}); convert "
-                    "the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
-                ) from None
+        yield from read_lines(f, p)
+
+
+def read_lines(f: BinaryIO, path: str | Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, text)`` for every line of an open binary stream (a file, a member
+    of an archive), named ``path`` in errors.
+
+    A final line end does not create an extra empty line; every other empty line is yielded.
+    Invalid UTF-8 and NUL characters (a binary or UTF-16 file) are errors naming the line, and so
+    is a line longer than :func:`max_line` bytes: reading stops at the cap, so memory stays
+    bounded by it whatever the file holds.
+    """
+    cap = max_line()
+    number = 0
+    # at most cap + BOM + "\r\n" bytes a call: a longer line is never held whole
+    while raw := f.readline(cap + len(BOM) + 2):
+        number += 1
+        if number == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM) :]
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if len(raw) > cap:
+            raise line_too_long(path, number, cap)
+        if b"\x00" in raw:
+            raise InputError(
+                path, number, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
+            )
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                path,
+                number,
+                f"not valid UTF-8 (byte {raw[exc.start : exc.start + 1].hex()}); convert "
+                "the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
+            ) from None
 
 
 def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
@@ -124,9 +198,10 @@ def shown(text: str, limit: int = SHOWN) -> str:
 def parse_float(text: str, path: str | Path | None, line: int | None, what: str) -> float:
     """The one number parser of every reader: an ASCII decimal (``-1``, ``.5``, ``2.``,
     ``3e-4``) that is finite, else :class:`InputError` saying what was expected. Refused: digit
-    separators (``1_0``), non-ASCII digits, hexadecimal, ``nan``, ``inf`` and values beyond
-    the float range."""
+    separators (``1_0``), non-ASCII digits, hexadecimal, ``nan``, ``inf``, values beyond
+    the float range and fields longer than ``MAX_NUMBER`` characters."""
     text = text.strip(" \t\r\n")
+    refuse_long_number(text, path, line, what)
     if not NUMBER.fullmatch(text):
         hint = " (a decimal comma? write 0.5, not 0,5)" if DECIMAL_COMMA.fullmatch(text) else ""
         raise InputError(path, line, f"{what}: expected a decimal number, got {shown(text)}{hint}")

@@ -21,7 +21,15 @@ from pathlib import Path
 import numpy as np
 
 from simeval.data.table import parse
-from simeval.data.textio import parse_float, read_bytes, refuse_nul, shown
+from simeval.data.textio import (
+    MAX_NUMBER,
+    parse_float,
+    read_bytes,
+    refuse_long_lines,
+    refuse_long_number,
+    refuse_nul,
+    shown,
+)
 from simeval.errors import InputError, Problems
 from simeval.metrics.keys import as_bytes, as_text, first_duplicate
 from simeval.metrics.order import trec_order
@@ -88,6 +96,8 @@ def _numbers(
     """A column of numbers (``float`` or ``int``) read as :func:`~simeval.data.textio.
     parse_float` reads one: ASCII decimals, finite, within range; every bad field (up to 20)
     named with its line."""
+    for field, line in zip(column, lines, strict=True):
+        refuse_long_number(field, path, int(line), what)
     allowed = _FLOAT_CHARS if kind is float else _INT_CHARS
     joined = b"".join(column)
     if not joined.translate(None, allowed):  # only number characters: the fast path
@@ -155,6 +165,7 @@ def _columns(
     """
     data = read_bytes(path)
     refuse_nul(data, path)
+    refuse_long_lines(data, path)
     table = parse(data, width)
     if table is None:
         cols, lines = _fields(path, width, what)
@@ -169,6 +180,10 @@ def _columns(
         long = np.flatnonzero(table.lengths(k) > MAX_ID)
         if len(long):
             _ids(table.fields(k)[long[0] : long[0] + 1], path, lines[long[0] :], name)
+    long = np.flatnonzero(table.lengths(number) > MAX_NUMBER)
+    if len(long):  # before the conversion, whose work grows with the longest field
+        field = table.fields(number)[long[0]]
+        refuse_long_number(field, path, int(lines[long[0]]), _NAMES[number, width])
     values, done = table.decimals(number, integer=kind is int)
     if not done.all():  # other spellings: Python's conversion, or the errors with their lines
         rest = np.flatnonzero(~done)

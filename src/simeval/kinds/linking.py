@@ -98,8 +98,9 @@ def linking_inputs(collection: LinkingCollection) -> list[tuple[str, bytes]]:
     test = [{"id": q.id, "text": q.text} for q in collection.split("test")]
     corpus = [{"id": d.id, "text": d.text} for d in collection.corpus]
     train = [
-        {"id": q.id, "text": q.text, "link": collection.links[q.id]}
+        {"id": q.id, "text": q.text, "link": links[0]}
         for q in collection.split("train")
+        if (links := collection.relevant(q.id))
     ]
     return [
         ("queries.jsonl", jsonl(test)),
@@ -134,7 +135,11 @@ class LinkingEntry:
 
 
 def collection_qrels(collection: LinkingCollection, split: str = "test") -> Qrels:
-    """The gold links of one split as TREC qrels (relevance 1)."""
+    """The gold links of one split as TREC qrels: the split's qrels file as read (several
+    relevant documents a query, relevance 0 as trec_eval reads it), or for a built collection
+    its one link a query (relevance 1)."""
+    if split in collection.judgements:
+        return collection.judgements[split]
     queries = collection.split(split)
     qids = np.array([q.id.encode() for q in queries], dtype=bytes)
     docnos = np.array([collection.links[q.id].encode() for q in queries], dtype=bytes)
@@ -193,13 +198,14 @@ class LinkingBenchmark(Benchmark):
         their gold document (for learned rankers)."""
         coll = self._documents()
         position = {d.id: i for i, d in enumerate(coll.corpus)}
-        train = coll.split("train")
+        # a train query with several relevant documents is one training pair for each
+        train = [(q, d) for q in coll.split("train") for d in coll.relevant(q.id)]
         data = LinkingInput(
             coll.lang,
             [q.text for q in coll.split("test")],
             [d.text for d in coll.corpus],
-            [q.text for q in train],
-            np.array([position[coll.links[q.id]] for q in train], dtype=np.int64),
+            [q.text for q, _ in train],
+            np.array([position[d] for _, d in train], dtype=np.int64),
             [d.id for d in coll.corpus],  # the run's docnos: ties go as trec_eval orders them
         )
         return Documents(data, self.max_candidates or BUCC_CANDIDATES)

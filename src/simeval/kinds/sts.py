@@ -17,6 +17,7 @@ Submission: ``STS.output.<dataset>.txt``, one score a line, optionally a tab and
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -244,6 +245,12 @@ def load_sts(entry: STSEntry, files: Files) -> STSBenchmark:
     return STSBenchmark(entry.name, entry.dataset, pairs, gold, entry.description, data)
 
 
+def same_name_key(name: str) -> str:
+    """The key under which two dataset names are the same: NFKC-normalised and case-folded
+    (``MSRpar`` and ``msrpar``, a composed and a decomposed ``é``, ``ﬁ`` and ``fi``)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
 def sts_folder(folder: Path, name: str | None = None) -> Any:
     """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
     year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
@@ -251,9 +258,19 @@ def sts_folder(folder: Path, name: str | None = None) -> Any:
     are two benchmarks)."""
     name = name or str(folder).rstrip("/")
     members = []
+    seen: dict[str, Path] = {}
     for inp in sorted(folder.glob("STS*.input.*.txt")):
         prefix, _, dataset = inp.name.partition(".input.")
         dataset = dataset.removesuffix(".txt")
+        key = same_name_key(dataset)
+        if key in seen:
+            raise InputError(
+                inp,
+                None,
+                f"dataset {dataset!r} collides with {seen[key].name} (names that differ only "
+                "in case or Unicode normalisation would be one benchmark); rename one of them",
+            )
+        seen[key] = inp
         gs = folder / f"{prefix}.gs.{dataset}.txt"
         if not gs.is_file():
             raise InputError(gs, None, f"no gold file for {inp.name}")

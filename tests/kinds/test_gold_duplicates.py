@@ -1,0 +1,110 @@
+"""A gold pair file that gives one ordered pair two different scores (issue 30, hole 9).
+
+Decision: a user's gold file is refused with an error naming the file and both lines; identical
+repeats are warned of and stay items (as the official scorers count rows). The catalogued
+files whose published figures include conflicting rows keep them, so no published number
+moves: WordSim-353 rates money/cash twice (9.15 and 9.08) and the RUSSE train files rt.csv,
+ae-train.csv and ae2-train.csv repeat pairs with 1 and 0. The last test finds those files by
+reading every catalogued gold with the csv module, independently of simeval's reader.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from simeval.benchmarks.loaders import from_path
+from simeval.benchmarks.lookup import Registry
+from simeval.errors import InputError
+from simeval.kinds.pairs import PairEntry
+
+
+def test_conflicting_duplicate_pair_in_a_users_gold_is_refused(tmp_path: Path) -> None:
+    """On main: accepted silently, the pair counted twice with its two scores."""
+    gold = tmp_path / "gold.csv"
+    gold.write_text("word1,word2,sim\ncat,dog,3\nsun,moon,2\ncat,dog,7\n")
+    with pytest.raises(InputError) as caught:
+        from_path(gold)
+    error = caught.value
+    assert error.path == str(gold) and error.line == 4
+    assert "line 2" in error.message and "3.0" in error.message and "7.0" in error.message
+
+
+def test_the_reversed_pair_is_another_pair(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.csv"
+    gold.write_text("cat,dog,3\ndog,cat,7\nsun,moon,2\n")
+    assert len(from_path(gold).gold) == 3
+
+
+def test_identical_repeats_are_kept_with_a_warning(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.tsv"
+    gold.write_text("cat\tdog\t3\nsun\tmoon\t2\ncat\tdog\t3\n")
+    bench = from_path(gold)
+    assert len(bench.gold) == 3 and bench.gold.scores.tolist() == [3.0, 2.0, 3.0]
+    (warning,) = bench.gold.warnings
+    assert warning.line == 3 and "repeat an earlier pair" in warning.message
+
+
+def test_a_registry_entry_of_the_user_is_refused_too(tmp_path: Path) -> None:
+    (tmp_path / "g.csv").write_text("a,b,1\nc,d,2\na,b,4\n")
+    toml = tmp_path / "mine.toml"
+    toml.write_text('[benchmark.mine]\nkind = "graded"\ngold = "g.csv"\n')
+    registry = Registry.catalog()
+    registry.add_file(toml)
+    with pytest.raises(InputError, match="given twice with different scores") as caught:
+        registry.load("mine")
+    assert caught.value.line == 3
+
+
+def _conflicts(path: Path, column: str | None) -> int:
+    """Rows giving an earlier (word1, word2) another score, counted with the csv module."""
+    text = path.read_text(encoding="utf-8-sig")
+    first = text.splitlines()[0]
+    sep = "\t" if "\t" in first else "," if "," in first else None
+    if sep is None:
+        rows = [line.split() for line in text.splitlines() if line.strip()]
+    else:
+        rows = [r for r in csv.reader(text.splitlines(), delimiter=sep) if r]
+    header = rows[0]
+    if column is not None:
+        index = header.index(column)
+    elif "sim" in header:
+        index = header.index("sim")
+    else:
+        index = 2
+    seen: dict[tuple[str, str], str] = {}
+    count = 0
+    for row in rows:
+        key, score = (row[0], row[1]), row[index]
+        try:
+            float(score)
+        except ValueError:
+            continue  # a header
+        if key in seen and float(seen[key]) != float(score):
+            count += 1
+        seen.setdefault(key, score)
+    return count
+
+
+def test_catalogued_golds_keep_their_published_rows(data_dir: Path) -> None:
+    registry = Registry.catalog()
+    found = {}
+    for entry in registry.entries.values():
+        if isinstance(entry, PairEntry) and (
+            conflicts := _conflicts(data_dir / entry.gold, entry.column)
+        ):
+            found[entry.gold] = conflicts
+    assert found == {
+        "russe/rt.csv": 72,
+        "russe/ae-train.csv": 12,
+        "russe/ae2-train.csv": 59,
+        "wordsim353/combined.csv": 1,
+    }
+    ws = registry.load("wordsim353")
+    assert len(ws.gold) == 353  # the published evaluation counts both money/cash rows
+    money = [
+        s for p, s in zip(ws.gold.pairs, ws.gold.scores, strict=True) if p == ("money", "cash")
+    ]
+    assert money == [9.15, 9.08]

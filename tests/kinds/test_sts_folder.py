@@ -1,0 +1,58 @@
+"""STS folders whose dataset names collide (issue 30, hole 4): refused, naming both files."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import pearsonr
+
+from simeval.benchmarks.loaders import from_path
+from simeval.errors import InputError
+
+
+def _dataset(folder: Path, dataset: str, gold: list[float], prefix: str = "STS") -> None:
+    pairs = "".join(f"a sentence {i}\tanother {i}\n" for i in range(len(gold)))
+    (folder / f"{prefix}.input.{dataset}.txt").write_text(pairs, encoding="utf-8")
+    scores = "".join(f"{g}\n" for g in gold)
+    (folder / f"{prefix}.gs.{dataset}.txt").write_text(scores, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("MSRpar", "msrpar"),  # on main: a suite of two members of one name, a wrong Pearson
+        (unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFD", "café")),
+        ("ﬁnance", "finance"),  # NFKC: the ligature is the two letters
+        ("STRASSE", "straße"),  # case folding, not lower()
+    ],
+    ids=["case", "nfc-nfd", "nfkc", "casefold"],
+)
+def test_colliding_dataset_names_are_refused(tmp_path: Path, first: str, second: str) -> None:
+    _dataset(tmp_path, first, [1.0, 2.0, 3.0])
+    _dataset(tmp_path, second, [3.0, 1.0, 2.0])
+    with pytest.raises(InputError) as caught:
+        from_path(tmp_path)
+    text = str(caught.value)
+    assert f"STS.input.{first}.txt" in text and f"STS.input.{second}.txt" in text
+
+
+def test_the_same_dataset_under_two_prefixes_is_refused(tmp_path: Path) -> None:
+    _dataset(tmp_path, "MSRpar", [1.0, 2.0, 3.0])
+    _dataset(tmp_path, "MSRpar", [3.0, 1.0, 2.0], prefix="STS.2012")
+    with pytest.raises(InputError, match="collides"):
+        from_path(tmp_path)
+
+
+def test_distinct_names_still_make_a_suite(tmp_path: Path) -> None:
+    """Two datasets whose names differ in letters, not case, load; each member's gold is its
+    own file's (the Pearson of a perfect output against each is 1, of the other's gold not)."""
+    a, b = [1.0, 2.0, 3.0, 4.0], [4.0, 1.0, 3.0, 2.0]
+    _dataset(tmp_path, "MSRpar", a)
+    _dataset(tmp_path, "MSRvid", b)
+    suite = from_path(tmp_path)
+    golds = {m.dataset: m.gold for m in suite.members}
+    assert np.array_equal(golds["MSRpar"], a) and np.array_equal(golds["MSRvid"], b)
+    assert pearsonr(golds["MSRpar"], b).statistic != pytest.approx(1.0)
