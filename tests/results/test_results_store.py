@@ -4,12 +4,14 @@ fails `evaluate`, `report --html` and `predict --out` with one line and no parti
 
 from __future__ import annotations
 
+import errno
 import gzip
 import importlib.util
 import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -185,3 +187,33 @@ def test_predict_of_a_folder_on_a_full_disk_leaves_none_of_its_files(small_disk)
     assert list(out.iterdir()) == []
     assert _leftover_files(small_disk) == []
     _one_line_error(run, out)
+
+
+def test_a_campaign_export_on_a_full_disk_leaves_no_part_of_it(small_disk, tmp_path, mc30) -> None:
+    """The server's export (submissions, a results folder and leaderboards per phase) is one
+    folder: on a full disk none of it is left, and with room it is all there."""
+    pytest.importorskip("fastapi")
+    from serve_kit import OPENS, TRIAL_END, Clock, make_server, pair_file, register, stop, upload
+    from simeval.serve.db.storage import Storage
+    from simeval.serve.service.campaigns import export
+
+    clock = Clock(OPENS + timedelta(days=1))
+    srv = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path / "server", clock)
+    token = register(srv.client, "alpha")
+    for seed in (1, 2):
+        r = upload(srv.client, token, pair_file(mc30, seed)[0], target="mc30")
+        assert r.status_code == 201, r.text
+    clock.now = TRIAL_END + timedelta(days=1)
+    out = small_disk / "export"
+    filler = fill(small_disk, leave=4 * 1024)  # room for the submissions, not the rest
+
+    with pytest.raises(OSError) as caught:
+        export(srv.db, Storage(srv.folder / "files"), "lex25", out)
+    assert caught.value.errno == errno.ENOSPC
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler"]
+
+    filler.unlink()
+    written = export(srv.db, Storage(srv.folder / "files"), "lex25", out)
+    assert all(p.is_file() and p.is_relative_to(out) for p in written)
+    assert len(load_results(out / "trial")) == 2
+    stop(srv.app)
