@@ -125,8 +125,10 @@ def save_records(
         with _lock(folder):
             clean_folder(folder)
             for tmp, final in pending:
+                existed = final.exists()  # the same record saved again: its file stays ours
                 os.replace(tmp, final)
-                placed.append(final)
+                if not existed:
+                    placed.append(final)
             if placed:
                 fsync_dir(folder / ITEMS_FOLDER)
             _append(path, text.encode("utf-8"))
@@ -197,6 +199,8 @@ def leftovers(folder: str | Path) -> list[Path]:
                 text = (folder / name).read_text(encoding="utf-8", errors="replace")
             except FileNotFoundError:
                 continue
+            except OSError:  # records that cannot be read: no items file is judged unused
+                return found
             mentioned.update(ITEMS_NAME.findall(text))
         found += [p for p in names if p.name not in mentioned]
     return found
