@@ -76,6 +76,22 @@ def test_leftovers_of_a_killed_writer_are_removed_on_the_next_open(tmp_path, cap
     assert "fedcba9876543210.tsv.gz" in err
 
 
+def test_a_folder_being_written_is_read_and_not_cleaned(tmp_path) -> None:
+    """While a writer holds the folder's lock, an items file renamed but not yet recorded is
+    its, not a leftover: a reader leaves it; once the lock is free the next open removes it."""
+    from filelock import FileLock
+
+    folder = tmp_path / "results"
+    evaluate("overlap", "mc30", results_dir=folder)
+    pending = folder / "items" / "00112233445566778899.tsv.gz"
+    pending.write_bytes(b"x")
+    with FileLock(str(folder / "results.jsonl.lock")):
+        assert len(load_results(folder)) == 1
+        assert pending.exists()
+    assert len(load_results(folder)) == 1
+    assert not pending.exists()
+
+
 def test_a_failed_append_leaves_no_items_file(tmp_path) -> None:
     """The results file cannot be appended to (here: it is a folder); the items file written
     for the record goes again."""
