@@ -24,6 +24,15 @@ os.environ["SIMEVAL_DATA_DIR"] = str(DATA_DIR)
 os.environ["SIMEVAL_OFFLINE"] = "1"
 
 
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MiB tmpfs, mounted for the test (:mod:`disk_kit`: root only, CI runs as root)."""
+    from disk_kit import mounted_tmpfs
+
+    with mounted_tmpfs(tmp_path / "disk") as mount:
+        yield mount
+
+
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     if not (DATA_DIR / "russe" / "test.csv").is_file():

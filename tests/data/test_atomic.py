@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -80,3 +85,46 @@ def test_write_atomic_writes_the_bytes_with_the_mode(tmp_path: Path) -> None:
     write_atomic(target, b"def")  # an existing file: replaced
     assert target.read_bytes() == b"def"
     assert _names(tmp_path) == ["secret"]
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_a_killed_writers_temporary_goes_at_the_next_write_of_its_target(tmp_path: Path) -> None:
+    dead, alive = _dead_pid(), os.getppid()  # the parent runs as long as this test does
+    left = tmp_path / f".a.txt.{dead}.partial"  # a writer of a.txt killed mid-write
+    busy = tmp_path / f".a.txt.{alive}.partial"  # a running writer's: never touched
+    other = tmp_path / f".b.txt.{dead}.partial"  # another target's: its own writer cleans it
+    for path in (left, busy, other):
+        path.write_text("half")
+    write_atomic(tmp_path / "a.txt", b"whole")
+    assert _names(tmp_path) == sorted(["a.txt", busy.name, other.name])
+
+
+def test_write_atomic_follows_a_link_and_writes_a_pipe_in_place(tmp_path: Path) -> None:
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    write_atomic(link, b"new")
+    assert link.is_symlink() and real.read_text() == "new"
+    pipe = tmp_path / "pipe"  # as /dev/stdout may be: nothing can be renamed over it
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    write_atomic(pipe, b"through the pipe")
+    reader.join(timeout=10)
+    assert got == [b"through the pipe"] and stat.S_ISFIFO(pipe.stat().st_mode)
+
+
+def test_a_failed_write_names_its_target(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    with pytest.raises(OSError) as caught, staged(target) as tmp:
+        tmp.write_text("half")
+        raise OSError(errno.ENOSPC, "No space left on device")  # as a write() raises it
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
+    assert _names(tmp_path) == []

@@ -32,6 +32,7 @@ SMALL = {
     "dask_bootstrap.py": ["-B", "40"],
     "dask_encoding.py": ["--texts", "300"],
     "main_job.py": ["--measures", "overlap"],
+    "kill_loop.py": ["-n", "4"],  # its kill_loop runs in tests/results/test_results_store.py
 }
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from disk_kit import fill
 from serve_kit import OPENS, Clock, make_server, pair_file, register, stop, upload
 from simeval.cli import app as cli
 from test_serve_security import CliServer, auth, start_upload, submission_ids, wait_for
@@ -230,40 +231,6 @@ def read_response(sock: socket.socket) -> str:
 
 
 # ---- 3. storage failures
-
-
-@pytest.fixture
-def small_disk(tmp_path) -> Iterator[Path]:
-    """A 1 MiB tmpfs, mounted for the test (root only; CI runs as root)."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    made = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", str(mount)],
-        capture_output=True,
-        text=True,
-    )
-    if made.returncode != 0:
-        if os.environ.get("CI"):
-            pytest.fail(f"cannot mount a tmpfs: {made.stderr}")
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill(folder: Path) -> Path:
-    """Write ``folder``'s disk full; the file that fills it."""
-    filler = folder / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        while True:
-            os.write(fd, b"\0" * 4096)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return filler
 
 
 def nothing_kept(files: Path) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from simeval.api.building import Built, digests
+from simeval.data.atomic import write_atomic
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 
@@ -321,9 +322,8 @@ def annotation_simulate(
     if html is not None:
         from simeval.report.html import simulation_page
 
-        Path(html).write_text(
-            simulation_page(rows, curves, agreement, size, replays), encoding="utf-8"
-        )
+        page = simulation_page(rows, curves, agreement, size, replays)
+        write_atomic(html, page.encode("utf-8"))
         written.append(Path(html))
     summary = f"answers needed, mean of {replays} replays ({pool.shape[0]} pairs)"
     extra = {"rows": rows, "agreement": agreement}

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from simeval.api.progress import Quiet, Steps
+from simeval.data.atomic import write_atomic
 from simeval.data.store import DataStore
 from simeval.errors import InputError, SimevalError
 
@@ -109,7 +110,7 @@ def write_report(
     steps.start("report", len(grid.benchmarks))
     page = build_report(grid, options, str(folder), lambda bench: steps.advance(1, bench))
     html.parent.mkdir(parents=True, exist_ok=True)
-    html.write_text(page, encoding="utf-8")
+    write_atomic(html, page.encode("utf-8"))
     return Report(html, len(page), len(grid.systems), len(grid.benchmarks), warnings)
 
 

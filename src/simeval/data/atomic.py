@@ -3,20 +3,90 @@
 One way for every writer: write under a temporary name beside the target (``.NAME.PID.partial``),
 flush it to the disk, rename it into place and flush the folder that holds it; on any error
 the temporary is removed and the target is as it was.
+
+Only a killed process (kill -9, a power cut) leaves a temporary behind. Its name says which
+process wrote it, so the next writer of the same target removes it once that process is gone
+(:func:`stale_partials`); a temporary of a running process is never touched.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+PARTIAL = re.compile(r"^\.(?P<name>.+)\.(?P<pid>[0-9]+)\.partial$")
+
+
+def partial_path(target: str | Path) -> Path:
+    """The temporary name this process writes ``target`` under: ``.NAME.PID.partial``."""
+    target = Path(target)
+    return target.with_name(f".{target.name}.{os.getpid()}.partial")
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def stale_partials(folder: str | Path, name: str | None = None) -> list[Path]:
+    """The temporaries in ``folder`` (of target ``name``, or of any target) whose writer is no
+    longer running: what a killed writer left. This process's own are never stale (another
+    thread may be writing them)."""
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:  # no folder, or not ours to read
+        return []
+    found = []
+    for path in entries:
+        match = PARTIAL.match(path.name)
+        if match is None or (name is not None and match["name"] != name):
+            continue
+        pid = int(match["pid"])
+        if pid != os.getpid() and not _running(pid):
+            found.append(path)
+    return sorted(found)
+
+
+def remove(paths: list[Path]) -> list[Path]:
+    """Remove files and folders, quietly skipping what cannot be removed; the ones removed."""
+    done = []
+    for path in paths:
+        try:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            continue
+        done.append(path)
+    return done
+
+
+def named(exc: OSError, path: str | Path) -> OSError:
+    """``exc`` naming ``path`` (errors of a write, a flush, gzip's, often name no file)."""
+    return OSError(exc.errno, exc.strerror or str(exc), str(path))
+
 
 def fsync_dir(folder: str | Path) -> None:
     """Flush a folder's entries (a rename into it) to the disk."""
     _fsync(folder)
+
+
+def fsync_file(path: str | Path) -> None:
+    """Flush a file's bytes to the disk."""
+    _fsync(path)
 
 
 def _fsync(path: str | Path) -> None:
@@ -31,7 +101,8 @@ def _fsync(path: str | Path) -> None:
 @contextmanager
 def staged(target: str | Path, *, folder: bool = False, replace: bool = False) -> Iterator[Path]:
     """A temporary path beside ``target`` to write into, put in place when the block ends
-    without an error and removed otherwise (``target`` is then untouched).
+    without an error and removed otherwise (``target`` is then untouched). Temporaries of
+    ``target`` left by killed writers are removed first.
 
     A file (the default): the block creates the file at the path it is given (streaming
     writes, a library that writes to a path); it is fsynced and renamed over ``target`` (an
@@ -44,7 +115,8 @@ def staged(target: str | Path, *, folder: bool = False, replace: bool = False) -
     rename raises :class:`OSError` (another writer finished first).
     """
     target = Path(target)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    tmp = partial_path(target)
+    remove(stale_partials(target.parent, target.name))
     if folder:
         shutil.rmtree(tmp, ignore_errors=True)  # left by a process with our pid that died
         tmp.mkdir(parents=True)
@@ -59,18 +131,29 @@ def staged(target: str | Path, *, folder: bool = False, replace: bool = False) -
         else:
             _fsync(tmp)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         if folder:
             shutil.rmtree(tmp, ignore_errors=True)
         else:
             tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno and not exc.filename:
+            raise named(exc, target) from None  # a full disk: say which output it cut short
         raise
     fsync_dir(target.parent)
 
 
 def write_atomic(path: str | Path, data: bytes, mode: int = 0o644) -> None:
     """Write ``data`` to ``path`` through :func:`staged` (a new file gets ``mode``, less the
-    umask): a reader sees the old bytes or the new ones; on any error ``path`` is untouched."""
+    umask): a reader sees the old bytes or the new ones; on any error ``path`` is untouched.
+
+    A symbolic link is followed (the file it names is replaced, the link stays); a path that
+    is not a regular file (``/dev/stdout``, a pipe) is written as it is, since nothing can be
+    renamed over it."""
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        with open(path, "wb") as f:
+            f.write(data)
+        return
     with staged(path) as tmp:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         with os.fdopen(fd, "wb") as f:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simeval.data.atomic import write_atomic
 from simeval.data.textio import NUMBER, iter_lines, parse_float, shown
 from simeval.errors import InputError, InputWarning, Problems
 
@@ -328,4 +329,4 @@ def write_pairs(
             writer.writerow(row)
         else:
             buf.write(sep.join(row) + "\n")
-    Path(path).write_text(buf.getvalue(), encoding="utf-8")
+    write_atomic(path, buf.getvalue().encode("utf-8"))

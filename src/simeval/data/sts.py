@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simeval.data.atomic import write_atomic
 from simeval.data.textio import iter_lines, parse_float, shown
 from simeval.errors import InputError, InputWarning, Problems
 
@@ -184,4 +185,4 @@ def write_sts_output(
         text = "".join(
             f"{float(s)!r}\t{float(c):g}\n" for s, c in zip(scores, confidences, strict=True)
         )
-    Path(path).write_text(text, encoding="utf-8")
+    write_atomic(path, text.encode("utf-8"))

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simeval.data.atomic import write_atomic
 from simeval.data.table import parse
 from simeval.data.textio import (
     MAX_NUMBER,
@@ -246,7 +247,7 @@ def write_run(
             continue
         second, fourth = ("X", "Y") if bucc else ("Q0", rank)
         out.append(f"{q[i]} {second} {d[i]} {fourth} {float(values[i])!r} {run_name}\n")
-    Path(path).write_text("".join(out), encoding="utf-8")
+    write_atomic(path, "".join(out).encode("utf-8"))
 
 
 def write_qrels(
@@ -254,4 +255,4 @@ def write_qrels(
 ) -> None:
     """Write qrels, one judgement a line."""
     text = "".join(f"{q} 0 {d} {int(r)}\n" for q, d, r in zip(qids, docnos, relevance, strict=True))
-    Path(path).write_text(text, encoding="utf-8")
+    write_atomic(path, text.encode("utf-8"))

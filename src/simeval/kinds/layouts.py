@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from simeval.data.atomic import remove
 from simeval.errors import InputError
 from simeval.results.record import warning_texts
 
@@ -80,12 +81,17 @@ class Folder:
         return out
 
     def write(self, suite: Suite, submission: Any, out: Path) -> list[Path]:
+        """Each member's file, written whole; when one fails (a full disk) the ones written
+        before it are removed too, so no part of a submission is left."""
         out.mkdir(parents=True, exist_ok=True)
-        return [
-            p
-            for m in suite.members
-            for p in m.write_submission(submission[m.name], m.submission_file(out))
-        ]
+        written: list[Path] = []
+        try:
+            for m in suite.members:
+                written += m.write_submission(submission[m.name], m.submission_file(out))
+        except BaseException:
+            remove(written)
+            raise
+        return written
 
     def parts(
         self, suite: Suite, submission: Any, options: dict[str, Any]

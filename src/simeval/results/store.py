@@ -5,27 +5,43 @@ take the latest record of each (system, benchmark). Each record names its items 
 (``items/<id>.tsv.gz``, :mod:`simeval.results.items`), from which reports compute intervals,
 subsets and comparisons.
 
-A write cut short (a killed process, a full disk) loses at most the records being written:
+A write cut short (a killed process, a full disk) loses at most the records being written,
+and what it leaves behind is removed on the next open of the folder:
 
-- items files are written under a temporary name and renamed, and before the record that names
-  them, so a record never names a missing or half-written file (items whose record never
-  landed are never read);
-- records are appended under a lock (``results.jsonl.lock``), all of one call in one write;
+- a call's records and their items files are one unit: the items are written under temporary
+  names (``items/.<id>.tsv.gz.<pid>.partial``), then, under a lock (``results.jsonl.lock``),
+  renamed into place and the records appended in one write. A record never names a missing or
+  half-written file; on an error (a full disk) the renamed items are removed and the results
+  file is cut back to where it was;
 - a final line without its line end is a torn record: readers skip it with a warning naming
   the line, and the next writer moves it to ``results.jsonl.torn`` before appending, so a new
-  record never lands on a partial line.
+  record never lands on a partial line;
+- only a killed process leaves anything: temporaries of a process that is gone, or items files
+  renamed just before the kill, whose record never landed. The next writer or reader that gets
+  the lock (:func:`clean_folder`) removes them, and says so on standard error. Only the store's
+  own names are touched: ``.<name>.<pid>.partial``, and ``<hex id>.tsv.gz`` that no line of
+  ``results.jsonl`` or ``results.jsonl.torn`` mentions.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simeval.data.atomic import staged
+from simeval.data.atomic import (
+    fsync_dir,
+    fsync_file,
+    named,
+    partial_path,
+    remove,
+    stale_partials,
+)
 from simeval.errors import InputError, InputWarning
 from simeval.results.items import Items, read_items, write_items
 from simeval.results.record import Result
@@ -33,7 +49,9 @@ from simeval.results.record import Result
 RESULTS_FILE = "results.jsonl"
 ITEMS_FOLDER = "items"
 TORN_FILE = "results.jsonl.torn"
+LOCK_FILE = "results.jsonl.lock"
 REQUIRED = ("benchmark", "task", "main_metric", "metrics")
+ITEMS_NAME = re.compile(r"[0-9a-f]{8,64}\.tsv\.gz")  # what the store names an items file
 
 
 def _report(warning: InputWarning) -> None:
@@ -83,31 +101,109 @@ def save_records(
     ``folder/results.jsonl``, as :func:`save_results` does. ``items[i]``, when given, is
     record i's rows, or an items file to copy as it is: either is written first to
     ``items/<id>.tsv.gz``, which the record then names (its ``items_file``)."""
-    from filelock import FileLock
-
     folder = Path(folder)
     path = folder / RESULTS_FILE
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for i, record in enumerate(records):
-        rows = items[i] if i < len(items) else None
-        if rows is not None:
-            record = {**record, "items_file": f"{ITEMS_FOLDER}/{record['id']}.tsv.gz"}
-            final = folder / record["items_file"]
-            final.parent.mkdir(exist_ok=True)
-            with staged(final) as partial:
+    pending: list[tuple[Path, Path]] = []  # (temporary, final) items files
+    placed: list[Path] = []
+    try:
+        for i, record in enumerate(records):
+            rows = items[i] if i < len(items) else None
+            if rows is not None:
+                record = {**record, "items_file": f"{ITEMS_FOLDER}/{record['id']}.tsv.gz"}
+                final = folder / record["items_file"]
+                final.parent.mkdir(exist_ok=True)
+                pending.append((partial_path(final), final))
                 if isinstance(rows, Path):
-                    shutil.copyfile(rows, partial)
+                    shutil.copyfile(rows, pending[-1][0])
                 else:
-                    write_items(partial, rows, level)
-        out.append(record)
-    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out)
-    with FileLock(str(path) + ".lock"):
-        if path.exists():
-            _set_aside_torn_tail(path)
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(text)
+                    write_items(pending[-1][0], rows, level)
+                fsync_file(pending[-1][0])
+            out.append(record)
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out)
+        with _lock(folder):
+            clean_folder(folder)
+            for tmp, final in pending:
+                existed = final.exists()  # the same record saved again: its file stays ours
+                os.replace(tmp, final)
+                if not existed:
+                    placed.append(final)
+            if placed:
+                fsync_dir(folder / ITEMS_FOLDER)
+            _append(path, text.encode("utf-8"))
+    except BaseException as exc:
+        remove([tmp for tmp, _ in pending] + placed)
+        if isinstance(exc, OSError) and exc.errno and not exc.filename:
+            raise named(exc, folder) from None  # a full disk: say which folder
+        raise
     return path
+
+
+def _lock(folder: Path, timeout: float = -1) -> Any:
+    """The folder's writers' lock (``timeout=0``: fail at once if another process holds it)."""
+    from filelock import FileLock
+
+    return FileLock(str(folder / LOCK_FILE), timeout=timeout)
+
+
+def _append(path: Path, data: bytes) -> None:
+    """Append ``data`` to ``path`` in one write, after setting aside a torn tail; on an error
+    (a full disk) the file is cut back to its old end, so no part of ``data`` stays."""
+    if path.exists():
+        _set_aside_torn_tail(path)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        end = os.fstat(fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        except BaseException:
+            os.ftruncate(fd, end)
+            raise
+    finally:
+        os.close(fd)
+
+
+def clean_folder(folder: str | Path) -> list[Path]:
+    """Remove what killed writers left in a results folder (:func:`leftovers`), and say so on
+    standard error. The caller holds the folder's lock. Returns the paths removed."""
+    folder = Path(folder)
+    removed = remove(leftovers(folder))
+    if removed:
+        shown = ", ".join(str(p.relative_to(folder)) for p in removed[:5])
+        more = f" and {len(removed) - 5} more" if len(removed) > 5 else ""
+        sys.stderr.write(
+            f"note: {folder}: removed {len(removed)} file(s) left by an interrupted write "
+            f"({shown}{more})\n"
+        )
+    return removed
+
+
+def leftovers(folder: str | Path) -> list[Path]:
+    """What killed writers left in a results folder: temporaries of processes that are gone,
+    and items files that no line of ``results.jsonl`` or ``results.jsonl.torn`` mentions (see
+    the module docstring); never any other file."""
+    folder = Path(folder)
+    items = folder / ITEMS_FOLDER
+    found = stale_partials(folder) + stale_partials(items)
+    try:
+        names = [p for p in items.iterdir() if ITEMS_NAME.fullmatch(p.name)]
+    except OSError:
+        names = []
+    if names:
+        mentioned: set[str] = set()
+        for name in (RESULTS_FILE, TORN_FILE):
+            try:
+                text = (folder / name).read_text(encoding="utf-8", errors="replace")
+            except FileNotFoundError:
+                continue
+            except OSError:  # records that cannot be read: no items file is judged unused
+                return found
+            mentioned.update(ITEMS_NAME.findall(text))
+        found += [p for p in names if p.name not in mentioned]
+    return found
 
 
 def load_results(folder: str | Path) -> list[dict[str, Any]]:
@@ -116,6 +212,7 @@ def load_results(folder: str | Path) -> list[dict[str, Any]]:
     path = Path(folder) / RESULTS_FILE
     if not path.is_file():
         raise InputError(path, None, "no results file")
+    _clean_if_free(Path(folder))
     text = path.read_text(encoding="utf-8", errors="replace")
     lines = text.split("\n")
     out = []
@@ -136,6 +233,21 @@ def load_results(folder: str | Path) -> list[dict[str, Any]]:
                 raise InputError(path, number, f"the record has no {key!r}")
         out.append(record)
     return out
+
+
+def _clean_if_free(folder: Path) -> None:
+    """Clean the folder (:func:`clean_folder`) when something is left and its lock is free at
+    once; a folder being written, or one this process may not write (a shared, read-only
+    copy), is read as it is. A clean folder is only read (no lock file is made)."""
+    from filelock import Timeout
+
+    if not leftovers(folder):
+        return
+    try:
+        with _lock(folder, timeout=0):
+            clean_folder(folder)
+    except (Timeout, OSError):
+        pass
 
 
 def load_items(folder: str | Path, record: dict[str, Any]) -> Items | None:

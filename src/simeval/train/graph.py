@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from simeval.data.atomic import write_atomic
 from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.measures.graph import EDGES, MODEL, RECORD, RelationGraph, feature_matrix, node
@@ -272,5 +273,5 @@ def learn(
         "cross_fitted_ap_step": ap,
         "seconds": round(time.perf_counter() - start, 1),
     }
-    (folder / MODEL).write_text(json.dumps(model, indent=2), encoding="utf-8")
+    write_atomic(folder / MODEL, json.dumps(model, indent=2).encode("utf-8"))
     return model

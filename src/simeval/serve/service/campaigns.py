@@ -55,6 +55,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from simeval.data.atomic import staged
 from simeval.errors import InputError
 from simeval.serve.db import Database
 from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, naive, utc
@@ -497,6 +498,8 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
       store: the records of scored runs, each named ``<team> run <n>``, for ``simeval
       results``/``leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
+
+    The folder is written under a temporary name and renamed when complete.
     """
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
@@ -512,12 +515,14 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             .order_by(Submission.received, Submission.id)
         ).all()
         rows = [(sub, sub.team.name, sub.phase.name) for sub in subs]
-    written = [_submissions_csv(rows, storage, out)]
-    for p in phases:
-        scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
-        scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
-        written += _phase_folder(scored, storage, out / p.name, f"{c.title}: {p.name}", p.targets)
-    return written
+    with staged(out, folder=True) as tmp:  # the whole export or nothing (a full disk)
+        written = [_submissions_csv(rows, storage, tmp)]
+        for p in phases:
+            scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
+            scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
+            title = f"{c.title}: {p.name}"
+            written += _phase_folder(scored, storage, tmp / p.name, title, p.targets)
+    return [out / path.relative_to(tmp) for path in written]
 
 
 EXPORT_COLUMNS = (
