@@ -335,7 +335,7 @@ def _encode_on_worker(chunks: list[list[str]], measure: Embedding) -> list[np.nd
 
 def make_encoder(p: Params) -> Encoder:
     p.get("model", DEFAULT_MODEL, str)
-    p.get("batch", 64, int)
+    p.get("batch", 64, int, minimum=1)
     p.get("cache", True, bool)
     p.get("backend", "torch", str, choices=BACKENDS)
     return Encoder(str(p.spec), p.done())
