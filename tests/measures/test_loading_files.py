@@ -157,3 +157,69 @@ def test_the_pages_console_example_is_what_the_cli_prints() -> None:
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 2
     assert done.stderr.strip().endswith(expected), done.stderr
+
+
+def _graph_folder(tmp_path: Path, record: str | None, model: dict | None) -> Path:
+    folder = tmp_path / "graph"
+    folder.mkdir()
+    rows = "word1\tword2\tsource\nкошка\tсобака\trt\nсобака\tлиса\trt\n"
+    (folder / "edges.tsv").write_text(rows, encoding="utf-8")
+    if record is not None:
+        (folder / "graph.json").write_text(record, encoding="utf-8")
+    if model is not None:
+        (folder / "model.json").write_text(json.dumps(model), encoding="utf-8")
+    return folder
+
+
+GOOD_MODEL = {"features": ["cn", "ra_rt"], "mean": [0, 0], "scale": [1, 1], "coef": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    ("record", "model", "message"),
+    [
+        (None, None, r"graph\.json: missing: not a folder of `simeval train graph`"),
+        ("{not json", None, r"graph\.json: expected the JSON record of `simeval train graph`"),
+        ("[]", None, r"graph\.json: expected the keys sources"),
+        ('{"sources": ["rt"]}', {**GOOD_MODEL}, r"model\.json: expected the keys intercept"),
+        (
+            '{"sources": ["rt"]}',
+            {**GOOD_MODEL, "features": ["cn", "os.system"], "intercept": 0},
+            r"model\.json: features: expected a list of",
+        ),
+        (
+            '{"sources": ["rt"]}',
+            {**GOOD_MODEL, "coef": [1, float("nan")], "intercept": 0},
+            r"model\.json: expected 2 finite numbers per array",
+        ),
+        (
+            '{"sources": ["rt"]}',
+            {**GOOD_MODEL, "coef": [1], "intercept": 0},
+            r"model\.json: expected 2 finite numbers per array",
+        ),
+    ],
+)
+def test_a_graph_folders_records_are_checked_when_read(
+    tmp_path: Path, record: str | None, model: dict | None, message: str
+) -> None:
+    folder = _graph_folder(tmp_path, record, model)
+    with pytest.raises(InputError, match=message):
+        create_measure(f"graph:path={folder},score=learned")
+
+
+def test_a_good_graph_model_scores_by_hand(tmp_path: Path) -> None:
+    """кошка–лиса share one neighbour (собака, degree 2): cn = 1, ra_rt = 1/2, so the score is
+    σ(0 + 1·log1p(1) + 2·log1p(0.5)) by the module's formula."""
+    folder = _graph_folder(tmp_path, '{"sources": ["rt"]}', {**GOOD_MODEL, "intercept": 0})
+    (got,) = create_measure(f"graph:path={folder},score=learned").score_words([("кошка", "лиса")])
+    z = 1 * np.log1p(1) + 2 * np.log1p(0.5)
+    assert got == pytest.approx(1 / (1 + np.exp(-z)))
+
+
+def test_a_learned_folders_record_is_checked_when_read(tmp_path: Path) -> None:
+    folder = _combine_folder(tmp_path / "combo", b"", "model.npz")
+    (folder / "combine.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(InputError, match=r"combine\.json: expected the JSON record"):
+        create_measure(f"learned:model={folder}")
+    (folder / "combine.json").write_text('{"config": "linear"}', encoding="utf-8")
+    with pytest.raises(InputError, match=r"combine\.json: expected the keys columns, data"):
+        create_measure(f"learned:model={folder}")

@@ -15,7 +15,6 @@ imports them (a measure never imports a trainer).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,6 +26,7 @@ from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.features import pair_features
+from simeval.measures.records import read_record
 from simeval.measures.spec import Params
 
 RECORD = "combine.json"
@@ -172,18 +172,13 @@ class Learned(Measure):
         super().__init__(spec, params)
         folder = Path(params["model"])
         record_path = folder / RECORD
-        if not record_path.is_file():
-            raise InputError(folder, None, f"no {RECORD}: not a `simeval train combine` folder")
+        keys = ("config", "columns", "data", "model_sha256")
+        self.record = read_record(record_path, keys, "simeval train combine")
         try:
-            self.record = json.loads(record_path.read_text(encoding="utf-8"))
             self.config = CombineConfig(**self.record["config"])
             columns = len(self.record["columns"])
-            if not {"model_sha256", "data"} <= self.record.keys():
-                raise KeyError("model_sha256 or data")
-        except (ValueError, TypeError, KeyError) as exc:
-            raise InputError(
-                record_path, None, f"not a record of `simeval train combine` ({exc})"
-            ) from None
+        except TypeError as exc:
+            raise InputError(record_path, None, f"config and columns: {exc}") from None
         model_path = folder / MODEL_FILE
         if not model_path.is_file() and (folder / PICKLED_MODEL).is_file():
             raise InputError(
