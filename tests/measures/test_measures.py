@@ -122,12 +122,12 @@ def test_every_format_gives_the_same_scores(tmp_path: Path, fmt: str) -> None:
     words, m = fixture_vectors()
     row = dict(zip(words, m, strict=True))
     expected = [cosine(row[a], row[b]) for a, b in PAIRS[:4]]
-    for given in (fmt, "auto"):
+    for given in (fmt, "auto") if fmt != "gensim" else (fmt,):  # auto never unpickles
         measure = create_measure(f"vectors:path={files[fmt]},format={given}")
         got = measure.score_words(PAIRS)
         assert got[:4] == pytest.approx(expected, abs=1e-6)
         assert math.isnan(got[4])  # unicorn is not in the file
-    assert measure.params.get("format_detected") == fmt
+    assert measure.params.get("format_detected") == (None if fmt == "gensim" else fmt)
 
 
 def test_fasttext_bin_subwords_give_unknown_words_a_vector(tmp_path: Path) -> None:

@@ -132,7 +132,7 @@ def test_bad_requests_are_refused(tmp_path, args, message) -> None:
 
 def test_a_changed_model_file_is_refused(tmp_path) -> None:
     out = _train(tmp_path, "--on", "mc30", "--features", "orthographic")
-    with (out / "model.joblib").open("ab") as f:
+    with (out / "model.npz").open("ab") as f:
         f.write(b"\0")
     done = CliRunner().invoke(app, ["evaluate", f"learned:model={out}", "-b", "rg65", "--no-save"])
-    assert done.exit_code == 2 and "model.joblib" in done.stderr
+    assert done.exit_code == 2 and "model.npz" in done.stderr

@@ -90,8 +90,10 @@ def evaluate(
             r.seconds = t.seconds
         results.extend(found)
     facts = {**m.extra(), "prepare_seconds": round(timer.seconds, 3)}
+    own = m.warnings()
     for r in results:
         r.system = {**m.describe(), **facts}
+        r.warnings = [*r.warnings, *own]
     if results_dir is not None:
         save_results(results_dir, results)
     return results

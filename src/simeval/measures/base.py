@@ -55,6 +55,11 @@ class Measure:
         """Facts found while scoring (vocabulary coverage, cache hits), recorded with results."""
         return {}
 
+    def warnings(self) -> list[str]:
+        """Problems in the measure's own files that did not stop scoring (a word twice in a
+        vector file), added to every result's warnings."""
+        return []
+
 
 def rank_by_pairs(measure: Measure, data: LinkingInput, k: int, progress: Any = None) -> TopK:
     """Rank with a measure that only scores text pairs (``random``, ``overlap``): every

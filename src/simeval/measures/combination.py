@@ -116,7 +116,7 @@ def make_combination(p: Params, create_measure: Callable[[str], Any]) -> Combina
     base ranker's own parameters are separated by ``;`` (a ``,`` would end ``rankers``):
     ``combine:rankers=dictionary:csls=10;simplified=true+hapax``."""
     names = p.get("rankers", "dictionary+hapax+procrustes")
-    params = {"rankers": names, "depth": p.get("depth", 20, int)}
+    params = {"rankers": names, "depth": p.get("depth", 20, int, minimum=1)}
     p.done()
     rankers = []
     for name in names.split("+"):

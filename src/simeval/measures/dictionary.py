@@ -166,18 +166,18 @@ def make_xling(name: str, p: Params) -> VectorRanker:
         params = {
             "dict": dict_path,
             "format": fmt,
-            "translations": p.get("translations", 3, int),
+            "translations": p.get("translations", 3, int, minimum=1),
             "lemmas": p.get("lemmas", True, bool),
-            "max_df": p.get("max_df", 0.5, float),
-            "csls": p.get("csls", 0, int),
+            "max_df": p.get("max_df", 0.5, float, above=0, maximum=1),
+            "csls": p.get("csls", 0, int, minimum=0),
             "simplified": p.get("simplified", False, bool),
         }
         p.done()
         return DictionaryRanker(str(p.spec), params)
     params = {
-        "max_df": p.get("max_df", 0.05, float),
-        "min_length": p.get("min_length", 3, int),
-        "csls": p.get("csls", 0, int),
+        "max_df": p.get("max_df", 0.05, float, above=0, maximum=1),
+        "min_length": p.get("min_length", 3, int, minimum=1),
+        "csls": p.get("csls", 0, int, minimum=0),
     }
     p.done()
     return AnchorRanker(str(p.spec), params)

@@ -73,6 +73,22 @@ def text_key(text: str) -> bytes:
 
 
 MODEL_FILES = ("modules.json", "config.json", "config_sentence_transformers.json")
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle", ".joblib")
+
+
+def refuse_pickled_weights(folder: Path) -> None:
+    """Refuse a model folder whose weights would be unpickled (torch ``.bin``/``.pt`` files in
+    a folder without ``.safetensors``, which transformers prefers): a pickle can run code."""
+    for f in sorted(folder.rglob("*")):
+        pickled = f.suffix in PICKLE_SUFFIXES and f.is_file()
+        if pickled and not any(f.parent.glob("*.safetensors")):
+            raise InputError(
+                f,
+                None,
+                "weights in a pickle format, which can run code when loaded: simeval loads "
+                "encoder weights from .safetensors only (save the model with "
+                "safe_serialization=True)",
+            )
 
 
 class EmbeddingCache:
@@ -83,7 +99,7 @@ class EmbeddingCache:
         self.rows: dict[bytes, np.ndarray] = {}
         for shard in sorted(folder.glob("*.npz")) if folder.is_dir() else []:
             try:
-                with np.load(shard) as data:
+                with np.load(shard, allow_pickle=False) as data:
                     for k, v in zip(data["keys"], data["vectors"], strict=True):
                         self.rows[k.tobytes()] = v
             except (OSError, ValueError, KeyError):
@@ -275,6 +291,7 @@ class Encoder(Embedding):
                     "not a sentence-transformers model folder (expected modules.json or "
                     "config.json in it)",
                 )
+        refuse_pickled_weights(self.model_path)
         self.params["model_id"] = model_identity(self.model_path)
         self.onnx = params["backend"] == "onnx"
         if params["cache"]:
@@ -335,7 +352,7 @@ def _encode_on_worker(chunks: list[list[str]], measure: Embedding) -> list[np.nd
 
 def make_encoder(p: Params) -> Encoder:
     p.get("model", DEFAULT_MODEL, str)
-    p.get("batch", 64, int)
+    p.get("batch", 64, int, minimum=1)
     p.get("cache", True, bool)
     p.get("backend", "torch", str, choices=BACKENDS)
     return Encoder(str(p.spec), p.done())

@@ -31,7 +31,6 @@ unconnected one. ``learned`` needs no fallback: its features are defined for eve
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from scipy import sparse
 
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
+from simeval.measures.records import read_record
 from simeval.measures.spec import Params
 from simeval.text.normalize import normalize
 
@@ -48,6 +48,7 @@ SCORES = ("walk", "adamic_adar", "common", "learned")
 FALLBACKS = ("zero", "skip", "vectors")
 EDGES = "edges.tsv"
 RECORD = "graph.json"
+BASE_FEATURES = ("edge", "cn", "aa", "ra", "jaccard", "walk2", "walk3", "deg_a", "deg_b")
 MODEL = "model.json"
 BATCH = 2000
 
@@ -100,7 +101,7 @@ class RelationGraph:
         """The raw graph quantities of the module docstring for every pair, in batches."""
         ia = self.ids(a for a, _ in pairs)
         ib = self.ids(b for _, b in pairs)
-        names = ["edge", "cn", "aa", "ra", "jaccard", "walk2", "walk3", "deg_a", "deg_b"]
+        names = list(BASE_FEATURES)
         names += [f"ra_{s}" for s in self.sources] + [f"cn_{s}" for s in self.sources]
         out = {k: np.zeros(len(pairs)) for k in names}
         ok = np.flatnonzero((ia >= 0) & (ib >= 0))
@@ -161,8 +162,8 @@ def read_edges(folder: Path) -> tuple[list[tuple[str, str, str]], list[str]]:
             if len(cells) != 3 or not all(cells):
                 raise InputError(path, number, "expected word1, word2 and source")
             edges.append((cells[0], cells[1], cells[2]))
-    record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-    return edges, list(record["sources"])
+    record = read_record(folder / RECORD, ("sources",), "simeval train graph")
+    return edges, [str(x) for x in record["sources"]]
 
 
 class GraphMeasure(Measure):
@@ -182,7 +183,12 @@ class GraphMeasure(Measure):
         if params["score"] == "learned":
             if not (self.folder / MODEL).is_file():
                 raise InputError(self.folder, None, "score=learned: no model.json (use --learn)")
-            self.model = json.loads((self.folder / MODEL).read_text(encoding="utf-8"))
+            self.model = read_record(
+                self.folder / MODEL,
+                ("features", "mean", "scale", "coef", "intercept"),
+                "simeval train graph --learn",
+            )
+            self._check_model(self.folder / MODEL, self.model, sources)
             vectors = vectors or self.model.get("vectors")
         if vectors and (params["fallback"] == "vectors" or "cosine" in self._names()):
             from simeval.measures import create_measure
@@ -192,6 +198,22 @@ class GraphMeasure(Measure):
             raise InputError(None, None, f"measure {spec}: fallback=vectors needs vectors=DIR")
         self.params["vectors_resolved"] = vectors
         self.facts: dict[str, Any] = {"nodes": len(self.graph.index), "edges": self.graph.edges}
+
+    def _check_model(self, path: Path, model: dict[str, Any], sources: list[str]) -> None:
+        """Features the graph computes, and finite coefficients, one per feature."""
+        known = {*BASE_FEATURES, "cosine", "no_vector"}
+        known |= {f"{kind}_{s}" for s in sources for kind in ("ra", "cn")}
+        names = model["features"]
+        if not isinstance(names, list) or not set(map(str, names)) <= known:
+            raise InputError(path, None, f"features: expected a list of {', '.join(sorted(known))}")
+        try:
+            arrays = [np.asarray(model[k], dtype=float) for k in ("mean", "scale", "coef")]
+            arrays.append(np.asarray([model["intercept"]], dtype=float))
+        except (TypeError, ValueError) as exc:
+            raise InputError(path, None, f"expected numbers ({exc})") from None
+        shapes_ok = all(a.shape == (len(names),) for a in arrays[:3])
+        if not shapes_ok or not all(np.isfinite(a).all() for a in arrays):
+            raise InputError(path, None, f"expected {len(names)} finite numbers per array")
 
     def _names(self) -> list[str]:
         return list(self.model["features"]) if self.model else []

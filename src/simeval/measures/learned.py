@@ -3,17 +3,18 @@
 
 Its base measures are built from their recorded specs and score the pairs; the cheap features
 are recomputed; the fitted model's prediction is the score (for related/unrelated, the
-probability of "related"). The model file's sha256 must equal the one recorded, so a changed
-or swapped file is refused rather than unpickled.
+probability of "related"). The model is plain numbers in ``model.npz`` (read without pickle:
+nothing in the folder can run code), its sha256 recorded in ``combine.json``; a changed file is
+refused, and a folder holding only the ``model.joblib`` pickle of earlier versions is refused
+rather than unpickled (train it again).
 
-The folder's file names, :class:`CombineConfig`, :func:`design_matrix` and :func:`predict`
-live here, where the folder is read; the trainer, which writes it, imports them (a measure
-never imports a trainer).
+The folder's file names, :class:`CombineConfig`, :func:`design_matrix`, :func:`predict` and the
+saved models' arithmetic live here, where the folder is read; the trainer, which writes it,
+imports them (a measure never imports a trainer).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,10 +26,14 @@ from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.features import pair_features
+from simeval.measures.records import read_record
 from simeval.measures.spec import Params
 
 RECORD = "combine.json"
-MODEL_FILE = "model.joblib"
+MODEL_FILE = "model.npz"
+PICKLED_MODEL = "model.joblib"  # what versions before 0.x wrote; never loaded
+LINEAR_ARRAYS = ("mean", "scale", "coef", "intercept")
+TREE_ARRAYS = ("baseline", "feature", "threshold", "missing_left", "left", "right", "leaf", "value")
 
 
 @dataclass
@@ -64,6 +69,102 @@ def predict(model: Any, x: np.ndarray, binary: bool) -> np.ndarray:
     return model.predict_proba(x)[:, 1] if binary else model.predict(x)
 
 
+def _expit(z: np.ndarray) -> np.ndarray:
+    from scipy.special import expit
+
+    return np.asarray(expit(z))
+
+
+class LinearModel:
+    """A standardized linear model: z = (x − mean) / scale, then z·coef + intercept (ridge), or
+    its logistic 1 / (1 + e^−(z·coef + intercept)) (P(related)) — scikit-learn's
+    ``StandardScaler`` then ``Ridge`` / ``LogisticRegression``, the same operations in order."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], binary: bool) -> None:
+        self.mean, self.scale = arrays["mean"], arrays["scale"]
+        self.coef, self.intercept = arrays["coef"], arrays["intercept"]
+        self.binary = binary
+        self.columns = len(self.coef)
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        z = (np.asarray(x, dtype=np.float64) - self.mean) / self.scale
+        raw = z @ self.coef + self.intercept[0]
+        return _expit(raw) if self.binary else raw
+
+
+class TreeEnsemble:
+    """Gradient-boosted trees as arrays (scikit-learn's ``HistGradientBoosting*`` nodes, numeric
+    splits only): raw = baseline + Σ_trees value(leaf reached), a row going left when
+    x[feature] ≤ threshold (a NaN goes where ``missing_left`` says); the classifier's score is
+    1 / (1 + e^−raw)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], binary: bool) -> None:
+        self.baseline = float(arrays["baseline"][0])
+        self.feature, self.threshold = arrays["feature"], arrays["threshold"]
+        self.missing_left, self.leaf = arrays["missing_left"], arrays["leaf"]
+        self.left, self.right = arrays["left"], arrays["right"]
+        self.value, self.roots = arrays["value"], arrays["roots"]
+        self.binary = binary
+        inner = ~self.leaf
+        self.columns = int(self.feature[inner].max()) + 1 if inner.any() else 0
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float64)
+        rows = np.arange(len(x))
+        raw = np.zeros(len(x)) + self.baseline
+        for root in self.roots:  # tree by tree, in order, as scikit-learn sums them
+            node = np.full(len(x), root)
+            while not (done := self.leaf[node]).all():
+                at, go = node[~done], rows[~done]
+                value = x[go, self.feature[at]]
+                left = np.where(np.isnan(value), self.missing_left[at], value <= self.threshold[at])
+                node[~done] = np.where(left, self.left[at], self.right[at])
+            raw += self.value[node]
+        return _expit(raw) if self.binary else raw
+
+
+def load_model(path: Path, config: CombineConfig, columns: int) -> LinearModel | TreeEnsemble:
+    """The model of ``model.npz``, checked so that any file either loads as a model of
+    ``columns`` inputs or is refused (tree links point forward only: no loop, no jump out)."""
+    names = (*TREE_ARRAYS, "roots") if config.model == "boosting" else LINEAR_ARRAYS
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: np.asarray(data[name]) for name in names}
+    except (OSError, ValueError, KeyError, EOFError) as exc:
+        raise InputError(path, None, f"expected the arrays {', '.join(names)} ({exc})") from None
+    if any(a.ndim != 1 or a.dtype.kind not in "biuf" for a in arrays.values()):
+        raise InputError(path, None, "expected one-dimensional numeric arrays")
+    if config.model != "boosting":
+        if {len(arrays[n]) for n in ("mean", "scale", "coef")} != {columns} or not len(
+            arrays["intercept"]
+        ):
+            raise InputError(path, None, f"expected {columns} coefficients and an intercept")
+        return LinearModel({k: v.astype(np.float64) for k, v in arrays.items()}, config.binary)
+    n = len(arrays["feature"])
+    if {len(arrays[k]) for k in TREE_ARRAYS[1:]} != {n} or len(arrays["baseline"]) != 1:
+        raise InputError(path, None, "expected node arrays of one length and one baseline")
+    index = np.arange(n)
+    leaf = arrays["leaf"].astype(bool)
+    left, right, roots = (arrays[k].astype(np.int64) for k in ("left", "right", "roots"))
+    feature = arrays["feature"].astype(np.int64)
+    inner = ~leaf
+    if (
+        (roots.size and (roots.min() < 0 or roots.max() >= n))
+        or (left[inner] <= index[inner]).any()
+        or (right[inner] <= index[inner]).any()
+        or (np.maximum(left[inner], right[inner]) >= n).any()
+        or (feature[inner] < 0).any()
+        or (feature[inner] >= columns).any()
+    ):
+        raise InputError(path, None, f"not a tree ensemble over {columns} columns")
+    fixed = {
+        **{k: arrays[k].astype(np.float64) for k in ("baseline", "threshold", "value")},
+        "feature": feature, "left": left, "right": right, "roots": roots, "leaf": leaf,
+        "missing_left": arrays["missing_left"].astype(bool),
+    }  # fmt: skip
+    return TreeEnsemble(fixed, config.binary)
+
+
 class Learned(Measure):
     name = "learned"
 
@@ -71,17 +172,25 @@ class Learned(Measure):
         super().__init__(spec, params)
         folder = Path(params["model"])
         record_path = folder / RECORD
-        if not record_path.is_file():
-            raise InputError(folder, None, f"no {RECORD}: not a `simeval train combine` folder")
-        self.record = json.loads(record_path.read_text(encoding="utf-8"))
-        self.config = CombineConfig(**self.record["config"])
+        keys = ("config", "columns", "data", "model_sha256")
+        self.record = read_record(record_path, keys, "simeval train combine")
+        try:
+            self.config = CombineConfig(**self.record["config"])
+            columns = len(self.record["columns"])
+        except TypeError as exc:
+            raise InputError(record_path, None, f"config and columns: {exc}") from None
         model_path = folder / MODEL_FILE
+        if not model_path.is_file() and (folder / PICKLED_MODEL).is_file():
+            raise InputError(
+                folder / PICKLED_MODEL,
+                None,
+                "a pickled model from an earlier simeval, which is not loaded (a pickle can run "
+                "code): train the combination again with `simeval train combine`",
+            )
         digest = sha256_file(model_path) if model_path.is_file() else None
         if digest != self.record["model_sha256"]:
             raise InputError(model_path, None, f"missing or not the file {RECORD} records")
-        import joblib
-
-        self.model = joblib.load(model_path)
+        self.model = load_model(model_path, self.config, columns)
         self.measures = [create(s) for s in self.config.measures]
 
     def prepare(self, words: Iterable[str], texts: Iterable[str]) -> None:
@@ -93,7 +202,7 @@ class Learned(Measure):
         if not pairs:
             return np.empty(0)
         config = replace(self.config, texts=texts)
-        return predict(self.model, design_matrix(self.measures, list(pairs), config), config.binary)
+        return self.model.score(design_matrix(self.measures, list(pairs), config))
 
     def score_words(self, pairs: Pairs) -> np.ndarray:
         return self._score(pairs, False)

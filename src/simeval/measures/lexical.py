@@ -147,7 +147,7 @@ def make_lexical(name: str, p: Params) -> Measure:
     """Build a lexical measure from its parsed parameters."""
     if name == "orthographic":
         p.get("kind", "levenshtein", str, tuple(ORTHOGRAPHIC))
-        p.get("n", 3, int)
+        p.get("n", 3, int, minimum=1)
         p.get("lower", True, bool)
         return Orthographic(str(p.spec), p.done())
     if name == "random":

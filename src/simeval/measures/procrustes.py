@@ -187,10 +187,10 @@ def make_procrustes(p: Params) -> ProcrustesRanker:
     params = {
         "x": p.get("x", ""),
         "en": p.get("en", ""),
-        "dim": p.get("dim", 100, int),
-        "ann_from": p.get("ann_from", 50_000, int),
-        "workers": p.get("workers", 1, int),
-        "csls": p.get("csls", 0, int),
+        "dim": p.get("dim", 100, int, minimum=1),
+        "ann_from": p.get("ann_from", 50_000, int, minimum=0),
+        "workers": p.get("workers", 1, int, minimum=1),
+        "csls": p.get("csls", 0, int, minimum=0),
     }
     p.done()
     return ProcrustesRanker(str(p.spec), params)

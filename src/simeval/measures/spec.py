@@ -7,6 +7,7 @@ resolved values (defaults filled in) with every result.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,8 +54,18 @@ class Params:
             None, None, f"measure {self.spec}: {key}={self.raw[key]!r}, expected {expected}"
         )
 
-    def get(self, key: str, default: Any, kind: type = str, choices: tuple | None = None) -> Any:
-        """The value of ``key`` converted to ``kind`` (``bool`` accepts true/false/1/0)."""
+    def get(
+        self,
+        key: str,
+        default: Any,
+        kind: type = str,
+        choices: tuple | None = None,
+        minimum: float | None = None,
+        above: float | None = None,
+        maximum: float | None = None,
+    ) -> Any:
+        """The value of ``key`` converted to ``kind`` (``bool`` accepts true/false/1/0); a
+        number must be finite and within ``minimum`` ≤ value (``above`` < value) ≤ ``maximum``."""
         if key not in self.raw:
             value = default
         elif kind is bool:
@@ -69,8 +80,31 @@ class Params:
                 raise self._fail(key, kind.__name__) from None
         if choices is not None and value not in choices and key in self.raw:
             raise self._fail(key, "one of " + ", ".join(map(str, choices)))
+        if key in self.raw and kind in (int, float):
+            self._check_range(key, value, kind, minimum, above, maximum)
         self.resolved[key] = value
         return value
+
+    def _check_range(
+        self,
+        key: str,
+        value: float,
+        kind: type,
+        minimum: float | None,
+        above: float | None,
+        maximum: float | None,
+    ) -> None:
+        bounds = [f"≥ {minimum}"] if minimum is not None else []
+        bounds += [f"> {above}"] if above is not None else []
+        bounds += [f"≤ {maximum}"] if maximum is not None else []
+        noun = "an integer" if kind is int else "a finite number"
+        if (
+            not math.isfinite(value)
+            or (minimum is not None and value < minimum)
+            or (above is not None and value <= above)
+            or (maximum is not None and value > maximum)
+        ):
+            raise self._fail(key, " ".join([noun, " and ".join(bounds)]).strip())
 
     def done(self) -> dict[str, Any]:
         """The resolved parameters; raises for keys that no one asked for."""

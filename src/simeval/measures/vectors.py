@@ -2,10 +2,12 @@
 
 Formats: ``word2vec`` text (a ``count dim`` header line; fastText ``.vec`` is the same),
 ``glove`` (text, no header), ``word2vec-bin`` (binary), ``fasttext-bin`` (a fastText model:
-subword vectors for unknown words, via gensim), ``gensim`` (KeyedVectors saved by gensim) and
-``model`` (a folder written by ``simeval train``: vocab.txt with vectors.npy, memory-mapped, or
-a sparse vectors.npz; its model.bin gives fastText subwords). ``auto`` decides from the file's
-first bytes (a folder is a model).
+subword vectors for unknown words, via gensim), ``gensim`` (KeyedVectors saved by gensim: a
+pickle, so loading one runs whatever code it holds; only when asked for by name) and ``model``
+(a folder written by ``simeval train``: vocab.txt with vectors.npy, memory-mapped, or a sparse
+vectors.npz, both read without pickle; its model.bin gives fastText subwords). ``auto``
+decides from the file's first bytes (a folder is a model) and never picks ``gensim``: a pickle,
+a compressed file or one that is not text is refused (docs/loading-files.md).
 
 Fast path: evaluation first collects every word the requested benchmarks need, then streams the
 file once and keeps only those rows (and rows matching their normalized forms) — it never builds
@@ -45,16 +47,44 @@ FASTTEXT_MAGIC = 793712314
 CHUNK = 1 << 24
 
 
+# first bytes of files that are not vectors in a format read here (compressed, archives)
+COMPRESSED = {
+    b"\x1f\x8b": "gzip",
+    b"BZh": "bzip2",
+    b"\xfd7zXZ\x00": "xz",
+    b"\x28\xb5\x2f\xfd": "zstd",
+    b"PK\x03\x04": "zip",
+}
+
+
+def refuse_unreadable(path: Path, head: bytes) -> None:
+    """Refuse a file whose first bytes say it is compressed or a pickle (gensim's format):
+    neither is read unless asked for, and a pickle would run code."""
+    for magic, kind in COMPRESSED.items():
+        if head.startswith(magic):
+            raise InputError(
+                path, None, f"{kind}-compressed: decompress it first (vectors are read as is)"
+            )
+    if head.startswith(b"\x80"):
+        raise InputError(
+            path,
+            None,
+            "a Python pickle (gensim's own .model/.kv format?): simeval does not unpickle it "
+            "unless asked, since loading a pickle runs the code it holds; save the vectors with "
+            "gensim's save_word2vec_format (text or binary=True), or, for a file you trust, "
+            "say format=gensim",
+        )
+
+
 def detect_format(path: Path) -> str:
-    """Guess a vector file's format from its first bytes."""
+    """Guess a vector file's format from its first bytes; never ``gensim`` (a pickle)."""
     if path.is_dir():
         return "model"
     with open(path, "rb") as f:
         head = f.read(4096)
     if len(head) >= 4 and struct.unpack("<i", head[:4])[0] == FASTTEXT_MAGIC:
         return "fasttext-bin"
-    if head.startswith(b"\x80"):  # a pickle: gensim's own format
-        return "gensim"
+    refuse_unreadable(path, head)
     first, _, rest = head.partition(b"\n")
     fields = first.split()
     if len(fields) == 2 and all(f.isdigit() for f in fields):
@@ -64,7 +94,9 @@ def detect_format(path: Path) -> str:
             line.decode("utf-8")
             parts = line.split()
             [float(x) for x in parts[1:]]
-            return "word2vec" if len(parts) == int(fields[1]) + 1 or not parts else "word2vec-bin"
+            # a word and numbers as text is text, even when their count is not the header's
+            # (the text reader then says which line disagrees)
+            return "word2vec" if len(parts) != 1 else "word2vec-bin"
         except (UnicodeDecodeError, ValueError):
             return "word2vec-bin"
     return "glove"
@@ -89,7 +121,9 @@ class Wanted:
 
 
 class Vocabulary:
-    """The kept rows of a vector file: exact words and their normalized forms."""
+    """The kept rows of a vector file: exact words and their normalized forms. A word found
+    twice keeps its first vector, as gensim's word2vec reader does; each later occurrence of a
+    kept word is listed in :attr:`duplicates` (word, line of the first, line of this one)."""
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
@@ -97,8 +131,16 @@ class Vocabulary:
         self.exact: dict[str, int] = {}
         self.normed: dict[str, int] = {}
         self.file_words = 0
+        self.lines: dict[str, int | None] = {}
+        self.duplicates: list[tuple[str, int | None, int | None]] = []
 
-    def add(self, word: str, vector: np.ndarray, normed_key: str | None) -> None:
+    def add(
+        self, word: str, vector: np.ndarray, normed_key: str | None, line: int | None = None
+    ) -> None:
+        if word in self.lines:
+            self.duplicates.append((word, self.lines[word], line))
+        else:
+            self.lines[word] = line
         if word in self.exact and normed_key is None:
             return
         i = len(self.rows)
@@ -118,9 +160,21 @@ def _parse_row(path: Path, number: int, values: bytes | list[bytes], dim: int) -
     if len(parts) != dim:
         raise InputError(path, number, f"expected {dim} numbers after the word, got {len(parts)}")
     try:
-        return np.array(parts, dtype=np.float32)
+        with np.errstate(over="ignore"):
+            row = np.array(parts, dtype=np.float32)
     except ValueError:
         raise InputError(path, number, "expected numbers after the word") from None
+    check_finite(path, number, row)
+    return row
+
+
+def check_finite(path: Path, line: int | None, row: np.ndarray, what: str = "") -> None:
+    """Refuse a vector holding NaN or ±inf (or a number too large for float32)."""
+    if not np.isfinite(row).all():
+        bad = row[~np.isfinite(row)][0]
+        raise InputError(
+            path, line, f"{what}expected finite numbers, got {bad} (NaN, inf or beyond float32)"
+        )
 
 
 def _text_chunks(path: Path, progress: Callable[[int], None] | None) -> Iterator[bytes]:
@@ -172,16 +226,17 @@ def scan_text(
             end = find(b"\n")
             line = chunk[:end]
             if has_header:
-                fields = line.split()
-                if len(fields) != 2 or not all(f.isdigit() for f in fields):
-                    raise InputError(path, 1, "expected a header line 'count dimension'")
-                dim = int(fields[1])
+                count, dim = _header(path, line)
                 pos, number = end + 1, number + 1
             else:
                 dim = len(line.partition(b" ")[2].split())
                 if not dim:
                     raise InputError(path, number, "expected a word followed by numbers")
             vocab = Vocabulary(dim)
+            # the first row is always read, whether or not its word is wanted: a junk file or
+            # a header whose dimension is not the rows' fails here, not with 0 coverage
+            if (first_end := find(b"\n", pos)) >= 0 and (has_header or first_end > pos):
+                _parse_row(path, number, chunk[pos:first_end].partition(b" ")[2], dim)
         kept: list[tuple[int, int, int]] = []  # (line number, start, end) of the kept rows
         first = number
         while (end := find(b"\n", pos)) >= 0:  # the hot loop
@@ -199,10 +254,25 @@ def scan_text(
             word, _, rest = chunk[start:end].partition(b" ")
             normed = None if plain else wanted.match(word)[1]
             text = word.decode("utf-8", errors="replace").rstrip("\r")
-            vocab.add(text, _parse_row(path, line_number, rest, dim), normed)
+            vocab.add(text, _parse_row(path, line_number, rest, dim), normed, line_number)
     if vocab is None:
         raise InputError(path, None, "empty vector file")
+    if has_header and vocab.file_words != count:
+        raise InputError(
+            path, 1, f"the header says {count} words, but {vocab.file_words} rows follow it"
+        )
     return vocab
+
+
+def _header(path: Path, line: bytes) -> tuple[int, int]:
+    """The word count and dimension of a word2vec header line ``count dim``."""
+    fields = line.split()
+    if len(fields) != 2 or not all(f.isdigit() for f in fields):
+        raise InputError(path, 1, "expected a header line 'count dimension'")
+    count, dim = int(fields[0]), int(fields[1])
+    if dim < 1:
+        raise InputError(path, 1, "expected a dimension of at least 1 in the header")
+    return count, dim
 
 
 def scan_binary(
@@ -213,11 +283,7 @@ def scan_binary(
     """One pass over a binary word2vec file (``count dim`` line, then per word: the word, a
     space, ``dim`` little-endian float32 values, an optional newline)."""
     with open(path, "rb") as f:
-        header = f.readline()
-        fields = header.split()
-        if len(fields) != 2 or not all(x.isdigit() for x in fields):
-            raise InputError(path, 1, "expected a header line 'count dimension'")
-        count, dim = int(fields[0]), int(fields[1])
+        count, dim = _header(path, f.readline())
         width = 4 * dim
         vocab = Vocabulary(dim)
         buf, pos = b"", 0
@@ -238,25 +304,32 @@ def scan_binary(
             keep, normed = wanted.match(word)
             if keep:
                 vector = np.frombuffer(buf, dtype="<f4", count=dim, offset=space + 1).copy()
+                check_finite(path, None, vector, f"word {i + 1} of {count}: ")
                 vocab.add(word.decode("utf-8", errors="replace"), vector, normed)
+        if (buf[pos:] + f.read(64)).strip():
+            raise InputError(path, None, f"the header says {count} words, but more data follows")
     return vocab
 
 
 def _pick_rows(
-    words: list[str], row: Callable[[int], np.ndarray], dim: int, wanted: Wanted
+    path: Path, words: list[str], row: Callable[[int], np.ndarray], dim: int, wanted: Wanted
 ) -> Vocabulary:
-    """The wanted rows of an in-memory (or memory-mapped) vocabulary."""
+    """The wanted rows of an in-memory (or memory-mapped) vocabulary; ``path`` is the file
+    whose line i + 1 holds word i."""
     vocab = Vocabulary(dim)
     vocab.file_words = len(words)
     for i, word in enumerate(words):
         keep, normed = wanted.match(word.encode("utf-8"))
         if keep:
-            vocab.add(word, np.asarray(row(i), dtype=np.float32).ravel(), normed)
+            vector = np.asarray(row(i), dtype=np.float32).ravel()
+            check_finite(path, i + 1, vector, f"the vector of {word!r}: ")
+            vocab.add(word, vector, normed, i + 1)
     return vocab
 
 
-def _from_keyed(kv: Any, wanted: Wanted) -> Vocabulary:
-    return _pick_rows(list(kv.index_to_key), lambda i: kv.vectors[i], kv.vector_size, wanted)
+def _from_keyed(path: Path, kv: Any, wanted: Wanted) -> Vocabulary:
+    words = list(kv.index_to_key)
+    return _pick_rows(path, words, lambda i: kv.vectors[i], kv.vector_size, wanted)
 
 
 def normalize_rows(m: np.ndarray) -> np.ndarray:
@@ -272,14 +345,26 @@ def read_model_folder(path: Path) -> tuple[list[str], Any]:
     if not vocab_file.is_file():
         raise InputError(path, None, "not a model folder: no vocab.txt")
     words = vocab_file.read_text(encoding="utf-8").split("\n")[:-1]
-    if (path / "vectors.npy").is_file():
-        matrix: Any = np.load(path / "vectors.npy", mmap_mode="r")
-    elif (path / "vectors.npz").is_file():
-        from scipy import sparse
+    dense, packed = path / "vectors.npy", path / "vectors.npz"
+    try:
+        if dense.is_file():
+            matrix: Any = np.load(dense, mmap_mode="r", allow_pickle=False)
+        elif packed.is_file():
+            from scipy import sparse
 
-        matrix = sparse.load_npz(path / "vectors.npz").tocsr()
-    else:
-        raise InputError(path, None, "model folder without vectors.npy or vectors.npz")
+            matrix = sparse.load_npz(packed).tocsr()  # scipy reads it with allow_pickle=False
+        else:
+            raise InputError(path, None, "model folder without vectors.npy or vectors.npz")
+    except (ValueError, OSError, KeyError) as exc:
+        raise InputError(
+            dense if dense.is_file() else packed,
+            None,
+            f"expected a numeric matrix saved by numpy/scipy, without pickled objects ({exc})",
+        ) from None
+    if matrix.ndim != 2 or matrix.dtype.kind not in "fiu":
+        raise InputError(
+            path, None, f"expected a 2-d numeric matrix, got {matrix.dtype} of shape {matrix.shape}"
+        )
     if matrix.shape[0] != len(words):
         raise InputError(vocab_file, None, f"{len(words)} words for {matrix.shape[0]} vectors")
     return words, matrix
@@ -288,9 +373,10 @@ def read_model_folder(path: Path) -> tuple[list[str], Any]:
 def load_model_folder(path: Path, wanted: Wanted) -> Vocabulary:
     """The wanted rows of a ``simeval train`` model folder."""
     words, matrix = read_model_folder(path)
+    vocab_file = path / "vocab.txt"
     if hasattr(matrix, "toarray"):
-        return _pick_rows(words, lambda i: matrix[i].toarray(), matrix.shape[1], wanted)
-    return _pick_rows(words, lambda i: matrix[i], matrix.shape[1], wanted)
+        return _pick_rows(vocab_file, words, lambda i: matrix[i].toarray(), matrix.shape[1], wanted)
+    return _pick_rows(vocab_file, words, lambda i: matrix[i], matrix.shape[1], wanted)
 
 
 class WordVectors(Measure):
@@ -353,6 +439,9 @@ class WordVectors(Measure):
             if self.progress:
                 self.progress(min(done[0], total), total)
 
+        if fmt in ("word2vec", "glove", "word2vec-bin"):
+            with open(self.path, "rb") as f:
+                refuse_unreadable(self.path, f.read(8))
         if fmt in ("word2vec", "glove"):
             vocab = scan_text(self.path, fmt == "word2vec", wanted, step)
         elif fmt == "word2vec-bin":
@@ -369,7 +458,7 @@ class WordVectors(Measure):
             kv = load_keyed(self.path, fmt)
             if fmt == "fasttext-bin":
                 self.subword = kv
-            vocab = _from_keyed(kv, wanted)
+            vocab = _from_keyed(self.path, kv, wanted)
         self._merge(vocab)
         for w in needed:
             self.words_seen.add(w)
@@ -388,6 +477,7 @@ class WordVectors(Measure):
                 self.vocab.exact.setdefault(w, base + i)
             for w, i in vocab.normed.items():
                 self.vocab.normed.setdefault(w, base + i)
+            self.vocab.duplicates.extend(vocab.duplicates)
 
     def _lookup(self, word: str) -> int | None:
         assert self.vocab is not None
@@ -445,6 +535,22 @@ class WordVectors(Measure):
         lang = self.params["lang"]
         a = 1e-3
         return {w: a / (a + word_frequency(w.lower(), lang)) for w in words}
+
+    def warnings(self) -> list[str]:
+        """Words the file holds more than once (among those the run looked up)."""
+        if self.vocab is None or not self.vocab.duplicates:
+            return []
+        shown = [
+            f"{word!r}" + (f" (lines {first} and {later})" if first else "")
+            for word, first, later in self.vocab.duplicates[:5]
+        ]
+        more = len(self.vocab.duplicates) - len(shown)
+        return [
+            f"{self.path}: {len(self.vocab.duplicates)} repeated word(s): "
+            + ", ".join(shown)
+            + (f" and {more} more" if more > 0 else "")
+            + "; the first vector of each is used, as gensim's word2vec reader does"
+        ]
 
     def extra(self) -> dict[str, Any]:
         v = self.vocab

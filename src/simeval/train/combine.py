@@ -12,11 +12,11 @@ Models (scikit-learn):
 - ``boosting``: histogram gradient boosting (regressor or classifier, 200 trees of at most 31
   leaves, learning rate 0.05, seeded) — the tree ensembles of RUSSE 2015's best systems.
 
-The folder holds ``model.joblib`` (the fitted pipeline; it is a pickle, so load only folders
-you trust) and ``combine.json``: the measures, features, model, each benchmark's data sha256
-and pair count, the 5-fold cross-validated fit on the training pairs (Pearson for graded,
-average precision for related/unrelated), the model file's sha256 (checked on load), time and
-versions.
+The folder holds ``model.npz`` (the fitted model as plain arrays, see :func:`model_arrays`: no
+pickle, so a folder from anyone is safe to load) and ``combine.json``: the measures, features,
+model, each benchmark's data sha256 and pair count, the 5-fold cross-validated fit on the
+training pairs (Pearson for graded, average precision for related/unrelated), the model file's
+sha256 (checked on load), time and versions.
 """
 
 from __future__ import annotations
@@ -34,7 +34,13 @@ from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.kinds.base import TextPairs, WordPairs
 from simeval.measures.features import check_groups, feature_names
-from simeval.measures.learned import MODEL_FILE, RECORD, CombineConfig, design_matrix, predict
+from simeval.measures.learned import (
+    MODEL_FILE,
+    RECORD,
+    CombineConfig,
+    design_matrix,
+    predict,
+)
 from simeval.train.examples import TrainingPairs
 from simeval.train.folder import staged
 
@@ -61,6 +67,40 @@ def make_model(config: CombineConfig) -> Any:
     return kind(max_iter=200, learning_rate=0.05, max_leaf_nodes=31, random_state=config.seed)
 
 
+def model_arrays(model: Any, config: CombineConfig) -> dict[str, np.ndarray]:
+    """A fitted model as the arrays ``learned:`` computes with (see
+    :class:`simeval.measures.learned.LinearModel` and ``TreeEnsemble``)."""
+    if config.model == "linear":
+        scaler, head = model[0], model[-1]
+        return {
+            "mean": scaler.mean_, "scale": scaler.scale_,
+            "coef": np.ravel(head.coef_), "intercept": np.atleast_1d(head.intercept_),
+        }  # fmt: skip
+    nodes, roots, offset = [], [], 0
+    for (tree,) in model._predictors:  # one tree per iteration: regression or binary
+        part = tree.nodes.copy()
+        if part["is_categorical"].any():  # pragma: no cover - no categorical columns here
+            raise ValueError("categorical splits are not saved")
+        inner = part["is_leaf"] == 0
+        for link in ("left", "right"):
+            part[link] = np.where(inner, part[link].astype(np.int64) + offset, 0)
+        nodes.append(part)
+        roots.append(offset)
+        offset += len(part)
+    every = np.concatenate(nodes)
+    return {
+        "baseline": np.ravel(model._baseline_prediction),
+        "feature": every["feature_idx"].astype(np.int64),
+        "threshold": every["num_threshold"],
+        "missing_left": every["missing_go_to_left"].astype(bool),
+        "left": every["left"].astype(np.int64),
+        "right": every["right"].astype(np.int64),
+        "leaf": every["is_leaf"].astype(bool),
+        "value": every["value"],
+        "roots": np.array(roots, dtype=np.int64),
+    }
+
+
 def _cross_validated(config: CombineConfig, x: np.ndarray, y: np.ndarray) -> float:
     from scipy.stats import pearsonr
     from sklearn.metrics import average_precision_score
@@ -80,8 +120,6 @@ def train_combination(
 ) -> Path:
     """Fit the combination on ``data`` and write it to ``out`` (a temporary folder renamed at
     the end; an existing ``out`` is never touched)."""
-    import joblib
-
     from simeval.results.record import package_versions
 
     check_groups(config.features, config.frequency)
@@ -99,7 +137,8 @@ def train_combination(
     y = (data.gold > 0.5).astype(int) if config.binary else data.gold
     model = make_model(config).fit(x, y)
     with staged(target) as tmp:
-        joblib.dump(model, tmp / MODEL_FILE)
+        with open(tmp / MODEL_FILE, "wb") as f:
+            np.savez(f, **model_arrays(model, config))
         digest = sha256_file(tmp / MODEL_FILE)
         record = {
             "config": asdict(config),

@@ -1,0 +1,124 @@
+"""Vector files at the edge (issue 30, hole 8): a file with NaN/inf, a header that disagrees
+with its rows, a compressed or junk file is refused with the file and line named; a repeated
+word keeps its first vector, as gensim's reader does, and says so. Expected cosines are
+computed by hand from the rows written here."""
+
+from __future__ import annotations
+
+import gzip
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from simeval.cli import app
+from simeval.errors import InputError
+from simeval.measures import create_measure
+
+ROWS = ["cat 1 0 0", "dog 0.6 0.8 0", "car 0 0 1"]
+
+
+def _text(tmp_path: Path, lines: list[str], name: str = "v.vec") -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _score(path: Path, fmt: str = "auto", pairs=(("cat", "dog"),)) -> np.ndarray:
+    return create_measure(f"vectors:path={path},format={fmt}").score_words(list(pairs))
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "-inf", "1e39"])
+@pytest.mark.parametrize("fmt", ["word2vec", "glove"])
+def test_non_finite_values_are_refused_with_the_line(tmp_path: Path, bad: str, fmt: str) -> None:
+    rows = [ROWS[0], f"dog 0.6 {bad} 0", ROWS[2]]
+    lines = ["3 3", *rows] if fmt == "word2vec" else rows
+    path = _text(tmp_path, lines)
+    line = 3 if fmt == "word2vec" else 2
+    with pytest.raises(InputError, match=rf"v\.vec:{line}: expected finite numbers"):
+        _score(path, fmt)
+
+
+def test_non_finite_values_in_a_binary_file_are_refused(tmp_path: Path) -> None:
+    body = b"2 2\n" + b"cat " + np.array([1, 0], "<f4").tobytes() + b"\n"
+    body += b"dog " + np.array([np.nan, 1], "<f4").tobytes() + b"\n"
+    path = tmp_path / "v.bin"
+    path.write_bytes(body)
+    with pytest.raises(InputError, match=r"v\.bin: word 2 of 2: expected finite numbers"):
+        _score(path, "word2vec-bin")
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ("5 3", r"v\.vec:1: the header says 5 words, but 3 rows follow it"),
+        ("2 3", r"v\.vec:1: the header says 2 words, but 3 rows follow it"),
+        ("3 4", r"v\.vec:2: expected 4 numbers after the word, got 3"),
+        ("3 0", r"v\.vec:1: expected a dimension of at least 1"),
+    ],
+)
+def test_a_header_that_disagrees_with_the_rows_is_refused(
+    tmp_path: Path, header: str, message: str
+) -> None:
+    path = _text(tmp_path, [header, *ROWS])
+    with pytest.raises(InputError, match=message):
+        _score(path, "auto", [("car", "cat")])  # the wrong dimension is found on line 2
+
+
+def test_a_binary_file_longer_than_its_header_is_refused(tmp_path: Path) -> None:
+    rows = [w + b" " + np.array(v, "<f4").tobytes() + b"\n" for w, v in
+            [(b"cat", [1, 0]), (b"dog", [0, 1]), (b"car", [1, 1])]]  # fmt: skip
+    path = tmp_path / "v.bin"
+    path.write_bytes(b"2 2\n" + b"".join(rows))
+    with pytest.raises(InputError, match=r"v\.bin: the header says 2 words, but more data"):
+        _score(path, "word2vec-bin")
+
+
+def test_a_repeated_word_keeps_its_first_vector_and_warns(tmp_path: Path) -> None:
+    """gensim's load_word2vec_format keeps the first of a repeated word; so does simeval,
+    and the result says so. Expected cosines by hand: cat·dog = 0.6 (first dog), not 0."""
+    path = _text(tmp_path, ["4 3", *ROWS, "dog 0 0 1"])
+    measure = create_measure(f"vectors:path={path}")
+    assert measure.score_words([("cat", "dog")])[0] == pytest.approx(0.6)
+    (warning,) = measure.warnings()
+    assert "1 repeated word(s): 'dog' (lines 3 and 5)" in warning
+    assert "the first vector of each is used" in warning
+
+
+def test_a_repeated_word_is_a_warning_on_the_command_line(tmp_path: Path) -> None:
+    path = _text(tmp_path, ["3 2", "car 1 0", "automobile 1 1", "car 0 1"])  # MC-30's first pair
+    done = CliRunner().invoke(
+        app, ["evaluate", f"vectors:path={path}", "-b", "mc30", "--json", "--no-save"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "'car' (lines 2 and 4)" in done.stderr
+    assert "'car' (lines 2 and 4)" in done.stdout  # recorded in the result's warnings
+
+
+@pytest.mark.parametrize("fmt", ["auto", "word2vec", "glove", "word2vec-bin"])
+def test_a_gzipped_file_is_refused(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "v.vec.gz"
+    path.write_bytes(gzip.compress(("3 3\n" + "\n".join(ROWS) + "\n").encode()))
+    with pytest.raises(InputError, match=r"v\.vec\.gz: gzip-compressed: decompress it first"):
+        _score(path, fmt)
+
+
+@pytest.mark.parametrize("junk", ["text", "bytes"])
+def test_a_junk_file_is_refused_not_read_as_no_coverage(tmp_path: Path, junk: str) -> None:
+    path = tmp_path / "junk.vec"
+    if junk == "text":  # words, no numbers: once read as GloVe of dimension 1, 0 coverage
+        path.write_text("Some notes\nabout vectors\nand more\n", encoding="utf-8")
+    else:
+        path.write_bytes(np.random.default_rng(1).integers(1, 256, 5000, np.uint8).tobytes())
+    done = CliRunner().invoke(app, ["evaluate", f"vectors:path={path}", "-b", "mc30", "--no-save"])
+    assert done.exit_code == 2, done.output
+    assert "junk.vec:1:" in done.stderr and "Traceback" not in done.output
+
+
+def test_the_good_file_still_gives_the_hand_computed_cosines(tmp_path: Path) -> None:
+    path = _text(tmp_path, ["3 3", *ROWS])
+    got = _score(path, "auto", [("cat", "dog"), ("dog", "car"), ("cat", "car"), ("cat", "x")])
+    assert got[:3] == pytest.approx([0.6, 0.0, 0.0])
+    assert math.isnan(got[3])
