@@ -6,6 +6,7 @@ Each call writes a new folder with ``manifest.json`` and ``log.tsv``
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,15 +16,21 @@ import numpy as np
 from simeval.api.building import Built, digests
 from simeval.data.atomic import write_atomic
 from simeval.data.store import DataStore
+from simeval.datasets.tables import write_table
 from simeval.errors import InputError
 
 
 def parse_range(text: str, what: str) -> tuple[float, float]:
-    """``"LOW:HIGH"`` as two numbers, LOW below HIGH (``what`` names the option in errors)."""
+    """``"LOW:HIGH"`` as two finite numbers, LOW below HIGH and HIGH − LOW finite (``what``
+    names the option in errors)."""
     try:
         low, high = (float(x) for x in text.split(":"))
     except ValueError:
         raise InputError(None, None, f"{what}: expected LOW:HIGH, e.g. 0:6, not {text!r}") from None
+    if not all(math.isfinite(x) for x in (low, high, high - low)):
+        raise InputError(
+            None, None, f"{what}: LOW and HIGH must be finite numbers (e.g. 0:6), not {text!r}"
+        )
     if not low < high:
         raise InputError(None, None, f"{what}: LOW must be below HIGH, got {text!r}")
     return low, high
@@ -70,12 +77,10 @@ def annotation_assign(
     settings = {"mode": mode, "assignments": number, "size": size, "scale": scale, "seed": seed}
     with building(out, "campaign-assign", settings) as b:
         b.inputs = digests(pairs, answers)
-        with (b.path / "assignments.csv").open("w", encoding="utf-8") as f:
-            f.write("assignment,word1,word2\n")
-            for k, rows in enumerate(chosen, 1):
-                for i in rows:
-                    f.write(f"{k},{items[i][0]},{items[i][1]}\n")
-                    b.note("assign", f"{items[i][0]},{items[i][1]}", f"assignment {k}", mode)
+        handed = [(k, *items[i]) for k, rows in enumerate(chosen, 1) for i in rows]
+        write_table(b.path / "assignments.csv", ("assignment", "word1", "word2"), handed)
+        for k, w1, w2 in handed:
+            b.note("assign", f"{w1},{w2}", f"assignment {k}", mode)
         b.counts = {"pairs": len(items), "answers_so_far": int(np.sum(~np.isnan(matrix)))}
         b.counts["handed_out"] = sum(len(r) for r in chosen)
     summary = f"{number} assignments of {size} pairs ({mode} mode)"
@@ -146,6 +151,7 @@ def annotation_aggregate(
     from simeval.data.pair_files import format_score
     from simeval.datasets.annotation import (
         aggregate,
+        agreement_record,
         campaign_agreement,
         rater_quality,
         read_answers,
@@ -155,6 +161,8 @@ def annotation_aggregate(
 
     low_high = parse_range(scale, "--scale")
     target = parse_range(rescale, "--rescale") if rescale else None
+    if not math.isfinite(min_gain):
+        raise InputError(None, None, f"--min-gain must be a finite number, not {min_gain!r}")
     items = read_campaign_pairs(Path(pairs))
     given = read_answers(Path(answers), items, low_high)
     quality = rater_quality(
@@ -174,27 +182,32 @@ def annotation_aggregate(
         b.inputs = digests(pairs, answers, consistency, checkpoints)
         b.benchmark = {"file": "benchmark.csv", "kind": "graded"}
         rated = agg.count > 0
-        with (b.path / "benchmark.csv").open("w", encoding="utf-8") as f:
-            f.write("word1,word2,sim,sd,n\n")
-            for i in np.flatnonzero(rated):
-                sd = "" if np.isnan(agg.sd[i]) else format_score(float(agg.sd[i]))
-                f.write(
-                    f"{items[i][0]},{items[i][1]},{format_score(float(agg.mean[i]))},{sd},"
-                    f"{agg.count[i]}\n"
+        write_table(
+            b.path / "benchmark.csv",
+            ("word1", "word2", "sim", "sd", "n"),
+            (
+                (
+                    *items[i],
+                    format_score(float(agg.mean[i])),
+                    "" if np.isnan(agg.sd[i]) else format_score(float(agg.sd[i])),
+                    agg.count[i],
                 )
+                for i in np.flatnonzero(rated)
+            ),
+        )
         for i in np.flatnonzero(~rated):
             b.note("aggregate", f"{items[i][0]},{items[i][1]}", "left out", "no rating")
         decided = {d.rater: d for d in quality.decisions if d.action == "excluded"}
-        with (b.path / "raters.tsv").open("w", encoding="utf-8") as f:
-            f.write("rater\tanswers\toutcome\twhy\n")
-            counts = np.bincount(given.rater, minlength=len(given.raters))
-            for name, n in zip(given.raters, counts, strict=True):
-                shifted = [
-                    d.why for d in quality.decisions if d.rater == name and d.action == "shifted"
-                ]
-                outcome = "excluded" if name in decided else "shifted" if shifted else "kept"
-                why = decided[name].why if name in decided else "; ".join(shifted)
-                f.write(f"{name}\t{n}\t{outcome}\t{why}\n")
+        rows = []
+        counts = np.bincount(given.rater, minlength=len(given.raters))
+        for name, n in zip(given.raters, counts, strict=True):
+            shifted = [
+                d.why for d in quality.decisions if d.rater == name and d.action == "shifted"
+            ]
+            outcome = "excluded" if name in decided else "shifted" if shifted else "kept"
+            why = decided[name].why if name in decided else "; ".join(shifted)
+            rows.append((name, n, outcome, why))
+        write_table(b.path / "raters.tsv", ("rater", "answers", "outcome", "why"), rows, "\t")
         for d in quality.decisions:
             b.note("raters", d.rater, d.action, d.why)
         b.counts = {
@@ -203,7 +216,7 @@ def annotation_aggregate(
             "answers": len(given.rating),
             "raters": len(given.raters),
             "raters_kept": len(quality.raters),
-            "agreement": {k: round(v, 6) for k, v in vars(agreement).items()},
+            "agreement": agreement_record(agreement),
         }
     summary = f"{int(rated.sum())} pairs, {len(quality.raters)} of {len(given.raters)} raters kept"
     folder = Path(out)
@@ -224,15 +237,13 @@ def _write_answers(
     lists a few pairs twice (money/cash); a rater's second answer to the same pair is left
     out, as a campaign takes one answer per rater and pair."""
     seen: set[tuple[str, tuple[str, str]]] = set()
-    with (folder / "answers.csv").open("w", encoding="utf-8") as f:
-        f.write("rater,word1,word2,rating,time\n")
-        for i, j in trace.given:
-            if (raters[j], words[i]) not in seen:
-                seen.add((raters[j], words[i]))
-                f.write(f"{raters[j]},{words[i][0]},{words[i][1]},{pool[i, j]:g},\n")
-    with (folder / "pairs.tsv").open("w", encoding="utf-8") as f:
-        f.write("word1\tword2\n")
-        f.writelines(f"{a}\t{b}\n" for a, b in dict.fromkeys(words))
+    rows = []
+    for i, j in trace.given:
+        if (raters[j], words[i]) not in seen:
+            seen.add((raters[j], words[i]))
+            rows.append((raters[j], *words[i], f"{pool[i, j]:g}", ""))
+    write_table(folder / "answers.csv", ("rater", "word1", "word2", "rating", "time"), rows)
+    write_table(folder / "pairs.tsv", ("word1", "word2"), dict.fromkeys(words), "\t")
 
 
 def wordsim_pool(store: DataStore) -> tuple[np.ndarray, list[tuple[str, str]], list[str]]:
@@ -279,11 +290,14 @@ def annotation_simulate(
     and ``agreement`` of the pool.
     """
     from simeval.datasets.agreement import RATINGS
-    from simeval.datasets.annotation import campaign_agreement
+    from simeval.datasets.annotation import agreement_record, campaign_agreement
     from simeval.datasets.folder import building
     from simeval.datasets.simulate import compare_modes
 
     targets = list(targets)
+    for t in targets:
+        if not (math.isfinite(t) and t > 0):
+            raise InputError(None, None, f"--target {t:g}: expected a width above 0")
     store = store or DataStore.from_env()
     if answers_of not in ("count", "sd"):
         raise InputError(None, None, f"--answers-of must be count or sd, not {answers_of!r}")
@@ -293,29 +307,29 @@ def annotation_simulate(
     rows, curves = [], {}
     with building(out, "campaign-simulate", settings) as b:
         b.inputs = {f: store.sha256(f) for f in RATINGS["wordsim353"]}
-        with (b.path / "simulation.tsv").open("w", encoding="utf-8") as f:
-            f.write("target\tmode\tseed\tanswers_all_done\tanswers_90pc_done\tcapped\n")
-            for t in targets:
-                comparison, traces = compare_modes(pool, t, size, replays, seed)
-                for mode, ts in traces.items():
-                    for tr in ts:
-                        what = f"{mode} mode, seed {tr.seed}, target {t:g}"
-                        b.note("replay", what, f"{tr.needed} answers", f"{tr.capped} pairs capped")
-                        f.write(
-                            f"{t:g}\t{mode}\t{tr.seed}\t{tr.needed}\t{tr.answers_until(0.9)}\t"
-                            f"{tr.capped}\n"
-                        )
-                    curves[f"{mode}, width < {t:g}"] = (ts[0].answers, ts[0].done)
-                    if mode == answers_of and t == targets[0]:
-                        _write_answers(b.path, ts[0], pool, words, raters)
-                    rows.append(
-                        (t, mode, comparison[mode], np.mean([x.answers_until(0.9) for x in ts]))
+        replayed = []
+        for t in targets:
+            comparison, traces = compare_modes(pool, t, size, replays, seed)
+            for mode, ts in traces.items():
+                for tr in ts:
+                    what = f"{mode} mode, seed {tr.seed}, target {t:g}"
+                    b.note("replay", what, f"{tr.needed} answers", f"{tr.capped} pairs capped")
+                    replayed.append(
+                        (f"{t:g}", mode, tr.seed, tr.needed, tr.answers_until(0.9), tr.capped)
                     )
+                curves[f"{mode}, width < {t:g}"] = (ts[0].answers, ts[0].done)
+                if mode == answers_of and t == targets[0]:
+                    _write_answers(b.path, ts[0], pool, words, raters)
+                rows.append(
+                    (t, mode, comparison[mode], np.mean([x.answers_until(0.9) for x in ts]))
+                )
+        columns = ("target", "mode", "seed", "answers_all_done", "answers_90pc_done", "capped")
+        write_table(b.path / "simulation.tsv", columns, replayed, "\t")
         b.counts = {
             "pairs": pool.shape[0],
             "raters": pool.shape[1],
             "ratings": int(np.sum(~np.isnan(pool))),
-            "agreement": {k: round(v, 6) for k, v in vars(agreement).items()},
+            "agreement": agreement_record(agreement),
         }
     folder = Path(out)
     written = [folder / "simulation.tsv"]

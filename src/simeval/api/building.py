@@ -4,6 +4,7 @@ decision), which ``evaluate(measure, folder)`` reads (:mod:`simeval.datasets.fol
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -13,6 +14,8 @@ from simeval.api.progress import Quiet, Steps
 from simeval.api.training import check_lang, prepared_corpus
 from simeval.data.store import DataStore
 from simeval.errors import InputError
+
+MAX_WINDOW = 1000  # words each side; co-occurrence counting loops over the offsets
 
 
 @dataclass
@@ -69,6 +72,8 @@ def build_linking(
         pairs, data = [], {}
         for spec in inputs:
             found, files = read_input(spec, lang)
+            if not found:
+                raise InputError(None, None, f"--input {spec}: no document pairs in it")
             pairs += found
             data.update(digests(*files))
     else:
@@ -76,6 +81,14 @@ def build_linking(
     collection = prepare(pairs, lang, options)
     collection.meta["data"] = data
     c = collection.meta["counts"]
+    if not c["kept"]:
+        where = ", ".join(inputs) or f"the sources staged for {lang}"
+        raise InputError(
+            None,
+            None,
+            f"no document pair left to build from {where}: {c['read']} read, "
+            f"{c['non_empty']} non-empty, {c['kept']} kept",
+        )
     settings = {"lang": lang, **asdict(options), **({"rule": HALVES_RULE} if halves else {})}
     with building(out, "bucc", settings) as b:
         b.inputs, b.counts = data, c
@@ -113,11 +126,10 @@ def build_sts_sample(
     Writes ``STS.input.sample.txt``, ``annotation.csv`` (id, sentence1, sentence2, rating),
     ``sample.tsv`` (each pair's band and similarity), ``manifest.json`` and ``log.tsv``.
     """
-    import csv
-
     from simeval.data.sts import read_sts_input
     from simeval.datasets.folder import building
     from simeval.datasets.sts_sample import SIMILARITIES, sample
+    from simeval.datasets.tables import write_table
 
     if by not in SIMILARITIES:
         raise InputError(None, None, f"--by must be {' or '.join(SIMILARITIES)}, not {by!r}")
@@ -129,14 +141,18 @@ def build_sts_sample(
         b.inputs = digests(*pool)
         with (b.path / names[0]).open("w", encoding="utf-8") as f:
             f.writelines(f"{s1}\t{s2}\n" for s1, s2 in drawn.pairs)
-        with (b.path / names[1]).open("w", encoding="utf-8", newline="") as f:
-            writer = csv.writer(f)
-            writer.writerow(["id", "sentence1", "sentence2", "rating"])
-            writer.writerows([i, s1, s2, ""] for i, (s1, s2) in enumerate(drawn.pairs, 1))
-        with (b.path / names[2]).open("w", encoding="utf-8") as f:
-            f.write("id\tband\tsimilarity\n")
-            for i, (band, sim) in enumerate(zip(drawn.band, drawn.similarity, strict=True), 1):
-                f.write(f"{i}\t{band + 1}\t{sim:.4f}\n")
+        write_table(
+            b.path / names[1],
+            ("id", "sentence1", "sentence2", "rating"),
+            ([i, s1, s2, ""] for i, (s1, s2) in enumerate(drawn.pairs, 1)),
+        )
+        bands_of = zip(drawn.band, drawn.similarity, strict=True)
+        write_table(
+            b.path / names[2],
+            ("id", "band", "similarity"),
+            ((i, band + 1, f"{sim:.4f}") for i, (band, sim) in enumerate(bands_of, 1)),
+            "\t",
+        )
         for k, (n, t) in enumerate(zip(drawn.available, drawn.taken, strict=True), 1):
             quota = size // bands + (1 if k <= size % bands else 0)
             why = "short: the rest went to other bands" if t < quota else ""
@@ -198,6 +214,10 @@ def build_negatives(
     steps = steps or Quiet()
     positives, corpus, veto = Path(positives), Path(corpus), [Path(v) for v in veto]
     check_lang(lang)
+    if not 1 <= window <= MAX_WINDOW:
+        raise InputError(None, None, f"--window must be 1 to {MAX_WINDOW}, not {window}")
+    if not (math.isfinite(alpha) and alpha > 0):
+        raise InputError(None, None, f"--alpha must be a number above 0, not {alpha:g}")
     neg.check_out(out)
     every, read_info = neg.read_positives(positives)
     chosen = neg.sample_sources(every, sources, seed) if sources else every

@@ -12,6 +12,7 @@ from simeval.cli.common import (
     DataDir,
     RichSteps,
     build_app,
+    computing,
     guarded,
     out,
     store_of,
@@ -107,7 +108,7 @@ def build_sts_sample(
 
 
 @build_app.command("negatives")
-@guarded
+@computing
 def build_negatives(
     out_dir: Annotated[
         Path, typer.Argument(help="Folder to write: pairs.csv, log.tsv, manifest.json.")

@@ -28,7 +28,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-SCHEDULER: dict[str, str | None] = {"spec": None}  # the global --scheduler, for guarded commands
+SCHEDULER: dict[str, str | None] = {"spec": None}  # the global --scheduler, for `computing` ones
 
 
 @app.callback()
@@ -170,12 +170,22 @@ MaxRetrieved = Annotated[
 
 def guarded(fn: F) -> F:
     """Turn simeval errors, and a path the system cannot use (an output that is a folder, a
-    file where a folder is needed, no permission), into a message and exit status 2."""
+    file where a folder is needed, no permission), into a message and exit status 2. The
+    global --scheduler is not looked at: the command computes nothing that runs on Dask."""
+    return _guard(fn, engine=False)
 
+
+def computing(fn: F) -> F:
+    """:func:`guarded`, and the global --scheduler (or SIMEVAL_SCHEDULER) serves the command's
+    partitioned jobs: checked when the command starts, connected when a job first needs it."""
+    return _guard(fn, engine=True)
+
+
+def _guard(fn: F, engine: bool) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            if SCHEDULER["spec"] is None:
+            if not engine:
                 return fn(*args, **kwargs)
             from simeval.engine import scheduler
 

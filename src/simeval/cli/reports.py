@@ -18,6 +18,7 @@ from simeval.cli.common import (
     DataDir,
     RichSteps,
     app,
+    computing,
     err,
     guarded,
     out,
@@ -123,7 +124,7 @@ def agreement_cmd(data_dir: DataDir = None) -> None:
 
 
 @app.command("report")
-@guarded
+@computing
 def report_cmd(
     folder: ResultsDir = DEFAULT_RESULTS,
     html_out: Annotated[
@@ -249,7 +250,7 @@ SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap
 
 
 @app.command("compare")
-@guarded
+@computing
 def compare_cmd(
     a: Annotated[str, typer.Argument(help="System A: its name (or a unique part of it).")],
     b: Annotated[str, typer.Argument(help="System B.")],

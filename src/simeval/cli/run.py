@@ -18,8 +18,8 @@ from simeval.cli.common import (
     RegistryFiles,
     RichSteps,
     app,
+    computing,
     err,
-    guarded,
     out,
     print_results,
     registry_of,
@@ -84,7 +84,7 @@ def _with_progress(measure: Any, label: str) -> _LazyProgress:
 
 
 @app.command("evaluate")
-@guarded
+@computing
 def evaluate_cmd(
     measure: MeasureArg,
     benchmark: Annotated[
@@ -144,7 +144,7 @@ def evaluate_cmd(
 
 
 @app.command("predict")
-@guarded
+@computing
 def predict_cmd(
     measure: MeasureArg,
     out_path: Annotated[
@@ -184,7 +184,7 @@ TYPED = ("COMMANDLINE", "ENVIRONMENT")  # typer's own ParameterSource, compared 
 
 
 @app.command("train")
-@guarded
+@computing
 def train_cmd(
     ctx: typer.Context,
     kind: Annotated[

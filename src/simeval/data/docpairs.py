@@ -172,13 +172,21 @@ def split_sentences(text: str) -> list[str]:
 def _xquad_paragraphs(path: Path) -> list[tuple[str, str]]:
     try:
         data = json.loads(read_text(path))["data"]
+        found = [
+            (f"{i}.{j}", p["context"])
+            for i, article in enumerate(data)
+            for j, p in enumerate(article["paragraphs"])
+        ]
     except (json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise InputError(path, None, f"not SQuAD JSON ({exc})") from None
-    return [
-        (f"{i}.{j}", p["context"])
-        for i, article in enumerate(data)
-        for j, p in enumerate(article["paragraphs"])
-    ]
+        raise InputError(
+            path,
+            None,
+            f"not SQuAD JSON ({type(exc).__name__}: {exc}); expected "
+            '{"data": [{"paragraphs": [{"context": ...}]}]}',
+        ) from None
+    if not all(isinstance(text, str) for _, text in found):
+        raise InputError(path, None, "not SQuAD JSON: a paragraph's context is not a string")
+    return found
 
 
 def read_xquad(x: Path, en: Path, source: str = "xquad") -> list[DocPair]:
@@ -196,7 +204,13 @@ def read_xquad(x: Path, en: Path, source: str = "xquad") -> list[DocPair]:
 def read_wiki_tsv(archive: Path, member: str, source: str) -> list[DocPair]:
     """The zh-en Wikipedia TSV (``page<TAB>section zh<TAB>section en<TAB>zh<TAB>en``) inside
     ``archive``: one document pair per page, sentences in file order."""
-    with tarfile.open(archive) as tar:
+    try:
+        tar = tarfile.open(archive)  # noqa: SIM115 (closed by the with below)
+    except tarfile.ReadError:
+        raise InputError(
+            archive, None, "not a readable tar archive (.tar, .tar.gz, .tar.xz)"
+        ) from None
+    with tar:
         try:
             handle = tar.extractfile(member)
         except KeyError:

@@ -31,7 +31,6 @@ Krippendorff's α for ordinal and interval data (the ``krippendorff`` package).
 
 from __future__ import annotations
 
-import csv
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +38,8 @@ from pathlib import Path
 import numpy as np
 
 from simeval.data.pair_files import read_pair_table
-from simeval.data.textio import iter_lines, parse_float, shown
+from simeval.data.textio import NUMBER, parse_float, shown
+from simeval.datasets.tables import read_table
 from simeval.errors import InputError, Problems
 from simeval.metrics.agreement import (
     average_pairwise,
@@ -60,9 +60,29 @@ ANSWER_COLUMNS = ("rater", "word1", "word2", "rating")
 
 
 def read_campaign_pairs(path: str | Path) -> list[Pair]:
-    """The pairs to annotate: the first two columns of a pair file, each pair once."""
-    table = read_pair_table(path)
-    return list(dict.fromkeys((r[0], r[1]) for r in table.rows))
+    """The pairs to annotate: the first two columns of a pair file, each pair once. A ``.csv``
+    file is read as CSV (quoted words may hold commas, tabs, quotes and line breaks; a first
+    row ``word1,word2,…`` is a header); any other pair file as :func:`read_pair_table` reads it."""
+    if Path(path).suffix.lower() != ".csv":
+        table = read_pair_table(path)
+        return list(dict.fromkeys((r[0], r[1]) for r in table.rows))
+    pairs: list[Pair] = []
+    for k, (line, cells) in enumerate(read_table(path)):
+        if k == 0 and _is_header(cells):
+            continue
+        if len(cells) < 2 or not cells[0] or not cells[1]:
+            raise InputError(path, line, "expected two words: word1,word2[,…]")
+        pairs.append((cells[0], cells[1]))
+    if not pairs:
+        raise InputError(path, None, "no pairs: expected word1,word2 rows")
+    return list(dict.fromkeys(pairs))
+
+
+def _is_header(cells: list[str]) -> bool:
+    """A first row ``word1,word2,…``, or one whose later fields are names, not numbers."""
+    later = [c for c in cells[2:] if c.strip()]
+    named = bool(later) and not any(NUMBER.fullmatch(c.strip()) for c in later)
+    return named or [c.strip().lower() for c in cells[:2]] == ["word1", "word2"]
 
 
 @dataclass
@@ -95,10 +115,7 @@ def read_answers(
     seen: dict[tuple[int, int], int] = {}
     problems = Problems(path)
     col: dict[str, int] = {}
-    for line, text in iter_lines(path):
-        if not text.strip():
-            continue
-        cells = next(csv.reader([text]), [])
+    for line, cells in read_table(path):
         if not col:
             names = [c.strip().lower() for c in cells]
             missing = [c for c in ANSWER_COLUMNS if c not in names]
@@ -331,10 +348,21 @@ class CampaignAgreement:
 
 
 def campaign_agreement(matrix: np.ndarray) -> CampaignAgreement:
+    """Agreement of a pairs × raters matrix; a figure that is undefined (one rater, one
+    distinct rating, no pair rated twice) is NaN."""
+    values = np.unique(matrix[~np.isnan(matrix)])
+    # α compares ratings of the same pair: undefined (the package raises) with one value
+    defined = len(values) > 1 and np.any(np.sum(~np.isnan(matrix), axis=1) > 1)
+    sds = item_sd(matrix)
     return CampaignAgreement(
         pairwise_spearman(matrix),
         leave_one_out(matrix),
-        krippendorff_alpha(matrix, "ordinal"),
-        krippendorff_alpha(matrix, "interval"),
-        float(np.nanmean(item_sd(matrix))),
+        krippendorff_alpha(matrix, "ordinal") if defined else math.nan,
+        krippendorff_alpha(matrix, "interval") if defined else math.nan,
+        float(np.nanmean(sds)) if np.any(~np.isnan(sds)) else math.nan,
     )
+
+
+def agreement_record(agreement: CampaignAgreement) -> dict[str, float | None]:
+    """The agreement as the manifest keeps it: rounded to 6 places, null when undefined."""
+    return {k: None if math.isnan(v) else round(v, 6) for k, v in vars(agreement).items()}

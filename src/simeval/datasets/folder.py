@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from simeval.data.atomic import staged
+from simeval.datasets.tables import write_table
 from simeval.errors import InputError
 
 MANIFEST = "manifest.json"
@@ -53,10 +54,6 @@ class Build:
         return out
 
 
-def _clean(cell: str) -> str:
-    return str(cell).replace("\t", " ").replace("\n", " ")
-
-
 @contextmanager
 def building(out: str | Path, builder: str, settings: dict[str, Any]) -> Iterator[Build]:
     """Build into ``out`` (module docstring); the caller writes its files into ``build.path``."""
@@ -69,8 +66,5 @@ def building(out: str | Path, builder: str, settings: dict[str, Any]) -> Iterato
         (partial / MANIFEST).write_text(
             json.dumps(build.manifest(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )
-        with (partial / LOG).open("w", encoding="utf-8") as f:
-            f.write("step\titem\toutcome\twhy\n")
-            for row in build.log:
-                f.write("\t".join(map(_clean, row)) + "\n")
+        write_table(partial / LOG, ("step", "item", "outcome", "why"), build.log, "\t")
     build.path = out

@@ -55,6 +55,7 @@ from scipy import sparse
 
 from simeval.data.atomic import staged
 from simeval.data.textio import sha256_file
+from simeval.datasets.tables import write_table
 from simeval.errors import InputError
 from simeval.text.normalize import normalize
 
@@ -600,14 +601,8 @@ def write_folder(out: str | Path, selection: Selection, manifest: dict[str, Any]
 
 
 def _write_into(tmp: Path, selection: Selection, manifest: dict[str, Any]) -> None:
-    with open(tmp / PAIRS, "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["word1", "word2", "sim"])
-        w.writerows(pair_rows(selection))
-    with open(tmp / LOG, "w", encoding="utf-8", newline="") as f:
-        f.write("\t".join(LOG_COLUMNS) + "\n")
-        for d in selection.log:
-            f.write("\t".join(d.row()) + "\n")
+    write_table(tmp / PAIRS, ("word1", "word2", "sim"), pair_rows(selection))
+    write_table(tmp / LOG, LOG_COLUMNS, (d.row() for d in selection.log), "\t")
     record = {
         "builder": BUILDER,
         "format": FORMAT,

@@ -10,7 +10,10 @@ laptop and on a cluster.
 - ``tcp://HOST:PORT``: an existing Dask scheduler (``dask scheduler`` and ``dask worker``
   started by the user); the files a job reads must be at the same path on every worker.
 
-Without it nothing here is used and every command runs as it always has. The jobs that use it
+Without it nothing here is used and every command runs as it always has. Only the commands
+that compute take it (the cli's ``computing`` commands); the others ignore it, so a stale
+``SIMEVAL_SCHEDULER`` never stops ``simeval results``. A ``tcp://`` address is probed with a
+timeout before Dask connects (:mod:`simeval.engine.probe`). The jobs that use it
 are co-occurrence counting (``simeval train ppmi|svd``), encoding texts with a sentence
 encoder, the linking top-k search, and the report's bootstrap replicates. Counts and bootstrap
 replicates are identical to the single-process path's; embeddings and linking scores are
@@ -168,6 +171,9 @@ def _start(spec: str, workers: int | None, stack: ExitStack) -> Engine:
             )
         )
         return Engine(spec, stack.enter_context(distributed.Client(cluster)))
+    from simeval.engine.probe import check_scheduler
+
+    check_scheduler(spec)  # distributed would trust junk bytes as a message length
     try:
         client = distributed.Client(spec, timeout="10s")
     except OSError as exc:

@@ -86,7 +86,11 @@ def iter_documents(path: str | Path, *, one_per_line: bool = False) -> Iterator[
         for f in files:
             yield from _documents_of(str(f), f.read_bytes(), one_per_line)
     elif p.name.endswith(ARCHIVES):
-        with tarfile.open(p) as archive:
+        try:
+            opened = tarfile.open(p)  # noqa: SIM115 (closed by the with below)
+        except tarfile.ReadError:
+            raise InputError(p, None, "not a readable tar archive (.tar.gz, .tar.xz)") from None
+        with opened as archive:
             for member in archive:  # stream order; archives are read once, front to back
                 if member.isfile() and _is_text_name(member.name):
                     stream = archive.extractfile(member)
