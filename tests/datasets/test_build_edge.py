@@ -329,7 +329,7 @@ HOSTILE = [
             "--input",
             "marked-lines:{t}/empty.csv,{t}/empty.csv",
         ],
-        "no document pair left to build from",
+        "empty.csv: no document pairs in it",  # the reader refuses it before the builder
     ),
     (
         "a corpus archive that is junk",
