@@ -115,6 +115,7 @@ def test_a_failed_items_file_takes_the_ones_written_before_it(tmp_path) -> None:
     assert not (folder / "results.jsonl").exists() or _referenced(folder) == set()
 
 
+@pytest.mark.slow  # kills a live process again and again
 def test_kill_9_during_evaluate_leaves_no_orphan_and_no_partial(tmp_path) -> None:
     spec = importlib.util.spec_from_file_location("kill_loop", ROOT / "benchmarks/kill_loop.py")
     assert spec is not None and spec.loader is not None
