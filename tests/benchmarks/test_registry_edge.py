@@ -57,6 +57,16 @@ CASES = [
         4,
         "aggregate sts combines sts",
     ),
+    ("sts-format", STS + 'format = "csv"\n', 5, "'format' must be sts or stsb"),
+    ("split", WORDS + 'split = "holdout"\n', 3, "'split' must be test, train, dev or full"),
+    (
+        "one-file-of-sts",
+        WORDS
+        + STS.replace("[benchmark.x]", "\n[benchmark.x]")
+        + '[suite.s]\nmembers = ["a", "x"]\nlayout = "one-file"\n',
+        9,
+        "member 'x' is a sts benchmark; one file (layout) holds word pairs only",
+    ),
     (
         "benchmark-and-suite",
         WORDS + '[suite.a]\nmembers = ["mc30"]\n',

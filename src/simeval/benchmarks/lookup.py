@@ -36,6 +36,7 @@ from simeval.data.store import DataStore
 from simeval.data.tomlfile import TomlFile
 from simeval.errors import InputError
 from simeval.kinds import kind, suite_kind
+from simeval.kinds.pairs import pair_kinds
 
 
 def _catalog() -> Declared:
@@ -124,7 +125,7 @@ class Registry:
     def _refused_member(self, suite: SuiteEntry, member: str) -> str | None:
         """Why ``member`` cannot be in ``suite``, or None. A group may hold suites with an
         aggregate (``sts``: each year's), never a group (no cycle, no group of groups); an
-        aggregate holds benchmarks, of the kinds it combines."""
+        aggregate holds benchmarks, of the kinds it combines; one file holds pair benchmarks."""
         if member in self.suites:
             if suite.aggregate is not None:
                 return "a suite; an aggregate needs benchmarks"
@@ -137,6 +138,8 @@ class Registry:
         found = self.entries[member].kind
         if needs and found not in needs:
             return f"a {found} benchmark; aggregate {suite.aggregate} combines {', '.join(needs)}"
+        if suite.layout == "one-file" and found not in pair_kinds().values():
+            return f"a {found} benchmark; one file (layout) holds word pairs only"
         return None
 
     def expand(self, name: str) -> list[str]:

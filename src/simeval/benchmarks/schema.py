@@ -72,10 +72,11 @@ from simeval.kinds.base import View
 from simeval.kinds.layouts import LAYOUTS
 from simeval.kinds.linking import LINKING, CollectionEntry, LinkingEntry
 from simeval.kinds.pairs import MISSING_POLICIES, PairEntry, Subset
-from simeval.kinds.sts import STSEntry
+from simeval.kinds.sts import FORMATS, STSEntry
 
 REGISTRY_ENV = "SIMEVAL_REGISTRY"
 VIEWS = ("column", "quartiles", "flag", "flags")
+SPLITS = ("test", "train", "dev", "full")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a name that is also a safe file name
 NAME_RULE = "a letter or digit, then letters, digits, '.', '_' or '-'"
 # keys a kind's own entry reads as text (``TaskKind.entry``): checked here, so a number or a
@@ -191,6 +192,11 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
             raise fail(f"{key!r} must be text", key)
         return value
 
+    def choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
+        if value not in allowed:
+            raise fail(f"{key!r} must be {_either(list(allowed))}, not {value!r}", key)
+        return value
+
     def paths(key: str, value: Any) -> dict[str, str]:
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise fail(f"{key!r} must be a table of file paths", key)
@@ -232,8 +238,8 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
 
     read: dict[str, Callable[[Any], Any]] = {
         "source": lambda v: text("source", v),
-        "split": lambda v: text("split", v),
-        "format": lambda v: text("format", v),
+        "split": lambda v: choice("split", text("split", v), SPLITS),
+        "format": lambda v: choice("format", text("format", v), FORMATS),
         "builder": lambda v: text("builder", v),
         "options": options,
         "views": lambda v: tuple(map(view, v if isinstance(v, list) else [v])),
