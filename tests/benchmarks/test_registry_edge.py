@@ -139,3 +139,11 @@ def test_predict_checks_member_paths(folder: Path) -> None:
     with pytest.raises(InputError, match="would be written outside --out"):
         predict("orthographic:kind=levenshtein", Suite("s", [member]), out)
     assert not (folder / "gold.tsv.csv").exists() and not out.exists()
+
+
+def test_load_error_points_at_the_table(folder: Path) -> None:
+    """What only loading finds (a builder no one registered) named no file; now the table."""
+    registry = folder / "lab.toml"
+    registry.write_text('\n[benchmark.links]\nkind = "linking"\nbuilder = "nope"\n')
+    args = ["evaluate", "overlap", "-b", "links", "--registry", str(registry), "--no-save"]
+    _refused(args, f"{registry}:2", "unknown builder 'nope'")

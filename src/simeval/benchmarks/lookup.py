@@ -72,8 +72,8 @@ class Registry:
 
     entries: dict[str, Entry] = field(default_factory=dict)
     suites: dict[str, SuiteEntry] = field(default_factory=dict)
-    user: dict[str, Path] = field(default_factory=dict)  # names whose files are plain paths,
-    # and the registry file that declared each
+    # names whose files are plain paths, and the registry file that declared each
+    user: dict[str, TomlFile] = field(default_factory=dict)
 
     @classmethod
     def catalog(cls) -> Registry:
@@ -105,10 +105,11 @@ class Registry:
         catalog = _catalog()
         known = dict.fromkeys([*catalog.entries, *catalog.suites])
         _refuse(file, known, "{table} {name!r}: the catalog has a {name}; choose another name")
-        _refuse(file, self.user, "{table} {name!r} is declared in {other} too; choose another name")
+        taken = {name: f.path for name, f in self.user.items()}
+        _refuse(file, taken, "{table} {name!r} is declared in {other} too; choose another name")
         found = declared(file, lambda p: str((path.parent / p).resolve()))
         self._add(file, found)
-        self.user.update(dict.fromkeys([*found.entries, *found.suites], path))
+        self.user.update(dict.fromkeys([*found.entries, *found.suites], file))
 
     def _add(self, file: TomlFile, found: Declared) -> None:
         """Add ``found`` (declared in ``file``); a suite's members must be known by now."""
@@ -181,7 +182,15 @@ class Registry:
         return plain_files if name in self.user else store_files(store)
 
     def _benchmark(self, name: str, store: DataStore | None, build: Builder | None) -> Any:
-        return load_benchmark(self.entries[name], self._files(name, store), store, build)
+        """The benchmark ``name``; an error that names no file, from an entry of the user's
+        (an unknown builder, a language no collection has), points at its table."""
+        try:
+            return load_benchmark(self.entries[name], self._files(name, store), store, build)
+        except InputError as exc:
+            declared_in = self.user.get(name)
+            if exc.path is not None or declared_in is None:
+                raise
+            raise declared_in.error("benchmark", name, exc.message) from None
 
     def files(self, name: str) -> list[str]:
         """The files an entry or suite reads (catalog paths for catalog entries)."""
