@@ -135,3 +135,21 @@ def test_plot_text_keeps_dollars_literal_in_matplotlib() -> None:
     fig.canvas.draw()  # now it draws, as text
     assert ax.title.get_text() == r"cost \$\frac\$ 5"
     plt.close(fig)
+
+
+def test_every_medium_drops_raw_control_characters() -> None:
+    """ESC, BEL and CR (an OSC that retitles a window, a carriage return that hides what came
+    before) never pass raw; expected strings written by hand."""
+    from simeval.report.format import plain_text
+
+    name = "a\x1b]0;t\x07b\rc"
+    assert plain_text(name) == "a?]0;t?b?c"
+    assert markdown_text(name) == r"a?\]0;t?b c"  # CR is a line end: a space, as \n
+    assert latex_text(name) == "a?]0;t?b?c"
+    assert plot_text(name) == "a?]0;t?b?c"
+    # HTML writes a character reference, which a parser reads back (Python's drops the C0
+    # controls it deems invalid; the CR of a CRLF text is kept): no raw byte in the page
+    assert html_text(name) == "a&#27;]0;t&#7;b&#13;c"
+    parsed = _Cells()
+    parsed.feed(f"<table><tr><td>{html_text(name)}</td></tr></table>")
+    assert parsed.cells == [("a]0;tb\rc", {})]

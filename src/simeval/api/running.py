@@ -117,5 +117,18 @@ def predict(
         raise InputError(
             out, None, f"{loaded.name} is one file: --out names that file, not a folder"
         )
+    if folder:
+        _inside(Path(out), [(b.name, b.submission_file(Path(out))) for b in loaded.members])
     prepare(m, [loaded])
     return loaded.write_submission(loaded.submit(m), Path(out))
+
+
+def _inside(out: Path, files: list[tuple[str, Path]]) -> None:
+    """Refuse to write a suite's submission when a member's file (named by the member) would
+    land outside the folder ``out``, resolved as the file system will (``..``, symlinks)."""
+    root = out.resolve()
+    for name, f in files:
+        if not f.resolve().is_relative_to(root) or f.resolve() == root:
+            raise InputError(
+                out, None, f"member {name!r}: its file {f} would be written outside --out"
+            )

@@ -35,7 +35,8 @@ from simeval.data.catalog import catalog_files
 from simeval.data.store import DataStore
 from simeval.data.tomlfile import TomlFile
 from simeval.errors import InputError
-from simeval.kinds import kind
+from simeval.kinds import kind, suite_kind
+from simeval.kinds.pairs import pair_kinds
 
 
 def _catalog() -> Declared:
@@ -43,13 +44,14 @@ def _catalog() -> Declared:
     return _declared_by(catalog_files())
 
 
-def _refuse(file: TomlFile, taken: set[str], message: str) -> None:
+def _refuse(file: TomlFile, taken: dict[str, Any], message: str) -> None:
     """Refuse a benchmark or suite of ``file`` named as one of ``taken`` (``message``: a
-    format of ``table`` and ``name``)."""
+    format of ``table``, ``name`` and ``other``, what ``taken`` holds for the name)."""
     for table in ("benchmark", "suite"):
         for name in file.tables(table):
             if name in taken:
-                raise file.error(table, name, message.format(table=table, name=name))
+                text = message.format(table=table, name=name, other=taken[name])
+                raise file.error(table, name, text)
 
 
 @cache
@@ -57,7 +59,9 @@ def _declared_by(files: tuple[TomlFile, ...]) -> Declared:
     """What ``files`` declare, their suites checked as a user file's are."""
     registry = Registry()
     for file in files:
-        _refuse(file, set(registry.names), "{table} {name!r} is declared twice in the catalog")
+        _refuse(
+            file, dict.fromkeys(registry.names), "{table} {name!r} is declared twice in the catalog"
+        )
         registry._add(file, declared(file, str, catalog=True))
     return Declared(registry.entries, registry.suites)
 
@@ -68,7 +72,8 @@ class Registry:
 
     entries: dict[str, Entry] = field(default_factory=dict)
     suites: dict[str, SuiteEntry] = field(default_factory=dict)
-    user: set[str] = field(default_factory=set)  # names whose files are plain paths
+    # names whose files are plain paths, and the registry file that declared each
+    user: dict[str, TomlFile] = field(default_factory=dict)
 
     @classmethod
     def catalog(cls) -> Registry:
@@ -81,8 +86,12 @@ class Registry:
         """The catalog's entries, then those of ``files`` and of ``SIMEVAL_REGISTRY``."""
         registry = cls.catalog()
         env = [p for p in os.environ.get(REGISTRY_ENV, "").split(os.pathsep) if p]
+        # a file named twice (in SIMEVAL_REGISTRY and by --registry) is read once
+        given: dict[Path, Path] = {}
         for f in [*env, *(files or [])]:
-            registry.add_file(Path(f))
+            given.setdefault(Path(f).resolve(), Path(f))
+        for f in given.values():
+            registry.add_file(f)
         return registry
 
     @property
@@ -94,11 +103,13 @@ class Registry:
         are relative to it."""
         file = TomlFile.read(path)
         catalog = _catalog()
-        known = {*catalog.entries, *catalog.suites}
+        known = dict.fromkeys([*catalog.entries, *catalog.suites])
         _refuse(file, known, "{table} {name!r}: the catalog has a {name}; choose another name")
+        taken = {name: f.path for name, f in self.user.items()}
+        _refuse(file, taken, "{table} {name!r} is declared in {other} too; choose another name")
         found = declared(file, lambda p: str((path.parent / p).resolve()))
         self._add(file, found)
-        self.user.update([*found.entries, *found.suites])
+        self.user.update(dict.fromkeys([*found.entries, *found.suites], file))
 
     def _add(self, file: TomlFile, found: Declared) -> None:
         """Add ``found`` (declared in ``file``); a suite's members must be known by now."""
@@ -106,12 +117,31 @@ class Registry:
         self.suites.update(found.suites)
         for s in found.suites.values():
             for m in s.members:
-                if m in self.entries or (s.aggregate is None and m in self.suites):
-                    continue  # a group may hold suites (``sts``: each year's)
-                what = "a suite; an aggregate needs benchmarks" if m in self.suites else "unknown"
-                raise file.error(
-                    "suite", s.name, f"suite {s.name}: member {m!r} is {what}", "members"
-                )
+                what = self._refused_member(s, m)
+                if what:
+                    raise file.error(
+                        "suite", s.name, f"suite {s.name}: member {m!r} is {what}", "members"
+                    )
+
+    def _refused_member(self, suite: SuiteEntry, member: str) -> str | None:
+        """Why ``member`` cannot be in ``suite``, or None. A group may hold suites with an
+        aggregate (``sts``: each year's), never a group (no cycle, no group of groups); an
+        aggregate holds benchmarks, of the kinds it combines; one file holds pair benchmarks."""
+        if member in self.suites:
+            if suite.aggregate is not None:
+                return "a suite; an aggregate needs benchmarks"
+            if self.suites[member].aggregate is None:
+                return "a group; a group holds benchmarks and suites with an aggregate"
+            return None
+        if member not in self.entries:
+            return "unknown"
+        needs = suite_kind(suite.aggregate).member_kinds if suite.aggregate else ()
+        found = self.entries[member].kind
+        if needs and found not in needs:
+            return f"a {found} benchmark; aggregate {suite.aggregate} combines {', '.join(needs)}"
+        if suite.layout == "one-file" and found not in pair_kinds().values():
+            return f"a {found} benchmark; one file (layout) holds word pairs only"
+        return None
 
     def expand(self, name: str) -> list[str]:
         """A group's members, or the name itself."""
@@ -152,7 +182,15 @@ class Registry:
         return plain_files if name in self.user else store_files(store)
 
     def _benchmark(self, name: str, store: DataStore | None, build: Builder | None) -> Any:
-        return load_benchmark(self.entries[name], self._files(name, store), store, build)
+        """The benchmark ``name``; an error that names no file, from an entry of the user's
+        (an unknown builder, a language no collection has), points at its table."""
+        try:
+            return load_benchmark(self.entries[name], self._files(name, store), store, build)
+        except InputError as exc:
+            declared_in = self.user.get(name)
+            if exc.path is not None or declared_in is None:
+                raise
+            raise declared_in.error("benchmark", name, exc.message) from None
 
     def files(self, name: str) -> list[str]:
         """The files an entry or suite reads (catalog paths for catalog entries)."""

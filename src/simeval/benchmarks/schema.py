@@ -45,6 +45,13 @@ Keys the built-in catalog needs, open to any registry file (paths, again, relati
 - suites: ``layout = "one-file"`` and ``template = FILE`` (one file holds every member's pairs,
   as RUSSE's test.csv).
 
+A benchmark's or suite's name, and an STS ``dataset``, become file names (``predict`` writes a
+suite's members as ``NAME.csv``, ``STS.output.DATASET.txt``), so they follow :data:`NAME`: a letter
+or digit, then letters, digits, ``.``, ``_`` or ``-``. A name is declared once over every file
+loaded, as a benchmark or as a suite; a suite names each member once; a group (``aggregate =
+"none"``) holds benchmarks and suites with an aggregate, never another group (so no cycle); an
+aggregate that needs members of one kind (``sts``: STS sets) refuses others.
+
 The catalog alone has ``[dataset.NAME]`` tables (:mod:`simeval.data.catalog`: files, sha256,
 licence, citation), and its paths are the data store's (``simeval data list``), not relative.
 """
@@ -52,6 +59,8 @@ licence, citation), and its paths are the data store's (``simeval data list``), 
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -62,11 +71,17 @@ from simeval.kinds import aggregates, from_toml, toml_names
 from simeval.kinds.base import View
 from simeval.kinds.layouts import LAYOUTS
 from simeval.kinds.linking import LINKING, CollectionEntry, LinkingEntry
-from simeval.kinds.pairs import PairEntry, Subset
-from simeval.kinds.sts import STSEntry
+from simeval.kinds.pairs import MISSING_POLICIES, PairEntry, Subset
+from simeval.kinds.sts import FORMATS, STSEntry
 
 REGISTRY_ENV = "SIMEVAL_REGISTRY"
 VIEWS = ("column", "quartiles", "flag", "flags")
+SPLITS = ("test", "train", "dev", "full")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a name that is also a safe file name
+NAME_RULE = "a letter or digit, then letters, digits, '.', '_' or '-'"
+# keys a kind's own entry reads as text (``TaskKind.entry``): checked here, so a number or a
+# table is refused by key rather than turned into a file name
+TEXT_KEYS = ("description", "column", "missing", "dataset", "gold", "input", "folder")
 
 
 @dataclass(frozen=True)
@@ -104,9 +119,17 @@ def declared(file: TomlFile, resolve: Resolve, catalog: bool = False) -> Declare
             + ("" if "dataset" not in unknown else " ([dataset.NAME]: the built-in catalog's)"),
         )
     out = Declared()
-    for name, spec in file.tables("benchmark").items():
+    benchmarks, suites = file.tables("benchmark"), file.tables("suite")
+    for table, names in (("benchmark", benchmarks), ("suite", suites)):
+        for name in names:
+            if not NAME.fullmatch(name):
+                raise file.error(table, name, f"{table} name {name!r}: expected {NAME_RULE}")
+    both = sorted(benchmarks.keys() & suites.keys())
+    if both:
+        raise file.error("suite", both[0], f"{both[0]!r} is declared as a benchmark and a suite")
+    for name, spec in benchmarks.items():
         out.entries[name] = benchmark_entry(file, name, spec, resolve)
-    for name, spec in file.tables("suite").items():
+    for name, spec in suites.items():
         out.suites[name] = suite_entry(file, name, spec, resolve)
     return out
 
@@ -126,7 +149,14 @@ def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Re
             raise fail(f"{key!r} is required")
         return resolve(str(spec.pop(key)))
 
-    value = str(spec.pop("kind", "graded"))
+    for key in ("kind", *TEXT_KEYS):
+        if key in spec and not isinstance(spec[key], str):
+            raise fail(f"{key!r} must be text, not {type(spec[key]).__name__}", key)
+    if spec.get("missing", "error") not in MISSING_POLICIES:
+        raise fail(f"missing must be {_either(list(MISSING_POLICIES))}", "missing")
+    if not NAME.fullmatch(spec.get("dataset", name)):
+        raise fail(f"dataset {spec['dataset']!r}: expected {NAME_RULE}", "dataset")
+    value = spec.pop("kind", "graded")
     found = from_toml(value)
     if found is None:
         raise fail(f"kind must be {_either(toml_names())}, not {value!r}", "kind")
@@ -162,6 +192,11 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
             raise fail(f"{key!r} must be text", key)
         return value
 
+    def choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
+        if value not in allowed:
+            raise fail(f"{key!r} must be {_either(list(allowed))}, not {value!r}", key)
+        return value
+
     def paths(key: str, value: Any) -> dict[str, str]:
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise fail(f"{key!r} must be a table of file paths", key)
@@ -171,8 +206,10 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
         if not (
             isinstance(value, dict)
             and set(value) == {"name", "how", "columns"}
+            and isinstance(value["name"], str)
             and value["how"] in VIEWS
             and isinstance(value["columns"], list)
+            and all(isinstance(c, str) for c in value["columns"])
         ):
             raise fail(
                 f"a view is {{ name, how = {_either(list(VIEWS))}, columns = [...] }}", "views"
@@ -180,9 +217,12 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
         return View(str(value["name"]), value["how"], tuple(map(str, value["columns"])))
 
     def score_range(value: Any) -> tuple[float, float]:
-        numbers = isinstance(value, list) and all(isinstance(v, int | float) for v in value)
-        if not (numbers and len(value) == 2):
-            raise fail("'score_range' must be [low, high]", "score_range")
+        numbers = isinstance(value, list) and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in value
+        )
+        if not (numbers and len(value) == 2 and value[0] < value[1]):
+            raise fail("'score_range' must be [low, high], two numbers, low < high", "score_range")
         return (float(value[0]), float(value[1]))
 
     def subset(value: Any) -> Subset:
@@ -198,8 +238,8 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
 
     read: dict[str, Callable[[Any], Any]] = {
         "source": lambda v: text("source", v),
-        "split": lambda v: text("split", v),
-        "format": lambda v: text("format", v),
+        "split": lambda v: choice("split", text("split", v), SPLITS),
+        "format": lambda v: choice("format", text("format", v), FORMATS),
         "builder": lambda v: text("builder", v),
         "options": options,
         "views": lambda v: tuple(map(view, v if isinstance(v, list) else [v])),
@@ -217,13 +257,19 @@ def suite_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Resolv
     def fail(message: str, key: str | None = None) -> InputError:
         return file.error("suite", name, f"suite {name}: {message}", key)
 
+    for key in ("aggregate", "description", "layout", "template"):
+        if key in spec and not isinstance(spec[key], str):
+            raise fail(f"{key!r} must be text, not {type(spec[key]).__name__}", key)
     members = spec.pop("members", None)
-    if not isinstance(members, list) or not members:
+    if not (isinstance(members, list) and members and all(isinstance(m, str) for m in members)):
         raise fail("members must be a list of benchmark names", "members")
+    twice = sorted({m for m in members if members.count(m) > 1})
+    if twice:
+        raise fail(f"member(s) {twice} named more than once", "members")
     aggregate = spec.pop("aggregate", "none")
     if aggregate not in (*aggregates(), "none"):
         raise fail(f"aggregate must be {_either([*aggregates(), 'none'])}", "aggregate")
-    description = str(spec.pop("description", ""))
+    description = spec.pop("description", "")
     layout = spec.pop("layout", "folder")
     if layout not in LAYOUTS:
         raise fail(f"layout must be {_either(list(LAYOUTS))}", "layout")
@@ -232,9 +278,9 @@ def suite_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Resolv
         raise fail(f"unknown key(s) {sorted(spec)}", sorted(spec)[0])
     return SuiteEntry(
         name,
-        tuple(map(str, members)),
+        tuple(members),
         None if aggregate == "none" else aggregate,
         description,
         layout,
-        None if template is None else resolve(str(template)),
+        None if template is None else resolve(template),
     )

@@ -8,9 +8,8 @@ from typing import Annotated
 import numpy as np
 import typer
 from rich.table import Table
-from rich.text import Text
 
-from simeval.cli.common import DataDir, build_app, guarded, out, store_of
+from simeval.cli.common import DataDir, build_app, guarded, out, plain, store_of
 
 annotation_app = typer.Typer(
     rich_markup_mode=None,
@@ -60,7 +59,7 @@ def assign(
         scale=scale,
         seed=seed,
     )
-    out.print(Text(f"wrote {out_dir}: {built.summary}"))
+    out.print(plain(f"wrote {out_dir}: {built.summary}"))
 
 
 @annotation_app.command("aggregate")
@@ -101,7 +100,7 @@ def aggregate_cmd(
         checkpoints=checkpoints,
         min_gain=min_gain,
     )
-    table = Table(title=Text(f"{out_dir}: {built.summary}"))
+    table = Table(title=plain(f"{out_dir}: {built.summary}"))
     for c in ("pairwise ρ", "leave-one-out ρ", "α ordinal", "α interval", "mean SD"):
         table.add_column(c, justify="right")
     table.add_row(*(f"{v:.4f}" for v in vars(built.extra["agreement"]).values()))
@@ -144,7 +143,7 @@ def simulate_cmd(
         answers_of=answers_of,
         store=store_of(data_dir),
     )
-    table = Table(title=Text(built.summary))
+    table = Table(title=plain(built.summary))
     for col in ("target", "mode", "all pairs done", "90% done", "capped"):
         table.add_column(col, justify="right")
     for t, mode, comp, ninety in built.extra["rows"]:
@@ -158,11 +157,11 @@ def simulate_cmd(
     out.print(table)
     a = built.extra["agreement"]
     out.print(
-        Text(
+        plain(
             f"pool: {built.counts['ratings']:,} ratings, α ordinal {a.alpha_ordinal:.2f}, "
             f"α interval {a.alpha_interval:.2f}, mean SD per pair {a.mean_sd:.2f} (0-10 scale); "
             "RUSSE 2015 for scale: 4,200 answers, α 0.49, mean SD 0.62 (0-3 scale)"
         )
     )
     if html is not None:
-        out.print(Text(f"wrote {html}"))
+        out.print(plain(f"wrote {html}"))

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from simeval.cli.common import (
     DataDir,
@@ -15,6 +14,7 @@ from simeval.cli.common import (
     computing,
     guarded,
     out,
+    plain,
     store_of,
 )
 
@@ -74,9 +74,9 @@ def build_linking(
         halves=halves,
         store=store_of(data_dir),
     )
-    out.print(built.summary)
+    out.print(plain(built.summary))
     written = ", ".join(f.name for f in built.files)
-    out.print(Text(f"wrote {out_dir}: {written}, manifest.json, log.tsv"))
+    out.print(plain(f"wrote {out_dir}: {written}, manifest.json, log.tsv"))
 
 
 @build_app.command("sts-sample")
@@ -104,7 +104,7 @@ def build_sts_sample(
     from simeval.api.building import build_sts_sample as build
 
     built = build(out_dir, pool, size=size, bands=bands, by=by, seed=seed)
-    out.print(Text(f"wrote {out_dir}: {built.summary}"))
+    out.print(plain(f"wrote {out_dir}: {built.summary}"))
 
 
 @build_app.command("negatives")
@@ -196,5 +196,5 @@ def build_negatives(
             workers=workers,
             steps=steps,
         )
-    out.print(built.summary)
-    out.print(Text(f"wrote {', '.join(map(str, built.files))}"))
+    out.print(plain(built.summary))
+    out.print(plain(f"wrote {', '.join(map(str, built.files))}"))

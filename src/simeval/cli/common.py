@@ -18,7 +18,15 @@ from rich.table import Table
 from rich.text import Text
 
 from simeval.errors import SimevalError
-from simeval.report.format import number, terminal_text
+from simeval.report.format import number, plain_text, terminal_text
+
+
+def plain(value: Any, **how: Any) -> Text:
+    """A rich ``Text`` of ``value`` (a name, a path, a message): shown as it is, never as
+    markup, its control characters as ``?`` (:func:`simeval.report.format.plain_text`); every
+    name the commands print goes through here or through ``terminal_text``."""
+    return Text(plain_text(value), **how)
+
 
 app = typer.Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
@@ -240,7 +248,7 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
         groups.setdefault(names, []).append(r)
     for metric_names, rows in groups.items():
         table = Table(
-            title=Text(title) if title else None,
+            title=plain(title) if title else None,
             title_justify="left",
             box=box.SIMPLE_HEAD,
             pad_edge=False,
@@ -254,7 +262,7 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
             cov = r.coverage
             mark = " †" if CONSTANT in r.flags else ""
             table.add_row(
-                Text(r.benchmark),
+                plain(r.benchmark),
                 *(
                     number(r.metrics[m]) + (mark if m == r.main_metric else "")
                     for m in metric_names

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
-from rich.text import Text
 
 from simeval.cli.common import (
     DataDir,
@@ -17,6 +16,7 @@ from simeval.cli.common import (
     err,
     guarded,
     out,
+    plain,
     registry_of,
     store_of,
 )
@@ -58,20 +58,20 @@ def data_info(
     store = store_of(data_dir)
     for entry_name in catalog_names(name):
         e = CATALOG[entry_name]
-        out.print(Text(f"{e.title}", style="bold"), Text(f"({e.name})\n{e.description}\n"))
-        out.print(Text(f"upstream: {e.upstream}\nlicence:  {e.licence}"))
+        out.print(plain(f"{e.title}", style="bold"), plain(f"({e.name})\n{e.description}\n"))
+        out.print(plain(f"upstream: {e.upstream}\nlicence:  {e.licence}"))
         if e.note:
-            out.print(Text(f"note:     {e.note}"))
+            out.print(plain(f"note:     {e.note}"))
         table = Table()
         for c in ("file", "bytes", "sha256", "local copy"):
             table.add_column(c)
         for f in e.files:
             local = store.locate(f.path)
             table.add_row(
-                f.path, str(f.size), f.sha256[:16] + "…", Text(str(local)) if local else "–"
+                f.path, str(f.size), f.sha256[:16] + "…", plain(str(local)) if local else "–"
             )
         out.print(table)
-        out.print(Text("citation:\n" + e.citation), highlight=False)
+        out.print(plain("citation:\n" + e.citation), highlight=False)
 
 
 @data_app.command("fetch")
@@ -99,7 +99,7 @@ def data_fetch(
                 raise typer.BadParameter(f"unknown data set {name!r}")
             paths = store.fetch(name)
             root = paths[0].parents[len(Path(CATALOG[name].files[0].path).parts) - 1]
-            out.print(Text(f"{name}: {len(paths)} files ready in {root}"))
+            out.print(plain(f"{name}: {len(paths)} files ready in {root}"))
 
 
 @data_app.command("verify")
@@ -115,7 +115,7 @@ def data_verify(
 
     store = store_of(data_dir)
     roots = [str(r) for r in (store.data_dir, store.cache_dir) if r is not None]
-    out.print(Text(f"looking in {' and then '.join(roots)}", style="dim"))
+    out.print(plain(f"looking in {' and then '.join(roots)}", style="dim"))
     bad = 0
     for name in names or list(CATALOG):
         if name not in CATALOG:
@@ -123,11 +123,11 @@ def data_verify(
             raise InputError(None, None, f"{name} is a benchmark: name its data sets")
         statuses = store.verify(name)
         ok = sum(s == "ok" for _, s in statuses)
-        out.print(Text(f"{name}: {ok}/{len(statuses)} files ok"))
+        out.print(plain(f"{name}: {ok}/{len(statuses)} files ok"))
         for path, status in statuses:
             if status != "ok":
                 bad += 1
-                out.print(Text(f"  {path}: {status}", style="red"), highlight=False)
+                out.print(plain(f"  {path}: {status}", style="red"), highlight=False)
     if bad:
         raise typer.Exit(1)
 
@@ -151,5 +151,5 @@ def benchmarks(registry: RegistryFiles = None) -> None:
     for c in ("name", "task", "description"):
         table.add_column(c)
     for row in registry_of(registry).describe():
-        table.add_row(*map(Text, row))
+        table.add_row(*map(plain, row))
     out.print(table)

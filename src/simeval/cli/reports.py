@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 from rich import box
 from rich.table import Table
-from rich.text import Text
 
 from simeval.cli.common import (
     DEFAULT_RESULTS,
@@ -22,6 +21,7 @@ from simeval.cli.common import (
     err,
     guarded,
     out,
+    plain,
     store_of,
 )
 from simeval.report.format import number, p_is, p_value, terminal_text
@@ -76,17 +76,17 @@ def results_cmd(
     for n, group in enumerate(groups, 1):
         part = f" ({n}/{len(groups)})" if len(groups) > 1 else ""
         title = f"{metric} per benchmark" if metric else "main metric per benchmark"
-        table = Table(title=Text(f"{title}{part}"))
+        table = Table(title=plain(f"{title}{part}"))
         table.add_column("benchmark", no_wrap=True)
         table.add_column("metric", no_wrap=True)
         for i in group:
-            table.add_column(Text(labels[i]), justify="right", no_wrap=True, min_width=6)
+            table.add_column(plain(labels[i]), justify="right", no_wrap=True, min_width=6)
         for bench, name, cells in rows:
-            table.add_row(Text(bench), name, *(cells[i] for i in group))
+            table.add_row(plain(bench), plain(name), *(cells[i] for i in group))
         out.print(table)
     for label, m in zip(labels, measures, strict=True):
         if label != m:
-            out.print(Text(f"{label} {m}"), highlight=False)
+            out.print(plain(f"{label} {m}"), highlight=False)
 
 
 # -- reports ----------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def report_cmd(
     for warning in report.warnings:
         err.print(f"[yellow]warning:[/] {terminal_text(warning)}", highlight=False)
     err.print(
-        Text(
+        plain(
             f"wrote {html_out} ({report.size // 1024} KiB): {report.systems} systems, "
             f"{report.benchmarks} benchmarks"
         ),
@@ -270,7 +270,7 @@ def compare_cmd(
     from simeval.api.reporting import compare_systems
 
     sa, sb, v = compare_systems(folder, a, b, benchmark, replicates, seed, level)
-    out.print(Text(f"{benchmark}: A = {sa}, B = {sb}, {v.n} items"), highlight=False)
+    out.print(plain(f"{benchmark}: A = {sa}, B = {sb}, {v.n} items"), highlight=False)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for column in ("metric", "A", "B", f"A − B [{level:.0%} interval]", "p", "test"):
         table.add_column(column, justify="left" if column in ("metric", "test") else "right")
@@ -278,10 +278,10 @@ def compare_cmd(
         interval = c.interval
         span = "" if interval is None else f" [{number(interval.low)}, {number(interval.high)}]"
         table.add_row(
-            name + (" *" if name == v.main.metric else ""),
+            plain(name + (" *" if name == v.main.metric else "")),
             number(c.a),
             number(c.b),
-            Text(number(c.difference) + span),
+            plain(number(c.difference) + span),
             p_value(c.p_value),
             SHORT_TESTS.get(c.test, c.test),
         )
@@ -301,5 +301,5 @@ def compare_cmd(
         verdict = (
             f"no significant difference on {m.metric} ({m.test}, p {p_is(m.p_value)} ≥ {alpha})"
         )
-    out.print(Text(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
-    out.print(Text("* main metric; AR: approximate randomization", style="dim"))
+    out.print(plain(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
+    out.print(plain("* main metric; AR: approximate randomization", style="dim"))

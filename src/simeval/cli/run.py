@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
 
 from simeval.api.training import TrainSettings
 from simeval.cli.common import (
@@ -21,6 +20,7 @@ from simeval.cli.common import (
     computing,
     err,
     out,
+    plain,
     print_results,
     registry_of,
     store_of,
@@ -134,12 +134,12 @@ def evaluate_cmd(
             *targets,
             store=store,
             results_dir=results if save else None,
-            on_target=lambda name: err.print(Text(f"scoring {name}", style="dim")),
+            on_target=lambda name: err.print(plain(f"scoring {name}", style="dim")),
         )
     print_results(found, as_json, f"{measure}")
     if save and not as_json:
         err.print(
-            Text(f"appended {len(found)} record(s) to {results / 'results.jsonl'}", style="dim")
+            plain(f"appended {len(found)} record(s) to {results / 'results.jsonl'}", style="dim")
         )
 
 
@@ -176,7 +176,7 @@ def predict_cmd(
     target = load_target(suite, store_of(data_dir), registry_of(registry), **how)
     with _with_progress(m, f"{m.name}: loading / encoding"):
         written = predict(m, target, out_path)
-    out.print(Text(f"wrote {len(written)} file(s): {', '.join(map(str, written))}"))
+    out.print(plain(f"wrote {len(written)} file(s): {', '.join(map(str, written))}"))
 
 
 D = TrainSettings()  # the defaults shown by --help are the api's
@@ -331,7 +331,7 @@ def train_cmd(
     settings = train_settings(config, given)
     with RichSteps(log_lines=settings.kind == "encoder") as steps:
         trained = train(settings, steps)
-    err.print(Text(trained.summary), highlight=False)
+    err.print(plain(trained.summary), highlight=False)
     if trained.results:
         if settings.kind == "graph":
             title = f"graph {trained.folder.name}"

@@ -217,6 +217,7 @@ class SuiteKind(TaskKind):
     suite = True
     aggregate: str = ""  # the registry's ``aggregate = ...``
     breakdown: bool = False  # the record keeps each member's metrics
+    member_kinds: tuple[str, ...] = ()  # the kinds of member it combines (empty: any)
 
     def metrics(self, c: Columns, main_only: bool) -> dict[str, float]:  # pragma: no cover
         raise TypeError(f"{self.name}: a suite's metrics need its members (combine)")

@@ -100,6 +100,9 @@ class STSKind(TaskKind):
 STS = STSKind()
 
 
+FORMATS = ("sts", "stsb")  # an entry's files: input + gold, or one STS Benchmark file
+
+
 @dataclass(frozen=True)
 class STSEntry:
     """An STS dataset: ``input`` and ``gold`` files, or (``format="stsb"``) one STS Benchmark
@@ -112,7 +115,7 @@ class STSEntry:
     description: str
     source: str = ""
     kind: str = STS.name
-    format: str = "sts"
+    format: str = "sts"  # one of FORMATS
     views: tuple[View, ...] = ()
     split: str = "test"
 

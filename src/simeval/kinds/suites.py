@@ -88,6 +88,7 @@ class STSSuite(SuiteKind):
     aliases = ("sts-suite",)
     aggregate = "sts"
     main = "all"
+    member_kinds = ("sts",)
     plot = "scatter"
 
     def combine(

@@ -1,7 +1,8 @@
 """One way to write a number, a p-value and a name in each medium simeval prints to.
 
 Numbers and p-values are plain text here; each medium then escapes them with its own function:
-:func:`html_text` for pages, :func:`terminal_text` for rich tables and messages,
+:func:`html_text` for pages, :func:`terminal_text` for rich markup (tables, messages),
+:func:`plain_text` for a rich ``Text`` and any other stream a terminal shows,
 :func:`plot_text` for matplotlib labels, :func:`markdown_text` and :func:`latex_text` for
 leaderboards.
 """
@@ -53,21 +54,32 @@ def p_is(p: float | None) -> str:
 
 
 def html_text(text: Any) -> str:
-    """Text for an HTML page, element content or a quoted attribute alike."""
-    return html.escape(str(text), quote=True)
+    """Text for an HTML page, element content or a quoted attribute alike; a control character
+    becomes its character reference (``&#27;``): the page reads the same, and a page printed
+    to a terminal (``simeval leaderboard -f html``) carries no raw escape sequence."""
+    escaped = html.escape(str(text), quote=True)
+    return _CONTROL.sub(lambda m: f"&#{ord(m.group())};", escaped)
+
+
+def plain_text(text: Any) -> str:
+    """Text for any stream a terminal may show (a rich ``Text``, CSV, Markdown, LaTeX on
+    stdout): control characters (escape sequences, BEL, carriage returns) shown as ``?``, so a
+    name cannot move the cursor, retitle the window or hide what precedes it."""
+    return _CONTROL.sub("?", str(text))
 
 
 def terminal_text(text: Any) -> str:
-    """Text for a rich console: its markup (``[bold]``) shown literally, control characters
-    (escape sequences, carriage returns) shown as ``?`` so a name cannot move the cursor."""
+    """Text for rich console markup: :func:`plain_text`, with its markup (``[bold]``) shown
+    literally."""
     from rich.markup import escape
 
-    return escape(_CONTROL.sub("?", str(text)))
+    return escape(plain_text(text))
 
 
 def plot_text(text: Any) -> str:
-    """Text for a matplotlib label: ``$`` would start mathtext, so it is escaped."""
-    return str(text).replace("$", r"\$")
+    """Text for a matplotlib label: ``$`` would start mathtext, so it is escaped; control
+    characters, which no font draws, shown as ``?``."""
+    return plain_text(text).replace("$", r"\$")
 
 
 MARKDOWN_SPECIAL = "\\`*_{}[]<>|#!"
@@ -75,8 +87,8 @@ MARKDOWN_SPECIAL = "\\`*_{}[]<>|#!"
 
 def markdown_text(text: Any) -> str:
     """Text that Markdown shows as it is (a table cell is one line): its special characters
-    backslash-escaped, line ends as spaces."""
-    text = " ".join(str(text).splitlines())
+    backslash-escaped, line ends as spaces, other control characters as ``?``."""
+    text = plain_text(" ".join(str(text).splitlines()))
     return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
 
 
@@ -95,5 +107,6 @@ _LATEX = {
 
 
 def latex_text(text: Any) -> str:
-    """Text for a LaTeX tabular cell: every character LaTeX treats specially, escaped."""
-    return "".join(_LATEX.get(c, c) for c in str(text))
+    """Text for a LaTeX tabular cell: every character LaTeX treats specially, escaped, and
+    control characters shown as ``?`` (:func:`plain_text`)."""
+    return "".join(_LATEX.get(c, c) for c in plain_text(text))

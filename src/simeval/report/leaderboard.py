@@ -22,7 +22,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simeval.report.format import html_text, latex_text, markdown_text, number
+from simeval.report.format import html_text, latex_text, markdown_text, number, plain_text
 from simeval.report.html_table import Cell, html_table
 
 Scores = Mapping[str, Mapping[str, float]]
@@ -218,8 +218,10 @@ def to_latex(table: Table) -> str:
 
 def _csv_text(value: str) -> str:
     """A text cell a spreadsheet will not run: a leading =, +, -, @ or tab gets a quote mark
-    (the usual guard against formula injection); the csv module quotes the rest."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+    (the usual guard against formula injection); the csv module quotes the rest. Control
+    characters are shown as ``?`` (:func:`plain_text`): the table may be read on a terminal."""
+    value = plain_text(value)
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t") else value
 
 
 def to_csv(table: Table) -> str:
