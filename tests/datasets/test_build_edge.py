@@ -106,6 +106,18 @@ def files(tmp_path: Path) -> Path:
 
 
 # (name, arguments, what the one-line error must say); {t}: the folder of the files
+# build negatives on the good inputs; each case below changes one thing
+NEGATIVES = [
+    "build",
+    "negatives",
+    "{t}/o",
+    "--positives",
+    "{t}/pos.csv",
+    "--corpus",
+    "{t}/corpus.txt",
+    "--lang",
+    "en",
+]
 HOSTILE = [
     (
         "scale to infinity",
@@ -272,15 +284,7 @@ HOSTILE = [
     (
         "PMI smoothing not a number",
         [
-            "build",
-            "negatives",
-            "{t}/o",
-            "--positives",
-            "{t}/pos.csv",
-            "--corpus",
-            "{t}/corpus.txt",
-            "--lang",
-            "en",
+            *NEGATIVES,
             "--alpha",
             "nan",
         ],
@@ -304,15 +308,7 @@ HOSTILE = [
     (
         "negative source count",
         [
-            "build",
-            "negatives",
-            "{t}/o",
-            "--positives",
-            "{t}/pos.csv",
-            "--corpus",
-            "{t}/corpus.txt",
-            "--lang",
-            "en",
+            *NEGATIVES,
             "--sources",
             "-1",
         ],
@@ -349,15 +345,7 @@ HOSTILE = [
     (
         "a window past any sentence",
         [
-            "build",
-            "negatives",
-            "{t}/o",
-            "--positives",
-            "{t}/pos.csv",
-            "--corpus",
-            "{t}/corpus.txt",
-            "--lang",
-            "en",
+            *NEGATIVES,
             "--window",
             "1000000000000",
         ],
