@@ -105,7 +105,6 @@ def files(tmp_path: Path) -> Path:
     return t
 
 
-# (name, arguments, what the one-line error must say); {t}: the folder of the files
 # build negatives on the good inputs; each case below changes one thing
 NEGATIVES = [
     "build",
@@ -118,6 +117,7 @@ NEGATIVES = [
     "--lang",
     "en",
 ]
+# (name, arguments, what the one-line error must say); {t}: the folder of the files
 HOSTILE = [
     (
         "scale to infinity",
