@@ -210,6 +210,7 @@ class Tally:
     surface: str
     counts: Counter[str] = field(default_factory=Counter)
     examples: list[tuple[str, str, str]] = field(default_factory=list)  # bucket, label, why
+    refusals: dict[str, str] = field(default_factory=dict)  # message → the label that drew it
     keep: int = 8
 
     def add(self, bucket: str, label: str, why: str) -> None:
@@ -240,8 +241,19 @@ def fuzz(surface: Surface, budget: int, seed: int, tmp: Path | None = None) -> T
             outcome = run(case, folder)
             bucket, why = classify(case, outcome)
             tally.add(bucket, case.label, why)
+            if outcome.exit_code == 2:
+                tally.refusals.setdefault(refusal(outcome, folder), case.label)
             shutil.rmtree(folder, ignore_errors=True)
     return tally
+
+
+def refusal(outcome: Outcome, folder: Path) -> str:
+    """The message of a refusal, as the error catalogue (``docs/errors.md``) is matched
+    against it: its last non-empty lines from stderr (stdout when stderr is empty), the case
+    folder's path taken out."""
+    text = (outcome.stderr.strip() or outcome.stdout.strip()).replace(str(folder) + os.sep, "")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " ".join(lines[-3:]) if lines else ""
 
 
 def table(tallies: Sequence[Tally]) -> str:

@@ -6,6 +6,7 @@ The large budget runs from ``benchmarks/fuzz_surfaces.py``."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,19 @@ from fuzzing.surfaces import all_surfaces
 
 BUDGET = int(os.environ.get("SIMEVAL_FUZZ_BUDGET", "40"))
 SURFACES = {s.name: s for s in all_surfaces()}
+CATALOGUE = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
+
+
+def catalogued() -> list[re.Pattern[str]]:
+    """The messages of the error catalogue: the first cell of each table row, in backticks,
+    ``…`` standing for any text of the user's."""
+    found = []
+    for line in CATALOGUE.read_text(encoding="utf-8").splitlines():
+        cell = re.match(r"\|\s*`(.+?)`\s*\|", line)
+        if cell:
+            parts = [re.escape(part) for part in cell.group(1).replace("\\|", "|").split("…")]
+            found.append(re.compile(".*?".join(parts), re.DOTALL))
+    return found
 
 
 @pytest.mark.parametrize("name", sorted(SURFACES))
@@ -22,6 +36,11 @@ def test_surface_is_clean(name: str, tmp_path: Path) -> None:
     tally = fuzz(SURFACES[name], BUDGET, seed=20261125, tmp=tmp_path)
     shown = "\n".join(f"  [{b}] {label}: {why}" for b, label, why in tally.examples)
     assert tally.bad == 0, f"\n{table([tally])}\n{shown}"
+    patterns = catalogued()
+    missing = {
+        m: label for m, label in tally.refusals.items() if not any(p.search(m) for p in patterns)
+    }
+    assert not missing, f"refusals that docs/errors.md does not list: {missing}"
 
 
 def test_the_harness_sorts_each_bucket(tmp_path: Path) -> None:
