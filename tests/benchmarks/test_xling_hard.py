@@ -133,6 +133,7 @@ def test_ntrex_halves_against_the_raw_files(data_dir: Path, lang: str, code: str
     assert checked >= 30, checked  # the easy variant keeps about half of the 123 as queries
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_hard_collection_is_the_easy_one_halved(data_dir: Path, lang: str) -> None:
     pairs, _ = xling_pairs(lang)
@@ -287,6 +288,7 @@ def test_csls_equals_brute_force(as_sparse: bool) -> None:
         assert np.allclose(got, expect, atol=1e-5), k  # the search scores in float32
 
 
+@pytest.mark.slow
 def test_csls_parameter_reaches_the_ranker(data_dir: Path) -> None:
     """`dictionary:csls=10` ranks by the CSLS of the dictionary's own cosine: its top 1 per
     test query is the argmax of 2·cos − r_D − r_Q computed here from the plain vectors."""
@@ -310,6 +312,7 @@ def test_csls_parameter_reaches_the_ranker(data_dir: Path) -> None:
     assert res.metrics["success_1"] == pytest.approx(s1, abs=1 / len(tests) + 1e-9)
 
 
+@pytest.mark.slow
 def test_simplified_enters_traditional_headwords_in_simplified(data_dir: Path) -> None:
     """MUSE's zh-en lines (`ENGLISH @ CHINESE`, read here) are in Traditional characters:
     總統 (president), 電影 (movie/film); the staged documents write 总统, 电影. With

@@ -43,6 +43,7 @@ def test_count_and_sd_weights() -> None:
         weights("random", counts, sds)
 
 
+@pytest.mark.slow
 def test_draw_follows_the_weights() -> None:
     """One pair at a time, 70,000 draws: shares 4/7, 2/7, 1/7 for weights 1, 1/2, 1/4."""
     rng = np.random.default_rng(0)

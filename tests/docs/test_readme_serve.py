@@ -122,6 +122,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
+@pytest.mark.slow
 def test_campaign_participant_publish_export_as_the_readme_shows(server, data_dir: Path) -> None:
     from simeval.api import score
 

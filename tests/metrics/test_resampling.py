@@ -82,6 +82,7 @@ def _hand_items(rng: np.random.Generator) -> dict[str, tuple[str, dict]]:
     }
 
 
+@pytest.mark.slow
 def test_weighted_equals_per_replicate_on_every_kind(results) -> None:
     cases = {r.benchmark: (r.task, r.items) for r in results}
     cases.update(_hand_items(np.random.default_rng(0)))
@@ -145,6 +146,7 @@ def test_paired_bootstrap_and_cached_values_are_unchanged(results) -> None:
     assert np.array_equal(again["ap_trapezoid"], full["ap_trapezoid"])
 
 
+@pytest.mark.slow
 def test_approximate_randomization_at_once_equals_round_by_round(results) -> None:
     rng = np.random.default_rng(1)
     hand = _hand_items(rng)

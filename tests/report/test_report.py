@@ -393,6 +393,7 @@ def test_records_without_rows_are_reported_without_intervals(lexical_dir: Path, 
     assert got.exit_code == 2 and "has no per-item rows" in got.output
 
 
+@pytest.mark.slow
 def test_report_is_the_same_page_for_any_number_of_jobs(lexical_dir: Path) -> None:
     """Sections built by two forked processes are the page built in one, byte for byte."""
     from simeval.report.html import ReportOptions, build_report

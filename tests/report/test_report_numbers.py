@@ -325,6 +325,7 @@ def _cluster_boot(gold, score, word1, stat) -> tuple[float, float]:
     return float(low), float(high)
 
 
+@pytest.mark.slow
 def test_sts_suite_by_member_and_all(suite_page) -> None:
     """`sts12 by member`: each member's Pearson with its item bootstrap, n its pairs; the `all`
     row the pooled Pearson (ALL) with a bootstrap drawing within each member (members in name

@@ -75,6 +75,7 @@ def team_with_upload(http: httpx.Client, team: str, data: bytes) -> tuple[str, d
     return token, r.json()
 
 
+@pytest.mark.slow
 def test_sqlite_backup_of_a_running_server_restores(tmp_path, mc30):
     lines = [line for line in SQLITE.splitlines() if line.strip()]
     assert lines[0] == "simeval serve backup srv --out backup/monday"
@@ -137,6 +138,7 @@ def test_postgres_backup_of_a_running_server_restores(tmp_path, mc30):
                 con.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
 
 
+@pytest.mark.slow
 def test_registration_and_token_rotation_as_the_page_shows(tmp_path, mc30):
     """The page's third block, on a campaign with a running server: registration closed,
     reopened with a cap of 40 (what `registration` prints, and what the API then answers),

@@ -355,6 +355,7 @@ def logins(base: str, forwarded: list[str]) -> list[int]:
         ]
 
 
+@pytest.mark.slow
 def test_x_forwarded_for_counts_only_from_a_named_proxy(tmp_path, serve_db):
     """Default limits: 10 sign-ins at once per client. Today uvicorn believed the header
     from any loopback client, so a local client got a bucket per made-up address."""

@@ -73,6 +73,7 @@ def one_line(text: str) -> str:
 # ---- 1. the stamp
 
 
+@pytest.mark.slow
 def test_a_start_with_the_wrong_database_is_refused_and_moves_nothing(
     tmp_path, serve_db, clock, mc30, monkeypatch
 ):
@@ -186,6 +187,7 @@ def test_a_pair_made_before_stamps_is_stamped_when_rows_and_files_agree(
 # ---- 2. one server per folder
 
 
+@pytest.mark.slow
 def test_a_second_server_on_the_folder_refuses_and_the_first_keeps_its_upload(
     tmp_path, serve_db, mc30
 ):

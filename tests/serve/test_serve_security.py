@@ -428,6 +428,7 @@ def write_lock(url: str) -> Iterator[None]:
             con.close()
 
 
+@pytest.mark.slow
 def test_killed_mid_upload_records_nothing(tmp_path, serve_db, mc30):
     folder = tmp_path / "live"
     live = CliServer(folder, serve_db, tmp_path / "server.log")
@@ -461,6 +462,7 @@ def test_killed_mid_upload_records_nothing(tmp_path, serve_db, mc30):
     assert submission_ids(serve_db) == [r.json()["id"]]
 
 
+@pytest.mark.slow
 def test_killed_between_rename_and_commit_records_nothing(tmp_path, serve_db, mc30):
     """The database is held by the test, so the server scores the upload, renames it into
     submissions/ and then waits to commit its row: it is killed right there."""
@@ -1040,6 +1042,7 @@ def test_logs_hold_no_secret_in_process(srv, mc30, caplog):
         assert secret not in text
 
 
+@pytest.mark.slow
 def test_logs_hold_no_secret_in_the_live_server(tmp_path, serve_db, mc30):
     """Everything the ``simeval serve run`` process prints (uvicorn's access log and
     simeval's own lines) through register, form sign-in, Bearer uploads and a failed login."""
