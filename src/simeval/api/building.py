@@ -56,8 +56,13 @@ def build_linking(
         lang: the language of the X side (de, fr, ru, tr, zh).
         inputs: ``FORMAT:FILE[,FILE...][@SOURCE]`` specs (:func:`simeval.data.docpairs.
             read_input`); none: every source staged in ``xling/`` for ``lang``.
-        drop_first, iqr, test_share, drop_sentences, seed, halves: the preparation
-            (:class:`simeval.datasets.bucc.Preparation`).
+        drop_first: the preparation (:class:`simeval.datasets.bucc.Preparation`), as are
+            the five that follow.
+        iqr: see ``drop_first``.
+        test_share: see ``drop_first``.
+        drop_sentences: see ``drop_first``.
+        seed: see ``drop_first``.
+        halves: see ``drop_first``.
 
     Writes queries, the English corpus and qrels (layout: :mod:`simeval.data.documents`),
     ``manifest.json`` and ``log.tsv`` into ``out``.
