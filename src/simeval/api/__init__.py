@@ -3,9 +3,11 @@
 Every ``simeval`` command is one call here (the cli only parses, calls and prints):
 
 - running measures (:mod:`.running`): ``evaluate``, ``predict``;
-- scoring submission files (:mod:`.scoring`): ``score``;
+- scoring submission files, or predictions in memory (:mod:`.scoring`,
+  :mod:`.predictions`): ``score``;
 - what is evaluated (:mod:`.targets`): ``load_target(s)`` by name, ``sts_target``,
-  ``trec_target``, ``pair_target`` from gold files;
+  ``trec_target``, ``pair_target`` from gold files, ``benchmark_from_pairs`` and
+  ``benchmark_from_qrels`` from values in memory;
 - result records (:mod:`.results`): ``keep_results``, ``load_results``, ``results_frame``;
 - training models (:mod:`.training`): ``train`` with ``TrainSettings`` (or a TOML file,
   ``read_train_config``);
@@ -46,6 +48,8 @@ _WHERE = {
     "prepare": "running",
     "score": "scoring",
     "Target": "targets",
+    "benchmark_from_pairs": "targets",
+    "benchmark_from_qrels": "targets",
     "load_target": "targets",
     "load_targets": "targets",
     "member_benchmarks": "targets",
@@ -98,6 +102,8 @@ if TYPE_CHECKING:  # the same names, for type checkers
     from simeval.api.scoring import score  # noqa: F401
     from simeval.api.targets import (  # noqa: F401
         Target,
+        benchmark_from_pairs,
+        benchmark_from_qrels,
         load_target,
         load_targets,
         member_benchmarks,

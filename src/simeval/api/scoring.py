@@ -17,7 +17,7 @@ from simeval.results.record import Result
 
 def score(
     target: str | Target,
-    path: str | Path | Sequence[str | Path],
+    path: str | Path | Sequence[str | Path] | Any,
     *,
     store: DataStore | None = None,
     registry: Registry | str | Path | None = None,
@@ -25,12 +25,14 @@ def score(
     read: dict[str, Any] | None = None,
     **options: Any,
 ) -> list[Result]:
-    """Score the submission at ``path`` against ``target``.
+    """Score the submission at ``path``, or predictions in memory, against ``target``.
 
     Args:
         target: a benchmark or suite, by name (catalog, ``registry`` file, path) or loaded.
-        path: a file; a folder holding each member's file for a suite of several files; or a
-            list of files, one per member of a suite in the suite's order (``score sts``).
+        path: a file; a folder holding each member's file for a suite of several files; a
+            list of files, one per member of a suite in the suite's order (``score sts``); or
+            predictions in memory (:mod:`simeval.api.predictions`): numbers lined up with the
+            gold's rows, ``{(word1, word2): score}``, a DataFrame, or ``{query: {doc: score}}``.
         read: goes to the reader (``column``); ``options`` to the task (``missing``,
             ``complete``, ``max_retrieved``).
         system: the record's system; by default the submission: ``kind``, ``path`` and, for
@@ -38,10 +40,21 @@ def score(
 
     Returns:
         A Result per benchmark, then one per suite with its aggregate.
+
+    Example:
+        >>> import simeval
+        >>> gold = [("car", "automobile", 3.92), ("gem", "jewel", 3.84), ("noon", "string", 0.08)]
+        >>> target = simeval.benchmark_from_pairs(gold)
+        >>> [r.metrics["spearman"] for r in simeval.score(target, [0.9, 0.7, 0.1])]
+        [1.0]
     """
+    from simeval.api.predictions import as_submission, is_in_memory
     from simeval.data.textio import sha256_file
 
     loaded = load_target(target, store, registry) if isinstance(target, str) else target
+    if is_in_memory(path):
+        submission = as_submission(loaded, path)
+        return loaded.evaluate(submission, system=system or {"kind": "predictions"}, **options)
     if isinstance(path, str | Path):
         files = None
         submission = loaded.read_submission(Path(path), **(read or {}))

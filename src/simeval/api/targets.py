@@ -3,7 +3,7 @@ and the targets built straight from gold files (``score sts``, ``score trec``, `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +131,95 @@ def pair_target(
             None, None, f"--kind {kind} conflicts with {benchmark}, a {target.kind} benchmark"
         )
     return target
+
+
+def benchmark_from_pairs(
+    rows: Iterable[tuple[str, str, float]],
+    *,
+    kind: str = "graded",
+    name: str = "pairs",
+    description: str = "",
+) -> Target:
+    """A word-pair benchmark held in memory: ``(word1, word2, gold score)`` rows, as a gold
+    pair file would give them (``kind``: ``graded``, correlations; ``related``, gold 1 or 0).
+
+    The record's ``data`` names it by the sha256 of its rows written as a TSV file (word1,
+    word2, score with ``repr`` of the float), so two runs on the same rows say so.
+
+    Example:
+        >>> import simeval
+        >>> gold = simeval.benchmark_from_pairs([("cat", "dog", 7.5), ("cat", "car", 1.0)])
+        >>> gold.gold.pairs
+        [('cat', 'dog'), ('cat', 'car')]
+    """
+    import hashlib
+
+    import numpy as np
+
+    from simeval.data.pair_files import ScoredPairs
+    from simeval.kinds.pairs import PairBenchmark, pair_kinds
+
+    kinds = pair_kinds()
+    if kind not in kinds:
+        raise InputError(None, None, f"kind must be {' or '.join(kinds)}, not {kind!r}")
+    pairs, scores = [], []
+    for number, row in enumerate(rows, 1):
+        if not isinstance(row, tuple | list) or len(row) != 3:
+            raise InputError(None, number, f"{name}: expected (word1, word2, score), got {row!r}")
+        a, b, value = row
+        try:
+            score = float(value)
+        except (TypeError, ValueError):
+            raise InputError(None, number, f"{name}: score {value!r} is not a number") from None
+        if not np.isfinite(score):
+            raise InputError(None, number, f"{name}: score {value!r} is not a finite number")
+        pairs.append((str(a), str(b)))
+        scores.append(score)
+    if not pairs:
+        raise InputError(None, None, f"{name}: no rows")
+    text = "".join(f"{a}\t{b}\t{s!r}\n" for (a, b), s in zip(pairs, scores, strict=True))
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    gold = ScoredPairs(None, pairs, np.array(scores), np.arange(1, len(pairs) + 1))
+    return PairBenchmark(name, kinds[kind], gold, description, {f"<memory:{name}>": digest})
+
+
+def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = "qrels") -> Target:
+    """A linking benchmark held in memory, judged by ranx-style qrels ``{query_id: {doc_id:
+    relevance}}`` (relevance > 0 is relevant, as trec_eval reads a qrels file); score a run
+    ``{query_id: {doc_id: score}}`` against it with :func:`simeval.score`.
+
+    Example:
+        >>> import simeval
+        >>> target = simeval.benchmark_from_qrels({"q1": {"d1": 1}, "q2": {"d7": 1}})
+        >>> run = {"q1": {"d1": 0.9, "d2": 0.5}, "q2": {"d3": 0.8, "d7": 0.4}}
+        >>> simeval.score(target, run)[0].metrics["recip_rank"]
+        0.75
+    """
+    import hashlib
+
+    import numpy as np
+
+    from simeval.data.trec import Qrels
+    from simeval.kinds.linking import LinkingBenchmark
+
+    qids, docnos, relevance = [], [], []
+    for qid, judged in qrels.items():
+        if not isinstance(judged, Mapping):
+            raise InputError(None, None, f"{name}: query {qid!r}: expected {{doc_id: relevance}}")
+        for docno, rel in judged.items():
+            if isinstance(rel, bool) or not isinstance(rel, int | np.integer):
+                raise InputError(
+                    None, None, f"{name}: query {qid!r}, document {docno!r}: relevance {rel!r} "
+                    "is not an integer",
+                )  # fmt: skip
+            qids.append(str(qid).encode())
+            docnos.append(str(docno).encode())
+            relevance.append(int(rel))
+    if not qids:
+        raise InputError(None, None, f"{name}: no judgements")
+    text = "".join(f"{q.decode()} 0 {d.decode()} {r}\n" for q, d, r in zip(qids, docnos, relevance,
+                   strict=True))  # fmt: skip
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    judged = Qrels(None, np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
+                   np.array(relevance, dtype=np.int64), np.arange(1, len(qids) + 1))  # fmt: skip
+    return LinkingBenchmark(name, judged, data={f"<memory:{name}>": digest})

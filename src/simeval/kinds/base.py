@@ -295,6 +295,29 @@ class Documents(Request):
         return measure.rank(self.data, self.k, progress)
 
 
+def answer_scores(pairs: list[tuple[str, str]], answers: Any) -> np.ndarray:
+    """A measure's answers to a request of ``pairs`` as one float per pair, in order.
+
+    Raises:
+        InputError: not one number per pair. A gold set may hold a pair twice (WordSim-353
+            has (money, cash) twice) while ``request()`` asks for it once, so answers lined up
+            with the gold's rows would shift every later score: they are refused, never
+            matched by position.
+    """
+    try:
+        scores = np.asarray(answers, dtype=float).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InputError(None, None, f"expected one number per pair, got {exc}") from None
+    if len(scores) != len(pairs):
+        raise InputError(
+            None,
+            None,
+            f"{len(scores)} answers for the {len(pairs)} pairs of request(): give one score per "
+            "request().pairs entry, in its order (a pair the gold holds twice is asked once)",
+        )
+    return scores
+
+
 @dataclass
 class Aligned:
     """A submission against the gold: per-item rows and what happened on the way."""

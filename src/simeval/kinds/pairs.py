@@ -29,7 +29,16 @@ from simeval.data.catalog import catalogued
 from simeval.data.pair_files import ScoredPairs, read_pair_keys, read_scored_pairs, write_pairs
 from simeval.data.textio import shown
 from simeval.errors import InputError, InputWarning
-from simeval.kinds.base import Aligned, Benchmark, Files, TaskKind, View, WordPairs, sha256_of
+from simeval.kinds.base import (
+    Aligned,
+    Benchmark,
+    Files,
+    TaskKind,
+    View,
+    WordPairs,
+    answer_scores,
+    sha256_of,
+)
 from simeval.results.items import Items
 
 MISSING_POLICIES = ("zero", "skip", "error")
@@ -70,11 +79,10 @@ def range_warnings(predictions: ScoredPairs, low: float, high: float) -> list[In
     ]
 
 
-def as_scored_pairs(pairs: list[tuple[str, str]], scores: np.ndarray) -> ScoredPairs:
-    """A measure's scores as a submission (NaN = not scored)."""
-    return ScoredPairs(
-        None, list(pairs), np.asarray(scores, dtype=float), np.arange(1, len(pairs) + 1)
-    )
+def as_scored_pairs(pairs: list[tuple[str, str]], scores: Any) -> ScoredPairs:
+    """A measure's scores, one per pair in order, as a submission (NaN = not scored)."""
+    lines = np.arange(1, len(pairs) + 1)
+    return ScoredPairs(None, list(pairs), answer_scores(pairs, scores), lines)
 
 
 @dataclass

@@ -41,6 +41,7 @@ from simeval.kinds.base import (
     TaskKind,
     TextPairs,
     View,
+    answer_scores,
     sha256_of,
 )
 
@@ -155,12 +156,13 @@ class STSBenchmark(Benchmark):
         (request,) = self.requests(scored_only)
         answers = np.zeros(len(self.pairs))
         answers[self.scored] = request.answer(measure, progress)
-        return self.from_answers(request, answers, measure)
+        return self.from_answers(self.request(), answers, measure)  # answers: every line
 
     def from_answers(
         self, request: TextPairs, answers: np.ndarray, measure: Any = None
     ) -> STSOutput:
         """Every line needs a score: a pair the measure cannot score gets 0, with a warning."""
+        answers = answer_scores(request.pairs, answers)
         unscored = int(np.isnan(answers).sum())
         warnings = []
         if unscored:

@@ -1,0 +1,123 @@
+"""Predictions and benchmarks in memory (issue 31, items 1, 2, 5 and 9): no file is written,
+and each number is checked against scipy or pytrec_eval computed here."""
+
+from __future__ import annotations
+
+import doctest
+import hashlib
+import importlib
+
+import numpy as np
+import pytest
+from scipy.stats import pearsonr, spearmanr
+
+import simeval
+from simeval.errors import InputError
+
+
+def _score_of(pair: tuple[str, str]) -> float:
+    """A deterministic made-up measure: a number from the pair's text (the same pair, the
+    same number, wherever it occurs)."""
+    digest = hashlib.sha256("\t".join(pair).encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32
+
+
+def test_wordsim353_duplicate_row_cannot_shift_the_answers() -> None:
+    """WordSim-353 holds (money, cash) twice: request() asks 352 pairs, the gold has 353
+    rows. Answers lined up with the 353 rows were matched by position and gave a wrong
+    Spearman at exit 0; now they are refused, and predictions per gold row score as scipy."""
+    target = simeval.load_target("wordsim353")
+    rows = list(target.gold.pairs)
+    assert len(rows) == 353 and len(target.request().pairs) == 352
+    preds = [_score_of(p) for p in rows]
+    with pytest.raises(InputError, match="353 answers for the 352 pairs"):
+        target.from_answers(target.request(), np.array(preds))
+    result = simeval.score(target, preds)[0]
+    assert result.metrics["spearman"] == pytest.approx(spearmanr(target.gold.scores, preds)[0],
+                                                       abs=1e-12)  # fmt: skip
+    twice = [i for i, p in enumerate(rows) if rows.count(p) == 2]
+    changed = list(preds)
+    changed[twice[1]] += 0.5
+    with pytest.raises(InputError, match="in the gold twice and got two scores"):
+        simeval.score(target, changed)
+
+
+@pytest.mark.parametrize("shape", ["list", "array", "dict", "frame"])
+def test_score_by_name_with_predictions_in_memory(shape: str) -> None:
+    pd = pytest.importorskip("pandas")
+    target = simeval.load_target("mc30")
+    rows = list(target.gold.pairs)
+    preds = [_score_of(p) for p in rows]
+    given = {
+        "list": preds,
+        "array": np.array(preds),
+        "dict": {p: s for p, s in zip(rows, preds, strict=True)},
+        "frame": pd.DataFrame(
+            {"word1": [a for a, _ in rows], "word2": [b for _, b in rows], "sim": preds}
+        ),
+    }[shape]
+    result = simeval.score("mc30", given)[0]
+    assert result.metrics["spearman"] == pytest.approx(spearmanr(target.gold.scores, preds)[0],
+                                                       abs=1e-12)  # fmt: skip
+    assert result.metrics["pearson"] == pytest.approx(pearsonr(target.gold.scores, preds)[0],
+                                                      abs=1e-12)  # fmt: skip
+    assert result.system == {"kind": "predictions"}
+
+
+def test_misaligned_predictions_are_refused() -> None:
+    with pytest.raises(InputError, match="29 predictions for 30 gold rows"):
+        simeval.score("mc30", [0.5] * 29)
+    with pytest.raises(InputError, match="expected numbers"):
+        simeval.score("mc30", [{"x": 1}] * 30)
+    as_text = [str(_score_of(p)) for p in simeval.load_target("mc30").gold.pairs]
+    assert simeval.score("mc30", as_text)[0].system == {"kind": "predictions"}
+
+
+def test_sts_predictions_in_memory_score_the_gold_lines() -> None:
+    target = simeval.load_target("sts12-msrvid")
+    preds = [_score_of(p) for p in target.pairs]
+    scored = ~np.isnan(target.gold)
+    expected = pearsonr(target.gold[scored], np.array(preds)[scored])[0]
+    assert simeval.score(target, preds)[0].metrics["pearson"] == pytest.approx(expected, abs=1e-9)
+    with pytest.raises(InputError, match="sentence pairs"):
+        simeval.score(target, preds[:-1])
+
+
+def test_an_in_memory_benchmark_of_pairs_and_of_qrels() -> None:
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    gold = [("car", "automobile", 3.92), ("gem", "jewel", 3.84), ("noon", "string", 0.08),
+            ("coast", "shore", 3.70)]  # fmt: skip
+    target = simeval.benchmark_from_pairs(gold, name="mine")
+    preds = [0.9, 0.7, 0.1, 0.8]
+    result = simeval.score(target, preds)[0]
+    assert result.benchmark == "mine"
+    assert result.metrics["spearman"] == pytest.approx(spearmanr([g for *_, g in gold], preds)[0])
+    with pytest.raises(InputError, match="not a number"):
+        simeval.benchmark_from_pairs([("a", "b", "high")])
+    with pytest.raises(InputError, match="must be 1 or 0"):
+        simeval.benchmark_from_pairs(gold, kind="related")
+
+    qrels = {"q1": {"d1": 1}, "q2": {"d7": 2, "d8": 1}, "q3": {"d9": 1}}
+    run = {"q1": {"d1": 0.9, "d2": 0.5}, "q2": {"d3": 0.8, "d7": 0.4, "d8": 0.3},
+           "q3": {"d4": 0.7, "d5": 0.6}}  # fmt: skip
+    got = simeval.score(simeval.benchmark_from_qrels(qrels), run)[0].metrics
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank", "success"})
+    per_query = evaluator.evaluate(run)
+    assert got["recip_rank"] == pytest.approx(np.mean([q["recip_rank"] for q in
+                                                       per_query.values()]))  # fmt: skip
+    assert got["success_1"] == pytest.approx(np.mean([q["success_1"] for q in
+                                                      per_query.values()]))  # fmt: skip
+
+
+def test_the_package_lists_its_api() -> None:
+    names = dir(simeval)
+    for name in ("evaluate", "score", "benchmark_from_pairs", "results_frame", "compare_systems"):
+        assert name in names and name in simeval.__all__
+        assert callable(getattr(simeval, name))
+        assert name in simeval.__doc__
+
+
+@pytest.mark.parametrize("module", ["simeval.api.scoring", "simeval.api.targets"])
+def test_docstring_examples_run(module: str) -> None:
+    found = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert found.attempted > 0 and found.failed == 0
