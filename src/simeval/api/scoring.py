@@ -41,7 +41,7 @@ def score(
     Returns:
         A Result per benchmark, then one per suite with its aggregate.
 
-    Example:
+    Examples:
         >>> import simeval
         >>> gold = [("car", "automobile", 3.92), ("gem", "jewel", 3.84), ("noon", "string", 0.08)]
         >>> target = simeval.benchmark_from_pairs(gold)

@@ -146,7 +146,7 @@ def benchmark_from_pairs(
     The record's ``data`` names it by the sha256 of its rows written as a TSV file (word1,
     word2, score with ``repr`` of the float), so two runs on the same rows say so.
 
-    Example:
+    Examples:
         >>> import simeval
         >>> gold = simeval.benchmark_from_pairs([("cat", "dog", 7.5), ("cat", "car", 1.0)])
         >>> gold.gold.pairs
@@ -188,7 +188,7 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
     relevance}}`` (relevance > 0 is relevant, as trec_eval reads a qrels file); score a run
     ``{query_id: {doc_id: score}}`` against it with :func:`simeval.score`.
 
-    Example:
+    Examples:
         >>> import simeval
         >>> target = simeval.benchmark_from_qrels({"q1": {"d1": 1}, "q2": {"d7": 1}})
         >>> run = {"q1": {"d1": 0.9, "d2": 0.5}, "q2": {"d3": 0.8, "d7": 0.4}}
