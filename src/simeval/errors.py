@@ -93,7 +93,14 @@ class InputWarning:
     message: str
 
     def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message  # about a measure's answers or an argument, not a file
         where = self.path or "<input>"
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}"
+
+
+class DefaultPolicyWarning(UserWarning):
+    """A default changed a figure: a measure left pairs without a score and the default
+    ``missing="zero"`` scored them 0 (Python's warnings show it; pass ``missing=`` to choose)."""

@@ -117,7 +117,10 @@ def test_the_package_lists_its_api() -> None:
         assert name in simeval.__doc__
 
 
-@pytest.mark.parametrize("module", ["simeval.api.scoring", "simeval.api.targets"])
+@pytest.mark.parametrize(
+    "module",
+    ["simeval.api.scoring", "simeval.api.targets", "simeval.api.running", "simeval.api.results"],
+)
 def test_docstring_examples_run(module: str) -> None:
     found = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert found.attempted > 0 and found.failed == 0

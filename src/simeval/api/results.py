@@ -39,14 +39,30 @@ def keep_results(
     return save_results(folder, results)
 
 
-def results_frame(folder: str | Path) -> Any:
-    """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``)."""
+def results_frame(results: str | Path | Sequence[Result | dict[str, Any]]) -> Any:
+    """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``).
+
+    Args:
+        results: a results folder, or records in memory (what ``simeval.evaluate`` and
+            ``simeval.score`` return, or their ``to_dict()``).
+
+    Examples:
+        >>> import simeval
+        >>> gold = simeval.benchmark_from_pairs([("a", "b", 1.0), ("c", "d", 2.0), ("e", "f", 3.0)])
+        >>> frame = simeval.results_frame(simeval.score(gold, [0.1, 0.3, 0.2]))
+        >>> frame[["benchmark", "main_metric", "score"]].to_dict("records")
+        [{'benchmark': 'pairs', 'main_metric': 'spearman', 'score': 0.5}]
+    """
     try:
         import pandas as pd
     except ImportError as exc:  # pragma: no cover
         raise ImportError("results_frame needs pandas: pip install 'simeval[frames]'") from exc
+    if isinstance(results, str | Path):
+        records = load_results(results)
+    else:
+        records = [r.to_dict() if isinstance(r, Result) else r for r in results]
     rows = []
-    for r in load_results(folder):
+    for r in records:
         row = {
             "benchmark": r["benchmark"],
             "measure": system_name(r["system"]),

@@ -19,7 +19,7 @@ from simeval.data.store import DataStore
 from simeval.errors import InputError
 from simeval.measures import Measure, create_measure
 from simeval.results.record import Result, Timer
-from simeval.results.store import save_results
+from simeval.results.store import save_results, system_name
 
 
 def prepare(measure: Measure, targets: Iterable[Target], scored_only: bool = False) -> None:
@@ -54,17 +54,36 @@ def evaluate(
     results_dir: str | Path | None = None,
     on_target: Callable[[str], None] | None = None,
     registry: Registry | str | Path | None = None,
+    missing: str | None = None,
     **how: Any,
 ) -> list[Result]:
     """Evaluate ``measure`` on the targets: names, paths, or loaded benchmarks and suites.
 
     ``measure``: a spec string (``"overlap"``), a Measure, an encoder object with
-    ``encode(list[str]) -> array`` (a sentence-transformers model), or a function
-    ``f(pairs) -> scores``; for the last two ``name=``, ``fingerprint=`` (caches the
-    embeddings on disk under that key) and ``batch=`` may be given.
+    ``encode(list[str]) -> array`` (a sentence-transformers model), or a function of pairs,
+    ``f(pairs) -> scores``, or of one pair, ``f(a, b) -> score``; for the last two ``name=``,
+    ``fingerprint=`` (caches the embeddings on disk under that key) and ``batch=`` may be
+    given. ``missing``: what a pair the measure leaves without a score (NaN) gets: ``"zero"``
+    (RUSSE's rule, the measures' default), ``"skip"`` or ``"error"``; when a Python measure
+    leaves pairs unscored and ``missing`` was not given, a
+    :class:`~simeval.errors.DefaultPolicyWarning` says how many were scored 0.
     Returns one Result per benchmark (plus one per suite with its aggregate); with
     ``results_dir`` they are also appended to ``results_dir/results.jsonl``.
+
+    Examples:
+        >>> import simeval
+        >>> gold = simeval.benchmark_from_pairs([("cat", "dog", 7.5), ("cat", "car", 1.0),
+        ...                                      ("cat", "kitten", 9.0)])
+        >>> same_letter = lambda a, b: float(a[0] == b[0]) + len(set(a) & set(b)) / 10
+        >>> simeval.evaluate(same_letter, gold, name="letters")[0].metrics["spearman"]
+        -0.5
     """
+    from simeval.kinds.pairs import MISSING_POLICIES
+
+    if missing is not None and missing not in MISSING_POLICIES:
+        raise InputError(
+            None, None, f"missing must be one of {', '.join(MISSING_POLICIES)}, not {missing!r}"
+        )
     m = measure_of(measure, **how)
     if not targets:
         raise InputError(None, None, "name at least one benchmark or suite")
@@ -85,7 +104,9 @@ def evaluate(
         if on_target:
             on_target(target.name)
         with Timer() as t:
-            found = target.evaluate(target.submit(m, scored_only=True), missing=m.missing)
+            found = target.evaluate(
+                target.submit(m, scored_only=True), missing=missing or m.missing
+            )
         for r in found:
             r.seconds = t.seconds
         results.extend(found)
@@ -94,9 +115,29 @@ def evaluate(
     for r in results:
         r.system = {**m.describe(), **facts}
         r.warnings = [*r.warnings, *own]
+    if missing is None and not isinstance(measure, str):
+        _warn_of_zeroed(results)
     if results_dir is not None:
         save_results(results_dir, results)
     return results
+
+
+def _warn_of_zeroed(results: list[Result]) -> None:
+    """A Python warning per benchmark where the default ``missing="zero"`` scored pairs 0."""
+    import warnings
+
+    from simeval.errors import DefaultPolicyWarning
+
+    for r in results:
+        n = r.coverage.get("missing", 0)
+        if n and r.settings.get("missing") == "zero" and "gold" in r.coverage:
+            warnings.warn(
+                f"{r.benchmark}: {system_name(r.system)} left {n} of {r.coverage['gold']} items "
+                "without a score; they were scored 0 (missing='zero', RUSSE's rule and the "
+                "default). Pass missing='skip' to leave them out or missing='error' to refuse.",
+                DefaultPolicyWarning,
+                stacklevel=3,
+            )
 
 
 def predict(

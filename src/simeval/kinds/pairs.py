@@ -201,9 +201,12 @@ class PairBenchmark(Benchmark):
                 raise InputError(
                     submission.path, None, text + "; use --missing zero|skip to score anyway"
                 )
-            action = (
-                "scored 0 as the official RUSSE scorer does" if missing == "zero" else "skipped"
-            )
+            if missing == "skip":
+                action = "skipped"
+            elif self.missing == "zero":  # the benchmark's own rule: RUSSE's
+                action = "scored 0 as the official RUSSE scorer does"
+            else:
+                action = "scored 0 (missing: zero; skip or error to change it)"
             warnings.append(InputWarning(submission.path, None, f"{text}; {action}"))
         n_extra, extra_warnings = extra_pairs(
             submission, set(gold.pairs) | (suite_known or frozenset()), "the gold"
