@@ -16,6 +16,7 @@ Names (each documented where it lives, in :mod:`simeval.api`):
 - scoring predictions or files: ``score``;
 - benchmarks: ``load_target``, ``benchmark_from_pairs``, ``benchmark_from_qrels``;
 - results: ``load_results``, ``results_frame``, ``results_table``;
+- comparing and ranking results in memory: ``compare``, ``leaderboard``;
 - reports over results folders: ``compare_systems``, ``leaderboard``, ``write_report``;
 - training: ``train``, ``TrainSettings``.
 """
@@ -27,6 +28,7 @@ __all__ = [
     "TrainSettings",
     "benchmark_from_pairs",
     "benchmark_from_qrels",
+    "compare",
     "compare_systems",
     "evaluate",
     "leaderboard",

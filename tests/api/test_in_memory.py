@@ -119,7 +119,13 @@ def test_the_package_lists_its_api() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["simeval.api.scoring", "simeval.api.targets", "simeval.api.running", "simeval.api.results"],
+    [
+        "simeval.api.scoring",
+        "simeval.api.targets",
+        "simeval.api.running",
+        "simeval.api.results",
+        "simeval.api.reporting",
+    ],
 )
 def test_docstring_examples_run(module: str) -> None:
     found = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

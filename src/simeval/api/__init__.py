@@ -16,7 +16,7 @@ Every ``simeval`` command is one call here (the cli only parses, calls and print
   ``annotation_aggregate``, ``annotation_simulate``;
 - the data catalog (:mod:`.catalog`): ``catalog_names``;
 - reading results folders (:mod:`.reporting`): ``write_report``, ``leaderboard``,
-  ``compare_systems``, ``rater_agreement``.
+  ``compare_systems``, ``rater_agreement``; results in memory: ``compare``, ``leaderboard``.
 
 Targets: a benchmark (``simlex999``, ``russe-hj``, ``sts12-msrvid``), a suite (``russe``,
 ``sts12``, ``xling``), a group (``words``), a name from a user registry file (``registry=``
@@ -71,6 +71,7 @@ _WHERE = {
     "annotation_aggregate": "annotation",
     "annotation_assign": "annotation",
     "annotation_simulate": "annotation",
+    "compare": "reporting",
     "compare_systems": "reporting",
     "leaderboard": "reporting",
     "rater_agreement": "reporting",

@@ -115,7 +115,7 @@ def write_report(
 
 
 def leaderboard(
-    folder: str | Path,
+    folder: str | Path | Sequence[Any],
     fmt: str = "markdown",
     benchmarks: Sequence[str] = (),
     top: int = 0,
@@ -128,12 +128,13 @@ def leaderboard(
     ``fmt``: markdown, latex, csv or html. ``benchmarks``: the overall table's columns
     (default: every benchmark; RUSSE as its four parts, STS as ALL). ``metric``: rank by this
     metric instead of each benchmark's main one. Each metric ranks in its declared direction
-    (:mod:`simeval.metrics.catalog`)."""
-    from simeval.report.collect import load_grid
+    (:mod:`simeval.metrics.catalog`). ``folder``: a results folder, or results in memory (what
+    :func:`simeval.evaluate` and :func:`simeval.score` return), the latest of each system and
+    benchmark counting."""
     from simeval.report.html import grid_top, overall_benchmarks
     from simeval.report.leaderboard import RENDERERS, overall_table
 
-    grid = load_grid(folder)
+    grid = _grid(folder)
     columns = list(benchmarks) or overall_benchmarks(grid)
     unknown = [b for b in columns if b not in grid.benchmarks]
     if unknown:
@@ -150,6 +151,62 @@ def leaderboard(
     parts = [render(board)]
     parts += [render(grid_top(grid, b, top, flags, metric)) for b in (have if top else [])]
     return "\n".join(parts)
+
+
+def _grid(results: str | Path | Sequence[Any]) -> Any:
+    """A results folder, or results in memory, as a grid of (system, benchmark)."""
+    from simeval.report.collect import entry_of, grid_of, load_grid
+
+    if isinstance(results, str | Path):
+        return load_grid(results)
+    return grid_of([entry_of(r) for r in results])
+
+
+def compare(
+    a: Any,
+    b: Any,
+    *,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    alpha: float = 0.05,
+) -> Any:
+    """Is A better than B? Results in memory (what :func:`simeval.evaluate` or
+    :func:`simeval.score` return, for two systems on the same benchmarks), compared on every
+    benchmark both have, as ``simeval compare`` does on a results folder: A − B on every metric
+    with its paired-bootstrap interval at ``level``, and the test suited to the main metric
+    (Williams' for correlations, approximate randomization for AP, accuracy and MRR, the
+    paired bootstrap for other aggregates), judged at ``alpha``.
+
+    Returns:
+        A :class:`~simeval.report.compare.ComparisonReport`: ``.verdicts``, ``.to_frame()``,
+        ``.to_markdown()``, ``.to_latex()``, ``.to_csv()``.
+
+    Examples:
+        >>> import simeval
+        >>> a = simeval.evaluate("orthographic:kind=prefix", "rg65")
+        >>> b = simeval.evaluate("random:seed=1", "rg65")
+        >>> report = simeval.compare(a, b, replicates=200)
+        >>> report.verdicts[0].main.test
+        'Williams'
+    """
+    from simeval.report.collect import entry_of
+    from simeval.report.compare import ComparisonReport
+    from simeval.report.compare import compare as compare_entries
+
+    sides = []
+    for side in (a, b):
+        found = [side] if hasattr(side, "to_dict") else list(side)
+        sides.append({r.benchmark: entry_of(r) for r in found})
+    common = [bench for bench in sides[0] if bench in sides[1]]
+    if not common:
+        have_a, have_b = (", ".join(side) or "no results" for side in sides)
+        raise InputError(None, None, f"A ({have_a}) and B ({have_b}) have no benchmark in common")
+    verdicts = [
+        compare_entries(sides[0][bench], sides[1][bench], replicates, seed, level)
+        for bench in common
+    ]
+    return ComparisonReport(verdicts, level, alpha)
 
 
 def compare_systems(

@@ -119,14 +119,25 @@ class Grid:
 
 def load_grid(folder: str | Path) -> Grid:
     """Read ``folder/results.jsonl``; a later record of the same system and benchmark wins."""
-    folder = Path(folder)
+    return grid_of([Entry(system_name(r.get("system", {})), r, Path(folder)) for r in
+                    load_results(folder)])  # fmt: skip
+
+
+def entry_of(result: Any) -> Entry:
+    """A result held in memory (:class:`~simeval.results.record.Result`, with its per-item
+    rows) as an entry of a grid."""
+    record = result.to_dict()
+    return Entry(system_name(record.get("system", {})), record, Path("."), result.items)
+
+
+def grid_of(found: list[Entry]) -> Grid:
+    """Entries as a grid; a later entry of the same system and benchmark wins."""
     entries: dict[tuple[str, str], Entry] = {}
     systems: list[str] = []
     benchmarks: list[str] = []
-    for record in load_results(folder):
-        system = system_name(record.get("system", {}))
-        bench = str(record["benchmark"])
-        entries[(system, bench)] = Entry(system, record, folder)
+    for entry in found:
+        system, bench = entry.system, entry.benchmark
+        entries[(system, bench)] = entry
         if system not in systems:
             systems.append(system)
         if bench not in benchmarks:

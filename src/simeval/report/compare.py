@@ -22,6 +22,7 @@ Every metric also gets the paired-bootstrap interval of A − B.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -37,6 +38,8 @@ from simeval.metrics.stats import (
     williams_test,
 )
 from simeval.report.collect import Entry
+from simeval.report.format import p_is
+from simeval.report.leaderboard import Table, to_csv, to_latex, to_markdown
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT
 
@@ -146,3 +149,90 @@ def compare(
             boot[k] = Comparison(k, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
     constant = [e.system for e in (a, b) if CONSTANT in e.record.get("flags", [])]
     return Verdict(a.benchmark, a.system, b.system, n, chosen, boot, constant, a.higher_is_better)
+
+
+def verdict_text(v: Verdict, alpha: float = 0.05) -> str:
+    """The verdict in words: which system is better on the main metric, by which test, or
+    why there is none."""
+    m = v.main
+    if v.constant:
+        return (
+            f"none: the scores of {' and '.join(v.constant)} are constant, so {m.metric} "
+            "carries no information"
+        )
+    if m.p_value != m.p_value:
+        return f"none: {m.metric} is undefined for one of the systems"
+    if m.p_value < alpha:
+        return f"{v.better} is better on {m.metric} ({m.test}, p {p_is(m.p_value)} < {alpha})"
+    return f"no significant difference on {m.metric} ({m.test}, p {p_is(m.p_value)} ≥ {alpha})"
+
+
+@dataclass
+class ComparisonReport:
+    """A − B on each benchmark both systems have: every metric with its paired-bootstrap
+    interval, and the verdict of the main metric's test. ``to_frame()``, ``to_markdown()``,
+    ``to_latex()`` and ``to_csv()`` give the same rows."""
+
+    verdicts: list[Verdict]
+    level: float
+    alpha: float
+
+    COLUMNS: ClassVar[tuple[str, ...]] = (
+        "benchmark",
+        "metric",
+        "main",
+        "A",
+        "B",
+        "A - B",
+        "low",
+        "high",
+        "p",
+        "test",
+    )
+
+    def rows(self) -> list[dict[str, object]]:
+        """A row per (benchmark, metric); ``low`` and ``high`` bound A − B."""
+        out = []
+        for v in self.verdicts:
+            for name, c in v.metrics.items():
+                low, high = (
+                    (None, None) if c.interval is None else (c.interval.low, c.interval.high)
+                )
+                values = [v.benchmark, name, name == v.main.metric, c.a, c.b, c.difference,
+                          low, high, c.p_value, c.test]  # fmt: skip
+                out.append(dict(zip(self.COLUMNS, values, strict=True)))
+        return out
+
+    def to_frame(self) -> Any:
+        """The rows as a pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows(), columns=list(self.COLUMNS))
+
+    def table(self) -> Table:
+        """The rows as a leaderboard :class:`~simeval.report.leaderboard.Table` (main metric
+        rows marked), with the systems and verdicts as its note."""
+        rows = [[r["benchmark"], r["metric"], r["A"], r["B"], r["A - B"], r["low"], r["high"],
+                 r["p"], r["test"]] for r in self.rows()]  # fmt: skip
+        best = {(i, 1) for i, r in enumerate(self.rows()) if r["main"]}
+        notes = [f"{v.benchmark}: A = {v.a}, B = {v.b}, {v.n} items; verdict: "
+                 f"{verdict_text(v, self.alpha)}" for v in self.verdicts]  # fmt: skip
+        columns = ["benchmark", "metric", "A", "B", "A − B", f"{self.level:.0%} low",
+                   f"{self.level:.0%} high", "p", "test"]  # fmt: skip
+        note = " ".join(notes) + " Bold: the main metric, whose test gives the verdict."
+        return Table("A − B", columns, rows, best, note)
+
+    def to_markdown(self) -> str:
+        return to_markdown(self.table())
+
+    def to_latex(self) -> str:
+        return to_latex(self.table())
+
+    def to_csv(self) -> str:
+        return to_csv(self.table())
+
+    def _repr_markdown_(self) -> str:  # a notebook shows the table
+        return self.to_markdown()
+
+    def __str__(self) -> str:
+        return self.to_markdown()
