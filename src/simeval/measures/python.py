@@ -11,6 +11,10 @@
   ``<cache>/embeddings/python-<sha256 of the fingerprint>/``; a later run with the same
   fingerprint encodes only texts it has not seen. Without one nothing is written: simeval
   cannot tell two states of the same Python object apart, so it never guesses a cache key.
+- word vectors in memory: a dict ``{word: vector}``, a ``(matrix, words)`` pair (row i is the
+  vector of ``words[i]``; either order) or gensim ``KeyedVectors``: the cosine of two words'
+  vectors, a text the mean of its words' vectors, as the ``vectors`` measure scores a file
+  (:class:`MemoryVectors`);
 - a function taking a list of ``(text1, text2)`` pairs (words, sentences or documents) and
   returning one score per pair, NaN where it cannot score; or a function of one pair,
   ``f(text1, text2) -> score``, told apart by its signature (two required positional
@@ -36,6 +40,7 @@ from simeval.cache import cache_root
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.encoder import Embedding, EmbeddingCache
+from simeval.measures.vectors import Vocabulary, Wanted, WordVectors, pick_rows
 
 
 def _qualified(target: Any) -> str:
@@ -170,6 +175,70 @@ class FunctionMeasure(Measure):
         return {**super().describe(), "kind": "python"}
 
 
+class MemoryVectors(WordVectors):
+    """Word vectors held in memory as the ``vectors`` measure: ``words`` and ``row(i)``, the
+    vector of ``words[i]``; a word not there leaves its pair unscored (``oov="zero"`` scores it
+    0, RUSSE's rule; ``"skip"`` leaves it out)."""
+
+    def __init__(
+        self,
+        words: list[str],
+        row: Callable[[int], Any],
+        dim: int,
+        name: str,
+        oov: str = "zero",
+    ) -> None:
+        if oov not in ("zero", "skip"):
+            raise InputError(None, None, f"oov must be zero or skip, not {oov!r}")
+        params = {"path": f"<{name}>", "format": "memory", "oov": oov, "fallback": "skip",
+                  "sif": False, "lang": "en", "words": len(words), "dimension": dim}  # fmt: skip
+        super().__init__(name, params)
+        self.name = name
+        self.words, self.row, self.dim = words, row, dim
+
+    def _read(self, wanted: Wanted) -> Vocabulary:
+        return pick_rows(self.path, self.words, self.row, self.dim, wanted)
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "kind": "python"}
+
+
+def word_vectors(obj: Any, name: str | None = None) -> MemoryVectors | None:
+    """``obj`` as :class:`MemoryVectors` when it holds word vectors (module docstring), else
+    None."""
+    from collections.abc import Mapping
+
+    if hasattr(obj, "index_to_key") and hasattr(obj, "vectors"):  # gensim KeyedVectors
+        words = [str(w) for w in obj.index_to_key]
+        matrix = np.asarray(obj.vectors)
+        return MemoryVectors(words, matrix.__getitem__, matrix.shape[1], name or "keyed-vectors")
+    if isinstance(obj, Mapping) and obj:
+        words = [str(w) for w in obj]
+        vectors = list(obj.values())
+        first = np.asarray(vectors[0])
+        if first.ndim != 1 or first.dtype.kind not in "fiu":
+            return None
+        for word, vector in zip(words, vectors, strict=True):
+            if np.shape(vector) != first.shape:
+                raise InputError(
+                    None, None, f"the vector of {word!r} has shape {np.shape(vector)}, not "
+                    f"{first.shape} as the first one",
+                )  # fmt: skip
+        return MemoryVectors(words, vectors.__getitem__, len(first), name or "vectors")
+    if isinstance(obj, tuple) and len(obj) == 2:
+        a, b = obj
+        matrix, words = (a, b) if np.ndim(a) == 2 else (b, a)
+        if np.ndim(matrix) != 2 or not all(isinstance(w, str) for w in words):
+            return None
+        matrix = np.asarray(matrix)
+        if len(words) != matrix.shape[0]:
+            raise InputError(
+                None, None, f"{len(words)} words for a matrix of {matrix.shape[0]} rows"
+            )
+        return MemoryVectors(list(words), matrix.__getitem__, matrix.shape[1], name or "vectors")
+    return None
+
+
 def as_measure(
     obj: Any, name: str | None = None, fingerprint: str | None = None, batch: int = 64
 ) -> Measure:
@@ -177,6 +246,9 @@ def as_measure(
     or a function of pairs."""
     if isinstance(obj, Measure):
         return obj
+    vectors = word_vectors(obj, name)
+    if vectors is not None:
+        return vectors
     if callable(getattr(obj, "encode", None)):
         return ObjectEncoder(obj, name or type(obj).__name__, fingerprint, batch)
     if callable(obj):
@@ -185,5 +257,6 @@ def as_measure(
         None,
         None,
         f"cannot use a {type(obj).__name__} as a measure: give a spec string (`overlap`), an "
-        "object with encode(list[str]) -> array, or a function f(pairs) -> scores",
+        "object with encode(list[str]) -> array, a function f(pairs) -> scores or f(a, b) -> "
+        "score, or word vectors ({word: vector}, (matrix, words), gensim KeyedVectors)",
     )

@@ -311,7 +311,7 @@ def scan_binary(
     return vocab
 
 
-def _pick_rows(
+def pick_rows(
     path: Path, words: list[str], row: Callable[[int], np.ndarray], dim: int, wanted: Wanted
 ) -> Vocabulary:
     """The wanted rows of an in-memory (or memory-mapped) vocabulary; ``path`` is the file
@@ -329,7 +329,7 @@ def _pick_rows(
 
 def _from_keyed(path: Path, kv: Any, wanted: Wanted) -> Vocabulary:
     words = list(kv.index_to_key)
-    return _pick_rows(path, words, lambda i: kv.vectors[i], kv.vector_size, wanted)
+    return pick_rows(path, words, lambda i: kv.vectors[i], kv.vector_size, wanted)
 
 
 def normalize_rows(m: np.ndarray) -> np.ndarray:
@@ -375,8 +375,8 @@ def load_model_folder(path: Path, wanted: Wanted) -> Vocabulary:
     words, matrix = read_model_folder(path)
     vocab_file = path / "vocab.txt"
     if hasattr(matrix, "toarray"):
-        return _pick_rows(vocab_file, words, lambda i: matrix[i].toarray(), matrix.shape[1], wanted)
-    return _pick_rows(vocab_file, words, lambda i: matrix[i], matrix.shape[1], wanted)
+        return pick_rows(vocab_file, words, lambda i: matrix[i].toarray(), matrix.shape[1], wanted)
+    return pick_rows(vocab_file, words, lambda i: matrix[i], matrix.shape[1], wanted)
 
 
 class WordVectors(Measure):
@@ -425,6 +425,17 @@ class WordVectors(Measure):
             {f.encode("utf-8") for f in all_forms},
             {normalize(f) for f in all_forms} if self.backoff else None,
         )
+        vocab = self._read(wanted)
+        self._merge(vocab)
+        for w in needed:
+            self.words_seen.add(w)
+            i = self._lookup(w)
+            if i is not None:
+                self.found[w] = i
+        self.unit = self.vocab.matrix()  # once, after any subword rows were added
+
+    def _read(self, wanted: Wanted) -> Vocabulary:
+        """The wanted rows of the vector file, in its format."""
         fmt = self.params["format"]
         if fmt == "auto":
             fmt = detect_format(self.path)
@@ -459,13 +470,7 @@ class WordVectors(Measure):
             if fmt == "fasttext-bin":
                 self.subword = kv
             vocab = _from_keyed(self.path, kv, wanted)
-        self._merge(vocab)
-        for w in needed:
-            self.words_seen.add(w)
-            i = self._lookup(w)
-            if i is not None:
-                self.found[w] = i
-        self.unit = self.vocab.matrix()  # once, after any subword rows were added
+        return vocab
 
     def _merge(self, vocab: Vocabulary) -> None:
         if self.vocab is None:
