@@ -14,7 +14,8 @@ Names (each documented where it lives, in :mod:`simeval.api`):
 
 - running measures: ``evaluate``, ``predict``;
 - scoring predictions or files: ``score``;
-- benchmarks: ``load_target``, ``benchmark_from_pairs``, ``benchmark_from_qrels``;
+- benchmarks: ``benchmark(name)`` (pairs, gold and metadata of any kind), ``Benchmark.from_pairs``
+  and ``Benchmark.from_qrels`` in memory, ``load_target`` (the task code's object);
 - results: ``load_results``, ``results_frame``, ``results_table``;
 - comparing and ranking results in memory: ``compare``, ``leaderboard``;
 - reports over results folders: ``compare_systems``, ``leaderboard``, ``write_report``;
@@ -25,7 +26,9 @@ from typing import Any
 
 __version__ = "0.1.0"
 __all__ = [
+    "Benchmark",
     "TrainSettings",
+    "benchmark",
     "benchmark_from_pairs",
     "benchmark_from_qrels",
     "compare",
@@ -45,10 +48,11 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # Lazy, so `import simeval` (and the command line) stays fast.
-    if name in __all__:
-        from simeval import api
+    if name in __all__ or name == "api":
+        import importlib
 
-        return getattr(api, name)
+        api = importlib.import_module("simeval.api")
+        return api if name == "api" else getattr(api, name)
     raise AttributeError(f"module 'simeval' has no attribute {name!r}")
 
 

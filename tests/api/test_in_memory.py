@@ -125,6 +125,7 @@ def test_the_package_lists_its_api() -> None:
         "simeval.api.running",
         "simeval.api.results",
         "simeval.api.reporting",
+        "simeval.api.catalog",
     ],
 )
 def test_docstring_examples_run(module: str) -> None:

@@ -9,7 +9,7 @@ test keeps the committed page equal to it."""
 from __future__ import annotations
 
 from simeval.benchmarks.lookup import Registry
-from simeval.data.catalog import CATALOG, CatalogEntry, CatalogFile
+from simeval.data.catalog import CATALOG, entry_with_file
 
 HEADER = """# Benchmark catalog
 
@@ -21,14 +21,6 @@ A benchmark's files are named by their path under `SIMEVAL_DATA_DIR`, their size
 the first 12 hex digits of their sha256 (`simeval data verify` checks all 64). Linking
 benchmarks are built from their data sets on first use; the files listed are what they read.
 """
-
-
-def _where(path: str) -> tuple[CatalogEntry, CatalogFile] | None:
-    for entry in CATALOG.values():
-        for file in entry.files:
-            if file.path == path:
-                return entry, file
-    return None
 
 
 def _cell(text: str) -> str:
@@ -43,7 +35,7 @@ def benchmark_rows(registry: Registry) -> list[str]:
     for name, entry in registry.entries.items():
         files, sources = [], {}
         for path in dict.fromkeys(registry.files(name)):
-            found = _where(path)
+            found = entry_with_file(path)
             if found is None:
                 files.append(f"`{path}`")
                 continue

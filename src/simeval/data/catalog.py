@@ -143,6 +143,15 @@ class Catalog(Mapping[str, CatalogEntry]):
 CATALOG: Mapping[str, CatalogEntry] = Catalog()
 
 
+def entry_with_file(path: str) -> tuple[CatalogEntry, CatalogFile] | None:
+    """The data set that lists the file at catalog path ``path``, and that file's entry."""
+    for entry in CATALOG.values():
+        for file in entry.files:
+            if file.path == path:
+                return entry, file
+    return None
+
+
 def catalogued(sha256: str) -> bool:
     """Whether a file with this sha256 is one the catalog lists (the published data, whose
     quirks the official scorers' numbers include)."""
