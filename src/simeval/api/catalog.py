@@ -143,6 +143,13 @@ class Benchmark:
         return _view(benchmark_from_pairs(rows, kind=kind, name=name, description=description))
 
     @classmethod
+    def from_sts(cls, pairs: Any, gold: Any, *, name: str = "sts") -> Benchmark:
+        """An STS benchmark in memory (:func:`simeval.api.targets.benchmark_from_sts`)."""
+        from simeval.api.targets import benchmark_from_sts
+
+        return _view(benchmark_from_sts(pairs, gold, name=name))
+
+    @classmethod
     def from_qrels(cls, qrels: Any, *, name: str = "qrels") -> Benchmark:
         """A linking benchmark in memory from ranx-style qrels
         (:func:`simeval.api.targets.benchmark_from_qrels`)."""

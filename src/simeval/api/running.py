@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from simeval.api.targets import Target, load_target, load_targets, registry_of
+from simeval.api.targets import Target, as_target, load_targets, registry_of
 from simeval.benchmarks import Registry
 from simeval.data.store import DataStore
 from simeval.errors import InputError
@@ -91,7 +91,7 @@ def evaluate(
     reg = registry_of(registry)
     loaded: list[Target] = []
     for t in targets:  # in the order given, each benchmark or suite once
-        for target in load_targets([t], store, reg) if isinstance(t, str) else [t]:
+        for target in load_targets([t], store, reg) if isinstance(t, str) else [as_target(t)]:
             if all(target.name != x.name for x in loaded):
                 loaded.append(target)
     # a benchmark also named as a member of a suite is evaluated once, with the suite
@@ -152,7 +152,7 @@ def predict(
     test.csv with ``sim`` filled in (empty where the measure cannot score), a folder of
     STS.output.<dataset>.txt files, a word1,word2,sim file for a pair benchmark, BUCC runs."""
     m = measure_of(measure, **how)
-    loaded = load_target(target, store, registry) if isinstance(target, str) else target
+    loaded = as_target(target, store, registry)
     folder = getattr(loaded, "layout", "") == "folder"  # a suite of one file per member
     if not folder and (Path(out).is_dir() or str(out).endswith("/")):
         raise InputError(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simeval.api.targets import Target, load_target
+from simeval.api.targets import Target, as_target
 from simeval.benchmarks import Registry
 from simeval.data.store import DataStore
 from simeval.errors import InputError
@@ -51,7 +51,7 @@ def score(
     from simeval.api.predictions import as_submission, is_in_memory
     from simeval.data.textio import sha256_file
 
-    loaded = load_target(target, store, registry) if isinstance(target, str) else target
+    loaded = as_target(target, store, registry)
     if is_in_memory(path):
         submission = as_submission(loaded, path)
         return loaded.evaluate(submission, system=system or {"kind": "predictions"}, **options)

@@ -37,6 +37,20 @@ def load_target(
     return registry_of(registry).load(name, store, build_collection, **how)
 
 
+def as_target(
+    target: Any,
+    store: DataStore | None = None,
+    registry: Registry | str | Path | Iterable[str | Path] | None = None,
+) -> Target:
+    """A name loaded (:func:`load_target`), a :class:`simeval.api.catalog.Benchmark` as the
+    benchmark it wraps, a loaded benchmark or suite as it is."""
+    if isinstance(target, str):
+        return load_target(target, store, registry)
+    if hasattr(target, "metadata") and hasattr(target, "target"):
+        return target.target
+    return target
+
+
 def load_targets(
     names: Iterable[str],
     store: DataStore | None = None,
@@ -223,3 +237,41 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
     judged = Qrels(None, np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
                    np.array(relevance, dtype=np.int64), np.arange(1, len(qids) + 1))  # fmt: skip
     return LinkingBenchmark(name, judged, data={f"<memory:{name}>": digest})
+
+
+def benchmark_from_sts(
+    pairs: Sequence[tuple[str, str]], gold: Sequence[float | None], *, name: str = "sts"
+) -> Target:
+    """An STS benchmark held in memory: sentence pairs and their gold scores (``None`` or NaN
+    for a line the gold leaves unscored, as a blank line of ``STS.gs.*.txt``), scored as the
+    STS Perl scorer scores a file: Pearson over the scored lines.
+
+    Examples:
+        >>> import simeval
+        >>> target = simeval.api.benchmark_from_sts(
+        ...     [("A man plays.", "A man is playing."), ("Dogs run.", "A cat sleeps."),
+        ...      ("It rains.", "Rain falls.")], [4.8, 0.4, 3.9])
+        >>> simeval.score(target, [0.9, 0.1, 0.7])[0].metrics["pearson"] > 0.99
+        True
+    """
+    import hashlib
+
+    import numpy as np
+
+    from simeval.kinds.sts import STSBenchmark
+
+    rows = [tuple(map(str, p)) for p in pairs]
+    if any(len(p) != 2 for p in rows):
+        raise InputError(None, None, f"{name}: every pair must be (sentence1, sentence2)")
+    if len(rows) != len(gold) or not rows:
+        raise InputError(
+            None, None, f"{name}: {len(rows)} sentence pairs and {len(gold)} gold scores"
+        )
+    values = np.array([np.nan if g is None else float(g) for g in gold])
+    if np.isinf(values).any():
+        raise InputError(None, None, f"{name}: a gold score is infinite")
+    if np.isnan(values).all():
+        raise InputError(None, None, f"{name}: no line has a gold score")
+    text = "".join(f"{a}\t{b}\t{g!r}\n" for (a, b), g in zip(rows, values, strict=True))
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return STSBenchmark(name, name, rows, values, data={f"<memory:{name}>": digest})  # type: ignore[arg-type]
