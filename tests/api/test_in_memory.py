@@ -126,8 +126,19 @@ def test_the_package_lists_its_api() -> None:
         "simeval.api.results",
         "simeval.api.reporting",
         "simeval.api.catalog",
+        "simeval.results.store",
     ],
 )
 def test_docstring_examples_run(module: str) -> None:
     found = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert found.attempted > 0 and found.failed == 0
+
+
+# Training runs for minutes on a real corpus: its examples are the README's commands and
+# tests/train, not a doctest.
+NO_DOCTEST = {"train", "TrainSettings"}
+
+
+@pytest.mark.parametrize("name", sorted(set(simeval.__all__) - NO_DOCTEST))
+def test_every_public_name_has_an_example(name: str) -> None:
+    assert ">>>" in (getattr(simeval, name).__doc__ or ""), name

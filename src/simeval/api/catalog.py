@@ -219,6 +219,12 @@ def benchmark(name: str, registry: Any = None, store: DataStore | None = None) -
 
     Raises:
         InputError: no benchmark or suite of that name, with the closest names as a hint.
+
+    Examples:
+        >>> import simeval
+        >>> hj = simeval.benchmark("russe-hj")
+        >>> hj.metadata.licence, len(hj.pairs), hj.metadata.files["russe/hj-test.csv"][:12]
+        ('MIT', 333, 'a84a5c284921')
     """
     from simeval.api.targets import load_target
 

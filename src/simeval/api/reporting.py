@@ -81,6 +81,15 @@ def write_report(
         steps: progress, a step per benchmark section done (named after the benchmark).
 
     Writes ``html`` (its folder made if needed). Returns its path, size and counts.
+
+    Examples:
+        >>> import pathlib, tempfile, simeval
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> for spec in ("orthographic:kind=prefix", "random:seed=1"):
+        ...     _ = simeval.evaluate(spec, "mc30", results_dir=folder)
+        >>> report = simeval.write_report(folder, folder / "report.html", replicates=100, jobs=1)
+        >>> report.systems, report.benchmarks, (folder / "report.html").is_file()
+        (2, 1, True)
     """
     from simeval.engine import cpus
     from simeval.report.collect import load_grid
@@ -130,7 +139,15 @@ def leaderboard(
     metric instead of each benchmark's main one. Each metric ranks in its declared direction
     (:mod:`simeval.metrics.catalog`). ``folder``: a results folder, or results in memory (what
     :func:`simeval.evaluate` and :func:`simeval.score` return), the latest of each system and
-    benchmark counting."""
+    benchmark counting.
+
+    Examples:
+        >>> import simeval
+        >>> results = [*simeval.evaluate("orthographic:kind=prefix", "mc30", "rg65"),
+        ...            *simeval.evaluate("random:seed=1", "mc30", "rg65")]
+        >>> print(simeval.leaderboard(results, "csv").splitlines()[0])
+        rank,system,mc30,rg65,sum
+    """
     from simeval.report.html import grid_top, overall_benchmarks
     from simeval.report.leaderboard import RENDERERS, overall_table
 
@@ -225,6 +242,15 @@ def compare_systems(
         The two systems' full names and the comparison (:func:`simeval.report.compare.
         compare`): A − B for every metric with its paired bootstrap interval, and the test
         suited to the main metric.
+
+    Examples:
+        >>> import tempfile, simeval
+        >>> folder = tempfile.mkdtemp()
+        >>> for spec in ("orthographic:kind=prefix", "random:seed=1"):
+        ...     _ = simeval.evaluate(spec, "rg65", results_dir=folder)
+        >>> a, b, verdict = simeval.compare_systems(folder, "prefix", "random", "rg65", 200)
+        >>> a, b, verdict.main.test
+        ('orthographic:kind=prefix', 'random:seed=1', 'Williams')
     """
     from simeval.report.collect import load_grid
     from simeval.report.compare import compare

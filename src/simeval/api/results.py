@@ -89,7 +89,18 @@ class ResultsTable:
 def results_table(folder: str | Path, metric: str | None = None) -> ResultsTable:
     """What ``simeval results`` shows: each benchmark's main metric (or ``metric``, for the
     benchmarks whose results have it) for every measure, the latest record of a pair winning.
-    An unknown ``metric`` is an :class:`~simeval.errors.InputError` listing the known ones."""
+    An unknown ``metric`` is an :class:`~simeval.errors.InputError` listing the known ones.
+
+    Examples:
+        >>> import tempfile, simeval
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = simeval.evaluate("orthographic:kind=prefix", "mc30", results_dir=folder)
+        >>> table = simeval.results_table(folder)
+        >>> table.measures, [(bench, metric) for bench, metric, _ in table.rows]
+        (['orthographic:kind=prefix'], [('mc30', 'spearman')])
+        >>> len(simeval.load_results(folder))
+        1
+    """
     frame = results_frame(folder)
     if metric is not None:
         column = f"metric.{metric}"

@@ -150,7 +150,16 @@ def predict(
 ) -> list[Path]:
     """Write the measure's submission for ``target`` as the task's official file(s): RUSSE's
     test.csv with ``sim`` filled in (empty where the measure cannot score), a folder of
-    STS.output.<dataset>.txt files, a word1,word2,sim file for a pair benchmark, BUCC runs."""
+    STS.output.<dataset>.txt files, a word1,word2,sim file for a pair benchmark, BUCC runs.
+
+    Examples:
+        >>> import pathlib, tempfile, simeval
+        >>> out = pathlib.Path(tempfile.mkdtemp()) / "mc30.csv"
+        >>> [p.name for p in simeval.predict("overlap", "mc30", out)]
+        ['mc30.csv']
+        >>> out.read_text().splitlines()[:2]
+        ['word1,word2,sim', 'car,automobile,0.0']
+    """
     m = measure_of(measure, **how)
     loaded = as_target(target, store, registry)
     folder = getattr(loaded, "layout", "") == "folder"  # a suite of one file per member

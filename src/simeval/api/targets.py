@@ -31,7 +31,15 @@ def load_target(
     **how: Any,
 ) -> Target:
     """The benchmark or suite ``name`` (or at path ``name``; ``how``: ``kind``, ``gold_column``
-    for a pair file). Collections with a builder are built once into the cache."""
+    for a pair file), as the task code uses it. Collections with a builder are built once
+    into the cache. :func:`simeval.benchmark` gives the same with pairs, gold and metadata.
+
+    Examples:
+        >>> import simeval
+        >>> russe = simeval.load_target("russe")
+        >>> [m.name for m in russe.members]
+        ['russe-hj', 'russe-rt', 'russe-ae', 'russe-ae2']
+    """
     from simeval.datasets.bucc import build_collection
 
     return registry_of(registry).load(name, store, build_collection, **how)

@@ -208,7 +208,15 @@ def leftovers(folder: str | Path) -> list[Path]:
 
 def load_results(folder: str | Path) -> list[dict[str, Any]]:
     """Every record of ``folder/results.jsonl``. A malformed line is an error naming it, but
-    a torn final line (no line end) is skipped with a warning."""
+    a torn final line (no line end) is skipped with a warning.
+
+    Examples:
+        >>> import tempfile, simeval
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = simeval.evaluate("overlap", "mc30", "rg65", results_dir=folder)
+        >>> [(r["benchmark"], r["main_metric"]) for r in simeval.load_results(folder)]
+        [('mc30', 'spearman'), ('rg65', 'spearman')]
+    """
     path = Path(folder) / RESULTS_FILE
     if not path.is_file():
         raise InputError(path, None, "no results file")
