@@ -97,8 +97,8 @@ class ScoredPairs:
 
 
 def _split_line(text: str, sep: str | None) -> list[str]:
-    if sep == ",":
-        return next(csv.reader([text]), [])
+    if sep in (",", ";"):
+        return next(csv.reader([text], delimiter=sep), [])
     if sep is None:
         return text.split()
     return text.split(sep)
@@ -128,6 +128,7 @@ def read_pair_table(
     lines: list[int] = []
     problems = Problems(path)
     first: list[str] | None = None
+    order: list[int] | None = None  # the word columns first, when a header names them
     width = 0
     dropped = 0
     first_dropped = None
@@ -136,7 +137,7 @@ def read_pair_table(
             continue
         if first is None:
             if sep == "auto":
-                sep = "\t" if "\t" in text else "," if "," in text else None
+                sep = _separator(text)
             first = _cells(text, sep, path, number)
             while len(first) > 2 and first[-1] == "":
                 first.pop()
@@ -148,11 +149,16 @@ def read_pair_table(
                 header = (bool(score_cells) and not any(_is_number(c) for c in score_cells)) or (
                     [c.lower() for c in first[:2]] in (["word1", "word2"], ["word 1", "word 2"])
                 )
+            order = _word_columns_first(first) if header else None
+            if order is not None:
+                first = [first[i] for i in order]
             if header:
                 continue
             cells = first
         else:
             cells = _cells(text, sep, path, number)
+            if order is not None and len(cells) == width:
+                cells = [cells[i] for i in order]
         while len(cells) > width and cells[-1] == "":
             cells.pop()
         if len(cells) != width:
@@ -179,6 +185,31 @@ def read_pair_table(
     return PairTable(path, columns, bool(header), rows, lines, dropped, first_dropped)
 
 
+def _separator(line: str) -> str | None:
+    """A file's field separator, from its first line: a tab, else a comma, else a semicolon
+    (spreadsheets in many locales save CSV so), else runs of white space."""
+    for sep in ("\t", ",", ";"):
+        if sep in line:
+            return sep
+    return None
+
+
+WORD_NAMES = (("word1", "word2"), ("word 1", "word 2"), ("w1", "w2"))
+
+
+def _word_columns_first(header: list[str]) -> list[int] | None:
+    """The column order that puts a header's word columns first, when they are named
+    (``sim,word1,word2``) but not the first two; None when nothing moves."""
+    names = [c.strip().lower() for c in header]
+    for a, b in WORD_NAMES:
+        if a in names and b in names:
+            i, j = names.index(a), names.index(b)
+            if (i, j) == (0, 1):
+                return None
+            return [i, j] + [k for k in range(len(header)) if k not in (i, j)]
+    return None
+
+
 def read_pair_keys(path: str | Path) -> set[tuple[str, str]]:
     """The (word1, word2) of every line of a split file, other fields ignored: a split names
     its pairs, their scores and columns come from the full file (SimVerb-3500's dev file drops
@@ -189,7 +220,7 @@ def read_pair_keys(path: str | Path) -> set[tuple[str, str]]:
         if not text.strip():
             continue
         if sep == "auto":
-            sep = "\t" if "\t" in text else "," if "," in text else None
+            sep = _separator(text)
         cells = _cells(text, sep, str(path), number)
         if len(cells) < 2 or not cells[0] or not cells[1]:
             raise InputError(path, number, "expected two words at the start of the line")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,8 @@ class PairBenchmark(Benchmark):
             warnings += extra_warnings
         if self.score_range is not None:
             warnings += range_warnings(submission, *self.score_range)
+        if suite_known is None:
+            warnings += self.accuracy_warnings()
         counted = covered | (missing == "zero")
         n_covered = int(covered.sum())
         return Aligned(
@@ -230,6 +233,28 @@ class PairBenchmark(Benchmark):
             warnings=warnings,
             settings={"missing": missing},
         )
+
+    def accuracy_warnings(self) -> list[InputWarning]:
+        """Related pairs whose word1s mostly have one pair: RUSSE's accuracy labels the top
+        half of each word1's pairs related, so a word1's only pair is always called unrelated
+        and accuracy is merely the share of unrelated pairs."""
+        if not self.task_kind.binary_gold:
+            return []
+        counts = Counter(a for a, _ in self.gold.pairs)
+        alone = sum(1 for n in counts.values() if n == 1)
+        if alone * 2 < len(counts):
+            return []
+        return [
+            InputWarning(
+                self.gold.path,
+                None,
+                f"{alone} of {len(counts)} word1s have a single pair: RUSSE's accuracy labels "
+                "the top half of each word1's pairs related, so a single pair is always "
+                "labelled unrelated and accuracy only counts unrelated pairs here; read AP or "
+                "ROC AUC (accuracy needs every word1 with related and unrelated partners, as "
+                "RUSSE's RT and AE have)",
+            )
+        ]
 
     def items(self, score: np.ndarray, covered: np.ndarray, counted: np.ndarray) -> Items:
         """One row per gold pair: the score as it entered the metrics, and the gold's columns."""
