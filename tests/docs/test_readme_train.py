@@ -104,7 +104,9 @@ def test_train_ppmi_svd_and_evaluate_on_a_hand_made_corpus(tmp_path: Path, monke
 
 
 def _readme_row(table_start: str, model: str) -> list[str]:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    import readme_text
+
+    readme = readme_text.shown_text()
     lines = readme[readme.index(table_start) :].splitlines()
     (row,) = [line for line in lines[:8] if line.startswith(f"| {model} |")]
     return [c.strip() for c in row.strip("|").split("|")]
