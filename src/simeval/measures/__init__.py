@@ -7,6 +7,9 @@
 ``random``     ``seed=0``
 ``vectors``    ``path=FILE``, ``format=auto|word2vec|glove|word2vec-bin|fasttext-bin|gensim``,
                ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
+``navec``      ``path=auto|FILE``, ``oov=backoff|zero|skip``, ``fallback=zero|skip``:
+               navec's Russian news vectors (shipped in natasha's wheel), with back-off
+               through lemmas, lexemes, look-alike letters and word parts
 ``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``,
                ``backend=torch|onnx`` (onnx: exported once, run by ONNX Runtime)
 ``learned``    ``model=FOLDER``: a combination fitted by ``simeval train combine``
@@ -47,6 +50,7 @@ MEASURES = (
     "orthographic",
     "random",
     "vectors",
+    "navec",
     "encoder",
     "graph",
     "dictionary",
@@ -85,6 +89,10 @@ def create_measure(spec: str | MeasureSpec) -> Measure:
         from simeval.measures.learned import make_learned
 
         return make_learned(p, create_measure)
+    if parsed.name == "navec":
+        from simeval.measures.navec import make_navec
+
+        return make_navec(p)
     if parsed.name == "graph":
         from simeval.measures.graph import make_graph
 

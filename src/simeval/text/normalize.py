@@ -45,3 +45,15 @@ def lemma(word: str) -> str:
     if not _CYRILLIC.search(word):
         return word
     return yo_to_e(_morph().parse(word)[0].normal_form)
+
+
+@lru_cache(maxsize=50_000)
+def lexeme(word: str) -> tuple[str, ...]:
+    """Every form of the lemma of a Russian word's most probable pymorphy3 parse (lowercase,
+    with ё and with е), the lemma first; other words give themselves."""
+    word = normalize(word)
+    if not _CYRILLIC.search(word):
+        return (word,)
+    parse = _morph().parse(word)[0]
+    forms = [parse.normal_form, *(f.word for f in parse.lexeme)]
+    return tuple(dict.fromkeys(v for f in forms for v in (f, yo_to_e(f))))
