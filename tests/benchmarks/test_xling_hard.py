@@ -80,7 +80,7 @@ def test_halves_are_seeded_per_document() -> None:
     assert prepare([p], "de", opts).queries[0].text == alone.queries[0].text
     other_seed = prepare([p], "de", Preparation(iqr=False, test_share=0.0, halves=True, seed=4))
     assert other_seed.queries[0].text != alone.queries[0].text  # C(40,20) ≈ 1.4e11 halves
-    with pytest.raises(InputError, match="drop_sentences"):
+    with pytest.raises(InputError, match="--drop-sentences"):
         Preparation(halves=True, drop_sentences=0.3)
 
 

@@ -162,3 +162,37 @@ def test_integer_ids_read_as_their_digits(tmp_path: Path) -> None:
     folder = _folder(tmp_path, corpus=_jsonl(corpus), qrels_test=qrels, qrels_train="t1 0 0 1\n")
     bench = from_path(folder)
     assert [d.id for d in bench.collection.corpus] == ["0", "1", "2", "3", "4"]
+
+
+@pytest.mark.parametrize("documents", [True, False], ids=["with-documents", "qrels-only"])
+def test_two_test_qrels_files_are_refused(tmp_path: Path, documents: bool) -> None:
+    """On main ``qrels.test`` won and ``qrels`` beside it was ignored without a word."""
+    folder = _folder(tmp_path)
+    (folder / "qrels").write_text("q1 0 d0 1\nq2 0 d0 1\nq3 0 d0 1\n")
+    if not documents:
+        (folder / "queries.jsonl").unlink()
+    with pytest.raises(InputError, match=r"a second test qrels beside qrels\.test") as caught:
+        from_path(folder)
+    assert caught.value.path == str(folder / "qrels")
+
+
+@pytest.mark.parametrize(
+    ("options", "needle"),
+    [
+        ('{ lang = "de", foo = 1 }', "options: unknown key(s) ['foo']; expected lang, halves"),
+        ("{ halves = true }", "options: 'lang' is missing"),
+        ('{ lang = "de", halves = "yes" }', "options: 'halves' must be true or false"),
+    ],
+)
+def test_a_builder_entry_with_bad_options(tmp_path: Path, options: str, needle: str) -> None:
+    """On main an unknown or missing option was a TypeError; ``halves = "yes"`` built the hard
+    collection."""
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    toml = tmp_path / "reg.toml"
+    toml.write_text(f'[benchmark.mine]\nkind = "linking"\nbuilder = "bucc"\noptions = {options}\n')
+    made = CliRunner().invoke(app, ["evaluate", "overlap", "-b", "mine", "--registry", str(toml)])
+    assert made.exit_code == 2, made.output
+    assert needle in made.output and "reg.toml" in made.output, made.output

@@ -154,10 +154,16 @@ def _read_jsonl(path: Path, keys: tuple[str, ...]) -> list[Document]:
     return out
 
 
-def _qrels_path(folder: Path, split: str) -> Path | None:
-    """The qrels file of ``split`` (a hand-made folder's ``qrels`` is the test split's)."""
+def qrels_path(folder: Path, split: str = "test") -> Path | None:
+    """The qrels file of ``split`` (a hand-made folder's ``qrels`` is the test split's); a
+    folder holding both ``qrels`` and ``qrels.test`` is refused: which is the gold is unclear."""
     names = (f"qrels.{split}", "qrels") if split == "test" else (f"qrels.{split}",)
-    return next((folder / n for n in names if (folder / n).is_file()), None)
+    found = [folder / n for n in names if (folder / n).is_file()]
+    if len(found) > 1:
+        raise InputError(
+            found[1], None, "a second test qrels beside qrels.test: keep one of the two files"
+        )
+    return found[0] if found else None
 
 
 def _judgements(
@@ -172,7 +178,7 @@ def _judgements(
     links: dict[str, str] = {}
     seen: set[str] = set()
     for split in SPLITS:
-        path = _qrels_path(folder, split)
+        path = qrels_path(folder, split)
         if path is None:
             continue
         qrels = read_qrels(path)
@@ -191,7 +197,7 @@ def _judgements(
         judged[split] = qrels
     for n, q in enumerate(queries):
         if q.id not in seen:
-            where = _qrels_path(folder, q.split) or folder / f"qrels.{q.split}"
+            where = qrels_path(folder, q.split) or folder / f"qrels.{q.split}"
             raise InputError(
                 queries_path,
                 _line_of(queries_path, n),

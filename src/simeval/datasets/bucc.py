@@ -249,9 +249,27 @@ def cached_xling(lang: str, store: Any, options: Preparation | None = None) -> L
 
 def build_collection(entry: Any, store: Any) -> LinkingCollection:
     """The collection of a registry entry with a builder (``kinds.linking.CollectionEntry``)."""
-    builders = {
-        "bucc": lambda lang, halves=False: cached_xling(lang, store, Preparation(halves=halves))
-    }
-    if entry.builder not in builders:
+    if entry.builder != "bucc":
         raise InputError(None, None, f"{entry.name}: unknown builder {entry.builder!r}")
-    return builders[entry.builder](**dict(entry.options))
+    options = bucc_options(entry.name, dict(entry.options))
+    return cached_xling(options["lang"], store, Preparation(halves=options["halves"]))
+
+
+BUCC_OPTIONS = {"lang": str, "halves": bool}
+
+
+def bucc_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The ``options`` of a ``builder = "bucc"`` entry checked: ``lang`` (text, required) and
+    ``halves`` (true or false, default false); any other key is refused."""
+    unknown = sorted(set(options) - set(BUCC_OPTIONS))
+    if unknown:
+        raise InputError(
+            None, None, f"{name}: options: unknown key(s) {unknown}; expected lang, halves"
+        )
+    if "lang" not in options:
+        raise InputError(None, None, f"{name}: options: 'lang' is missing")
+    for key, kind in BUCC_OPTIONS.items():
+        if key in options and not isinstance(options[key], kind):
+            what = "text" if kind is str else "true or false"
+            raise InputError(None, None, f"{name}: options: {key!r} must be {what}")
+    return {"halves": False, **options}

@@ -66,7 +66,7 @@ class LinkingKind(TaskKind):
         if isinstance(entry, CollectionEntry):
             from simeval.data.docpairs import xling_files
 
-            return xling_files(dict(entry.options)["lang"])
+            return xling_files(str(dict(entry.options).get("lang", "")))
         return [entry.folder]
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
@@ -317,11 +317,12 @@ def linking_folder(
     """A linking folder: ``qrels.test`` or ``qrels`` (TREC qrels), and the documents
     (``queries.jsonl``, ``corpus.jsonl``: :mod:`simeval.data.documents`) when a measure is to
     rank them. Without ``meta.json`` the language is taken as unknown."""
+    from simeval.data.documents import qrels_path as test_qrels
     from simeval.data.documents import read_collection
     from simeval.data.trec import read_qrels
 
     name = name or str(folder).rstrip("/")
-    qrels_path = next((folder / q for q in ("qrels.test", "qrels") if (folder / q).is_file()), None)
+    qrels_path = test_qrels(folder)
     if qrels_path is None:
         raise InputError(folder, None, "no qrels.test or qrels file in this folder")
     if (folder / "queries.jsonl").is_file():
