@@ -102,6 +102,10 @@ def files(tmp_path: Path) -> Path:
     (t / "afile").write_text("x")
     (t / "junk.tar.gz").write_bytes(b"\x1f\x8b\x08\x00" + b"not a gzip stream" * 4)
     (t / "xquad.json").write_text('{"data": 5}')
+    (t / "dupcol.csv").write_text("rater,word1,word2,rating,rater\nr1,cat,dog,3,r2\n")
+    (t / "ids.tsv").write_text("a\nb\na\n")  # document a again after b
+    (t / "three.txt").write_text("one.\ntwo.\nthree.\n")
+    (t / "other.txt").write_text("lorem ipsum.\n" * 3)
     return t
 
 
@@ -373,6 +377,115 @@ HOSTILE = [
         "empty sts pool",
         ["build", "sts-sample", "{t}/o", "--pool", "{t}/empty.csv"],
         "empty.csv: empty file",
+    ),
+]
+
+
+# found by the fuzzer (tests/fuzzing/surfaces): on main each was a traceback or a silent accept
+HOSTILE += [
+    (
+        "a negative seed drawing sources",  # main: numpy's ValueError
+        [*NEGATIVES, "--sources", "1", "--seed", "-1"],
+        "--seed -1: expected 0 or above",
+    ),
+    (
+        "assignments with a negative seed",  # main: numpy's ValueError
+        ["build", "annotation", "assign", "{t}/o", "--pairs", "{t}/pairs.csv", "--seed", "-1"],
+        "--seed -1: expected 0 or above",
+    ),
+    (
+        "a linking build with a negative seed",  # main: numpy's ValueError
+        [
+            "build",
+            "linking",
+            "{t}/o",
+            "--lang",
+            "de",
+            "--input",
+            "ntrex:{t}/ids.tsv,{t}/three.txt,{t}/three.txt",
+            "--seed",
+            "-1",
+        ],
+        "--seed -1: expected 0 or above",
+    ),
+    (
+        "answers naming the rater column twice",  # main: the first column used, silently
+        [
+            "build",
+            "annotation",
+            "assign",
+            "{t}/o",
+            "--pairs",
+            "{t}/pairs.csv",
+            "--answers",
+            "{t}/dupcol.csv",
+        ],
+        "dupcol.csv:1: column(s) rater named twice",
+    ),
+    (
+        "an empty rescale",  # main: taken as no rescale
+        [
+            "build",
+            "annotation",
+            "aggregate",
+            "{t}/o",
+            "--pairs",
+            "{t}/pairs.csv",
+            "--answers",
+            "{t}/ans.csv",
+            "--rescale",
+            "",
+        ],
+        "--rescale: expected LOW:HIGH",
+    ),
+    (
+        "a linking language that is a path",  # main: query ids '../de:...' written
+        [
+            "build",
+            "linking",
+            "{t}/o",
+            "--lang",
+            "../de",
+            "--input",
+            "marked-lines:{t}/three.txt,{t}/three.txt",
+        ],
+        "--lang '../de'",
+    ),
+    (
+        "an NTREX document id back after another document",  # main: read as two documents
+        [
+            "build",
+            "linking",
+            "{t}/o",
+            "--lang",
+            "de",
+            "--input",
+            "ntrex:{t}/ids.tsv,{t}/three.txt,{t}/three.txt",
+        ],
+        "ids.tsv:3: document 'a' again after other documents",
+    ),
+    (
+        "negatives from a corpus that shares no word with the positives",  # main: 0 pairs, exit 0
+        [
+            "build",
+            "negatives",
+            "{t}/o",
+            "--positives",
+            "{t}/pos.csv",
+            "--corpus",
+            "{t}/other.txt",
+            "--lang",
+            "en",
+            "--min-count",
+            "1",
+            "--any-word",
+        ],
+        "other.txt: no negative found",
+    ),
+    (
+        "an empty corpus",  # main: named the tokenized copy in the cache
+        [*NEGATIVES[:6], "{t}/empty.csv", "--lang", "en"],
+        "empty.csv: no word occurs",
     ),
 ]
 

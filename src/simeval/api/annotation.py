@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simeval.api.building import Built, digests
+from simeval.api.building import Built, check_seed, digests
 from simeval.data.atomic import write_atomic
 from simeval.data.store import DataStore
 from simeval.datasets.tables import write_table
@@ -68,6 +68,7 @@ def annotation_assign(
 
     if mode not in MODES:
         raise InputError(None, None, f"--mode must be {' or '.join(MODES)}, not {mode!r}")
+    check_seed(seed)
     low_high = parse_range(scale, "--scale")
     items = read_campaign_pairs(Path(pairs))
     matrix = np.full((len(items), 0), np.nan)
@@ -160,7 +161,7 @@ def annotation_aggregate(
     from simeval.datasets.folder import building
 
     low_high = parse_range(scale, "--scale")
-    target = parse_range(rescale, "--rescale") if rescale else None
+    target = parse_range(rescale, "--rescale") if rescale is not None else None
     if not math.isfinite(min_gain):
         raise InputError(None, None, f"--min-gain must be a finite number, not {min_gain!r}")
     items = read_campaign_pairs(Path(pairs))
@@ -298,6 +299,7 @@ def annotation_simulate(
     for t in targets:
         if not (math.isfinite(t) and t > 0):
             raise InputError(None, None, f"--target {t:g}: expected a width above 0")
+    check_seed(seed)
     store = store or DataStore.from_env()
     if answers_of not in ("count", "sd"):
         raise InputError(None, None, f"--answers-of must be count or sd, not {answers_of!r}")

@@ -5,6 +5,7 @@ decision), which ``evaluate(measure, folder)`` reads (:mod:`simeval.datasets.fol
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from simeval.api.training import check_lang, prepared_corpus
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 
+LANG = re.compile(r"[a-z]{2,3}")  # an ISO 639 code: it names the queries (``de:...``)
 MAX_WINDOW = 1000  # words each side; co-occurrence counting loops over the offsets
 
 
@@ -34,6 +36,12 @@ def digests(*paths: str | Path | None) -> dict[str, str]:
     from simeval.data.textio import sha256_file
 
     return {str(p): sha256_file(p) for p in paths if p is not None}
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a negative ``--seed`` (numpy's generators take 0 and above)."""
+    if seed < 0:
+        raise InputError(None, None, f"--seed {seed}: expected 0 or above")
 
 
 def build_linking(
@@ -72,6 +80,10 @@ def build_linking(
     from simeval.datasets.bucc import HALVES_RULE, Preparation, prepare
     from simeval.datasets.folder import building
 
+    if not LANG.fullmatch(lang) or lang == "en":
+        raise InputError(
+            None, None, f"--lang {lang!r}: expected the X side's language code (de, fr, ru, ...)"
+        )
     options = Preparation(drop_first, drop_sentences, iqr, test_share, seed, halves)
     if inputs:
         pairs, data = [], {}
@@ -223,6 +235,7 @@ def build_negatives(
         raise InputError(None, None, f"--window must be 1 to {MAX_WINDOW}, not {window}")
     if not (math.isfinite(alpha) and alpha > 0):
         raise InputError(None, None, f"--alpha must be a number above 0, not {alpha:g}")
+    check_seed(seed)
     neg.check_out(out)
     every, read_info = neg.read_positives(positives)
     chosen = neg.sample_sources(every, sources, seed) if sources else every
@@ -230,7 +243,13 @@ def build_negatives(
     prepared = prepared_corpus(steps, corpus, lang, lemmatize, one_per_line)
     steps.start("counting co-occurrences", prepared.sentences)
     sim = neg.similarity_from_corpus(
-        prepared.path, min_count, window, alpha=alpha, workers=workers, progress=steps.advance
+        prepared.path,
+        min_count,
+        window,
+        alpha=alpha,
+        workers=workers,
+        progress=steps.advance,
+        named=corpus,
     )
     if nouns:
         sim = neg.restrict_targets(sim, neg.word_filter(lang))
@@ -244,6 +263,14 @@ def build_negatives(
         progress=steps.update,
     )
     selection.counts.update(read_info)
+    if not selection.counts["negatives"]:
+        raise InputError(
+            corpus,
+            None,
+            f"no negative found for any of the {len(chosen)} positives: the positives' words "
+            "and the corpus share too few co-occurring words (a larger corpus, or a lower "
+            "--min-count)",
+        )
     manifest = {
         "inputs": {
             "positives": {"path": str(positives), "sha256": sha256_file(positives)},

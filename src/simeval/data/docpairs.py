@@ -52,12 +52,20 @@ def _lines(path: Path) -> list[str]:
     return [text for _, text in iter_lines(path)]
 
 
-def _group(ids: Iterable[str], x: list[str], en: list[str], source: str) -> list[DocPair]:
+def _group(
+    ids: Iterable[str], x: list[str], en: list[str], source: str, path: Path | None = None
+) -> list[DocPair]:
     """Pairs from line-aligned X and English segments and a document id per line; a document
-    is a run of consecutive lines with one id."""
+    is a run of consecutive lines with one id. An id that comes back after another document's
+    lines is refused (naming ``path``, the file of the ids): its lines would split in two."""
     out: list[DocPair] = []
-    for doc_id, xs, es in zip(ids, x, en, strict=True):
+    first: dict[str, int] = {}  # id -> the line its run starts on
+    for n, (doc_id, xs, es) in enumerate(zip(ids, x, en, strict=True), 1):
         if not out or out[-1].doc_id != doc_id:
+            if doc_id in first and path is not None:
+                again = f"again after other documents (first on line {first[doc_id]})"
+                raise InputError(path, n, f"document {doc_id!r} {again}")
+            first[doc_id] = n
             out.append(DocPair(source, doc_id, [], []))
         out[-1].x.append(xs.strip())
         out[-1].en.append(es.strip())
@@ -75,7 +83,7 @@ def read_ntrex(ids: Path, x: Path, en: Path, source: str = "ntrex128") -> list[D
     """NTREX-128: ``DOCUMENT_IDS.tsv`` names the document of each line of the text files."""
     files = {ids: _lines(ids), x: _lines(x), en: _lines(en)}
     _same_length(files)
-    return _group((i.strip() for i in files[ids]), files[x], files[en], source)
+    return _group((i.strip() for i in files[ids]), files[x], files[en], source, ids)
 
 
 def read_wmt_txt(
@@ -86,7 +94,8 @@ def read_wmt_txt(
     files = {docs: _lines(docs), en: _lines(en), x: _lines(x)}
     _same_length(files)
     ids = [line.split("\t")[-1].strip() for line in files[docs]]
-    return [p for p in _group(ids, files[x], files[en], source) if p.doc_id not in skip]
+    found = _group(ids, files[x], files[en], source, docs)
+    return [p for p in found if p.doc_id not in skip]
 
 
 _SGM_DOC = re.compile(r"<doc\s[^>]*?docid=\"([^\"]*)\"[^>]*>(.*?)</doc>", re.S)

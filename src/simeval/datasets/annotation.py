@@ -126,6 +126,11 @@ def read_answers(
                     f"missing column(s) {', '.join(missing)} in the header: expected "
                     f"{','.join(ANSWER_COLUMNS)}[,time]",
                 )
+            twice = [c for c in (*ANSWER_COLUMNS, "time") if names.count(c) > 1]
+            if twice:
+                raise InputError(
+                    path, line, f"column(s) {', '.join(twice)} named twice in the header"
+                )
             col = {c: names.index(c) for c in (*ANSWER_COLUMNS, "time") if c in names}
             continue
         if len(cells) <= max(col.values()):

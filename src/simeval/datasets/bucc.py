@@ -51,14 +51,20 @@ class Preparation:
     halves: bool = False
 
     def __post_init__(self) -> None:
+        """Refuse settings out of range, naming the option (``--test-share``...) as the command
+        line spells it."""
         if not 0.0 <= self.drop_sentences < 1.0:
-            raise InputError(None, None, f"drop_sentences={self.drop_sentences}: need 0 <= p < 1")
+            raise InputError(
+                None, None, f"--drop-sentences {self.drop_sentences}: expected 0 <= p < 1"
+            )
         if self.halves and self.drop_sentences > 0:
             raise InputError(
-                None, None, "halves needs sentence-aligned pairs: it excludes drop_sentences > 0"
+                None, None, "--halves needs sentence-aligned pairs: it excludes --drop-sentences"
             )
         if not 0.0 <= self.test_share <= 1.0:
-            raise InputError(None, None, f"test_share={self.test_share}: need 0 <= share <= 1")
+            raise InputError(None, None, f"--test-share {self.test_share}: expected 0 to 1")
+        if self.seed < 0:
+            raise InputError(None, None, f"--seed {self.seed}: expected 0 or above")
 
 
 def _ident(text: str) -> str:

@@ -185,17 +185,19 @@ def similarity_from_corpus(
     alpha: float = 1.0,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    named: str | Path | None = None,
 ) -> Similarity:
     """S of a tokenized corpus (one sentence a line, :func:`simeval.train.prepared.
     prepare_corpus`): words with at least ``min_count`` occurrences, every word a context,
     symmetric ``window``; PMI with context smoothing ``alpha`` (1: plain PMI), s ≤ 0 dropped
-    (:func:`simeval.train.count.ppmi` keeps PMI > 0 only)."""
+    (:func:`simeval.train.count.ppmi` keeps PMI > 0 only). ``named``: the corpus as the user
+    gave it, for messages (``path`` is its tokenized copy in the cache)."""
     from simeval.train.count import build_vocabulary, cooccurrence, ppmi, word_counts
 
     counts = word_counts(path)
     words = build_vocabulary(counts, min_count)
     if not words:
-        raise InputError(path, None, f"no word occurs {min_count} times in the corpus")
+        raise InputError(named or path, None, f"no word occurs {min_count} times in the corpus")
     matrix = cooccurrence(path, words, words, window, workers=workers, progress=progress)
     freq = np.array([counts[w] for w in words], dtype=np.int64)
     return Similarity(words, freq, drop_nonpositive(ppmi(matrix, alpha=alpha)))
