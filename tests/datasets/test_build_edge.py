@@ -382,6 +382,9 @@ HOSTILE = [
 
 
 # found by the fuzzer (tests/fuzzing/surfaces): on main each was a traceback or a silent accept
+ASSIGN = ["build", "annotation", "assign", "{t}/o", "--pairs", "{t}/pairs.csv"]
+AGGREGATE = ["build", "annotation", "aggregate", "{t}/o", "--pairs", "{t}/pairs.csv"]
+NTREX = "ntrex:{t}/ids.tsv,{t}/three.txt,{t}/three.txt"
 HOSTILE += [
     (
         "a negative seed drawing sources",  # main: numpy's ValueError
@@ -390,96 +393,37 @@ HOSTILE += [
     ),
     (
         "assignments with a negative seed",  # main: numpy's ValueError
-        ["build", "annotation", "assign", "{t}/o", "--pairs", "{t}/pairs.csv", "--seed", "-1"],
+        [*ASSIGN, "--seed", "-1"],
         "--seed -1: expected 0 or above",
     ),
     (
         "a linking build with a negative seed",  # main: numpy's ValueError
-        [
-            "build",
-            "linking",
-            "{t}/o",
-            "--lang",
-            "de",
-            "--input",
-            "ntrex:{t}/ids.tsv,{t}/three.txt,{t}/three.txt",
-            "--seed",
-            "-1",
-        ],
+        ["build", "linking", "{t}/o", "--lang", "de", "--input", NTREX, "--seed", "-1"],
         "--seed -1: expected 0 or above",
     ),
     (
         "answers naming the rater column twice",  # main: the first column used, silently
-        [
-            "build",
-            "annotation",
-            "assign",
-            "{t}/o",
-            "--pairs",
-            "{t}/pairs.csv",
-            "--answers",
-            "{t}/dupcol.csv",
-        ],
+        [*ASSIGN, "--answers", "{t}/dupcol.csv"],
         "dupcol.csv:1: column(s) rater named twice",
     ),
     (
         "an empty rescale",  # main: taken as no rescale
-        [
-            "build",
-            "annotation",
-            "aggregate",
-            "{t}/o",
-            "--pairs",
-            "{t}/pairs.csv",
-            "--answers",
-            "{t}/ans.csv",
-            "--rescale",
-            "",
-        ],
+        [*AGGREGATE, "--answers", "{t}/ans.csv", "--rescale", ""],
         "--rescale: expected LOW:HIGH",
     ),
     (
         "a linking language that is a path",  # main: query ids '../de:...' written
-        [
-            "build",
-            "linking",
-            "{t}/o",
-            "--lang",
-            "../de",
-            "--input",
-            "marked-lines:{t}/three.txt,{t}/three.txt",
-        ],
+        ["build", "linking", "{t}/o", "--lang", "../de", "--input", "xquad:{t}/afile,{t}/afile"],
         "--lang '../de'",
     ),
     (
         "an NTREX document id back after another document",  # main: read as two documents
-        [
-            "build",
-            "linking",
-            "{t}/o",
-            "--lang",
-            "de",
-            "--input",
-            "ntrex:{t}/ids.tsv,{t}/three.txt,{t}/three.txt",
-        ],
+        ["build", "linking", "{t}/o", "--lang", "de", "--input", NTREX],
         "ids.tsv:3: document 'a' again after other documents",
     ),
     (
         "negatives from a corpus that shares no word with the positives",  # main: 0 pairs, exit 0
-        [
-            "build",
-            "negatives",
-            "{t}/o",
-            "--positives",
-            "{t}/pos.csv",
-            "--corpus",
-            "{t}/other.txt",
-            "--lang",
-            "en",
-            "--min-count",
-            "1",
-            "--any-word",
-        ],
+        [*NEGATIVES[:6], "{t}/other.txt", "--lang", "en", "--min-count", "1", "--any-word"],
         "other.txt: no negative found",
     ),
     (

@@ -325,3 +325,23 @@ def close(a: float | None, b: float | None, tol: float = 1e-9) -> bool:
     if a != a or b != b:  # NaN
         return a != a and b != b
     return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+# -- checks shared by surfaces that print one result record (``--json``) --------------------
+
+
+def metrics_check(expected: dict[str, float]) -> Callable[[Outcome], str | None]:
+    """A check for :class:`Accept`: one record printed, its ``metrics`` equal to ``expected``
+    (each within :func:`close`); else what differs."""
+
+    def check(outcome: Outcome) -> str | None:
+        records = outcome.records()
+        if len(records) != 1:
+            return f"{len(records)} records printed"
+        got = records[0]["metrics"]
+        wrong = [
+            f"{k} {got.get(k)} != {v}" for k, v in expected.items() if not close(got.get(k), v)
+        ]
+        return "; ".join(wrong) or None
+
+    return check
