@@ -106,7 +106,21 @@ def files(tmp_path: Path) -> Path:
     (t / "ids.tsv").write_text("a\nb\na\n")  # document a again after b
     (t / "three.txt").write_text("one.\ntwo.\nthree.\n")
     (t / "other.txt").write_text("lorem ipsum.\n" * 3)
+    (t / "cut.tar.gz").write_bytes(_cut_archive("a.txt", b"the cat and the dog.\n" * 400))
     return t
+
+
+def _cut_archive(member: str, data: bytes) -> bytes:
+    """A .tar.gz holding ``member``, cut in the middle (a download that stopped)."""
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        info = tarfile.TarInfo(member)
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()[: len(buf.getvalue()) // 2]
 
 
 # build negatives on the good inputs; each case below changes one thing
@@ -425,6 +439,16 @@ HOSTILE += [
         "negatives from a corpus that shares no word with the positives",  # main: 0 pairs, exit 0
         [*NEGATIVES[:6], "{t}/other.txt", "--lang", "en", "--min-count", "1", "--any-word"],
         "other.txt: no negative found",
+    ),
+    (
+        "a corpus archive cut short",  # main: gzip's EOFError, printed as "Aborted!", exit 1
+        [*NEGATIVES[:6], "{t}/cut.tar.gz", "--lang", "en"],
+        "cut.tar.gz: not a readable tar archive",
+    ),
+    (
+        "a wiki archive cut short",  # main: gzip's EOFError, printed as "Aborted!", exit 1
+        ["build", "linking", "{t}/o", "--lang", "zh", "--input", "wiki-tsv:{t}/cut.tar.gz,a.txt"],
+        "cut.tar.gz: not a readable tar archive",
     ),
     (
         "an empty corpus",  # main: named the tokenized copy in the cache

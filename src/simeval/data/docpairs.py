@@ -23,12 +23,15 @@ when it fails.
 from __future__ import annotations
 
 import json
+import lzma
 import re
 import tarfile
 import xml.etree.ElementTree as ET
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from simeval.data.store import DataStore
 from simeval.data.textio import iter_lines, read_lines, read_text
@@ -215,28 +218,36 @@ def read_wiki_tsv(archive: Path, member: str, source: str) -> list[DocPair]:
     ``archive``: one document pair per page, sentences in file order."""
     try:
         tar = tarfile.open(archive)  # noqa: SIM115 (closed by the with below)
-    except tarfile.ReadError:
-        raise InputError(
-            archive, None, "not a readable tar archive (.tar, .tar.gz, .tar.xz)"
-        ) from None
+    except (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError):
+        raise InputError(archive, None, DAMAGED) from None
     with tar:
         try:
-            handle = tar.extractfile(member)
-        except KeyError:
-            handle = None
-        if handle is None:
-            raise InputError(archive, None, f"no member {member}")
-        out: dict[str, DocPair] = {}
-        for n, line in read_lines(handle, f"{archive}:{member}"):
-            fields = line.split("\t")
-            if len(fields) != 5:
-                raise InputError(
-                    f"{archive}:{member}", n, f"expected 5 fields, found {len(fields)}"
-                )
-            page = fields[0].strip()
-            pair = out.setdefault(page, DocPair(source, page, [], []))
-            pair.x.append(fields[3].strip())
-            pair.en.append(fields[4].strip())
+            try:
+                handle = tar.extractfile(member)
+            except KeyError:
+                handle = None
+            if handle is None:
+                raise InputError(archive, None, f"no member {member}")
+            return _wiki_pages(handle, f"{archive}:{member}", source)
+        except (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError):
+            # a cut download: gzip and tarfile only find out while reading
+            raise InputError(archive, None, f"{DAMAGED}: cut short or damaged") from None
+
+
+DAMAGED = "not a readable tar archive (.tar, .tar.gz, .tar.xz)"
+
+
+def _wiki_pages(handle: BinaryIO, name: str, source: str) -> list[DocPair]:
+    """The document pairs of the wiki TSV member open in ``handle`` (named ``name``)."""
+    out: dict[str, DocPair] = {}
+    for n, line in read_lines(handle, name):
+        fields = line.split("\t")
+        if len(fields) != 5:
+            raise InputError(name, n, f"expected 5 fields, found {len(fields)}")
+        page = fields[0].strip()
+        pair = out.setdefault(page, DocPair(source, page, [], []))
+        pair.x.append(fields[3].strip())
+        pair.en.append(fields[4].strip())
     return list(out.values())
 
 

@@ -9,7 +9,7 @@ Layout (one folder), written by :func:`write_collection`:
 ``corpus.jsonl``    one English document a line: ``id``, ``source``, ``doc_id``, ``text``
 ``qrels.train``     TREC qrels ``qid 0 docno 1`` for the train queries
 ``qrels.test``      the same for the test queries (held back from participants); a folder
-                    made by hand may call it ``qrels``
+                    made by hand may call it ``qrels`` (not both: which is the gold?)
 ``meta.json``       language, options, seed, counts per step and per source, input sha256
                     (optional in a folder made by hand)
 ==================  =====================================================================

@@ -9,8 +9,10 @@ one at a time, so a corpus never has to fit in memory.
 
 from __future__ import annotations
 
+import lzma
 import re
 import tarfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,8 @@ from simeval.errors import InputError
 _GUTENBERG_START = re.compile(r"^\*{3}\s*START OF (THIS|THE) PROJECT GUTENBERG.*$", re.M | re.I)
 _GUTENBERG_END = re.compile(r"^\*{3}\s*END OF (THIS|THE) PROJECT GUTENBERG.*$", re.M | re.I)
 ARCHIVES = (".tar.xz", ".tar.gz", ".tgz", ".tar")
+# what reading a truncated or corrupt .tar.gz / .tar.xz raises, after it opened
+ARCHIVE_DAMAGE = (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError)
 
 
 @dataclass
@@ -88,13 +92,19 @@ def iter_documents(path: str | Path, *, one_per_line: bool = False) -> Iterator[
     elif p.name.endswith(ARCHIVES):
         try:
             opened = tarfile.open(p)  # noqa: SIM115 (closed by the with below)
-        except tarfile.ReadError:
+        except ARCHIVE_DAMAGE:
             raise InputError(p, None, "not a readable tar archive (.tar.gz, .tar.xz)") from None
         with opened as archive:
-            for member in archive:  # stream order; archives are read once, front to back
-                if member.isfile() and _is_text_name(member.name):
-                    stream = archive.extractfile(member)
-                    if stream is not None:
-                        yield from _documents_of(f"{p}!{member.name}", stream.read(), one_per_line)
+            try:
+                for member in archive:  # stream order; archives are read once, front to back
+                    if member.isfile() and _is_text_name(member.name):
+                        stream = archive.extractfile(member)
+                        if stream is not None:
+                            data = stream.read()
+                            yield from _documents_of(f"{p}!{member.name}", data, one_per_line)
+            except ARCHIVE_DAMAGE:  # a cut download: found only while reading
+                raise InputError(
+                    p, None, "not a readable tar archive (.tar.gz, .tar.xz): cut short or damaged"
+                ) from None
     else:
         yield from _documents_of(str(p), p.read_bytes(), one_per_line)
