@@ -58,6 +58,66 @@ def _ntrex(docs: list[Doc]) -> tuple[bytes, bytes, bytes]:
     return ids.encode(), x.encode(), en.encode()
 
 
+def _sgm(docs: list[Doc], side: int) -> bytes:
+    body = "".join(
+        f'<doc docid="{d}" genre="news">\n'
+        + "".join(f'<seg id="{k}">{t}</seg>\n' for k, t in enumerate(sides[side], 1))
+        + "</doc>\n"
+        for d, *sides in docs
+    )
+    return f'<srcset setid="t" srclang="any">\n{body}</srcset>\n'.encode()
+
+
+def _xml(docs: list[Doc]) -> bytes:
+    def segs(texts: list[str]) -> str:
+        return "<p>" + "".join(f'<seg id="{k}">{t}</seg>' for k, t in enumerate(texts, 1)) + "</p>"
+
+    body = "".join(
+        f'<doc id="{d}"><src lang="de">{segs(xs)}</src>'
+        f'<ref lang="en" translator="A">{segs(es)}</ref>'
+        f'<ref lang="en" translator="B">{segs(["other."] * len(es))}</ref></doc>'
+        for d, xs, es in docs
+    )
+    return f'<?xml version="1.0" encoding="utf-8"?>\n<dataset id="t">{body}</dataset>\n'.encode()
+
+
+def _wmt_txt(docs: list[Doc]) -> tuple[bytes, bytes, bytes]:
+    ids = "".join(f"news\t{d}\n" for d, xs, _ in docs for _ in xs)
+    x = "".join(s + "\n" for _, xs, _ in docs for s in xs)
+    en = "".join(s + "\n" for _, _, es in docs for s in es)
+    return ids.encode(), en.encode(), x.encode()
+
+
+def _wiki(docs: list[Doc]) -> bytes:
+    import io
+    import tarfile
+
+    text = "".join(
+        f"{d}\tsec\tsec\t{a}\t{b}\n" for d, xs, es in docs for a, b in zip(xs, es, strict=True)
+    ).encode()
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        info = tarfile.TarInfo("zh-en/test.zh-en")
+        info.size = len(text)
+        tar.addfile(info, io.BytesIO(text))
+    return buf.getvalue()
+
+
+FORMATS: dict[str, tuple[str, Callable[[list[Doc]], dict[str, bytes]]]] = {
+    "ntrex": (
+        "ntrex:ids.tsv,x.txt,en.txt",
+        lambda d: dict(zip(("ids.tsv", "x.txt", "en.txt"), _ntrex(d), strict=True)),
+    ),
+    "wmt-sgm": ("wmt-sgm:x.sgm,en.sgm", lambda d: {"x.sgm": _sgm(d, 0), "en.sgm": _sgm(d, 1)}),
+    "wmt-xml": ("wmt-xml:t.xml", lambda d: {"t.xml": _xml(d)}),
+    "wmt-txt": (
+        "wmt-txt:en.docs,en.txt,x.txt",
+        lambda d: dict(zip(("en.docs", "en.txt", "x.txt"), _wmt_txt(d), strict=True)),
+    ),
+    "wiki-tsv": ("wiki-tsv:zh-en.tar.gz,zh-en/test.zh-en", lambda d: {"zh-en.tar.gz": _wiki(d)}),
+}
+
+
 def _check(docs: list[Doc], split: str) -> Callable[[Outcome], str | None]:
     """Each pair a query of ``split`` linked to its English document, texts as given."""
     expected = sorted(("\n".join(xs), "\n".join(es)) for _, xs, es in docs)
@@ -103,10 +163,15 @@ def draw(rng: random.Random) -> Case:
     kind = rng.randrange(20)
     if kind == 0:
         return _case("valid-marked", files, spec, right, *plain)
-    if kind == 1:
-        ids, x, en = _ntrex(docs)
-        files = {"ids.tsv": ids, "x.txt": x, "en.txt": en}
-        return _case("valid-ntrex", files, "ntrex:ids.tsv,x.txt,en.txt", right, *plain)
+    if kind == 1:  # the other formats: the same folder
+        name = rng.choice(sorted(FORMATS))
+        spec, make = FORMATS[name]
+        files = make(docs)
+        if rng.random() < 0.3:  # a damaged file of that format: any clean outcome
+            damaged = rng.choice(sorted(files))
+            label, files[damaged] = damage(rng, files[damaged])
+            return _case(f"damage-{label}-{name}", files, spec, Either(), *plain)
+        return _case(f"valid-{name}", files, spec, right, *plain)
     if kind == 2:  # CRLF line ends or a byte-order mark: the same folder
         name = rng.choice(sorted(files))
         if rng.random() < 0.5:

@@ -92,6 +92,18 @@ def _check_build(positives: list[tuple[str, str]], vetoed: set[tuple[str, str]])
     return check
 
 
+def _archive(text: bytes, suffix: str) -> bytes:
+    """``text`` as ``a.txt`` in a tar archive compressed with gzip or xz."""
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode=f"w:{suffix}") as tar:
+        info = tarfile.TarInfo("a.txt")
+        info.size = len(text)
+        tar.addfile(info, io.BytesIO(text))
+    return buf.getvalue()
+
+
 def _build(label: str, files: dict[str, bytes], expect: object, *extra: str) -> Case:
     argv = ["build", "negatives", "out", "--positives", "pos.csv", "--corpus", "corpus.txt"]
     return Case(label, files, [*argv, *FAST, *extra], expect)  # type: ignore[arg-type]
@@ -204,7 +216,7 @@ def draw(rng: random.Random) -> Case:
     pos = _csv([["word1", "word2", "sim"], *([a, b, "1"] for a, b in positives)])
     files = {"pos.csv": pos, "corpus.txt": _corpus(rng)}
     right = Accept(_check_build(positives, set()))
-    kind = rng.randrange(14)
+    kind = rng.randrange(15)
     if kind == 0:
         return _build("valid", files, right)
     if kind == 1:  # no score column; rows of score 0 left out; CRLF; a BOM
@@ -276,6 +288,19 @@ def draw(rng: random.Random) -> Case:
     if kind == 10:  # --sources: fewer source words drawn
         return _build(
             "sources", files, Either(), "--sources", "1", "--seed", str(rng.randint(0, 9))
+        )
+    if kind == 12:  # the corpus as a .tar.gz or .tar.xz archive, whole or cut short
+        suffix = rng.choice(["gz", "xz"])
+        data = _archive(files.pop("corpus.txt"), suffix)
+        cut = rng.random() < 0.5
+        files[f"corpus.tar.{suffix}"] = data[: len(data) // 2] if cut else data
+        argv = ["build", "negatives", "out", "--positives", "pos.csv", "--corpus"]
+        expect = Reject((f"corpus.tar.{suffix}",)) if cut else right
+        return Case(
+            "archive-cut" if cut else "archive",
+            files,
+            [*argv, f"corpus.tar.{suffix}", *FAST],
+            expect,
         )
     if kind == 11:  # a folder of .txt files as the corpus
         files["corp/a.txt"] = files.pop("corpus.txt")
