@@ -196,3 +196,14 @@ def test_a_builder_entry_with_bad_options(tmp_path: Path, options: str, needle: 
     made = CliRunner().invoke(app, ["evaluate", "overlap", "-b", "mine", "--registry", str(toml)])
     assert made.exit_code == 2, made.output
     assert needle in made.output and "reg.toml" in made.output, made.output
+
+
+def test_a_lone_surrogate_escape_is_refused(tmp_path: Path) -> None:
+    """On main the JSON escape ``\\ud800`` was read, and writing the result's items crashed
+    with a UnicodeEncodeError."""
+    rows = [dict(q) for q in QUERIES]
+    rows[1]["text"] = "two \ud800"
+    folder = _folder(tmp_path, queries=_jsonl(rows))
+    with pytest.raises(InputError, match="key 'text': a lone surrogate escape") as caught:
+        from_path(folder)
+    assert caught.value.path == str(folder / "queries.jsonl") and caught.value.line == 2

@@ -23,6 +23,7 @@ and every field there is a string (an integer id is read as its digits).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -113,6 +114,7 @@ def write_collection(collection: LinkingCollection, folder: str | Path) -> list[
 
 
 SPLITS = ("train", "test")
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _field(row: dict, key: str, path: Path, line: int) -> str:
@@ -122,6 +124,8 @@ def _field(row: dict, key: str, path: Path, line: int) -> str:
         raise InputError(path, line, f"key {key!r} is missing")
     value = row[key]
     if isinstance(value, str):
+        if SURROGATE.search(value):  # a JSON escape such as \ud800 alone: no UTF-8 for it
+            raise InputError(path, line, f"key {key!r}: a lone surrogate escape (\\ud800-\\udfff)")
         return value
     if isinstance(value, int) and not isinstance(value, bool) and key in ("id", "doc_id"):
         return str(value)

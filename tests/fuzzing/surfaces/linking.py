@@ -70,7 +70,8 @@ def _collection(
 
 
 def _jsonl(rows: list[Row]) -> bytes:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    return text.encode("utf-8", "backslashreplace")  # a lone surrogate as its JSON escape
 
 
 def _qrels(rows: list[Judgement]) -> bytes:
@@ -140,7 +141,7 @@ def draw(rng: random.Random) -> Case:
     queries, corpus, test, train = _collection(rng)
     files = _files(queries, corpus, test, train)
     right = Accept(_check(queries, corpus, test))
-    kind = rng.randrange(24)
+    kind = rng.randrange(25)
     if kind == 0:
         return _case("valid", files, right)
     if kind == 1:  # every file's lines in another order: the same number
@@ -280,6 +281,16 @@ def draw(rng: random.Random) -> Case:
             "space-id",
             _files(queries, corpus, test, train),
             Reject(("queries.jsonl", "qrels.test", "qrels.train")),
+        )
+    if kind == 23:  # a JSON escape of half a character, or texts with no token
+        rows, name = rng.choice([(queries, "queries.jsonl"), (corpus, "corpus.jsonl")])
+        row = rng.choice(rows)
+        if rng.random() < 0.5:
+            row[rng.choice(["text", "source", "doc_id"])] += rng.choice(["\ud800", "\udfff x"])
+            return _case("surrogate", _files(queries, corpus, test, train), Reject((name,)))
+        row["text"] = rng.choice(["", " ", "\n", "\u00a0"])
+        return _case(
+            "no-token", _files(queries, corpus, test, train), Accept(_check(queries, corpus, test))
         )
     if kind == 22:  # meta.json that is not JSON, or not an object
         files["meta.json"] = rng.choice([b"{", b"[1]", b'"de"', b"\xff"])
