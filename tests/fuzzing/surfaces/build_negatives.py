@@ -163,12 +163,9 @@ def draw_folder(rng: random.Random) -> Case:
     positives = _positives(rng)
     rows = [(a, b, 1) for a, b in positives]
     taken = {frozenset(p) for p in positives}
-    rows += [
-        (a, w, 0)
-        for a, _ in positives
-        for w in rng.sample(WORDS, 1)
-        if w != a and frozenset((a, w)) not in taken
-    ]
+    for a, _ in positives:  # one unrelated partner for each positive's source word
+        unrelated = [w for w in WORDS if w != a and frozenset((a, w)) not in taken]
+        rows.append((a, rng.choice(unrelated), 0))
     rows = list(dict.fromkeys(rows))
     text = [[a, b, str(s)] for a, b, s in rows]
     kind = rng.randrange(6)
