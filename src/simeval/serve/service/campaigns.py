@@ -48,12 +48,13 @@ import re
 import shutil
 import threading
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from simeval.data.atomic import staged
 from simeval.errors import InputError
@@ -66,6 +67,8 @@ CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phas
 REGISTRATION = ("open", "closed")
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell so begun as a formula
 PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", "hidden"}
+MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
+MAX_TITLE = 200  # the title column's length
 
 
 def check_name(value: Any, what: str, path: Path | None = None) -> str:
@@ -77,25 +80,38 @@ def check_name(value: Any, what: str, path: Path | None = None) -> str:
 
 
 class Targets:
-    """Loaded benchmarks and suites by (campaign registry files, name), loaded once."""
+    """Loaded benchmarks and suites by (campaign registry files, name), loaded once, and the
+    registries they come from."""
 
     def __init__(self) -> None:
         self._loaded: dict[tuple[tuple[str, ...], str], Any] = {}
+        self._registries: dict[tuple[str, ...], Any] = {}
         self._lock = threading.Lock()  # uploads arriving together load a target once
 
     def get(self, registry: list[str], name: str) -> Any:
         key = (tuple(registry), name)
         with self._lock:
             if key not in self._loaded:
-                self._loaded[key] = self._load(registry, name)
+                self._loaded[key] = self._load(self._registry(registry), name)
             return self._loaded[key]
 
-    @staticmethod
-    def _load(registry: list[str], name: str) -> Any:
-        from simeval.api import load_target
+    def registry(self, registry: list[str]) -> Any:
+        """The registry of the built-in catalog and the files ``registry``."""
+        with self._lock:
+            return self._registry(registry)
+
+    def _registry(self, registry: list[str]) -> Any:
         from simeval.benchmarks import Registry
 
-        reg = Registry.default([Path(p) for p in registry])
+        key = tuple(registry)
+        if key not in self._registries:
+            self._registries[key] = Registry.default([Path(p) for p in registry])
+        return self._registries[key]
+
+    @staticmethod
+    def _load(reg: Any, name: str) -> Any:
+        from simeval.api import load_target
+
         reg.check(name)
         if name not in reg.names:  # a path is not a target: files stay the organiser's
             raise InputError(None, None, f"{name!r} is not a benchmark or suite name")
@@ -131,8 +147,37 @@ def _time(value: Any, where: str, path: Path) -> datetime:
 
 
 def _positive(value: Any, where: str, path: Path) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise InputError(path, None, f"{where}: expected a whole number ≥ 1, got {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_NUMBER:
+        raise InputError(
+            path,
+            None,
+            f"{where}: expected a whole number ≥ 1 (at most {MAX_NUMBER:,}), got {value!r}",
+        )
+    return value
+
+
+def _title(value: Any, name: str, path: Path) -> str:
+    """The campaign's title (its name when left out): text of at most :data:`MAX_TITLE`
+    characters, none of them a control character (it reaches pages, terminals, exports)."""
+    if value is None:
+        return name
+    if not isinstance(value, str):
+        raise InputError(path, None, f"title: expected text, got {value!r}")
+    if len(value) > MAX_TITLE:
+        raise InputError(path, None, f"title: at most {MAX_TITLE} characters, not {len(value):,}")
+    control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise InputError(path, None, f"title: holds the control character U+{ord(control):04X}")
+    return value
+
+
+def _list_of_text(value: Any, where: str, what: str, path: Path) -> list[str]:
+    """``value`` if it is a list of distinct non-empty strings, else an error naming ``where``."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise InputError(path, None, f"{where}: expected a list of {what}, got {value!r}")
+    twice = sorted({v for v in value if value.count(v) > 1})
+    if twice:
+        raise InputError(path, None, f"{where}: {', '.join(twice)} named twice")
     return value
 
 
@@ -173,25 +218,40 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(path, None, "no such campaign file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        byte = exc.object[exc.start]
+        raise InputError(
+            path, None, f"not valid UTF-8 (byte {byte:02x} at offset {exc.start}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read the campaign file: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
         raise InputError(path, None, f"not a TOML campaign file: {exc}") from None
     unknown = set(doc) - CAMPAIGN_KEYS
     if unknown:
-        raise InputError(path, None, f"unknown key(s) {sorted(unknown)}; known: {CAMPAIGN_KEYS}")
+        known = ", ".join(sorted(CAMPAIGN_KEYS))
+        raise InputError(path, None, f"unknown key(s) {sorted(unknown)}; known: {known}")
     name = check_name(doc.get("name"), "campaign name", path)
-    registry = [str((path.parent / p).resolve()) for p in doc.get("registry", [])]
+    files = _list_of_text(doc.get("registry", []), "registry", "registry file paths", path)
+    registry = [str((path.parent / p).resolve()) for p in files]
+    tables = doc.get("phase", [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise InputError(path, None, "phase: expected [[phase]] tables (an array of tables)")
     phases = []
-    for i, spec in enumerate(doc.get("phase", []), start=1):
+    for i, spec in enumerate(tables, start=1):
         where = f"phase {i}"
         unknown = set(spec) - PHASE_KEYS
         if unknown:
-            raise InputError(path, None, f"{where}: unknown key(s) {sorted(unknown)}")
+            known = ", ".join(sorted(PHASE_KEYS))
+            raise InputError(
+                path, None, f"{where}: unknown key(s) {sorted(unknown)}; known: {known}"
+            )
         missing = PHASE_KEYS - {"hidden"} - set(spec)
         if missing:
             raise InputError(path, None, f"{where}: missing {sorted(missing)}")
         pname = check_name(spec["name"], f"{where} name", path)
-        targets = spec["targets"]
-        if not isinstance(targets, list) or not targets:
+        targets = _list_of_text(spec["targets"], f"{where} targets", "benchmark names", path)
+        if not targets:
             raise InputError(path, None, f"{where}: targets is a list of benchmark names")
         opens = _time(spec["opens"], f"{where} opens", path)
         deadline = _time(spec["deadline"], f"{where} deadline", path)
@@ -220,9 +280,11 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         )
     if not phases:
         raise InputError(path, None, "no [[phase]]: a campaign needs at least one")
-    if len({p.name for p in phases}) != len(phases):
-        raise InputError(path, None, "two phases have the same name")
-    return name, str(doc.get("title", name)), registry, phases
+    if len({p.name.casefold() for p in phases}) != len(phases):
+        raise InputError(
+            path, None, "two phases have the same name (names are compared ignoring case)"
+        )
+    return name, _title(doc.get("title"), name, path), registry, phases
 
 
 def phase_lines(path: Path) -> list[str]:
@@ -247,8 +309,12 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
     registration = read_registration(tomllib.loads(path.read_text(encoding="utf-8")), path)
     for p in phases:
         for t in p.targets:
-            loaded = targets.get(registry, t)
-            check_target(loaded)
+            try:
+                loaded = targets.get(registry, t)
+                check_target(loaded)
+                check_views(targets.registry(registry).entries, loaded)
+            except InputError as exc:
+                raise InputError(path, None, f"phase {p.name}: target {t}: {exc}") from None
             members = {m.name for m in getattr(loaded, "members", None) or []}
             covers.setdefault(p.name, set()).update({loaded.name, *members})
     check_hidden_apart(phases, covers, path)
@@ -256,8 +322,7 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
         Scope(name, p.name, p.hidden, scored_items(targets, registry, p.targets)) for p in phases
     ]
     with db.session() as s:
-        if s.scalar(select(Campaign).where(Campaign.name == name)) is not None:
-            raise InputError(path, None, f"a campaign named {name} exists already")
+        check_new_name(s, name, path)
         rows = s.execute(
             select(Campaign.name, Campaign.registry_files, Phase.name, Phase.hidden, Phase.targets)
             .join(Phase)
@@ -279,8 +344,7 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
         for b in (*new[i + 1 :], *old):
             check_apart(a, b, path)
     with db.session() as s:
-        if s.scalar(select(Campaign).where(Campaign.name == name)) is not None:
-            raise InputError(path, None, f"a campaign named {name} exists already")
+        check_new_name(s, name, path)
         campaign = Campaign(
             name=name,
             title=title,
@@ -304,6 +368,37 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
                 )
             )
     return campaign
+
+
+def check_new_name(s: Any, name: str, path: Path) -> None:
+    """Refuse a campaign name already taken, in any case (``Lex25`` beside ``lex25``)."""
+    taken = s.scalar(select(Campaign.name).where(func.lower(Campaign.name) == name.lower()))
+    if taken is not None:
+        raise InputError(path, None, f"a campaign named {taken} exists already")
+
+
+def item_columns(benchmark: Any) -> set[str]:
+    """The columns of ``benchmark``'s per-item rows: its task kind's and its gold's own."""
+    gold = getattr(benchmark, "gold", None)
+    own = getattr(benchmark, "columns", None) or getattr(gold, "columns", None) or {}
+    return {*benchmark.task_kind.columns, *own}
+
+
+def check_views(entries: dict[str, Any], target: Any) -> None:
+    """Refuse a view of a target's registry entry (``entries``: the registry's, by name) over
+    a column its items lack (the report would leave the view out without a word): found
+    now, not when the campaign's report is made."""
+    for b in getattr(target, "members", None) or [target]:
+        have = item_columns(b)
+        for view in getattr(entries.get(b.name), "views", ()):
+            lacking = [c for c in view.columns if c not in have]
+            if lacking:
+                raise InputError(
+                    None,
+                    None,
+                    f"{b.name}: the view {view.name!r} names column(s) {', '.join(lacking)}, "
+                    f"which its gold does not have ({', '.join(sorted(have))})",
+                )
 
 
 def check_hidden_apart(phases: list[PhaseSpec], covers: dict[str, set[str]], path: Path) -> None:
