@@ -35,7 +35,14 @@ from simeval.serve.service.security import (
     new_token,
     split_token,
 )
-from simeval.serve.service.submit import Clock, Refused, Service, Ticket, error_view
+from simeval.serve.service.submit import (
+    Clock,
+    Refused,
+    Service,
+    Ticket,
+    error_view,
+    shown_name,
+)
 from simeval.serve.views import pages
 from simeval.serve.views.submissions import submission_view
 
@@ -143,7 +150,7 @@ class Web:
         """Stream a raw request body to storage (capped, timed), then record it."""
         length = request.headers.get("content-length")
         if length and length.isdigit() and int(length) > ticket.max_bytes:
-            raise Refused(413, f"the file is larger than this phase's cap of {ticket.max_bytes:,}")
+            raise Refused(413, f"{shown_name(name)}: {TooLarge(ticket.max_bytes)}")
         upload = self.service.storage.new_upload(ticket.max_bytes)
         try:
             async for chunk in timed(request, self.upload_seconds):
@@ -151,7 +158,7 @@ class Web:
             upload.finish()
         except TooLarge as exc:
             upload.discard()
-            raise Refused(413, str(exc)) from None
+            raise Refused(413, f"{shown_name(name)}: {exc}") from None
         except BadForm as exc:
             upload.discard()
             raise Refused(exc.status, str(exc)) from None
