@@ -3,11 +3,14 @@
 
 - ``phase`` that is not an array of tables, ``registry`` that is not a list of paths (a
   traceback, or a letter of the string taken for a file);
-- a title that is not text, holds a control character or passes the column's 200 characters;
+- a title that is not text, holds a control character or a bidirectional override, or passes
+  the column's 200 characters; a time with no UTC equivalent (a traceback);
 - a campaign name taken in another case, two phases one name in two cases, a target twice;
 - runs, max_bytes, max_teams past what an Integer column holds on every dialect (2**31 - 1);
 - a target whose registry entry has a view over a column its gold lacks (the report used to
-  leave it out without a word, long after the campaign was made)."""
+  leave it out without a word, long after the campaign was made).
+
+And a file saved as UTF-8 with a byte-order mark, which was refused, is read."""
 
 from __future__ import annotations
 
@@ -65,6 +68,11 @@ BAD = {
         campaign_toml("lex25", phase_toml("trial", ["mc30"], max_bytes=2**40)),
         "max_bytes",
     ),
+    "opens-before-utc-begins": (
+        GOOD.replace("opens = 2025-01-01T00:00:00+00:00", "opens = 0001-01-01T00:00:00+01:00"),
+        "out of range",
+    ),
+    "title-bidi-override": (campaign_toml("lex25", PHASE, title="abc\\u202edcba"), "U+202E"),
     "max-teams-past-int": (
         GOOD.replace('name = "lex25"', 'name = "lex25"\nmax_teams = 2147483648'),
         "max_teams",
@@ -115,4 +123,13 @@ def test_the_largest_limits_an_integer_column_holds_are_taken(tmp_path: Path) ->
     con = sqlite3.connect(tmp_path / "serve.db")
     assert con.execute("select runs, max_bytes from phase").fetchone() == (top, top)
     con.close()
+    db.dispose()
+
+
+def test_a_campaign_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows editors save UTF-8 with a BOM; it is not part of the TOML."""
+    path = tmp_path / "campaign.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    db = Database(f"sqlite:///{tmp_path / 'serve.db'}")
+    assert create_campaign(db, path, OPENS, Targets()).name == "lex25"
     db.dispose()

@@ -69,6 +69,7 @@ FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell so begu
 PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", "hidden"}
 MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
 MAX_TITLE = 200  # the title column's length
+BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")  # reorder what follows
 
 
 def check_name(value: Any, what: str, path: Path | None = None) -> str:
@@ -143,7 +144,10 @@ def _time(value: Any, where: str, path: Path) -> datetime:
             raise InputError(path, None, f"{where}: not a time: {value!r}") from None
     if not isinstance(value, datetime) or value.tzinfo is None:
         raise InputError(path, None, f"{where}: give a time with its zone (…T00:00:00Z)")
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first UTC time
+        raise InputError(path, None, f"{where}: {value.isoformat()} is out of range") from None
 
 
 def _positive(value: Any, where: str, path: Path) -> int:
@@ -158,14 +162,15 @@ def _positive(value: Any, where: str, path: Path) -> int:
 
 def _title(value: Any, name: str, path: Path) -> str:
     """The campaign's title (its name when left out): text of at most :data:`MAX_TITLE`
-    characters, none of them a control character (it reaches pages, terminals, exports)."""
+    characters, none of them a control character or a bidirectional override (it reaches
+    pages, terminals, exports)."""
     if value is None:
         return name
     if not isinstance(value, str):
         raise InputError(path, None, f"title: expected text, got {value!r}")
     if len(value) > MAX_TITLE:
         raise InputError(path, None, f"title: at most {MAX_TITLE} characters, not {len(value):,}")
-    control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+    control = next((c for c in value if unicodedata.category(c) == "Cc" or c in BIDI), None)
     if control is not None:
         raise InputError(path, None, f"title: holds the control character U+{ord(control):04X}")
     return value
@@ -211,11 +216,10 @@ def read_registration(doc: dict[str, Any], path: Path) -> Registration:
     return Registration(state, max_teams)
 
 
-def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]]:
-    """(name, title, registry files, phases) of a campaign file, checked
-    (:func:`read_registration` reads its registration keys)."""
+def campaign_doc(path: Path) -> dict[str, Any]:
+    """The TOML document of the campaign file ``path`` (UTF-8, a byte-order mark allowed)."""
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise InputError(path, None, "no such campaign file") from None
     except UnicodeDecodeError as exc:
@@ -227,6 +231,12 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         raise InputError(path, None, f"cannot read the campaign file: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(path, None, f"not a TOML campaign file: {exc}") from None
+
+
+def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]]:
+    """(name, title, registry files, phases) of a campaign file, checked
+    (:func:`read_registration` reads its registration keys)."""
+    doc = campaign_doc(path)
     unknown = set(doc) - CAMPAIGN_KEYS
     if unknown:
         known = ", ".join(sorted(CAMPAIGN_KEYS))
@@ -306,7 +316,7 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
     item both visible and hidden, within it or against any campaign already made)."""
     name, title, registry, phases = read_campaign_file(path)
     covers: dict[str, set[str]] = {}  # the benchmarks each phase scores, suites' members too
-    registration = read_registration(tomllib.loads(path.read_text(encoding="utf-8")), path)
+    registration = read_registration(campaign_doc(path), path)
     for p in phases:
         for t in p.targets:
             try:
