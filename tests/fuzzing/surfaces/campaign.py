@@ -155,11 +155,17 @@ def draw_campaign(rng: random.Random) -> Case:
     kind = rng.randrange(22)
     if kind <= 1:  # a valid file
         return _case("valid", doc, Accept(_same_campaign(doc)))
-    if kind == 2:  # valid, unusually written: zones, comments, CRLF, a BOM-less UTF-8 title
+    if kind == 2:  # valid, written otherwise: zones, "T" as a space, comments, CRLF, a BOM
         for p in doc["phase"]:
             zone = timezone(timedelta(hours=rng.choice([-11, 1, 5, 14])))
             p["opens"], p["deadline"] = p["opens"].astimezone(zone), p["deadline"].astimezone(zone)
-        data = toml_text(doc).replace(b"\n", rng.choice([b"\n# note\n", b"\r\n"]))
+        data = toml_text(doc)
+        for p in doc["phase"] if rng.random() < 0.5 else []:
+            for key in ("opens", "deadline"):
+                data = data.replace(p[key].isoformat().encode(), p[key].isoformat(" ").encode())
+        data = data.replace(b"\n", rng.choice([b"\n# note\n", b"\r\n", b"\n"]))
+        if rng.random() < 0.3:
+            data = b"\xef\xbb\xbf" + data
         return _case("written-otherwise", doc, Accept(_same_campaign(doc)), data)
     if kind == 3:  # a campaign name that is no name
         doc["name"] = rng.choice(
@@ -199,8 +205,12 @@ def draw_campaign(rng: random.Random) -> Case:
     if kind == 6:  # a window that closes before it opens, or opens and closes at once
         phase["deadline"] = phase["opens"] - rng.choice([timedelta(0), timedelta(days=3)])
         return _refuse("reversed-window", doc, "deadline")
-    if kind == 7:  # a time without a zone, a date, a string that is no time, a number
-        key = rng.choice(["opens", "deadline"])
+    if kind == 7:  # a time without a zone, a date, a string that is no time, a number, a time
+        key = rng.choice(["opens", "deadline"])  # that is no time in UTC
+        if rng.random() < 0.3:
+            phase["opens"] = Raw("0001-01-01T00:00:00+01:00")
+            phase["deadline"] = Raw(rng.choice(["9999-12-31T23:30:00-01:00", "2025-03-01T00:00Z"]))
+            return _refuse("time-out-of-range", doc, "opens", "deadline")
         phase[key] = rng.choice(
             [
                 Raw("2025-03-01T00:00:00"),
@@ -272,7 +282,18 @@ def draw_campaign(rng: random.Random) -> Case:
         return _refuse("bad-max-teams", doc, "max_teams")
     if kind == 16:  # a title that is no title: not text, control characters, far too long
         doc["title"] = rng.choice(
-            [42, ["a"], True, "a\x1b]0;pwned\x07b", "a\x00b", "t\rx", "x" * 201]
+            [
+                42,
+                ["a"],
+                True,
+                "a\x1b]0;pwned\x07b",
+                "a\x00b",
+                "t\rx",
+                "x" * 201,
+                "x" * 10**6,
+                "abc\u202edcba",
+                "a\nb",
+            ]
         )
         return _refuse("bad-title", doc, "title")
     if kind == 17:  # registry files: missing, not a list, not text
@@ -299,22 +320,21 @@ def draw_campaign(rng: random.Random) -> Case:
 def _lab_fault(rng: random.Random, doc: dict[str, Any]) -> Case:
     """A registry the campaign names whose entry for a target cannot be used: a view over a
     column the gold lacks, a one-file suite's missing template."""
-    fault = rng.randrange(2)
+    faults = {
+        "view": '[benchmark.lab-extra]\ngold = "lab-a.tsv"\n'
+        'views = [{ name = "v", how = "column", columns = ["nope"] }]\n',
+        "template": '[suite.lab-extra]\nmembers = ["lab-a"]\nlayout = "one-file"\n'
+        'template = "notthere.csv"\naggregate = "mean"\n',
+        "builtin-name": '[benchmark.mc30]\ngold = "lab-a.tsv"\n',
+        "climbing-gold": '[benchmark.lab-extra]\ngold = "../../../../etc/passwd"\n',
+        "not-a-registry": 'name = "x"\n',
+    }
+    fault = rng.choice(sorted(faults))
     doc["phase"][0]["targets"] = ["lab-extra"]
-    if fault == 0:
-        extra = (
-            '[benchmark.lab-extra]\ngold = "lab-a.tsv"\n'
-            'views = [{ name = "v", how = "column", columns = ["nope"] }]\n'
-        )
-    else:
-        extra = (
-            '[suite.lab-extra]\nmembers = ["lab-a"]\nlayout = "one-file"\n'
-            'template = "notthere.csv"\naggregate = "mean"\n'
-        )
     doc["registry"] = ["lab.toml", "extra.toml"]
-    files = {FILE: toml_text(doc), "extra.toml": extra.encode()}
-    expect = Reject(("extra.toml", "notthere.csv", "nope"), warning_ok=False)
-    return Case(f"registry-{['view', 'template'][fault]}", files, ARGV, expect)
+    files = {FILE: toml_text(doc), "extra.toml": faults[fault].encode()}
+    expect = Reject(("extra.toml", "notthere.csv", "nope", "passwd"), warning_ok=False)
+    return Case(f"registry-{fault}", files, ARGV, expect)
 
 
 def _server_template() -> Path:

@@ -18,6 +18,7 @@ import logging
 import random
 import sqlite3
 import traceback
+import unicodedata
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -134,12 +135,17 @@ def _post(
 @dataclass(frozen=True)
 class Request:
     """One upload: the phase, target, client file name and Authorization header (None: the
-    team's own token; "": none)."""
+    team's own token; "": none); or, with ``team``, a registration of that name (``RAW``: the
+    body as it is)."""
 
-    phase: str
-    target: str | None
+    phase: str = ""
+    target: str | None = None
     filename: str | None = "run.csv"
     auth: str | None = None
+    team: Any = None
+
+
+RAW = "<the body as it is>"
 
 
 class _Errors(logging.Handler):
@@ -174,7 +180,11 @@ def run_upload(case: Case, folder: Path) -> Outcome:
     body = case.files.get(UPLOAD, b"")
     with _server_errors() as errors:
         try:
-            answer = _post(live, req.phase, body, req.target, req.filename, req.auth)
+            if req.team is not None:
+                sent = body if req.team == RAW else json.dumps({"team": req.team}).encode()
+                answer = live.client.post("/api/campaigns/up25/teams", content=sent)
+            else:
+                answer = _post(live, req.phase, body, req.target, req.filename, req.auth)
         except Exception as error:  # the harness counts it: that is its job
             trace = "".join(traceback.format_exception(error))
             return Outcome(1, "", "", error, folder, trace)
@@ -274,8 +284,45 @@ NOT_NUMBERS = ["abc", "", "1,5", "0x10", "--1", "١", "1e", "None", "5 5"]
 NOT_FINITE = ["nan", "inf", "-inf", "NaN", "1e999", "-Infinity"]
 
 
+def _registered(name: str) -> Callable[[Outcome], str | None]:
+    """The check of a registration: the name as stored (NFKC), and a token that works."""
+
+    def check(outcome: Outcome) -> str | None:
+        answer = json.loads(outcome.stdout)
+        if answer.get("team") != unicodedata.normalize("NFKC", name):
+            return f"registered as {answer.get('team')!r}, not {name!r}"
+        auth = {"authorization": f"Bearer {answer['token']}"}
+        mine = _live().client.get("/api/submissions", headers=auth)
+        return None if mine.status_code == 200 else f"its token: HTTP {mine.status_code}"
+
+    return check
+
+
+def _draw_register(rng: random.Random) -> Case:
+    """A team's registration: its name as the JSON field ``team``."""
+    if rng.random() < 0.4:
+        name = rng.choice(["team", "Команда", "équipe", "東京", "a.b-c_d"]) + str(
+            rng.getrandbits(48)
+        )
+        return _upload("register", Request(team=name), b"", Accept(_registered(name)))
+    if rng.random() < 0.2:  # a body that is no JSON object, or a name that is no text
+        body = rng.choice([b"not json", b"[]", b'{"team": ["a"]}', b'{"team": null}', b"{}",
+                           b'{"team": 12}', b"\xff\xfe"])  # fmt: skip
+        return _upload("register-body", Request(team=RAW), body, Either(("team",)))
+    name = rng.choice(
+        ["", " lead", "trail ", "a\x1b[31m", "a\u200bb", "fuzzers", "FUZZERS", "ｆｕｚｚｅｒｓ",
+         "fuzzerѕ", "x" * 1000, "-lead", "a/b", "a\u202eb", "a\nb", "a\x00b", "cafe\u0301"]
+    )  # fmt: skip
+    if name == "cafe\u0301":  # a combining accent: NFKC makes it one letter, a name like any
+        name += str(rng.getrandbits(48))
+        return _upload("register-combining", Request(team=name), b"", Accept(_registered(name)))
+    return _upload("register-bad-name", Request(team=name), b"", Reject(("team",), False))
+
+
 def draw_upload(rng: random.Random) -> Case:
-    kind = rng.randrange(14)
+    kind = rng.randrange(15)
+    if kind == 14:
+        return _draw_register(rng)
     if kind <= 3:
         return _draw_pairs(rng)
     if kind <= 5:
@@ -297,11 +344,17 @@ def _draw_pairs(rng: random.Random) -> Case:
     if kind <= 1:  # valid: any order, comma or tab, CRLF, a BOM, other spellings, an extra pair
         order = list(range(len(gold)))
         rng.shuffle(order)
-        sep = rng.choice([",", "\t"])
-        spelled = [rng.choice([s, f"{float(s):e}", f" {s}", f"{float(s):.6f}"]) for s in scores]
+        sep = rng.choice([",", "\t", " "])
+        spelled = [rng.choice([s, f"{float(s):e}", f"+{s}", f"{float(s):.6f}"]) for s in scores]
         body = _pair_text(gold, spelled, sep, order)
-        if rng.random() < 0.3:
-            body += f"zzz{sep}yyy{sep}0.5\n".encode()
+        if sep == "," and rng.random() < 0.3:  # CSV quoting
+            body = b"\n".join(
+                b",".join(b'"' + f + b'"' for f in line.split(b",")) if line else line
+                for line in body.split(b"\n")
+            )
+        if rng.random() < 0.3:  # pairs the gold lacks: ignored, counted as extra
+            extra = range(rng.choice([1, 3000]))
+            body += "".join(f"x{n}{sep}y{n}{sep}0.5\n" for n in extra).encode()
         if rng.random() < 0.3:
             body = body.replace(b"\n", b"\r\n")
         if rng.random() < 0.3:
@@ -367,8 +420,10 @@ def _draw_sts(rng: random.Random) -> Case:
     req = Request("trial", "lab-sts", "STS.output.lab.txt")
     bad = Reject(("STS.output.lab.txt",), warning_ok=False)
     kind = rng.randrange(8)
-    if kind <= 1:  # valid, with LF or CRLF, other spellings, a trailing blank line
-        spelled = [rng.choice([s, f"{float(s):e}", f"{float(s):.6f}"]) for s in scores]
+    if kind <= 1:  # valid: LF or CRLF, other spellings, spaces around, past 0..5
+        if rng.random() < 0.3:
+            scores = [repr(round(rng.uniform(-10, 100), 3)) for _ in scores]
+        spelled = [rng.choice([s, f"{float(s):e}", f"{float(s):.6f}", f" {s} "]) for s in scores]
         body = _sts_text(spelled, rng.choice(["\n", "\r\n"]))
         expect = Accept(_metric_check({"lab-sts": ("pearson", _pearson(STS, scores))}))
         return _upload("sts-valid", req, body, expect)
@@ -407,7 +462,7 @@ def _draw_suite(rng: random.Random) -> Case:
     files = [("STS.output.lab.txt", _sts_text(one)), ("STS.output.lab2.txt", _sts_text(two))]
     req = Request("trial", "lab-suite", "run.zip")
     bad = Reject(("run.zip",), warning_ok=False)
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     if kind <= 2:  # valid: in a folder, names that climb (only the last part is read), extras
         prefix = rng.choice(["", "run1/", "../../", "/abs/", "a\\b\\"])
         entries = [(prefix + n, d) for n, d in files]
@@ -420,8 +475,11 @@ def _draw_suite(rng: random.Random) -> Case:
         }
         stored = rng.choice([zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED])
         return _upload("suite-valid", req, _zip(entries, stored), Accept(_metric_check(expected)))
-    if kind == 3:  # a member's file left out
-        return _upload("suite-missing-member", req, _zip([rng.choice(files)]), bad)
+    if kind == 3:  # a member's file left out, or named in another case
+        if rng.random() < 0.5:
+            return _upload("suite-missing-member", req, _zip([rng.choice(files)]), bad)
+        entries = [files[0], (files[1][0].lower(), files[1][1])]
+        return _upload("suite-member-case", req, _zip(entries), bad)
     if kind == 4:  # a member's file twice (in two folders)
         entries = [*files, ("again/" + files[0][0], files[0][1])]
         return _upload("suite-twice", req, _zip(entries), bad)
@@ -440,6 +498,14 @@ def _draw_suite(rng: random.Random) -> Case:
             _zip([files[0], (files[1][0], "\n".join(text).encode())]),
             Reject(("run.zip", "STS.output.lab2.txt"), False),
         )
+    if kind == 8:  # an entry marked encrypted, or packed with a method zipfile cannot read
+        body = bytearray(_zip(files))
+        header = body.find(b"PK\x01\x02")  # the central directory's first entry
+        if rng.random() < 0.5:
+            body[header + 8] |= 1  # general purpose flags: encrypted
+        else:
+            body[header + 10] = 99  # method 99: AES
+        return _upload("suite-unreadable-entry", req, bytes(body), bad)
     label, body = damage(rng, _zip(files))
     return _upload(f"suite-damage-{label}", req, body, Either(("run.zip",)))
 
