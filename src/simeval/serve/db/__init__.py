@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -68,14 +69,34 @@ def make_engine(url: str, busy_timeout: float = 30) -> Engine:
     return engine
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest migration (a new database gets every one)."""
-    from alembic import command
+def _config() -> Any:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+@cache
+def newest_revision() -> str | None:
+    """The head of the migrations shipped with this simeval (read once per process: loading
+    the scripts costs more than the rest of opening a database)."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(_config()).get_current_head()
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest migration (a new database gets every one); a database
+    already at the newest is left as it is, without loading the migration scripts."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
     with engine.begin() as connection:
+        current = MigrationContext.configure(connection).get_current_revision()
+        if current is not None and current == newest_revision():
+            return
+        config = _config()
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
