@@ -5,7 +5,8 @@ campaign files those surfaces draw.
 
 - ``lab-a``, ``lab-b``, ``lab-c`` (sharing two pairs with ``lab-a``), ``lab-base`` and
   ``lab-hidden`` (the first campaign's, visible and hidden): word pairs;
-- ``lab-sts``, ``lab-sts2``: STS sets, and ``lab-suite`` of both (a zip per run).
+- ``lab-sts``, ``lab-sts2``: STS sets, and ``lab-suite`` of both (a zip per run);
+  ``lab-sts3``, whose gold leaves one pair unscored (for a hidden phase).
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ STS2 = sentences(
     "letter. | 1.2; The river is wide. | The river is broad. | 4.6"
 )
 
+STS3 = sentences(  # its third pair has no gold score (a blank gold line): it is not evaluated
+    "The train is late. | The bus is late. | 3.1; A man plays a guitar. | A man plays a violin. "
+    "| 2.9; Nobody knows. | Who knows? | nan; The soup is hot. | The soup is cold. | 1.1; "
+    "Kids run outside. | Children run outside. | 4.7; The lamp is on. | The light is on. | 4.2"
+)
+
 
 def _gold(rows: Pairs) -> bytes:
     return "".join(f"{a}\t{b}\t{s}\n" for a, b, s in rows).encode()
@@ -61,7 +68,7 @@ def _gold(rows: Pairs) -> bytes:
 def _sts_files(stem: str, rows: Pairs) -> dict[str, bytes]:
     return {
         f"STS.input.{stem}.txt": "".join(f"{a}\t{b}\n" for a, b, _ in rows).encode(),
-        f"STS.gs.{stem}.txt": "".join(f"{s}\n" for _, _, s in rows).encode(),
+        f"STS.gs.{stem}.txt": "".join(f"{'' if s != s else s}\n" for _, _, s in rows).encode(),
     }
 
 
@@ -93,6 +100,12 @@ input = "STS.input.lab2.txt"
 gold = "STS.gs.lab2.txt"
 dataset = "lab2"
 
+[benchmark.lab-sts3]
+kind = "sts"
+input = "STS.input.lab3.txt"
+gold = "STS.gs.lab3.txt"
+dataset = "lab3"
+
 [suite.lab-suite]
 members = ["lab-sts", "lab-sts2"]
 aggregate = "sts"
@@ -106,6 +119,7 @@ LAB: dict[str, bytes] = {
     "lab-hidden.tsv": _gold(LAB_HIDDEN),
     **_sts_files("lab", STS),
     **_sts_files("lab2", STS2),
+    **_sts_files("lab3", STS3),
 }
 
 made: dict[str, Any] = {}  # what each surface makes once per process

@@ -30,7 +30,7 @@ from fuzzing.serve_lab import (
 
 START = datetime(2025, 3, 1, tzinfo=UTC)
 VISIBLE = ["lab-a", "lab-sts", "lab-c", "lab-suite", "lab-sts2", "mc30"]
-HIDDEN = ["lab-b"]  # shares no item with a visible target here or in base25
+HIDDEN = ["lab-b", "lab-sts3"]  # share no item with a visible target here or in base25
 
 
 def _phase(rng: random.Random, name: str, targets: list[str], start: datetime) -> dict[str, Any]:
@@ -59,7 +59,8 @@ def _campaign(rng: random.Random) -> dict[str, Any]:
     )
     doc: dict[str, Any] = {"name": name, "registry": ["lab.toml"], "phase": [trial]}
     if rng.random() < 0.7:
-        test = _phase(rng, rng.choice(["test", "Test", "TEST"]), HIDDEN, trial["deadline"])
+        hidden = rng.sample(HIDDEN, rng.randint(1, 2))
+        test = _phase(rng, rng.choice(["test", "Test", "TEST"]), hidden, trial["deadline"])
         doc["phase"].append(test)
     if rng.random() < 0.5:
         doc["title"] = rng.choice(["Word similarity 2026", "Сходство слов", "a & b <c>"])

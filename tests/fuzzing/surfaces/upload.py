@@ -12,10 +12,12 @@ and compared with scipy's over the gold written in :mod:`fuzzing.serve_lab`.
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
 import logging
 import random
+import re
 import sqlite3
 import traceback
 import unicodedata
@@ -36,6 +38,7 @@ from fuzzing.serve_lab import (
     LAB_C,
     STS,
     STS2,
+    STS3,
     Pairs,
     made,
     scratch,
@@ -44,21 +47,15 @@ from fuzzing.serve_lab import (
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 UPLOAD = "upload"  # the case file that is the request's body (the client's name is apart)
-UP_PHASES = [  # name, targets, opens, deadline, runs, max_bytes, hidden
-    (
-        "trial",
-        ["lab-a", "lab-sts", "lab-suite"],
-        NOW - timedelta(days=30),
-        NOW + timedelta(days=30),
-        10**6,
-        100_000,
-        False,
-    ),
-    ("test", ["lab-b"], NOW - timedelta(days=30), NOW + timedelta(days=30), 10**6, 100_000, True),
-    ("early", ["lab-a"], NOW + timedelta(days=1), NOW + timedelta(days=30), 10, 100_000, False),
-    ("past", ["lab-a"], NOW - timedelta(days=60), NOW - timedelta(days=1), 10, 100_000, False),
-    ("tight", ["lab-c"], NOW - timedelta(days=30), NOW + timedelta(days=30), 1, 100_000, False),
-    ("small", ["lab-sts2"], NOW - timedelta(days=30), NOW + timedelta(days=30), 10, 64, False),
+DAY = timedelta(days=1)
+OPEN = (NOW - 30 * DAY, NOW + 30 * DAY)  # a window around the server's clock
+UP_PHASES = [  # name, targets, (opens, deadline), runs, max_bytes, hidden
+    ("trial", ["lab-a", "lab-sts", "lab-suite"], OPEN, 10**6, 100_000, False),
+    ("test", ["lab-b", "lab-sts3"], OPEN, 10**6, 100_000, True),
+    ("early", ["lab-a"], (NOW + DAY, NOW + 30 * DAY), 10, 100_000, False),
+    ("past", ["lab-a"], (NOW - 60 * DAY, NOW - DAY), 10, 100_000, False),
+    ("tight", ["lab-c"], OPEN, 1, 100_000, False),
+    ("small", ["lab-sts2"], OPEN, 10, 64, False),
 ]
 
 
@@ -69,6 +66,8 @@ class Live:
     client: Any
     folder: Path
     token: str
+    web_token: str = ""  # the team signed in on the web pages (the client's session cookie)
+    csrf: str = ""  # the CSRF value of its forms
 
 
 def _live() -> Live:
@@ -95,7 +94,7 @@ def _live() -> Live:
                 "max_bytes": b,
                 "hidden": h,
             }
-            for n, t, o, d, r, b, h in UP_PHASES
+            for n, t, (o, d), r, b, h in UP_PHASES
         ],
     }
     (folder / "up.toml").write_bytes(toml_text(doc))
@@ -108,8 +107,21 @@ def _live() -> Live:
     live = Live(client, folder, answer.json()["token"])
     first = _post(live, "tight", _pair_text(LAB_C, _scores(random.Random(0), LAB_C)), "lab-c")
     assert first.status_code == 201, first.text  # the tight phase's one run is used
+    _sign_in(live)
     made["live"] = live  # type: ignore[assignment]
     return live
+
+
+def _sign_in(live: Live) -> None:
+    """Register the team that uploads from the web page and sign the client in as it."""
+    from serve_kit import page_csrf
+
+    answer = live.client.post("/api/campaigns/up25/teams", json={"team": "webbers"})
+    live.web_token = answer.json()["token"]
+    fields = {"csrf": page_csrf(live.client, "/campaigns/up25"), "token": live.web_token}
+    signed = live.client.post("/login", data=fields, follow_redirects=False)
+    assert signed.status_code == 303, signed.text
+    live.csrf = page_csrf(live.client, "/campaigns/up25")  # bound to the session now
 
 
 def _post(
@@ -143,6 +155,7 @@ class Request:
     filename: str | None = "run.csv"
     auth: str | None = None
     team: Any = None
+    web: str | None = None  # the upload page's form: "ok", or which part of it to spoil
 
 
 RAW = "<the body as it is>"
@@ -183,6 +196,8 @@ def run_upload(case: Case, folder: Path) -> Outcome:
             if req.team is not None:
                 sent = body if req.team == RAW else json.dumps({"team": req.team}).encode()
                 answer = live.client.post("/api/campaigns/up25/teams", content=sent)
+            elif req.web is not None:
+                return _post_form(live, req, body, folder, errors)
             else:
                 answer = _post(live, req.phase, body, req.target, req.filename, req.auth)
         except Exception as error:  # the harness counts it: that is its job
@@ -199,6 +214,38 @@ def run_upload(case: Case, folder: Path) -> Outcome:
         *(w for r in found.get("results") or [] for w in r.get("warnings", [])),
     ]
     return Outcome(0, json.dumps({**found, "warnings": warnings}), "", None, folder)
+
+
+def _post_form(live: Live, req: Request, body: bytes, folder: Path, errors: _Errors) -> Outcome:
+    """The upload page's form: the file, the target and the CSRF value (``req.web`` says
+    which to spoil). A refusal is a 4xx page, or a page saying the file was not accepted; an
+    accepted upload is found as the one new submission of the signed-in team."""
+    auth = {"authorization": f"Bearer {live.web_token}"}
+    before = {v["id"] for v in live.client.get("/api/submissions", headers=auth).json()}
+    fields = {"csrf": {"no-csrf": "", "bad-csrf": live.csrf[:-4] + "AAAA"}.get(req.web, live.csrf)}
+    if req.target is not None:
+        fields["target"] = req.target
+    files: list[tuple[str, tuple[str, bytes]]] = [("file", (req.filename or "", body))]
+    if req.web == "two-files":
+        files.append(("file", ("second.csv", body)))
+    if req.web == "no-file":
+        files = [("other", ("run.csv", body))]
+    answer = live.client.post(
+        f"/campaigns/up25/phases/{quote(req.phase, safe='')}/upload", data=fields, files=files
+    )
+    if errors.found or answer.status_code >= 500:
+        why = f"HTTP {answer.status_code}: {answer.text[:500]}\n" + "\n".join(errors.found)
+        return Outcome(1, "", why, RuntimeError(why), folder, why)
+    shown = re.search(r'<p class="error">(.*?)</p>', answer.text, re.DOTALL)
+    if answer.status_code >= 400 or "Not accepted" in answer.text:
+        return Outcome(2, "", html.unescape(shown.group(1)) if shown else answer.text, None, folder)
+    new = [v for v in live.client.get("/api/submissions", headers=auth).json()
+           if v["id"] not in before]  # fmt: skip
+    if len(new) != 1:
+        why = f"{len(new)} new submissions after one upload"
+        return Outcome(1, "", why, RuntimeError(why), folder, why)
+    view = {**new[0], "token": live.web_token, "warnings": new[0].get("warnings") or []}
+    return Outcome(0, json.dumps(view), "", None, folder)
 
 
 def _upload(label: str, req: Request, body: bytes, expect: Any) -> Case:
@@ -227,9 +274,8 @@ def _record(outcome: Outcome) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     answer = json.loads(outcome.stdout)
     live = _live()
     if not answer.get("hidden"):
-        view = live.client.get(
-            f"/api/submissions/{answer['id']}", headers={"authorization": f"Bearer {live.token}"}
-        ).json()
+        auth = {"authorization": f"Bearer {answer.get('token', live.token)}"}
+        view = live.client.get(f"/api/submissions/{answer['id']}", headers=auth).json()
         return answer, view.get("results") or []
     con = sqlite3.connect(live.folder / "serve.db")
     try:
@@ -320,9 +366,11 @@ def _draw_register(rng: random.Random) -> Case:
 
 
 def draw_upload(rng: random.Random) -> Case:
-    kind = rng.randrange(15)
+    kind = rng.randrange(16)
     if kind == 14:
         return _draw_register(rng)
+    if kind == 15:
+        return _draw_web(rng)
     if kind <= 3:
         return _draw_pairs(rng)
     if kind <= 5:
@@ -512,8 +560,10 @@ def _draw_suite(rng: random.Random) -> Case:
 
 def _draw_hidden(rng: random.Random) -> Case:
     """lab-b in the hidden test phase: refused only for what the input shows."""
+    if rng.random() < 0.4:
+        return _draw_hidden_sts(rng)
     gold, scores = LAB_B, _scores(rng, LAB_B)
-    req = Request("test", None, "test.csv")
+    req = Request("test", "lab-b", "test.csv")
     bad = Reject(("test.csv",), warning_ok=False)
     kind = rng.randrange(6)
     if kind <= 1:  # valid: the number is kept (read from the database row)
@@ -532,6 +582,59 @@ def _draw_hidden(rng: random.Random) -> Case:
         return _upload("hidden-other-pairs", req, _pair_text(LAB_A, _scores(rng, LAB_A)), bad)
     label, body = damage(rng, _pair_text(gold, scores))
     return _upload(f"hidden-damage-{label}", req, body, Either(("test.csv",)))
+
+
+def _hidden_pearson(scores: list[str]) -> float:
+    """lab-sts3's Pearson as a hidden phase scores it: over the lines the gold scores, a
+    blank line scored 0 (:mod:`simeval.serve.service.hidden`)."""
+    kept = [(g, float(s or 0)) for (_, _, g), s in zip(STS3, scores, strict=True) if g == g]
+    return float(pearsonr([g for g, _ in kept], [s for _, s in kept])[0])
+
+
+def _draw_hidden_sts(rng: random.Random) -> Case:
+    """lab-sts3 in the hidden test phase: blank lines are allowed anywhere (scored 0)."""
+    scores = _sts_text_scores(rng, STS3)
+    req = Request("test", "lab-sts3", "STS.output.lab3.txt")
+    bad = Reject(("STS.output.lab3.txt",), warning_ok=False)
+    kind = rng.randrange(5)
+    if kind <= 1:  # valid, with up to two blank lines anywhere (the gold's blank one too)
+        for i in rng.sample(range(len(scores)), rng.randint(0, 2)):
+            scores[i] = ""
+        expected = {"lab-sts3": ("pearson", _hidden_pearson(scores))}
+        return _upload("hidden-sts-valid", req, _sts_text(scores), Accept(_metric_check(expected)))
+    if kind == 2:  # every line blank
+        return _upload("hidden-sts-all-blank", req, _sts_text([""] * len(scores)), bad)
+    if kind == 3:  # a line too few or too many, a word for a score
+        i = rng.randrange(len(scores))
+        changed = rng.choice([scores[:-1], [*scores, "2"], [*scores[:i], "x", *scores[i + 1 :]]])
+        return _upload("hidden-sts-bad-lines", req, _sts_text(changed), bad)
+    label, body = damage(rng, _sts_text(scores))
+    return _upload(f"hidden-sts-damage-{label}", req, body, Either(("STS.output.lab3.txt",)))
+
+
+def _draw_web(rng: random.Random) -> Case:
+    """An upload from the page's form (the session of the team webbers)."""
+    scores = _scores(rng, LAB_A)
+    body = _pair_text(LAB_A, scores)
+    spoil = rng.choice(["ok", "ok", "ok", "no-csrf", "bad-csrf", "two-files", "no-file",
+                        "target", "content", "filename"])  # fmt: skip
+    req = Request("trial", "lab-a", "web.csv", web=spoil)
+    if spoil == "ok":
+        return _upload("web-valid", req, body, Accept(_spearman(LAB_A, scores, "lab-a")))
+    if spoil in ("no-csrf", "bad-csrf"):
+        return _upload(f"web-{spoil}", req, body, Reject(("CSRF",), False))
+    if spoil in ("two-files", "no-file"):
+        return _upload(f"web-{spoil}", req, body, Reject(("file",), False))
+    if spoil == "target":
+        target = rng.choice(["nosuch", "lab-b", "", None])
+        req = Request("trial", target, "web.csv", web=spoil)
+        return _upload("web-target", req, body, Reject(("target", str(target)), False))
+    if spoil == "content":
+        scores[rng.randrange(len(scores))] = rng.choice(NOT_NUMBERS + NOT_FINITE)
+        return _upload("web-content", req, _pair_text(LAB_A, scores), Reject(("web.csv",), False))
+    name = rng.choice(["../../x.csv", "a\x1b[2Jb.csv", "", "C:\\fake\\path.csv", "x" * 3000])
+    req = Request("trial", "lab-a", name, web="ok")
+    return _upload("web-filename", req, body, Accept(_spearman(LAB_A, scores, "lab-a")))
 
 
 def _draw_request(rng: random.Random) -> Case:
