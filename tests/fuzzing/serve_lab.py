@@ -61,66 +61,34 @@ STS3 = sentences(  # its third pair has no gold score (a blank gold line): it is
 )
 
 
-def _gold(rows: Pairs) -> bytes:
-    return "".join(f"{a}\t{b}\t{s}\n" for a, b, s in rows).encode()
+GRADED = {"lab-a": LAB_A, "lab-b": LAB_B, "lab-c": LAB_C, "lab-base": LAB_BASE,
+          "lab-hidden": LAB_HIDDEN}  # fmt: skip
+STS_SETS = {"lab-sts": ("lab", STS), "lab-sts2": ("lab2", STS2), "lab-sts3": ("lab3", STS3)}
 
 
-def _sts_files(stem: str, rows: Pairs) -> dict[str, bytes]:
+def _sts_entry(name: str, dataset: str) -> str:
+    files = f'input = "STS.input.{dataset}.txt"\ngold = "STS.gs.{dataset}.txt"'
+    return f'[benchmark.{name}]\nkind = "sts"\n{files}\ndataset = "{dataset}"\n\n'
+
+
+def _sts_files(dataset: str, rows: Pairs) -> dict[str, bytes]:
+    """An STS set's input and gold files (a NaN gold score: a blank line)."""
     return {
-        f"STS.input.{stem}.txt": "".join(f"{a}\t{b}\n" for a, b, _ in rows).encode(),
-        f"STS.gs.{stem}.txt": "".join(f"{'' if s != s else s}\n" for _, _, s in rows).encode(),
+        f"STS.input.{dataset}.txt": "".join(f"{a}\t{b}\n" for a, b, _ in rows).encode(),
+        f"STS.gs.{dataset}.txt": "".join(f"{'' if s != s else s}\n" for _, _, s in rows).encode(),
     }
 
 
-LAB_TOML = """\
-[benchmark.lab-a]
-gold = "lab-a.tsv"
-
-[benchmark.lab-b]
-gold = "lab-b.tsv"
-
-[benchmark.lab-c]
-gold = "lab-c.tsv"
-
-[benchmark.lab-base]
-gold = "lab-base.tsv"
-
-[benchmark.lab-hidden]
-gold = "lab-hidden.tsv"
-
-[benchmark.lab-sts]
-kind = "sts"
-input = "STS.input.lab.txt"
-gold = "STS.gs.lab.txt"
-dataset = "lab"
-
-[benchmark.lab-sts2]
-kind = "sts"
-input = "STS.input.lab2.txt"
-gold = "STS.gs.lab2.txt"
-dataset = "lab2"
-
-[benchmark.lab-sts3]
-kind = "sts"
-input = "STS.input.lab3.txt"
-gold = "STS.gs.lab3.txt"
-dataset = "lab3"
-
-[suite.lab-suite]
-members = ["lab-sts", "lab-sts2"]
-aggregate = "sts"
-"""
-LAB: dict[str, bytes] = {
-    "lab.toml": LAB_TOML.encode(),
-    "lab-a.tsv": _gold(LAB_A),
-    "lab-b.tsv": _gold(LAB_B),
-    "lab-c.tsv": _gold(LAB_C),
-    "lab-base.tsv": _gold(LAB_BASE),
-    "lab-hidden.tsv": _gold(LAB_HIDDEN),
-    **_sts_files("lab", STS),
-    **_sts_files("lab2", STS2),
-    **_sts_files("lab3", STS3),
-}
+LAB_TOML = (
+    "".join(f'[benchmark.{name}]\ngold = "{name}.tsv"\n\n' for name in GRADED)
+    + "".join(_sts_entry(name, dataset) for name, (dataset, _) in STS_SETS.items())
+    + '[suite.lab-suite]\nmembers = ["lab-sts", "lab-sts2"]\naggregate = "sts"\n'
+)
+LAB: dict[str, bytes] = {"lab.toml": LAB_TOML.encode()}
+for _name, _rows in GRADED.items():
+    LAB[f"{_name}.tsv"] = "".join(f"{a}\t{b}\t{g}\n" for a, b, g in _rows).encode()
+for _dataset, _rows in STS_SETS.values():
+    LAB.update(_sts_files(_dataset, _rows))
 
 made: dict[str, Any] = {}  # what each surface makes once per process
 
