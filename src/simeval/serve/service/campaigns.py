@@ -17,7 +17,15 @@ A campaign file::
     max_bytes = 1_000_000                # upload size cap
     hidden = false                       # scores hidden until published (see below)
 
-Targets are checked when the campaign is created: each must load. A suite of one file per
+The whole file is checked before anything is written, each error naming the file and the key:
+names are taken once whatever their case (a campaign ``Lex25`` beside ``lex25``, phases
+``dev`` and ``DEV``); a title is text of at most 200 characters without control characters or
+bidirectional overrides; ``runs``, ``max_bytes`` and ``max_teams`` are whole numbers from 1 to
+2,147,483,647 (an Integer column on every dialect); times have a zone; a target is listed once
+per phase. A byte-order mark before the TOML is allowed.
+
+Targets are checked when the campaign is created: each must load, and a ``views`` subset of its
+registry entry must name columns its gold has (:func:`check_views`). A suite of one file per
 member (``sts12``) takes a zip archive of those files per run (:mod:`.archive`); its members
 can also be targets of their own (``sts12-msrvid``).
 
