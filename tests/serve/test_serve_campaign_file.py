@@ -2,7 +2,8 @@
 ``tests/fuzzing/surfaces/serve.py`` found accepted or crashing:
 
 - ``phase`` that is not an array of tables, ``registry`` that is not a list of paths (a
-  traceback, or a letter of the string taken for a file);
+  traceback, or a letter of the string taken for a file), a registry path too long for the file
+  system (an error that named only that path);
 - a title that is not text, holds a control character or a bidirectional override, or passes
   the column's 200 characters; a time with no UTC equivalent (a traceback);
 - a campaign name taken in another case, two phases one name in two cases, a target twice;
@@ -43,6 +44,10 @@ BAD = {
     "registry-a-string": (
         GOOD.replace('name = "lex25"', 'name = "lex25"\nregistry = "a.toml"'),
         "registry",
+    ),
+    "registry-name-too-long": (
+        GOOD.replace('name = "lex25"', 'name = "lex25"\nregistry = ["' + "x" * 5000 + '.toml"]'),
+        "File name too long",
     ),
     "registry-a-number": (
         GOOD.replace('name = "lex25"', 'name = "lex25"\nregistry = [3]'),

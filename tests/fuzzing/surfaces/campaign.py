@@ -298,7 +298,9 @@ def draw_campaign(rng: random.Random) -> Case:
         )
         return _refuse("bad-title", doc, "title")
     if kind == 17:  # registry files: missing, not a list, not text
-        doc["registry"] = rng.choice([["nothere.toml"], "lab.toml", [3], Raw("{}")])
+        doc["registry"] = rng.choice(
+            [["nothere.toml"], "lab.toml", [3], Raw("{}"), ["x" * 5000 + ".toml"], ["."]]
+        )
         return _refuse("bad-registry", doc, "registry", "nothere.toml")
     if kind == 18:  # the registry's own faults, found when the campaign is made
         return _lab_fault(rng, doc)

@@ -241,6 +241,18 @@ def campaign_doc(path: Path) -> dict[str, Any]:
         raise InputError(path, None, f"not a TOML campaign file: {exc}") from None
 
 
+def _registry_file(path: Path, written: str) -> str:
+    """A registry file of the campaign file ``path`` (relative to it), which must be a file."""
+    shown = written if len(written) <= 80 else written[:80] + "…"
+    try:
+        found = (path.parent / written).resolve()
+        if found.is_file():
+            return str(found)
+    except OSError as exc:  # a name too long for the file system, a loop of links
+        raise InputError(path, None, f"registry: {shown!r}: {exc.strerror}") from None
+    raise InputError(path, None, f"registry: {shown!r}: no such registry file")
+
+
 def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]]:
     """(name, title, registry files, phases) of a campaign file, checked
     (:func:`read_registration` reads its registration keys)."""
@@ -251,7 +263,7 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         raise InputError(path, None, f"unknown key(s) {sorted(unknown)}; known: {known}")
     name = check_name(doc.get("name"), "campaign name", path)
     files = _list_of_text(doc.get("registry", []), "registry", "registry file paths", path)
-    registry = [str((path.parent / p).resolve()) for p in files]
+    registry = [_registry_file(path, p) for p in files]
     tables = doc.get("phase", [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise InputError(path, None, "phase: expected [[phase]] tables (an array of tables)")
