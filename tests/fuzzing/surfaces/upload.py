@@ -617,7 +617,7 @@ def _draw_web(rng: random.Random) -> Case:
     scores = _scores(rng, LAB_A)
     body = _pair_text(LAB_A, scores)
     spoil = rng.choice(["ok", "ok", "ok", "no-csrf", "bad-csrf", "two-files", "no-file",
-                        "target", "content", "filename"])  # fmt: skip
+                        "target", "content", "filename", "too-large"])  # fmt: skip
     req = Request("trial", "lab-a", "web.csv", web=spoil)
     if spoil == "ok":
         return _upload("web-valid", req, body, Accept(_spearman(LAB_A, scores, "lab-a")))
@@ -629,6 +629,9 @@ def _draw_web(rng: random.Random) -> Case:
         target = rng.choice(["nosuch", "lab-b", "", None])
         req = Request("trial", target, "web.csv", web=spoil)
         return _upload("web-target", req, body, Reject(("target", str(target)), False))
+    if spoil == "too-large":  # the small phase's cap is 64 bytes
+        req = Request("small", "lab-sts2", "web.txt", web=spoil)
+        return _upload("web-too-large", req, _sts_text(["1.0"] * 40), Reject(("cap",), False))
     if spoil == "content":
         scores[rng.randrange(len(scores))] = rng.choice(NOT_NUMBERS + NOT_FINITE)
         return _upload("web-content", req, _pair_text(LAB_A, scores), Reject(("web.csv",), False))
