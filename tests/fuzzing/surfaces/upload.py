@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
 from fuzzing.harness import Accept, Case, Either, Outcome, Reject, Surface, close, damage
@@ -294,19 +295,20 @@ def _record(outcome: Outcome) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return answer, json.loads(stored or "[]")
 
 
-def _metric_check(expected: dict[str, tuple[str, float]]) -> Callable[[Outcome], str | None]:
-    """Each benchmark's metric as scipy has it (benchmark → (metric, value))."""
+def _metric_check(expected: dict[str, dict[str, float]]) -> Callable[[Outcome], str | None]:
+    """Each benchmark's metrics as scipy and numpy have them (benchmark → metric → value)."""
 
     def check(outcome: Outcome) -> str | None:
         answer, records = _record(outcome)
         if "/" in answer.get("file", "/") or not answer["file"].isprintable():
             return f"the client's name shown as {answer.get('file')!r}"
         got = {r["benchmark"]: r.get("metrics", {}) for r in records}
-        for bench, (metric, value) in expected.items():
+        for bench, metrics in expected.items():
             if bench not in got:
                 return f"no record of {bench}: {sorted(got)}"
-            if not close(got[bench].get(metric), value):
-                return f"{bench} {metric} {got[bench].get(metric)} != scipy's {value}"
+            for metric, value in metrics.items():
+                if not close(got[bench].get(metric), value):
+                    return f"{bench} {metric} {got[bench].get(metric)} != {value} (scipy, numpy)"
         return None
 
     return check
@@ -314,11 +316,29 @@ def _metric_check(expected: dict[str, tuple[str, float]]) -> Callable[[Outcome],
 
 def _spearman(gold: Pairs, scores: list[str], bench: str) -> Callable[[Outcome], str | None]:
     value = float(spearmanr([g for _, _, g in gold], [float(s) for s in scores])[0])
-    return _metric_check({bench: ("spearman", value)})
+    return _metric_check({bench: {"spearman": value}})
 
 
 def _pearson(rows: list[tuple[str, str, float]], scores: list[str]) -> float:
     return float(pearsonr([g for _, _, g in rows], [float(s) for s in scores])[0])
+
+
+def _sts12_aggregates(sets: list[Pairs], runs: list[list[str]]) -> dict[str, float]:
+    """SemEval-2012 STS's aggregates of a run, by hand with numpy and scipy: ``all`` (Pearson
+    over the sets concatenated), ``allnrm`` (each set's scores fitted to its gold by least
+    squares first), ``mean`` (the sets' Pearsons weighted by their pairs) and
+    ``pooled_spearman`` (Spearman over the sets concatenated)."""
+    golds = [np.array([g for _, _, g in rows]) for rows in sets]
+    systems = [np.array([float(x) for x in run]) for run in runs]
+    fitted = [np.polyval(np.polyfit(x, g, 1), x) for g, x in zip(golds, systems, strict=True)]
+    gold, system = np.concatenate(golds), np.concatenate(systems)
+    rs = [pearsonr(g, x)[0] for g, x in zip(golds, systems, strict=True)]
+    return {
+        "all": float(pearsonr(gold, system)[0]),
+        "allnrm": float(pearsonr(gold, np.concatenate(fitted))[0]),
+        "mean": float(np.average(rs, weights=[len(g) for g in golds])),
+        "pooled_spearman": float(spearmanr(gold, system)[0]),
+    }
 
 
 def _sts_text(scores: list[str], eol: str = "\n") -> bytes:
@@ -480,7 +500,7 @@ def _draw_sts(rng: random.Random) -> Case:
             scores = [repr(round(rng.uniform(-10, 100), 3)) for _ in scores]
         spelled = [rng.choice([s, f"{float(s):e}", f"{float(s):.6f}", f" {s} "]) for s in scores]
         body = _sts_text(spelled, rng.choice(["\n", "\r\n"]))
-        expect = Accept(_metric_check({"lab-sts": ("pearson", _pearson(STS, scores))}))
+        expect = Accept(_metric_check({"lab-sts": {"pearson": _pearson(STS, scores)}}))
         return _upload("sts-valid", req, body, expect)
     i = rng.randrange(len(scores))
     if kind == 2:
@@ -525,8 +545,9 @@ def _draw_suite(rng: random.Random) -> Case:
             entries.append(("README.txt", b"our run\n"))
         rng.shuffle(entries)
         expected = {
-            "lab-sts": ("pearson", _pearson(STS, one)),
-            "lab-sts2": ("pearson", _pearson(STS2, two)),
+            "lab-sts": {"pearson": _pearson(STS, one)},
+            "lab-sts2": {"pearson": _pearson(STS2, two)},
+            "lab-suite": _sts12_aggregates([STS, STS2], [one, two]),
         }
         stored = rng.choice([zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED])
         return _upload("suite-valid", req, _zip(entries, stored), Accept(_metric_check(expected)))
@@ -607,7 +628,7 @@ def _draw_hidden_sts(rng: random.Random) -> Case:
     if kind <= 1:  # valid, with up to two blank lines anywhere (the gold's blank one too)
         for i in rng.sample(range(len(scores)), rng.randint(0, 2)):
             scores[i] = ""
-        expected = {"lab-sts3": ("pearson", _hidden_pearson(scores))}
+        expected = {"lab-sts3": {"pearson": _hidden_pearson(scores)}}
         return _upload("hidden-sts-valid", req, _sts_text(scores), Accept(_metric_check(expected)))
     if kind == 2:  # every line blank
         return _upload("hidden-sts-all-blank", req, _sts_text([""] * len(scores)), bad)
