@@ -54,14 +54,16 @@ def _campaign(rng: random.Random) -> dict[str, Any]:
     trial = _phase(
         rng,
         rng.choice(["trial", "dev", "Trial-1"]),
-        rng.sample(VISIBLE[:-1], rng.randint(1, 3)),
+        rng.sample(VISIBLE, rng.randint(1, 3)),
         START,
     )
     doc: dict[str, Any] = {"name": name, "registry": ["lab.toml"], "phase": [trial]}
     if rng.random() < 0.7:
         hidden = rng.sample(HIDDEN, rng.randint(1, 2))
-        test = _phase(rng, rng.choice(["test", "Test", "TEST"]), hidden, trial["deadline"])
-        doc["phase"].append(test)
+        # after the trial, or overlapping it, or opening first; listed after it or before
+        opens = rng.choice([trial["deadline"], START + timedelta(days=1), START - timedelta(3)])
+        test = _phase(rng, rng.choice(["test", "Test", "TEST"]), hidden, opens)
+        doc["phase"].insert(rng.choice([0, 1]), test)
     if rng.random() < 0.5:
         doc["title"] = rng.choice(["Word similarity 2026", "Сходство слов", "a & b <c>"])
     if rng.random() < 0.3:
