@@ -138,3 +138,19 @@ def test_a_campaign_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) ->
     db = Database(f"sqlite:///{tmp_path / 'serve.db'}")
     assert create_campaign(db, path, OPENS, Targets()).name == "lex25"
     db.dispose()
+
+
+def test_a_refused_campaign_file_leaves_no_server_behind(tmp_path: Path) -> None:
+    """`serve campaign` reads the file before it opens (or makes) the server's folder: a typo
+    in the folder's name and a wrong file make no database."""
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    zero = campaign_toml("lex25", phase_toml("trial", ["mc30"], runs=0))
+    (tmp_path / "campaign.toml").write_text(zero, encoding="utf-8")
+    folder = tmp_path / "typo"
+    file = str(tmp_path / "campaign.toml")
+    done = CliRunner().invoke(app, ["serve", "campaign", str(folder), file])
+    assert done.exit_code == 2 and "runs" in done.output
+    assert not folder.exists()

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from serve_kit import OPENS, Clock, make_server, pair_file, register, stop, upload
+from serve_kit import CAMPAIGN, OPENS, Clock, make_server, pair_file, register, stop, upload
 from simeval.cli import app as cli
 
 pytest.importorskip("fastapi")
@@ -190,7 +190,8 @@ def test_a_bad_database_url_is_one_line_and_exit_2(tmp_path, monkeypatch, url, c
 
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("started"))
     args = ["serve", command, str(tmp_path / "t"), "--db", url]
-    if command == "campaign":
+    if command == "campaign":  # a good file: the URL is what is wrong
+        (tmp_path / "c.toml").write_text(CAMPAIGN, encoding="utf-8")
         args.insert(3, str(tmp_path / "c.toml"))
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 2, r.output

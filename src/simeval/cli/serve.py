@@ -78,8 +78,14 @@ def campaign_cmd(
     left blank where the gold has a score is scored 0, and any other error stays hidden with
     the run until publication. Warnings from the file and the input (format, pairs without a
     score) are shown with each upload."""
-    from simeval.serve.service.campaigns import Targets, create_campaign, phase_lines
+    from simeval.serve.service.campaigns import (
+        Targets,
+        check_campaign_file,
+        create_campaign,
+        phase_lines,
+    )
 
+    check_campaign_file(file)  # a wrong file is refused before the server is opened, or made
     database, _ = _open(folder, db)
     c = create_campaign(database, file, datetime.now(UTC), Targets())
     out.print(f"campaign {terminal_text(c.name)} created", highlight=False)

@@ -331,12 +331,18 @@ def phase_lines(path: Path) -> list[str]:
     return lines
 
 
+def check_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec], Registration]:
+    """What the campaign file ``path`` says, checked as far as the file alone shows (its
+    targets are loaded by :func:`create_campaign`)."""
+    name, title, registry, phases = read_campaign_file(path)
+    return name, title, registry, phases, read_registration(campaign_doc(path), path)
+
+
 def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -> Campaign:
     """Add the campaign of ``path`` (every target loaded and checked first; no benchmark or
     item both visible and hidden, within it or against any campaign already made)."""
-    name, title, registry, phases = read_campaign_file(path)
+    name, title, registry, phases, registration = check_campaign_file(path)
     covers: dict[str, set[str]] = {}  # the benchmarks each phase scores, suites' members too
-    registration = read_registration(campaign_doc(path), path)
     for p in phases:
         for t in p.targets:
             try:
