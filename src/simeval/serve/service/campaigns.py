@@ -425,8 +425,9 @@ def check_views(entries: dict[str, Any], target: Any) -> None:
     a column its items lack (the report would leave the view out without a word): found
     now, not when the campaign's report is made."""
     for b in getattr(target, "members", None) or [target]:
-        have = item_columns(b)
-        for view in getattr(entries.get(b.name), "views", ()):
+        views = getattr(entries.get(b.name), "views", ())
+        have = item_columns(b) if views else set()
+        for view in views:
             lacking = [c for c in view.columns if c not in have]
             if lacking:
                 raise InputError(
