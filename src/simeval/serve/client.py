@@ -65,7 +65,12 @@ def accepted(status: int, answer: dict[str, Any], file: Path) -> dict[str, Any]:
 
 
 def _http(method: str, url: str, **kwargs: Any) -> Any:
-    import httpx
+    try:
+        import httpx
+    except ImportError:
+        raise SimevalError(
+            "simeval register and submit need an HTTP client: pip install 'simeval[client]'"
+        ) from None
 
     try:
         return httpx.request(method, url, timeout=TIMEOUT, **kwargs)
