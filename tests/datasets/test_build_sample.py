@@ -66,3 +66,28 @@ def test_a_sample_takes_its_quota_from_each_band(tmp_path: Path) -> None:
     }
     log = (out / "log.tsv").read_text().splitlines()
     assert sum("short" in x for x in log) == 1  # band 4 ([0.60, 0.80)) gave none of its 1
+
+
+def test_a_pool_pair_with_an_empty_sentence_is_refused(tmp_path: Path) -> None:
+    """On main the pair ``'' / 'a dog'`` was sampled and written for annotation at exit 0."""
+    pool = tmp_path / "pool.txt"
+    pool.write_text("a cat\ta dog\n\ta dog\na man\t  \n", encoding="utf-8")
+    result = CliRunner().invoke(
+        app, ["build", "sts-sample", str(tmp_path / "o"), "--pool", str(pool)]
+    )
+    assert result.exit_code == 2, result.output
+    assert "pool.txt" in result.stderr and "line 2: sentence 1 is empty" in result.stderr
+    assert "line 3: sentence 2 is empty" in result.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_pool_smaller_than_the_size_warns(tmp_path: Path) -> None:
+    """Asked for 10 pairs from a pool of 2 distinct ones: on main 2 were written with no word
+    of the shortfall; now a warning says so (the sample is still written, as documented)."""
+    pool = tmp_path / "pool.txt"
+    pool.write_text("a cat\ta dog\nthe sun\ta moon\na cat\ta dog\n", encoding="utf-8")
+    argv = ["build", "sts-sample", str(tmp_path / "o"), "--pool", str(pool), "--size", "10"]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    assert "warning: --size 10" in result.stderr and "only 2 distinct pairs" in result.stderr
+    assert len((tmp_path / "o" / "STS.input.sample.txt").read_text().splitlines()) == 2

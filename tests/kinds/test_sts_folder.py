@@ -56,3 +56,34 @@ def test_distinct_names_still_make_a_suite(tmp_path: Path) -> None:
     golds = {m.dataset: m.gold for m in suite.members}
     assert np.array_equal(golds["MSRpar"], a) and np.array_equal(golds["MSRvid"], b)
     assert pearsonr(golds["MSRpar"], b).statistic != pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [("MSRpar", "MSRpar"), ("MSRpar", "msrpar"), ("café", unicodedata.normalize("NFD", "café"))],
+    ids=["same", "case", "nfc-nfd"],
+)
+def test_gold_files_of_one_dataset_name_are_refused(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """``score sts --gold a/STS.gs.MSRpar.txt --gold b/STS.gs.msrpar.txt``: on main a suite of
+    two members of one name, whose ALL pooled the dataset twice; now refused naming the file."""
+    from simeval.api import sts_target
+
+    for folder, dataset in (("a", first), ("b", second)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"STS.gs.{dataset}.txt").write_text("1\n2\n3\n", encoding="utf-8")
+    with pytest.raises(InputError, match="collides") as caught:
+        sts_target(
+            [tmp_path / "a" / f"STS.gs.{first}.txt", tmp_path / "b" / f"STS.gs.{second}.txt"]
+        )
+    assert f"STS.gs.{second}.txt" in str(caught.value)
+
+
+def test_an_empty_dataset_name_is_refused(tmp_path: Path) -> None:
+    """``STS.input..txt`` with ``STS.gs..txt``: on main a benchmark named ``<folder>-`` whose
+    output file is ``STS.output..txt``; now refused naming the file."""
+    _dataset(tmp_path, "", [1.0, 2.0, 3.0])
+    with pytest.raises(InputError, match="empty") as caught:
+        from_path(tmp_path)
+    assert "STS.input..txt" in str(caught.value)

@@ -150,7 +150,7 @@ def build_sts_sample(
 
     if by not in SIMILARITIES:
         raise InputError(None, None, f"--by must be {' or '.join(SIMILARITIES)}, not {by!r}")
-    pairs = [p for path in pool for p in read_sts_input(Path(path))]
+    pairs = [p for path in pool for p in read_sts_input(Path(path), sentences=True)]
     drawn = sample(pairs, size, bands, by, seed)
     settings = {"size": size, "bands": bands, "by": by, "seed": seed}
     names = ("STS.input.sample.txt", "annotation.csv", "sample.tsv")
@@ -184,7 +184,14 @@ def build_sts_sample(
         f"{len(drawn.pairs)} pairs, per band "
         f"{'/'.join(map(str, drawn.taken))} of {'/'.join(map(str, drawn.available))}"
     )
-    return Built(Path(out), [Path(out) / n for n in names], b.counts, summary)
+    short = []
+    if len(drawn.pairs) < size:
+        short.append(
+            f"--size {size}: the pool ({', '.join(map(str, pool))}) holds only "
+            f"{len(drawn.pairs)} distinct pairs; all of them were taken"
+        )
+    files = [Path(out) / n for n in names]
+    return Built(Path(out), files, b.counts, summary, {"warnings": short})
 
 
 def build_negatives(

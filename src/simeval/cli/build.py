@@ -12,6 +12,7 @@ from simeval.cli.common import (
     RichSteps,
     build_app,
     computing,
+    err,
     guarded,
     out,
     plain,
@@ -105,6 +106,8 @@ def build_sts_sample(
 
     built = build(out_dir, pool, size=size, bands=bands, by=by, seed=seed)
     out.print(plain(f"wrote {out_dir}: {built.summary}"))
+    for warning in built.extra.get("warnings", []):
+        err.print(plain(f"warning: {warning}"))
 
 
 @build_app.command("negatives")

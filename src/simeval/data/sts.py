@@ -35,14 +35,22 @@ class STSOutput:
     blank: np.ndarray | None = None
 
 
-def read_sts_input(path: str | Path) -> list[tuple[str, str]]:
-    """Sentence pairs, one per line."""
+def read_sts_input(path: str | Path, *, sentences: bool = False) -> list[tuple[str, str]]:
+    """Sentence pairs, one per line. With ``sentences`` (a pool to sample pairs for
+    annotation from) a sentence that is empty or only white space is an error: there is
+    nothing to annotate (evaluation inputs are read as published)."""
     pairs = []
+    problems = Problems(path)
     for number, text in iter_lines(path):
         fields = text.split("\t")
         if len(fields) < 2:
             raise InputError(path, number, "expected two tab-separated sentences, found no tab")
+        if sentences:
+            for which, sentence in enumerate(fields[:2], 1):
+                if not sentence.strip():
+                    problems.add(number, f"sentence {which} is empty: expected a sentence")
         pairs.append((fields[0], fields[1]))
+    problems.check()
     if not pairs:
         raise InputError(path, None, "empty file, expected sentence pairs")
     return pairs

@@ -256,6 +256,28 @@ def same_name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+class DatasetNames:
+    """The dataset names of one STS target, each claimed once: a name that is empty, or the
+    same as one claimed before under :func:`same_name_key`, is refused (two members of one
+    name would pool one dataset twice in ALL, or read one gold for the other)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, Path] = {}
+
+    def claim(self, dataset: str, path: Path) -> None:
+        if not dataset.strip():
+            raise InputError(path, None, "the dataset name in this file name is empty")
+        key = same_name_key(dataset)
+        if key in self.seen:
+            raise InputError(
+                path,
+                None,
+                f"dataset {dataset!r} collides with {self.seen[key].name} (names that differ only "
+                "in case or Unicode normalisation would be one benchmark); rename one of them",
+            )
+        self.seen[key] = path
+
+
 def sts_folder(folder: Path, name: str | None = None) -> Any:
     """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
     year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
@@ -263,19 +285,11 @@ def sts_folder(folder: Path, name: str | None = None) -> Any:
     are two benchmarks)."""
     name = name or str(folder).rstrip("/")
     members = []
-    seen: dict[str, Path] = {}
+    names = DatasetNames()
     for inp in sorted(folder.glob("STS*.input.*.txt")):
         prefix, _, dataset = inp.name.partition(".input.")
         dataset = dataset.removesuffix(".txt")
-        key = same_name_key(dataset)
-        if key in seen:
-            raise InputError(
-                inp,
-                None,
-                f"dataset {dataset!r} collides with {seen[key].name} (names that differ only "
-                "in case or Unicode normalisation would be one benchmark); rename one of them",
-            )
-        seen[key] = inp
+        names.claim(dataset, inp)
         gs = folder / f"{prefix}.gs.{dataset}.txt"
         if not gs.is_file():
             raise InputError(gs, None, f"no gold file for {inp.name}")
