@@ -50,9 +50,10 @@ def line_too_long(path: str | Path, line: int, cap: int) -> InputError:
     )
 
 
-def refuse_long_lines(data: bytes, path: str | Path) -> None:
+def refuse_long_lines(data: bytes, path: str | Path, first_line: int = 1) -> None:
     """Raise :func:`line_too_long` for the first line of ``data`` longer than :func:`max_line`
-    (for readers that take a file at once)."""
+    (for readers that take a file, or a block of its whole lines whose first is line
+    ``first_line``, at once)."""
     cap = max_line()
     if len(data) <= cap:
         return
@@ -63,7 +64,7 @@ def refuse_long_lines(data: bytes, path: str | Path) -> None:
     lengths = np.diff(bounds) - 1  # without the \n (a \r before it counts: one byte of slack)
     long = np.flatnonzero(lengths > cap + 1)
     if len(long):
-        raise line_too_long(path, int(long[0]) + 1, cap)
+        raise line_too_long(path, first_line + int(long[0]), cap)
 
 
 def refuse_long_number(text: str | bytes, path: str | Path, line: int | None, what: str) -> None:
@@ -100,19 +101,27 @@ def read_bytes(path: str | Path) -> bytes:
         data = f.read()
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            bad = data[exc.start : exc.start + 4]
-            raise InputError(
-                p,
-                line,
-                f"not valid UTF-8 (byte {bad[:1].hex()} at offset {exc.start}); "
-                "convert the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
-            ) from None
+    refuse_bad_utf8(data, p)
     return data
+
+
+def refuse_bad_utf8(data: bytes, path: str | Path, first_line: int = 1, offset: int = 0) -> None:
+    """Raise :class:`InputError` at the first byte of ``data`` that is not UTF-8; ``data`` is a
+    file's bytes, or a block of its whole lines starting at line ``first_line`` and byte
+    ``offset``."""
+    if data.isascii():
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = first_line + data.count(b"\n", 0, exc.start)
+        bad = data[exc.start : exc.start + 4]
+        raise InputError(
+            path,
+            line,
+            f"not valid UTF-8 (byte {bad[:1].hex()} at offset {offset + exc.start}); "
+            "convert the file to UTF-8, e.g. iconv -f cp1251 -t utf-8",
+        ) from None
 
 
 def read_text(path: str | Path) -> str:
@@ -120,12 +129,13 @@ def read_text(path: str | Path) -> str:
     return read_bytes(path).decode("utf-8")
 
 
-def refuse_nul(data: bytes | str, path: str | Path) -> None:
-    """Raise :class:`InputError` at the first NUL: it means a binary or UTF-16 file."""
+def refuse_nul(data: bytes | str, path: str | Path, first_line: int = 1) -> None:
+    """Raise :class:`InputError` at the first NUL: it means a binary or UTF-16 file
+    (``first_line``: the number of the first line of ``data``, a block of a file)."""
     nul = b"\x00" if isinstance(data, bytes) else "\x00"
     newline = b"\n" if isinstance(data, bytes) else "\n"
     if nul in data:
-        line = data.count(newline, 0, data.index(nul)) + 1
+        line = first_line + data.count(newline, 0, data.index(nul))
         raise InputError(
             path, line, "contains NUL bytes: binary or UTF-16 file, expected UTF-8 text"
         )

@@ -6,15 +6,17 @@
   rank field and orders by score; so does simeval.
 - qrels: ``qid iteration docno relevance``, relevance an integer (>= 1 means relevant).
 
-Reading is built for large runs (BUCC-size runs have ~750,000 lines): the file is split once as
-bytes and ids stay UTF-8 byte strings; when a check fails the offending line is looked up so the
-error names it.
+Reading is built for large runs (BUCC-size runs have ~750,000 lines): the file is read in blocks
+of whole lines, each split at once as bytes, and ids stay UTF-8 byte strings; when a check fails
+the offending line is looked up so the error names it. Memory follows the rows kept, not the
+bytes read: a block is about ``BLOCK`` bytes, and a line longer than the line cap is refused as
+soon as the cap is passed, however long the file (``benchmarks/trec_memory.py``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,9 +25,13 @@ import numpy as np
 from simeval.data.atomic import write_atomic
 from simeval.data.table import parse
 from simeval.data.textio import (
+    BOM,
     MAX_NUMBER,
+    line_too_long,
+    max_line,
+    open_binary,
     parse_float,
-    read_bytes,
+    refuse_bad_utf8,
     refuse_long_lines,
     refuse_long_number,
     refuse_nul,
@@ -62,22 +68,57 @@ class Qrels:
     lines: np.ndarray
 
 
-def _fields(path: str | Path, width: int, what: str) -> tuple[list[list[bytes]], np.ndarray]:
-    """Columns of a file with ``width`` fields a line, separated by ASCII white space (C's
-    ``isspace``, as trec_eval reads them), read line by line; blank lines are skipped. The
-    way for files :func:`simeval.data.table.parse` refuses: it names the first bad line."""
-    data = read_bytes(path)
-    refuse_nul(data, path)
-    if not data.endswith(b"\n"):
-        data += b"\n"
+BLOCK = 1 << 20  # bytes read at a time; a block ends at the last line end it holds
+
+
+def _blocks(path: str | Path) -> Iterator[tuple[bytes, int]]:
+    """The file's whole lines in blocks of about ``BLOCK`` bytes, each with the number of its
+    first line; a byte-order mark is dropped. Each block is checked (UTF-8, no NUL, no line
+    past the cap) before it is given, and a line is refused as soon as it passes the cap, so
+    the file is never held whole."""
+    p = Path(path)
+    cap = max_line()
+    line, offset, rest, first = 1, 0, b"", True
+    with open_binary(p) as f:
+        while True:
+            chunk = f.read(BLOCK)
+            if first and chunk.startswith(BOM):
+                chunk = chunk[len(BOM) :]
+            first = False
+            data = rest + chunk if rest else chunk
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)
+            if not cut and chunk:  # no line end yet: the line so far must stay within the cap
+                if len(data) > cap + 1:
+                    raise line_too_long(p, line, cap)
+                rest = data
+                continue
+            block, rest = data[:cut], data[cut:]
+            if block:
+                refuse_bad_utf8(block, p, line, offset)
+                refuse_nul(block, p, line)
+                refuse_long_lines(block, p, line)
+                yield block, line
+            if not chunk:
+                return
+            line += block.count(b"\n")
+            offset += len(block)
+
+
+def _fields(
+    data: bytes, first_line: int, path: str | Path, width: int, what: str
+) -> tuple[list[list[bytes]], np.ndarray] | None:
+    """Columns of a block with ``width`` fields a line, separated by ASCII white space (C's
+    ``isspace``, as trec_eval reads them), read line by line; blank lines are skipped (None
+    when nothing else is there). The way for blocks :func:`simeval.data.table.parse` refuses:
+    it names the first bad line."""
     rows = [line.split() for line in data.split(b"\n")]
-    numbers = [i + 1 for i, r in enumerate(rows) if r]
+    numbers = [first_line + i for i, r in enumerate(rows) if r]
     rows = [r for r in rows if r]
     for i, r in enumerate(rows):
         if len(r) != width:
             raise InputError(path, numbers[i], f"expected {width} fields ({what}), got {len(r)}")
     if not rows:
-        raise InputError(path, None, f"empty file, expected lines of the form: {what}")
+        return None
     return [list(c) for c in zip(*rows, strict=True)], np.asarray(numbers, dtype=np.int64)
 
 
@@ -156,27 +197,56 @@ def _refuse_duplicates(
         )
 
 
+Columns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bytes]
+
+
 def _columns(
     path: str | Path, width: int, what: str, ids: tuple[int, int], number: int, kind: type
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bytes]:
-    """(qids, docnos, numbers, lines, the first row's last field) of a TREC file.
+) -> Columns:
+    """(qids, docnos, numbers, lines, the first row's last field) of a TREC file, read block
+    by block (:func:`_blocks`)."""
+    parts = [
+        part
+        for data, first_line in _blocks(path)
+        if (part := _block(data, first_line, path, width, what, ids, number, kind)) is not None
+    ]
+    if not parts:
+        raise InputError(path, None, f"empty file, expected lines of the form: {what}")
+    if len(parts) == 1:
+        return parts[0]
+    qids, docnos, values, lines = (np.concatenate([p[k] for p in parts]) for k in range(4))
+    return qids, docnos, values, lines, parts[0][4]
 
-    Files whose every line has ``width`` fields are read at once (:mod:`simeval.data.table`);
-    any other goes the line-by-line way, which names the first bad line.
+
+def _block(
+    data: bytes,
+    first_line: int,
+    path: str | Path,
+    width: int,
+    what: str,
+    ids: tuple[int, int],
+    number: int,
+    kind: type,
+) -> Columns | None:
+    """The columns of one block of whole lines (None: only blank lines).
+
+    Blocks whose every line has ``width`` fields are split at once
+    (:mod:`simeval.data.table`); any other goes the line-by-line way, which names the first
+    bad line.
     """
-    data = read_bytes(path)
-    refuse_nul(data, path)
-    refuse_long_lines(data, path)
     table = parse(data, width)
     if table is None:
-        cols, lines = _fields(path, width, what)
+        found = _fields(data, first_line, path, width, what)
+        if found is None:
+            return None
+        cols, lines = found
         qids, docnos = (
             _ids(cols[ids[0]], path, lines, "qid"),
             _ids(cols[ids[1]], path, lines, "docno"),
         )
         values = _numbers(cols[number], kind, path, lines, f"{_NAMES[number, width]}")
         return qids, docnos, values, lines, cols[width - 1][0]
-    lines = table.lines
+    lines = table.lines + (first_line - 1)
     for k, name in zip(ids, ("qid", "docno"), strict=True):
         long = np.flatnonzero(table.lengths(k) > MAX_ID)
         if len(long):
