@@ -127,19 +127,28 @@ def draw(rng: random.Random) -> Case:
         rank = rng.choice(["1.5", "x", "-1", "0", "99999999999999999999"])
         ranked = [(q, d, rank, s) for q, d, _, s in run]
         return accept("rank-ignored", _qrels_text(qrels), _run_text(ranked))
-    if kind == 3:  # scores spelled otherwise, and huge or tiny ones
+    if kind == 3:  # scores spelled otherwise, and large or small ones
+        # Left out, reported: trec_eval (and so pytrec_eval) keeps a score as a C float, so
+        # scores that differ only past float32's precision (1e300 and 1e299, 0.1 and
+        # 0.1 + 1e-12) tie there and go by docno, while simeval compares them as doubles.
+        # Scaled by powers of two within float32's range, distinct scores stay distinct.
 
         def spelling(s: str) -> str:
             value = float(s)
             return rng.choice(
-                [f"{value:e}", f"{value:+}", repr(value * 1e300), repr(value * 1e-300)]
+                [f"{value:e}", f"{value:+}", repr(value * 2**60), repr(value / 2**60)]
             )
 
         run = [(q, d, k, spelling(s)) for q, d, k, s in run]
         return accept("score-spelling", _qrels_text(qrels), _run_text(run))
     if kind == 4:  # relevance negative, zero or large: judged, relevant from 1 up
-        qrels = [(q, d, rng.choice(["-1", "-2", "0", "1000000", "+3", r])) for q, d, r in qrels]
-        qrels[0] = (qrels[0][0], qrels[0][1], "1")
+        # each query keeps its first judgement relevant: pytrec_eval crashes (SIGSEGV) on a
+        # query judged only below 0 whose run retrieves no judged document
+        first = {q: d for q, d, _ in reversed(qrels)}
+        qrels = [
+            (q, d, "1" if first[q] == d else rng.choice(["-1", "-2", "0", "1000000", "+3", r]))
+            for q, d, r in qrels
+        ]
         return accept("relevance", _qrels_text(qrels), _run_text(run))
     if kind == 5:  # queries the run has and the qrels not, and the reverse
         run = [*run, ("unjudged", "d1", "1", "0.5")]
