@@ -103,3 +103,19 @@ def test_output_errors_name_line(tmp_path: Path, text: str, message: str) -> Non
     with pytest.raises(InputError) as info:
         read_sts_output(f)
     assert str(f) in str(info.value) and message in str(info.value)
+
+
+def test_a_gold_off_the_0_5_scale_warns_and_scores(tmp_path: Path) -> None:
+    """Gold scores 7 and -3 (no STS gold leaves 0..5): on main scored with no word; now the
+    same Pearson (scipy's), and a warning naming the gold file and the first such pair."""
+    gold, pred = [1.0, 7.0, -3.0, 4.0, 2.5], [0.1, 0.5, 0.3, 0.9, 0.2]
+    (tmp_path / "STS.gs.odd.txt").write_text("".join(f"{g}\n" for g in gold))
+    (tmp_path / "out.txt").write_text("".join(f"{p}\n" for p in pred))
+    argv = ["score", "sts", "--gold", str(tmp_path / "STS.gs.odd.txt")]
+    result = CliRunner().invoke(app, [*argv, "--pred", str(tmp_path / "out.txt"), "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout.splitlines()[0])
+    assert record["metrics"]["pearson"] == pytest.approx(pearsonr(gold, pred)[0], abs=1e-12)
+    (warning,) = record["warnings"]
+    assert "STS.gs.odd.txt" in warning and "2 gold scores outside" in warning
+    assert "pair 2, 7" in warning

@@ -225,8 +225,22 @@ class STSBenchmark(Benchmark):
         return Aligned(
             items,
             {"gold": n, "scored": scored, "missing": n - scored, "extra": 0},
-            warnings=list(submission.warnings),
+            warnings=[*submission.warnings, *self.scale_warnings()],
         )
+
+    def scale_warnings(self) -> list[InputWarning]:
+        """A warning when gold scores fall outside STS's 0..5 scale (no published STS gold
+        does): the file is likely not an STS gold, or its scale is not STS's. The gold file is
+        the last of ``data`` (input, then gold)."""
+        low, high = STS.gold_range
+        outside = np.flatnonzero((self.gold < low) | (self.gold > high))
+        if not len(outside):
+            return []
+        text = (
+            f"{len(outside)} gold scores outside STS's {low:g}..{high:g} scale (first: pair "
+            f"{int(outside[0]) + 1}, {self.gold[outside[0]]:g}); is this an STS gold file?"
+        )
+        return [InputWarning(next(reversed(self.data), None), None, text)]
 
 
 def load_sts(entry: STSEntry, files: Files) -> STSBenchmark:

@@ -163,7 +163,7 @@ def draw_files(rng: random.Random) -> Case:
     which = rng.choice(["gold", "pred"])
     bad = "STS.gs.set0.txt" if which == "gold" else "out0.txt"
     golds, preds = [_lines(gold)], [_output(pred, conf)]
-    kind = rng.randrange(18)
+    kind = rng.randrange(19)
     if kind == 0:  # a valid pair of files: the numbers
         return _files_case(
             "valid", golds, preds, Accept(_expect({"set0": _metrics(gold, pred, conf)}))
@@ -263,6 +263,10 @@ def draw_files(rng: random.Random) -> Case:
         data = (golds[0] if which == "gold" else preds[0]).decode().encode(enc)
         g, p = (data, preds[0]) if which == "gold" else (golds[0], data)
         return _files_case(f"encoding-{enc}", [g], [p], Reject((bad,)))
+    if kind == 17:  # a gold score off STS's 0..5 scale: numbers, but not an STS gold
+        k = next(j for j, g in enumerate(gold) if g)
+        gold[k] = rng.choice(["-0.5", "5.2", "7", "100", "-3"])
+        return _files_case("off-scale", [_lines(gold)], preds, Reject(("STS.gs.set0.txt",)))
     label, data = damage(rng, golds[0] if which == "gold" else preds[0])
     g, p = (data, preds[0]) if which == "gold" else (golds[0], data)
     return _files_case(f"damage-{label}", [g], [p], Either())
