@@ -349,10 +349,14 @@ def draw_folder(rng: random.Random) -> Case:
             twins.append(unicodedata.normalize("NFD", first))
         if first == "MSRpar":
             twins.append("ＭＳＲpar")  # fullwidth letters: the same name under NFKC
-        twin = rng.choice(twins)
+        twin = rng.choice([*twins, "prefix"])
+        argv = rng.choice([score, evaluate])
+        if twin == "prefix":  # the same dataset under another year's prefix
+            files[f"F/STS.2012.input.{first}.txt"] = files[f"F/STS.input.{first}.txt"]
+            files[f"F/STS.2012.gs.{first}.txt"] = files[f"F/STS.gs.{first}.txt"]
+            return _folder_case("collision", files, argv, Reject((f"STS.input.{first}.txt",)))
         files[f"F/STS.input.{twin}.txt"] = files[f"F/STS.input.{first}.txt"]
         files[f"F/STS.gs.{twin}.txt"] = files[f"F/STS.gs.{first}.txt"]
-        argv = rng.choice([score, evaluate])
         return _folder_case("collision", files, argv, Reject((f"STS.input.{twin}.txt",)))
     if kind == 4:  # an input without its gold
         del files[f"F/STS.gs.{first}.txt"]

@@ -123,10 +123,12 @@ def draw(rng: random.Random) -> Case:
         elif style == "blank-lines":
             q, r = b"\n" + q.replace(b"\n", b"\n\n"), r + b"\n  \n"
         return accept(style, q, r)
-    if kind == 2:  # ranks trec_eval ignores (it orders by score): not integers, all the same
+    if kind == 2:  # fields trec_eval ignores: ranks (it orders by score), qrels iterations
         rank = rng.choice(["1.5", "x", "-1", "0", "99999999999999999999"])
         ranked = [(q, d, rank, s) for q, d, _, s in run]
-        return accept("rank-ignored", _qrels_text(qrels), _run_text(ranked))
+        iteration = rng.choice(["0", "Q0", "iter-7", "-1"])
+        judged = _qrels_text(qrels).replace(b" 0 ", f" {iteration} ".encode())
+        return accept("ignored-fields", judged, _run_text(ranked))
     if kind == 3:  # scores spelled otherwise, and large or small ones
         # Left out, reported: trec_eval (and so pytrec_eval) keeps a score as a C float, so
         # scores that differ only past float32's precision (1e300 and 1e299, 0.1 and
