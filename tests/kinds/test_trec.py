@@ -257,3 +257,28 @@ def test_max_retrieved_cuts_like_trec_eval_minus_m() -> None:
     assert dict(zip(ev.qids.tolist(), ev.per_query["recip_rank"], strict=True))["ties"] == (
         pytest.approx(1 / 1001)
     )
+
+
+@pytest.mark.parametrize(
+    "relevant, other",
+    [(0.1 + 1e-12, 0.1), (1e300, 1e299), (3e-300, 1e-300), (0.5, 0.5 - 1e-9)],
+    ids=["a-hair-apart", "past-float32-max", "past-float32-min", "below-float32-precision"],
+)
+def test_scores_apart_only_past_float32_tie_as_in_trec_eval(
+    tmp_path: Path, relevant: float, other: float
+) -> None:
+    """trec_eval keeps a score as a C float: the relevant document ``a`` and ``b`` tie there and
+    ``b`` (the greater docno) comes first, so recip_rank is 0.5 (pytrec_eval's number). On main
+    the doubles were compared and ``a`` came first: 1.0 at exit 0."""
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 c 1\n")
+    run = f"q1 Q0 a 1 {relevant!r} r\nq1 Q0 b 2 {other!r} r\nq2 Q0 c 1 1.0 r\n"
+    (tmp_path / "run").write_text(run)
+    qrels = {"q1": {"a": 1}, "q2": {"c": 1}}
+    ranked = {"q1": {"a": relevant, "b": other}, "q2": {"c": 1.0}}
+    per = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(ranked)
+    expected = (per["q1"]["recip_rank"] + per["q2"]["recip_rank"]) / 2
+    assert expected == 0.75  # the tie, as trec_eval ranks it
+    argv = ["score", "trec", "--qrels", str(tmp_path / "qrels"), "--run", str(tmp_path / "run")]
+    result = CliRunner().invoke(app, [*argv, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[0])["metrics"]["recip_rank"] == expected

@@ -3,7 +3,10 @@
 - run: ``qid Q0 docno rank score runid``, separated by ASCII white space (C's ``isspace``, as
   trec_eval reads them). BUCC 2015's
   ``id1 X id2 Y score run.name`` is the same six fields. trec_eval ignores the second and the
-  rank field and orders by score; so does simeval.
+  rank field and orders by score; so does simeval. trec_eval keeps a score as a C ``float``
+  (its ``TEXT_RESULTS.sim``), so scores that differ only past float32's precision (0.1 and
+  0.1 + 1e-12; 1e300 and 1e299, both beyond float32's range) tie in its order and go by
+  docno: a run scored from a file keeps its scores the same way (:meth:`Run.as_trec_eval`).
 - qrels: ``qid iteration docno relevance``, relevance an integer (>= 1 means relevant).
 
 Reading is built for large runs (BUCC-size runs have ~750,000 lines): the file is read in blocks
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +58,14 @@ class Run:
     name: str = ""
     # what the system that made the run found on the way (dictionary coverage, BLI precision)
     facts: dict | None = None
+
+    def as_trec_eval(self) -> Run:
+        """The run with its scores as trec_eval holds a run file's scores: C floats (float32,
+        beyond its range ±inf), so that scores apart only past float32's precision tie and go
+        by docno in its order (module docstring)."""
+        with np.errstate(over="ignore"):
+            scores = self.scores.astype(np.float32).astype(np.float64)
+        return replace(self, scores=scores)
 
 
 @dataclass

@@ -231,7 +231,8 @@ class LinkingBenchmark(Benchmark):
         )
 
     def read_submission(self, path: Path, **_: Any) -> Run:
-        return read_run(path)
+        """A run file, its scores as trec_eval reads them (:meth:`Run.as_trec_eval`)."""
+        return read_run(path).as_trec_eval()
 
     def write_submission(self, submission: Run, out: Path) -> list[Path]:
         """A BUCC 2015 run, ``id1 X id2 Y score run.name``, at most ``max_candidates`` a query."""

@@ -129,17 +129,15 @@ def draw(rng: random.Random) -> Case:
         iteration = rng.choice(["0", "Q0", "iter-7", "-1"])
         judged = _qrels_text(qrels).replace(b" 0 ", f" {iteration} ".encode())
         return accept("ignored-fields", judged, _run_text(ranked))
-    if kind == 3:  # scores spelled otherwise, and large or small ones
-        # Left out, reported: trec_eval (and so pytrec_eval) keeps a score as a C float, so
-        # scores that differ only past float32's precision (1e300 and 1e299, 0.1 and
-        # 0.1 + 1e-12) tie there and go by docno, while simeval compares them as doubles.
-        # Scaled by powers of two within float32's range, distinct scores stay distinct.
+    if kind == 3:  # scores spelled otherwise, huge or tiny ones (past float32's range: inf
+        # and 0 in trec_eval, which keeps a score as a C float), or a hair apart
 
         def spelling(s: str) -> str:
             value = float(s)
             return rng.choice(
-                [f"{value:e}", f"{value:+}", repr(value * 2**60), repr(value / 2**60)]
-            )
+                [f"{value:e}", f"{value:+}", repr(value * 1e300), repr(value * 1e-300),
+                 repr(value * 2**60), repr(value + 1e-12)]
+            )  # fmt: skip
 
         run = [(q, d, k, spelling(s)) for q, d, k, s in run]
         return accept("score-spelling", _qrels_text(qrels), _run_text(run))
