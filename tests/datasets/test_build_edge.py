@@ -496,3 +496,23 @@ def test_one_answer_aggregates_with_undefined_agreement_as_null(files: Path) -> 
     assert agreement == dict.fromkeys(agreement, None)
     word1, word2, sim, sd, n = _read_csv(files / "o" / "benchmark.csv")[1]
     assert (word1, word2, float(sim), sd, n) == ("cat", "dog", 1.0, "", "1")
+
+
+def test_a_manifest_pointing_outside_its_folder_is_refused(tmp_path: Path) -> None:
+    """A built folder's manifest names its pair file; one that climbs out of the folder (a
+    hostile or hand-edited manifest) would make evaluate read any file."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    outside = tmp_path / "secret.csv"
+    outside.write_text("word1,word2,sim\na,b,1\nc,d,0\n")
+    built = tmp_path / "built"
+    built.mkdir()
+    manifest = {"benchmark": {"file": "../secret.csv", "kind": "related"}}
+    (built / "manifest.json").write_text(json.dumps(manifest))
+    done = CliRunner().invoke(app, ["evaluate", "overlap", "-b", str(built), "--no-save"])
+    assert done.exit_code == 2, done.output
+    assert "expected a file inside the folder" in done.output

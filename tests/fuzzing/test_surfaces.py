@@ -1,7 +1,8 @@
 """Every input surface, fuzzed at a small budget (:mod:`fuzzing.harness`): no traceback, no
 wrong input accepted silently, no wrong number, every refusal naming its file or key.
 
-The large budget runs from ``benchmarks/fuzz_surfaces.py``."""
+The developer's fast tier draws a few cases a surface; CI's slow tier draws more, from another
+seed; the large budget runs from ``benchmarks/fuzz_surfaces.py``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import pytest
 from fuzzing.harness import fuzz, table
 from fuzzing.surfaces import all_surfaces
 
-BUDGET = int(os.environ.get("SIMEVAL_FUZZ_BUDGET", "40"))
+BUDGET = int(os.environ.get("SIMEVAL_FUZZ_BUDGET", "16"))  # a surface, in the fast tier
+CI_BUDGET = 100  # a surface, in the slow tier
 SURFACES = {s.name: s for s in all_surfaces()}
 CATALOGUE = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 
@@ -33,7 +35,17 @@ def catalogued() -> list[re.Pattern[str]]:
 
 @pytest.mark.parametrize("name", sorted(SURFACES))
 def test_surface_is_clean(name: str, tmp_path: Path) -> None:
-    tally = fuzz(SURFACES[name], BUDGET, seed=20261125, tmp=tmp_path)
+    _check(name, BUDGET, 20261125, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SURFACES))
+def test_surface_is_clean_at_the_ci_budget(name: str, tmp_path: Path) -> None:
+    _check(name, CI_BUDGET, 30, tmp_path)
+
+
+def _check(name: str, budget: int, seed: int, tmp_path: Path) -> None:
+    tally = fuzz(SURFACES[name], budget, seed=seed, tmp=tmp_path)
     shown = "\n".join(f"  [{b}] {label}: {why}" for b, label, why in tally.examples)
     assert tally.bad == 0, f"\n{table([tally])}\n{shown}"
     patterns = catalogued()

@@ -111,6 +111,11 @@ def _built_benchmark(
     if kind not in pair_kinds():
         raise InputError(manifest, None, f"benchmark kind {kind!r}: expected graded or related")
     pairs = folder / str(declared["file"])
+    if not pairs.resolve().is_relative_to(folder.resolve()) or pairs.resolve() == folder.resolve():
+        raise InputError(
+            manifest, None, f"benchmark file {str(declared['file'])!r}: expected a file inside "
+            "the folder",
+        )  # fmt: skip
     if not pairs.is_file():
         raise InputError(pairs, None, f"missing: the folder's manifest names {pairs.name}")
     name = str(folder).rstrip("/")
