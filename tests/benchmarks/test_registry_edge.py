@@ -147,3 +147,20 @@ def test_load_error_points_at_the_table(folder: Path) -> None:
     registry.write_text('\n[benchmark.links]\nkind = "linking"\nbuilder = "nope"\n')
     args = ["evaluate", "overlap", "-b", "links", "--registry", str(registry), "--no-save"]
     _refused(args, f"{registry}:2", "unknown builder 'nope'")
+
+
+@pytest.mark.parametrize(
+    ("gold", "problem"),
+    [("nothere.tsv", "no such file"), ("", "not a file"), ("sub", "not a file")],
+)
+def test_missing_gold_points_at_the_table(folder: Path, gold: str, problem: str) -> None:
+    """A gold path that names nothing, or a folder, said only ``PATH: file not found`` (for a
+    folder that is there): now the registry file, the table's line and what is wrong there."""
+    (folder / "sub").mkdir()
+    registry = folder / "lab.toml"
+    registry.write_text(f'\n[benchmark.lab]\ngold = "{gold}"\n')
+    (folder / "pred.tsv").write_text(PAIRS)
+    args = ["score", "pairs", "--benchmark", "lab", "--pred", str(folder / "pred.tsv")]
+    _refused([*args, "--registry", str(registry)], f"{registry}:2", f"benchmark lab: {folder}")
+    result = runner.invoke(app, [*args, "--registry", str(registry)])
+    assert problem in result.output, result.output

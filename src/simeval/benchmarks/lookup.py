@@ -36,6 +36,7 @@ from simeval.data.store import DataStore
 from simeval.data.tomlfile import TomlFile
 from simeval.errors import InputError
 from simeval.kinds import kind, suite_kind
+from simeval.kinds.linking import CollectionEntry, LinkingEntry
 from simeval.kinds.pairs import pair_kinds
 
 
@@ -184,13 +185,34 @@ class Registry:
     def _benchmark(self, name: str, store: DataStore | None, build: Builder | None) -> Any:
         """The benchmark ``name``; an error that names no file, from an entry of the user's
         (an unknown builder, a language no collection has), points at its table."""
+        declared_in = self.user.get(name)
+        if declared_in is not None:
+            self._check_paths(declared_in, self.entries[name])
         try:
             return load_benchmark(self.entries[name], self._files(name, store), store, build)
         except InputError as exc:
-            declared_in = self.user.get(name)
             if exc.path is not None or declared_in is None:
                 raise
             raise declared_in.error("benchmark", name, exc.message) from None
+
+    def _check_paths(self, file: TomlFile, entry: Entry) -> None:
+        """Refuse, at the entry's table, a path of a user entry that names nothing, or a
+        folder where a file is read (a linking entry reads a folder)."""
+        if isinstance(entry, CollectionEntry):
+            return  # built into the cache: no path of the user's
+        folder = isinstance(entry, LinkingEntry)
+        for path in kind(entry.kind).entry_files(entry):
+            found = Path(path)
+            if found.is_dir() if folder else found.is_file():
+                continue
+            what = "folder" if folder else "file"
+            problem = f"no such {what}" if not found.exists() else f"not a {what}"
+            raise file.error(
+                "benchmark",
+                entry.name,
+                f"benchmark {entry.name}: {path}: {problem} (paths are relative to the registry "
+                "file)",
+            )
 
     def files(self, name: str) -> list[str]:
         """The files an entry or suite reads (catalog paths for catalog entries)."""
