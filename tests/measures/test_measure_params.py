@@ -17,6 +17,8 @@ from simeval.measures import create_measure
     [
         ("encoder:batch=0", "batch='0', expected an integer ≥ 1"),
         ("encoder:batch=-5", "batch='-5', expected an integer ≥ 1"),
+        # a batch beyond any memory was accepted, and the model loaded (fuzz: measure-spec)
+        ("encoder:batch=99999999999999999999", "expected an integer ≥ 1 and ≤ 1048576"),
         ("orthographic:n=0", "n='0', expected an integer ≥ 1"),
         ("combine:depth=0", "depth='0', expected an integer ≥ 1"),
         ("dictionary:translations=0", "translations='0', expected an integer ≥ 1"),

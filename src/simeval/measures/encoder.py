@@ -36,6 +36,7 @@ from simeval.measures.spec import Params
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BACKENDS = ("torch", "onnx")
+MAX_BATCH = 1 << 20  # texts per batch: more than any memory holds, a typo rather than a choice
 
 
 def default_model_path() -> Path:
@@ -352,7 +353,7 @@ def _encode_on_worker(chunks: list[list[str]], measure: Embedding) -> list[np.nd
 
 def make_encoder(p: Params) -> Encoder:
     p.get("model", DEFAULT_MODEL, str)
-    p.get("batch", 64, int, minimum=1)
+    p.get("batch", 64, int, minimum=1, maximum=MAX_BATCH)
     p.get("cache", True, bool)
     p.get("backend", "torch", str, choices=BACKENDS)
     return Encoder(str(p.spec), p.done())
