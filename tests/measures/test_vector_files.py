@@ -122,3 +122,20 @@ def test_the_good_file_still_gives_the_hand_computed_cosines(tmp_path: Path) -> 
     got = _score(path, "auto", [("cat", "dog"), ("dog", "car"), ("cat", "car"), ("cat", "x")])
     assert got[:3] == pytest.approx([0.6, 0.0, 0.0])
     assert math.isnan(got[3])
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"3 3\n" + "\n".join(ROWS).encode() + b"\n", "not a fastText .bin model"),
+        (np.array([793712314, 12], "<i4").tobytes() + b"xx", "cannot load as fasttext-bin"),
+    ],
+    ids=["text-said-fasttext", "cut-fasttext"],
+)
+def test_a_file_that_is_not_fasttext_is_refused(tmp_path: Path, data: bytes, message: str) -> None:
+    """``format=fasttext-bin`` on a text file, or on a fastText file cut after its magic
+    number, gave gensim's ``struct.error`` traceback (fuzz: vector-file)."""
+    path = tmp_path / "v.bin"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=message):
+        _score(path, "fasttext-bin")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -19,5 +20,5 @@ def load_keyed(path: Path, fmt: str) -> Any:
         if fmt == "fasttext-bin":
             return load_facebook_vectors(str(path))
         return KeyedVectors.load(str(path), mmap="r")
-    except (OSError, ValueError, EOFError) as exc:
+    except (OSError, ValueError, EOFError, struct.error) as exc:  # a cut or damaged file
         raise InputError(path, None, f"cannot load as {fmt}: {exc}") from None

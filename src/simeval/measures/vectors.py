@@ -76,13 +76,18 @@ def refuse_unreadable(path: Path, head: bytes) -> None:
         )
 
 
+def is_fasttext(head: bytes) -> bool:
+    """Whether a file's first bytes are fastText's magic number (a ``.bin`` model)."""
+    return len(head) >= 4 and struct.unpack("<i", head[:4])[0] == FASTTEXT_MAGIC
+
+
 def detect_format(path: Path) -> str:
     """Guess a vector file's format from its first bytes; never ``gensim`` (a pickle)."""
     if path.is_dir():
         return "model"
     with open(path, "rb") as f:
         head = f.read(4096)
-    if len(head) >= 4 and struct.unpack("<i", head[:4])[0] == FASTTEXT_MAGIC:
+    if is_fasttext(head):
         return "fasttext-bin"
     refuse_unreadable(path, head)
     first, _, rest = head.partition(b"\n")
@@ -450,9 +455,14 @@ class WordVectors(Measure):
             if self.progress:
                 self.progress(min(done[0], total), total)
 
-        if fmt in ("word2vec", "glove", "word2vec-bin"):
+        if fmt in ("word2vec", "glove", "word2vec-bin", "fasttext-bin"):
             with open(self.path, "rb") as f:
-                refuse_unreadable(self.path, f.read(8))
+                head = f.read(8)
+            refuse_unreadable(self.path, head)
+            if fmt == "fasttext-bin" and not is_fasttext(head):
+                raise InputError(
+                    self.path, None, "format=fasttext-bin, but not a fastText .bin model"
+                )
         if fmt in ("word2vec", "glove"):
             vocab = scan_text(self.path, fmt == "word2vec", wanted, step)
         elif fmt == "word2vec-bin":
