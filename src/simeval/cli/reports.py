@@ -94,10 +94,21 @@ def results_cmd(
 ResultsDir = Annotated[
     Path, typer.Argument(help="A folder holding results.jsonl (and items/ beside it).")
 ]
+MAX_REPLICATES = 1_000_000  # beyond it, a run of hours and gigabytes: a typo, not a choice
 Replicates = Annotated[
-    int, typer.Option("--bootstrap", "-B", min=50, help="Bootstrap replicates (and AR rounds).")
+    int,
+    typer.Option(
+        "--bootstrap",
+        "-B",
+        min=50,
+        max=MAX_REPLICATES,
+        help="Bootstrap replicates (and AR rounds).",
+    ),
 ]
-Seed = Annotated[int, typer.Option(help="Seed of the resampling: the same seed, the same numbers.")]
+Seed = Annotated[
+    int,
+    typer.Option(min=0, help="Seed of the resampling: the same seed, the same numbers."),
+]  # numpy's generators take no negative seed
 Level = Annotated[
     float, typer.Option(min=0.5, max=0.999, help="Confidence level of the intervals.")
 ]
@@ -249,6 +260,13 @@ def leaderboard_cmd(
 SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap"}
 
 
+def _significance(value: float) -> float:
+    """A significance level: strictly between 0 and 1 (NaN is not)."""
+    if not 0 < value < 1:
+        raise typer.BadParameter(f"expected a number between 0 and 1, both excluded, got {value}")
+    return value
+
+
 @app.command("compare")
 @computing
 def compare_cmd(
@@ -261,7 +279,10 @@ def compare_cmd(
     replicates: Replicates = 1000,
     seed: Seed = 0,
     level: Level = 0.95,
-    alpha: Annotated[float, typer.Option(help="Significance level of the verdict.")] = 0.05,
+    alpha: Annotated[
+        float,
+        typer.Option(callback=_significance, help="Significance level of the verdict (0 < α < 1)."),
+    ] = 0.05,
 ) -> None:
     """Is A better than B on a benchmark? Prints A − B for every metric with its paired
     bootstrap interval, and the verdict of the test suited to the main metric: Williams' test
