@@ -138,3 +138,11 @@ def test_a_computing_command_still_refuses_a_bad_scheduler_spec(results_folder, 
     )
     assert made.exit_code == 2
     assert "--scheduler 'bogus': expected sync, processes or tcp://HOST:PORT" in made.output
+
+
+@pytest.mark.parametrize("host", ["a" * 300, "a..b"])
+def test_a_host_name_that_cannot_be_encoded_is_an_input_error(host: str) -> None:
+    """A host name the idna codec refuses (a label over 63 characters, an empty label) gave a
+    UnicodeError traceback (fuzz: cli-options)."""
+    with pytest.raises(InputError, match="no Dask scheduler there"):
+        probe.check_scheduler(f"tcp://{host}:1", timeout=2)

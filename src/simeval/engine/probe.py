@@ -66,9 +66,10 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
             None,
             f"--scheduler {address}: not a Dask scheduler (no Dask handshake within {timeout:g} s)",
         ) from None
-    except OSError as exc:
+    except (OSError, UnicodeError, ValueError) as exc:  # a host name idna cannot encode
+        reason = getattr(exc, "strerror", None) or exc
         raise InputError(
-            None, None, f"--scheduler {address}: no Dask scheduler there ({exc.strerror or exc})"
+            None, None, f"--scheduler {address}: no Dask scheduler there ({reason})"
         ) from None
     if len(body) < size or HANDSHAKE_KEY not in body:
         raise InputError(
