@@ -203,11 +203,24 @@ def _guard(fn: F, engine: bool) -> F:
             message = str(exc)
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
-            message = f"{where}{exc.strerror or exc}"
+            message = f"{where}{exc.strerror or exc}{_hint(exc)}"
         err.print(f"[bold red]error:[/] {terminal_text(message)}", highlight=False)
         raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _hint(exc: OSError) -> str:
+    """What a path error means for the user's paths: a file where a folder is expected (or
+    in the middle of a path), a folder where a file is."""
+    path = Path(exc.filename) if exc.filename else None
+    if isinstance(exc, FileExistsError) and path is not None and path.is_file():
+        return " (a file, where a folder is expected)"
+    if isinstance(exc, NotADirectoryError):
+        return " (a part of the path is a file, not a folder)"
+    if isinstance(exc, IsADirectoryError):
+        return " (a folder, where a file is expected)"
+    return ""
 
 
 def store_of(data_dir: Path | None) -> Any:
