@@ -48,6 +48,14 @@ CASES = [
     ("name-empty", '[benchmark.""]\ngold = "gold.tsv"\n', 1, "benchmark name ''"),
     ("suite-name-climbs", WORDS + '[suite."../up"]\nmembers = ["a"]\n', 3, "suite name '../up'"),
     ("sts-dataset-climbs", STS + 'dataset = "../../evil"\n', 5, "dataset '../../evil'"),
+    # names that differ only in case: one file on many file systems (predict writes NAME.csv)
+    ("case-in-file", WORDS + '[benchmark.A]\ngold = "gold.tsv"\n', 3, "differs only in case"),
+    (
+        "case-of-catalog",
+        '[benchmark.SimLex999]\ngold = "gold.tsv"\n',
+        1,
+        "'SimLex999' differs only in case from 'simlex999' (the catalog's)",
+    ),
     # silent accepts
     ("missing-policy", WORDS + 'missing = "sometimes"\n', 3, "missing must be zero, skip"),
     ("member-twice", WORDS + '[suite.s]\nmembers = ["a", "a"]\n', 4, "['a'] named more than"),

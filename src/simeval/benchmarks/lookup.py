@@ -29,6 +29,7 @@ from simeval.benchmarks.schema import (
     Declared,
     Entry,
     SuiteEntry,
+    case_clash,
     declared,
 )
 from simeval.data.catalog import catalog_files
@@ -46,13 +47,19 @@ def _catalog() -> Declared:
 
 
 def _refuse(file: TomlFile, taken: dict[str, Any], message: str) -> None:
-    """Refuse a benchmark or suite of ``file`` named as one of ``taken`` (``message``: a
-    format of ``table``, ``name`` and ``other``, what ``taken`` holds for the name)."""
+    """Refuse a benchmark or suite of ``file`` named as one of ``taken``, or as one of them in
+    another case (``message``: a format of ``table``, ``name`` and ``other``, what ``taken``
+    holds for the name: the file that declares it, None for the catalog)."""
+    folded = {name.casefold(): name for name in taken}
     for table in ("benchmark", "suite"):
         for name in file.tables(table):
-            if name in taken:
+            same = name if name in taken else folded.get(name.casefold())
+            if same == name:
                 text = message.format(table=table, name=name, other=taken[name])
                 raise file.error(table, name, text)
+            if same is not None:
+                where = " (the catalog's)" if taken[same] is None else f" (in {taken[same]})"
+                raise file.error(table, name, case_clash(table, name, same, where))
 
 
 @cache

@@ -124,6 +124,12 @@ def declared(file: TomlFile, resolve: Resolve, catalog: bool = False) -> Declare
         for name in names:
             if not NAME.fullmatch(name):
                 raise file.error(table, name, f"{table} name {name!r}: expected {NAME_RULE}")
+    folded: dict[str, str] = {}
+    for table, names in (("benchmark", benchmarks), ("suite", suites)):
+        for name in names:
+            other = folded.setdefault(name.casefold(), name)
+            if other != name:
+                raise file.error(table, name, case_clash(table, name, other))
     both = sorted(benchmarks.keys() & suites.keys())
     if both:
         raise file.error("suite", both[0], f"{both[0]!r} is declared as a benchmark and a suite")
@@ -132,6 +138,15 @@ def declared(file: TomlFile, resolve: Resolve, catalog: bool = False) -> Declare
     for name, spec in suites.items():
         out.suites[name] = suite_entry(file, name, spec, resolve)
     return out
+
+
+def case_clash(table: str, name: str, other: str, where: str = "") -> str:
+    """The message for a name that differs from ``other`` (declared ``where``) only in case."""
+    return (
+        f"{table} {name!r} differs only in case from {other!r}{where}: a name is also a file "
+        "name (predict writes NAME.csv), and on many file systems the two are one; choose "
+        "another name"
+    )
 
 
 def _either(names: list[str]) -> str:
