@@ -42,3 +42,20 @@ def test_encoder_batch_zero_on_the_command_line_is_one_line_and_exit_2() -> None
     assert done.exit_code == 2, done.output
     assert "batch='0', expected an integer ≥ 1" in done.stderr
     assert "Traceback" not in done.output
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("orthographic:kind=" + "x" * 20_000, "expected one of levenshtein, prefix, dice"),
+        ("ortho graphic:kind=" + "x" * 20_000, "expected name[:key=value,...]"),
+        ("orthographic:" + "x" * 20_000 + "=1", "unknown parameter(s)"),
+    ],
+    ids=["long-value", "long-spec", "long-key"],
+)
+def test_a_long_spec_keeps_the_reason_in_view(spec: str, reason: str) -> None:
+    """The spec was quoted whole, and the message cut at 3,000 characters before its reason
+    (fuzz: measure-spec): now the spec is cut, the reason kept."""
+    with pytest.raises(InputError) as caught:
+        create_measure(spec)
+    assert reason in str(caught.value) and len(str(caught.value)) < 600, str(caught.value)[-200:]

@@ -11,7 +11,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from simeval.data.textio import SHOWN, shown
 from simeval.errors import InputError
+
+
+def _cut(text: str) -> str:
+    """``text`` unquoted, cut to :data:`SHOWN` characters: a long spec never hides the reason
+    at the end of its message (messages are cut at :attr:`InputError.LIMIT`)."""
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}… ({len(text):,} chars)"
 
 
 @dataclass(frozen=True)
@@ -29,14 +36,18 @@ def parse_spec(text: str) -> MeasureSpec:
     """Parse ``name[:key=value,...]``; a malformed spec raises :class:`InputError`."""
     name, _, rest = text.strip().partition(":")
     if not name or not name.replace("-", "").replace("_", "").isalnum():
-        raise InputError(None, None, f"measure spec {text!r}: expected name[:key=value,...]")
+        raise InputError(None, None, f"measure spec {shown(text)}: expected name[:key=value,...]")
     params: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise InputError(None, None, f"measure spec {text!r}: {item!r} is not key=value")
+            raise InputError(
+                None, None, f"measure spec {shown(text)}: {shown(item)} is not key=value"
+            )
         if key.strip() in params:
-            raise InputError(None, None, f"measure spec {text!r}: {key.strip()!r} given twice")
+            raise InputError(
+                None, None, f"measure spec {shown(text)}: {shown(key.strip())} given twice"
+            )
         params[key.strip()] = value.strip()
     return MeasureSpec(name, params)
 
@@ -48,10 +59,11 @@ class Params:
         self.spec = spec
         self.raw = dict(spec.params)
         self.resolved: dict[str, Any] = {}
+        self.named = _cut(str(spec))  # as messages name it
 
     def _fail(self, key: str, expected: str) -> InputError:
         return InputError(
-            None, None, f"measure {self.spec}: {key}={self.raw[key]!r}, expected {expected}"
+            None, None, f"measure {self.named}: {key}={shown(self.raw[key])}, expected {expected}"
         )
 
     def get(
@@ -114,6 +126,7 @@ class Params:
             raise InputError(
                 None,
                 None,
-                f"measure {self.spec}: unknown parameter(s) {', '.join(unknown)} (known: {known})",
+                f"measure {self.named}: unknown parameter(s) {_cut(', '.join(unknown))} "
+                f"(known: {known})",
             )
         return self.resolved
