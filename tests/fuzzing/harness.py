@@ -345,3 +345,50 @@ def metrics_check(expected: dict[str, float]) -> Callable[[Outcome], str | None]
         return "; ".join(wrong) or None
 
     return check
+
+
+# -- word pairs shared by the registry, measure-spec, vector-file and option surfaces ----------
+
+PAIR_WORDS = ["cat", "car", "cart", "dog", "dot", "sun", "sum", "moon", "mood", "tree", "trek",
+              "sea", "seat", "king", "kind", "city", "cite", "bread", "break", "milk"]  # fmt: skip
+
+PairRows = list[tuple[str, str, str]]
+
+
+def pair_rows(rng: random.Random, words: Sequence[str] = PAIR_WORDS) -> tuple[PairRows, PairRows]:
+    """Gold and system rows over the same 6–10 distinct pairs of ``words`` (scores as text)."""
+    n = rng.randint(6, 10)
+    pairs: list[tuple[str, str]] = []
+    while len(pairs) < n:
+        a, b = rng.sample(list(words), 2)
+        if (a, b) not in pairs and (b, a) not in pairs:
+            pairs.append((a, b))
+    gold = [(a, b, str(rng.randint(0, 40) / 4)) for a, b in pairs]
+    pred = [(a, b, repr(round(rng.random(), 4))) for a, b in pairs]
+    return gold, pred
+
+
+def pair_text(rows: PairRows, sep: str = "\t") -> bytes:
+    """A pair file with a ``word1 word2 sim`` header."""
+    head = f"word1{sep}word2{sep}sim\n"
+    return (head + "".join(f"{a}{sep}{b}{sep}{s}\n" for a, b, s in rows)).encode()
+
+
+def spearman_check(gold: PairRows, pred: PairRows) -> Callable[[Outcome], str | None]:
+    """:func:`metrics_check` of scipy's Spearman over the gold pairs, each scored as ``pred``
+    scores it (None where it is undefined: the record's null)."""
+    import warnings
+
+    from scipy.stats import spearmanr
+
+    system = {(a, b): float(s) for a, b, s in pred}
+    with warnings.catch_warnings():  # constant input: NaN, as the record's null says
+        warnings.simplefilter("ignore")
+        rho = spearmanr([float(s) for *_, s in gold], [system[a, b] for a, b, _ in gold])[0]
+    return metrics_check({"spearman": None if rho != rho else float(rho)})  # type: ignore[dict-item]
+
+
+def prefix_ratio(a: str, b: str) -> float:
+    """The longest common prefix of two words over the longer one's length (1 for two empty)."""
+    shared = max(k for k in range(min(len(a), len(b)) + 1) if a[:k] == b[:k])
+    return shared / max(len(a), len(b)) if a or b else 1.0
