@@ -172,3 +172,27 @@ def test_missing_gold_points_at_the_table(folder: Path, gold: str, problem: str)
     _refused([*args, "--registry", str(registry)], f"{registry}:2", f"benchmark lab: {folder}")
     result = runner.invoke(app, [*args, "--registry", str(registry)])
     assert problem in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        (f'[benchmark.a]\ngold = "{"x" * 10_000}.tsv"\n', 1, "cannot use this path"),
+        (WORDS + f'descript{"x" * 10_000} = "y"\n', 3, "unknown key(s) ["),
+        (WORDS + f"[ben{'x' * 5_000}]\n", None, "expected [benchmark.NAME] or [suite.NAME]"),
+    ],
+    ids=["long-gold-path", "long-key", "long-table"],
+)
+def test_a_long_name_keeps_the_file_and_reason(
+    folder: Path, text: str, line: int | None, reason: str
+) -> None:
+    """A gold path too long for the system gave ``PATH: File name too long`` without the
+    registry; a long key or table was quoted whole and the message cut before its reason."""
+    registry = folder / "lab.toml"
+    registry.write_text(text)
+    (folder / "pred.tsv").write_text(PAIRS)
+    args = ["score", "pairs", "--benchmark", "a", "--pred", str(folder / "pred.tsv")]
+    where = f"{registry}:{line}" if line else str(registry)
+    _refused([*args, "--registry", str(registry)], where, reason)
+    said = runner.invoke(app, [*args, "--registry", str(registry)]).output
+    assert len(said) < 600, said[-300:]  # the name cut, not the message

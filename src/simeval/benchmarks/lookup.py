@@ -34,6 +34,7 @@ from simeval.benchmarks.schema import (
 )
 from simeval.data.catalog import catalog_files
 from simeval.data.store import DataStore
+from simeval.data.textio import SHOWN, shown
 from simeval.data.tomlfile import TomlFile
 from simeval.errors import InputError
 from simeval.kinds import kind, suite_kind
@@ -208,16 +209,20 @@ class Registry:
         if isinstance(entry, CollectionEntry):
             return  # built into the cache: no path of the user's
         folder = isinstance(entry, LinkingEntry)
+        what = "folder" if folder else "file"
         for path in kind(entry.kind).entry_files(entry):
             found = Path(path)
-            if found.is_dir() if folder else found.is_file():
-                continue
-            what = "folder" if folder else "file"
-            problem = f"no such {what}" if not found.exists() else f"not a {what}"
+            try:
+                if found.is_dir() if folder else found.is_file():
+                    continue
+                problem = f"no such {what}" if not found.exists() else f"not a {what}"
+            except OSError as exc:  # a name too long, say
+                problem = f"cannot use this path: {exc.strerror}"
+            named = path if len(path) <= SHOWN else shown(path)  # a long name is cut
             raise file.error(
                 "benchmark",
                 entry.name,
-                f"benchmark {entry.name}: {path}: {problem} (paths are relative to the registry "
+                f"benchmark {entry.name}: {named}: {problem} (paths are relative to the registry "
                 "file)",
             )
 

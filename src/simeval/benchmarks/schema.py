@@ -61,10 +61,11 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from simeval.data.textio import shown
 from simeval.data.tomlfile import TomlFile
 from simeval.errors import InputError
 from simeval.kinds import aggregates, from_toml, toml_names
@@ -115,7 +116,7 @@ def declared(file: TomlFile, resolve: Resolve, catalog: bool = False) -> Declare
         raise InputError(
             file.path,
             None,
-            f"unknown table(s) {sorted(unknown)}: expected [benchmark.NAME] or [suite.NAME]"
+            f"unknown table(s) {quoted(unknown)}: expected [benchmark.NAME] or [suite.NAME]"
             + ("" if "dataset" not in unknown else " ([dataset.NAME]: the built-in catalog's)"),
         )
     out = Declared()
@@ -147,6 +148,12 @@ def case_clash(table: str, name: str, other: str, where: str = "") -> str:
         "name (predict writes NAME.csv), and on many file systems the two are one; choose "
         "another name"
     )
+
+
+def quoted(names: Iterable[str]) -> str:
+    """``names`` sorted as a list in a message, each cut to 100 characters (a long key never
+    pushes the rest of the message past its cut)."""
+    return "[" + ", ".join(shown(name) for name in sorted(names)) + "]"
 
 
 def _either(names: list[str]) -> str:
@@ -195,7 +202,7 @@ def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Re
         if key not in fields:
             raise fail(f"{key!r} does not apply to a {found.name} benchmark", key)
     if spec:
-        raise fail(f"unknown key(s) {sorted(spec)}", sorted(spec)[0])
+        raise fail(f"unknown key(s) {quoted(spec)}", sorted(spec)[0])
     return dataclasses.replace(entry, **extra)
 
 
@@ -290,7 +297,7 @@ def suite_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Resolv
         raise fail(f"layout must be {_either(list(LAYOUTS))}", "layout")
     template = spec.pop("template", None)
     if spec:
-        raise fail(f"unknown key(s) {sorted(spec)}", sorted(spec)[0])
+        raise fail(f"unknown key(s) {quoted(spec)}", sorted(spec)[0])
     return SuiteEntry(
         name,
         tuple(members),
