@@ -196,3 +196,22 @@ def test_a_long_name_keeps_the_file_and_reason(
     _refused([*args, "--registry", str(registry)], where, reason)
     said = runner.invoke(app, [*args, "--registry", str(registry)]).output
     assert len(said) < 600, said[-300:]  # the name cut, not the message
+
+
+def test_a_missing_template_points_at_the_suite(folder: Path) -> None:
+    """A one-file suite's template that is not there said only ``PATH: file not found``."""
+    registry = folder / "lab.toml"
+    registry.write_text(
+        WORDS + "[suite.s]\nmembers = ['a']\nlayout = 'one-file'\ntemplate = 'no.csv'\n"
+    )
+    args = [
+        "predict",
+        "jaccard",
+        "-s",
+        "s",
+        "--registry",
+        str(registry),
+        "--out",
+        str(folder / "o"),
+    ]
+    _refused(args, f"{registry}:3", f"suite s: {folder / 'no.csv'}: no such file")

@@ -75,6 +75,26 @@ def _declared_by(files: tuple[TomlFile, ...]) -> Declared:
     return Declared(registry.entries, registry.suites)
 
 
+def _check_paths(file: TomlFile, table: str, name: str, paths: list[str], folder: bool) -> None:
+    """Refuse, at ``[table.name]`` of ``file``, a path that names nothing, a folder where a file
+    is read or a file where a folder is (``folder``), or a path the system cannot use."""
+    what = "folder" if folder else "file"
+    for path in paths:
+        found = Path(path)
+        try:
+            if found.is_dir() if folder else found.is_file():
+                continue
+            problem = f"no such {what}" if not found.exists() else f"not a {what}"
+        except OSError as exc:  # a name too long, say
+            problem = f"cannot use this path: {exc.strerror}"
+        named = path if len(path) <= SHOWN else shown(path)  # a long name is cut
+        raise file.error(
+            table,
+            name,
+            f"{table} {name}: {named}: {problem} (paths are relative to the registry file)",
+        )
+
+
 @dataclass
 class Registry:
     """Benchmarks and suites by name; files of user entries are paths, not catalog paths."""
@@ -178,6 +198,8 @@ class Registry:
         ``gold_column`` for a pair file). ``build`` makes collections not yet in the cache."""
         if name in self.suites:
             entry = self.suites[name]
+            if entry.template and name in self.user:
+                _check_paths(self.user[name], "suite", name, [entry.template], folder=False)
             members = [self._benchmark(m, store, build) for m in entry.members]
             return load_suite(entry, members, self._files(name, store))
         if name in self.entries:
@@ -208,23 +230,8 @@ class Registry:
         folder where a file is read (a linking entry reads a folder)."""
         if isinstance(entry, CollectionEntry):
             return  # built into the cache: no path of the user's
-        folder = isinstance(entry, LinkingEntry)
-        what = "folder" if folder else "file"
-        for path in kind(entry.kind).entry_files(entry):
-            found = Path(path)
-            try:
-                if found.is_dir() if folder else found.is_file():
-                    continue
-                problem = f"no such {what}" if not found.exists() else f"not a {what}"
-            except OSError as exc:  # a name too long, say
-                problem = f"cannot use this path: {exc.strerror}"
-            named = path if len(path) <= SHOWN else shown(path)  # a long name is cut
-            raise file.error(
-                "benchmark",
-                entry.name,
-                f"benchmark {entry.name}: {named}: {problem} (paths are relative to the registry "
-                "file)",
-            )
+        paths = kind(entry.kind).entry_files(entry)
+        _check_paths(file, "benchmark", entry.name, paths, isinstance(entry, LinkingEntry))
 
     def files(self, name: str) -> list[str]:
         """The files an entry or suite reads (catalog paths for catalog entries)."""

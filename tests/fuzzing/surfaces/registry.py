@@ -56,7 +56,7 @@ def _refused(label: str, registry: str, gold: bytes, pred: bytes, *names: str) -
 def draw(rng: random.Random) -> Case:
     gold, pred = pair_rows(rng)
     g, p = pair_text(gold), pair_text(pred)
-    kind = rng.randrange(18)
+    kind = rng.randrange(19)
     if kind == 0:  # a valid registry: the system file's number
         return _score("valid", GOOD, g, p, Accept(spearman_check(gold, pred)))
     if kind == 1:  # the same, named by SIMEVAL_REGISTRY instead of --registry
@@ -189,6 +189,31 @@ def draw(rng: random.Random) -> Case:
             return None if found == ["lab.csv", "lab2.csv"] else f"wrote {found}"
 
         return Case("predict", {REGISTRY: text.encode(), "gold.tsv": g}, argv, Accept(written))
+    if kind == 17:  # files beyond gold: exclude, marks, subset, an STS pair, a suite template
+        text = rng.choice([
+            GOOD + 'exclude = "nothere.tsv"\n',
+            GOOD + 'marks = { flag = "nothere.tsv" }\n',
+            GOOD + 'subset = { split = "nothere.tsv" }\n',
+            GOOD + 'exclude = "."\n',
+            GOOD + 'marks = { flag = 3 }\n',
+            GOOD + 'subset = { split = "gold.tsv", extra = "gold.tsv" }\n',
+            GOOD + 'views = { name = "v" }\n',
+            GOOD + "score_range = [0, nan]\n",
+            GOOD + 'score_range = [0, "10"]\n',
+            '[benchmark.lab]\nkind = "sts"\ninput = "nothere.txt"\ngold = "gold.tsv"\n',
+            '[benchmark.lab]\nkind = "sts"\ngold = "gold.tsv"\n',
+            '[benchmark.lab]\nkind = "linking"\nfolder = "nothere"\n',
+            '[benchmark.lab]\nkind = "linking"\nfolder = "gold.tsv"\n',
+            '[benchmark.lab]\nkind = "linking"\nbuilder = "bucc"\noptions = 3\n',
+            '[benchmark.lab]\nkind = "related"\ngold = "gold.tsv"\n',
+        ])  # fmt: skip
+        if rng.random() < 0.15:  # a one-file suite's template, read when the suite is
+            text = GOOD + "[suite.s]\nmembers = ['lab']\nlayout = 'one-file'\ntemplate = '"
+            text += rng.choice(["nothere.csv", ".", "gold.tsv/x"]) + "'\n"
+            argv = ["predict", "jaccard", "-s", "s", "--registry", REGISTRY, "--out", "out"]
+            files = {REGISTRY: text.encode(), "gold.tsv": g}
+            return Case("template", files, argv, Reject((REGISTRY, "template"), False))
+        return _score("extra-files", text, g, p, Reject((REGISTRY, "gold.tsv", "lab"), False))
     label, data = damage(rng, GOOD.encode() + b'description = "x"\n')
     # damage that leaves no [benchmark.lab]: "unknown benchmark or suite 'lab'"
     case = _score(f"damage-{label}", "", g, p, Either((REGISTRY, "'lab'")))
