@@ -169,8 +169,20 @@ def predict(
         )
     if folder:
         _inside(Path(out), [(b.name, b.submission_file(Path(out))) for b in loaded.members])
+    written = [b.submission_file(Path(out)) for b in loaded.members] if folder else [Path(out)]
+    _not_an_input(loaded, written)
     prepare(m, [loaded])
     return loaded.write_submission(loaded.submit(m), Path(out))
+
+
+def _not_an_input(target: Any, written: list[Path]) -> None:
+    """Refuse to write a submission over a file the target reads (``--out`` naming the gold
+    file itself): the gold would be lost."""
+    members = getattr(target, "members", None) or [target]
+    read = {Path(p).resolve() for b in members for p in getattr(b, "data", {}) if Path(p).is_file()}
+    for f in written:
+        if f.resolve() in read:
+            raise InputError(f, None, f"--out would overwrite a file {target.name} reads")
 
 
 def _inside(out: Path, files: list[tuple[str, Path]]) -> None:
