@@ -35,3 +35,14 @@ def test_predict_never_writes_over_its_gold(tmp_path: Path, target: str, out: st
     assert "--out would overwrite a file" in done.output, done.output
     assert (tmp_path / "gold.tsv").read_text() == GOLD
     assert (tmp_path / "sub" / "lab.csv").read_text() == GOLD
+
+
+def test_an_out_ending_with_a_slash_is_a_folder(tmp_path: Path) -> None:
+    """``--out dir/`` for a one-file benchmark wrote a file named ``dir``: the command line
+    dropped the slash that says a folder before the check for it."""
+    (tmp_path / "gold.tsv").write_text(GOLD)
+    args = ["predict", "jaccard", "-s", str(tmp_path / "gold.tsv"), "--out", f"{tmp_path}/dir/"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 2, done.output
+    assert "is one file: --out names that file, not a folder" in done.output, done.output
+    assert not (tmp_path / "dir").exists()

@@ -148,7 +148,7 @@ def evaluate_cmd(
 def predict_cmd(
     measure: MeasureArg,
     out_path: Annotated[
-        Path,
+        str,  # as typed: a trailing / says a folder (a Path would drop it)
         typer.Option(
             "--out",
             help="Output: a folder for a suite of several files (STS.output.<dataset>.txt, "
