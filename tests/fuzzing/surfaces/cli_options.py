@@ -90,7 +90,7 @@ def _refused(label: str, files: dict[str, bytes], argv: list[str], *names: str) 
 def draw(rng: random.Random) -> Case:
     gold, pred = pair_rows(rng)
     right = Accept(spearman_check(gold, pred))
-    kind = rng.randrange(14)
+    kind = rng.randrange(16)
     if kind == 0:  # --missing: zero and skip score what the rule says; the rest is refused
         i = rng.randrange(len(pred))
         kept = pred[:i] + pred[i + 1 :]
@@ -221,6 +221,23 @@ def draw(rng: random.Random) -> Case:
         files = {"pairs.csv": pairs.encode(), "answers.csv": answers.encode()}
         expect = Accept() if value in ("0:10", "1:7") else Reject((option,), False)
         return Case(f"annotation{option}", files, argv, expect)
+    if kind == 14:  # predict --out: a new file gets every gold pair; never over the gold
+        out = rng.choice(["new.csv", "deep/new.csv", "gold.tsv", "./x/../gold.tsv", "dir/", "."])
+        argv = ["predict", "jaccard", "-s", "gold.tsv", "--out", out]
+        files = {"gold.tsv": pair_text(gold)}
+        if out.endswith("new.csv"):
+
+            def wrote(outcome: Outcome) -> str | None:
+                rows = (outcome.folder / out).read_text(encoding="utf-8").splitlines()[1:]
+                pairs = sorted(tuple(r.split(",")[:2]) for r in rows)
+                return None if pairs == sorted((a, b) for a, b, _ in gold) else f"wrote {rows}"
+
+            return Case("predict-out", files, argv, Accept(wrote))
+        return _refused("predict-out-bad", files, argv, "--out")
+    if kind == 15:  # a benchmark that is an empty name or a folder of nothing
+        where = rng.choice(["", ".", "./", "empty"])
+        argv = ["evaluate", "jaccard", "-b", where, "--no-save"]
+        return _refused("benchmark-path", {"empty/.keep": b""}, argv, "STS folder")
     # evaluate --results: a file where the folder goes
     argv = ["evaluate", "jaccard", "-b", "gold.tsv", "--results", "gold.tsv"]
     return _refused("evaluate-results", {"gold.tsv": pair_text(gold)}, argv, "gold.tsv")
