@@ -107,7 +107,7 @@ def draw(rng: random.Random) -> Case:
     said = "model" if fmt == "model-npz" else fmt
     spec = f"vectors:path={name}" + rng.choice(["", f",format={said}"])
     right = Accept(spearman_check(gold, _cosines(gold, vectors)))
-    kind = rng.randrange(14)
+    kind = rng.randrange(16)
     if kind in (0, 1):  # a right file in its format: the cosines' number
         return _case(f"right-{fmt}", files, spec, right)
     if kind == 2:  # text with CRLF ends, or trailing spaces: the same numbers
@@ -211,6 +211,27 @@ def draw(rng: random.Random) -> Case:
         path = rng.choice(["sub", "/dev/null", "../../../nothere.vec", "", "gold.tsv/x"])
         files = {"gold.tsv": pair_text(gold), "sub/readme": b"x"}
         return _case("path", files, f"vectors:path={path}", Reject((path or "path",), False))
+    if kind == 12:  # words the file lacks: oov=zero scores their pairs 0, skip leaves them out
+        gone = rng.choice(asked)
+        kept = {w: v for w, v in vectors.items() if w != gone}
+        files = {"gold.tsv": pair_text(gold), "v.txt": _text(kept, header=True)}
+        scored = _cosines([r for r in gold if gone not in r[:2]], vectors)
+        policy = rng.choice(["", ",oov=zero", ",oov=skip"])
+        if policy.endswith("skip"):
+            kept_gold = [r for r in gold if gone not in r[:2]]
+            expect = Accept(spearman_check(kept_gold, scored))
+        else:
+            zero = [(a, b, "0.0") for a, b, _ in gold if gone in (a, b)]
+            expect = Accept(spearman_check(gold, scored + zero))
+        return _case(f"oov{policy or '-default'}", files, f"vectors:path=v.txt{policy}", expect)
+    if kind == 13:  # oov=backoff: a gold word in capitals finds the file's lower-case one
+        upper = {a: a.capitalize() for a in asked if a.isascii()}
+        shown_gold = [(upper.get(a, a), upper.get(b, b), x) for a, b, x in gold]
+        scored = _cosines(gold, vectors)
+        files = {"gold.tsv": pair_text(shown_gold), "v.txt": _text(vectors, header=True)}
+        scored = [(upper.get(a, a), upper.get(b, b), x) for a, b, x in scored]
+        expect = Accept(spearman_check(shown_gold, scored))
+        return _case("oov-backoff", files, "vectors:path=v.txt,oov=backoff", expect)
     label, data = damage(rng, text)
     return _case(f"damage-{label}", {**text_case, text_name: data}, text_spec, Either((text_name,)))
 
