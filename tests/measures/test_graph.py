@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simeval.cli import app
+from simeval.errors import InputError
 from simeval.measures import create_measure
 from simeval.measures.graph import RelationGraph
 from simeval.train.graph import cross_fitted
@@ -198,3 +199,24 @@ def test_learned_score_is_sklearns_probability() -> None:
     assert np.allclose(feature_matrix(raw, ["cn", "cosine"]), x)
     expected = clf.predict_proba(scaler.transform(x))[:, 1]
     assert np.allclose(predict(model, raw), expected)
+
+
+@pytest.mark.parametrize(
+    ("edges", "record", "message"),
+    [
+        (b"word1\tword2\tsource\n\xff\xfe\tdog\tx\n", '{"sources": ["x"]}', "not valid UTF-8"),
+        (b"word1\tword2\tsource\ncat\tdog\tx\n", '{"sources": 3}', "'sources' to be a list"),
+        (b"word1\tword2\tsource\ncat\tdog\tx\n", '{"sources": ["y"]}', "source 'x' is not in"),
+    ],
+    ids=["not-utf8", "sources-not-a-list", "unknown-source"],
+)
+def test_a_damaged_graph_folder_is_refused(
+    tmp_path: Path, edges: bytes, record: str, message: str
+) -> None:
+    """A graph folder whose edges are not UTF-8, whose record's sources are not a list, or
+    whose edge names a source the record lacks gave a UnicodeDecodeError, TypeError or
+    KeyError traceback (fuzz: measure-spec)."""
+    (tmp_path / "edges.tsv").write_bytes(edges)
+    (tmp_path / "graph.json").write_text(record)
+    with pytest.raises(InputError, match=message):
+        create_measure(f"graph:path={tmp_path}")

@@ -152,18 +152,27 @@ def read_edges(folder: Path) -> tuple[list[tuple[str, str, str]], list[str]]:
     path = folder / EDGES
     if not path.is_file():
         raise InputError(folder, None, f"not a graph folder of `simeval train graph` (no {EDGES})")
-    edges = []
-    with open(path, encoding="utf-8") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        if header != ["word1", "word2", "source"]:
-            raise InputError(path, 1, "expected the header word1<TAB>word2<TAB>source")
-        for number, line in enumerate(f, start=2):
-            cells = line.rstrip("\n").split("\t")
-            if len(cells) != 3 or not all(cells):
-                raise InputError(path, number, "expected word1, word2 and source")
-            edges.append((cells[0], cells[1], cells[2]))
+    try:
+        lines = path.read_bytes().decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        raise InputError(path, None, f"not valid UTF-8 (byte {exc.start})") from None
+    if lines[0].rstrip("\r").split("\t") != ["word1", "word2", "source"]:
+        raise InputError(path, 1, "expected the header word1<TAB>word2<TAB>source")
     record = read_record(folder / RECORD, ("sources",), "simeval train graph")
-    return edges, [str(x) for x in record["sources"]]
+    sources = record["sources"]
+    if not (isinstance(sources, list) and all(isinstance(x, str) for x in sources)):
+        raise InputError(folder / RECORD, None, "expected 'sources' to be a list of names")
+    edges = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line:
+            continue  # the end of the file
+        cells = line.rstrip("\r").split("\t")
+        if len(cells) != 3 or not all(cells):
+            raise InputError(path, number, "expected word1, word2 and source")
+        if cells[2] not in sources:
+            raise InputError(path, number, f"source {cells[2]!r} is not in {RECORD}'s sources")
+        edges.append((cells[0], cells[1], cells[2]))
+    return edges, list(sources)
 
 
 class GraphMeasure(Measure):
