@@ -137,11 +137,58 @@ def draw(rng: random.Random) -> Case:
                            "orthographic:kind=dice,n=2", "orthographic:n=1",
                            "overlap:"])  # fmt: skip
         return _case("right-other", spec, g, Accept(_in_range))
+    if kind == 3 and rng.random() < 0.5:  # a model folder, right or damaged
+        return _model_folder(rng, g)
     spec, name = rng.choice(WRONG)
     if kind == 5 and spec and not spec.startswith("encoder"):  # its separators spaced
         spec = spec.replace(",", " , ").replace(":", " :", 1)
         return _case("wrong-spaced", spec, g, Either((name.strip(),)))
     return _case("wrong", spec, g, Reject((name,), warning_ok=False))
+
+
+EDGES = b"word1\tword2\tsource\ncat\tcar\tsyn\ncar\tcart\tsyn\ndog\tcat\trel\n"
+RECORD = b'{"sources": ["syn", "rel"]}'
+# (file, bytes) of a graph folder made wrong; None: the file left out
+GRAPH_DAMAGE = [
+    ("gr/edges.tsv", None),
+    ("gr/graph.json", None),
+    ("gr/edges.tsv", EDGES.replace(b"word1\t", b"")),
+    ("gr/edges.tsv", EDGES + b"dog\tcat\n"),
+    ("gr/edges.tsv", EDGES + b"dog\t\trel\n"),
+    ("gr/edges.tsv", EDGES + b"dog\tsun\tother\n"),
+    ("gr/edges.tsv", EDGES + b"\xff\xfe\tsun\tsyn\n"),
+    ("gr/graph.json", b'{"sources": "syn"}'),
+    ("gr/graph.json", b'{"sources": [1, 2]}'),
+    ("gr/graph.json", b"[]"),
+    ("gr/graph.json", b"{"),
+    ("gr/graph.json", b"\xff"),
+    ("lm/combine.json", b"{}"),
+    ("lm/combine.json", b'{"config": [], "columns": [], "data": {}, "model_sha256": "x"}'),
+    ("lm/combine.json", b'{"config": {}, "columns": 3, "data": {}, "model_sha256": "x"}'),
+    ("lm/combine.json", b"not json"),
+]
+
+
+def _model_folder(rng: random.Random, gold: bytes) -> Case:
+    """A graph folder (``simeval train graph``'s files, written by hand) scored on the gold, or
+    one file of it (or of a ``learned`` folder) damaged."""
+    files = {"gold.tsv": gold, "gr/edges.tsv": EDGES, "gr/graph.json": RECORD}
+    score = rng.choice(["walk", "common", "adamic_adar"])
+    if rng.random() < 0.3:
+        case = _case("graph", f"graph:path=gr,score={score}", gold, Accept(_in_range))
+        case.files = files
+        return case
+    path, data = rng.choice(GRAPH_DAMAGE)
+    folder = path.split("/")[0]
+    if data is None:
+        del files[path]
+    else:
+        files[path] = data
+    spec = "graph:path=gr" if folder == "gr" else "learned:model=lm"
+    name = path.split("/")[-1] if data is not None else folder
+    case = _case(f"damaged-{folder}", spec, gold, Reject((name,), False))
+    case.files = files
+    return case
 
 
 SURFACES = [Surface("measure-spec", draw)]
