@@ -151,6 +151,7 @@ def predict_cmd(
         str,  # as typed: a trailing / says a folder (a Path would drop it)
         typer.Option(
             "--out",
+            metavar="<path>",
             help="Output: a folder for a suite of several files (STS.output.<dataset>.txt, "
             "<benchmark>.run) or a file (RUSSE test.csv with sim filled in, word1,word2,sim "
             "for a pair benchmark, a BUCC run for one linking benchmark).",
