@@ -14,7 +14,8 @@ Names (each documented where it lives, in :mod:`simeval.api`):
 
 - running measures: ``evaluate``, ``predict``;
 - scoring predictions or files: ``score``;
-- benchmarks: ``benchmark(name)`` (pairs, gold and metadata of any kind), ``Benchmark.from_pairs``
+- benchmarks: ``benchmarks()`` (every one, with its metadata, loaded on use), ``benchmark(name)``
+  (pairs, gold and metadata of any kind), ``Benchmark.from_pairs``, ``.from_sts``
   and ``Benchmark.from_qrels`` in memory, ``load_target`` (the task code's object);
 - results: ``load_results``, ``results_frame``, ``results_table``;
 - comparing and ranking results in memory: ``compare``, ``leaderboard``;
@@ -29,6 +30,7 @@ __all__ = [
     "Benchmark",
     "TrainSettings",
     "benchmark",
+    "benchmarks",
     "benchmark_from_pairs",
     "benchmark_from_qrels",
     "compare",

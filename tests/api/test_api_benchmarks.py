@@ -15,7 +15,7 @@ from scipy.stats import spearmanr
 import simeval
 from simeval.errors import InputError
 
-CATALOG = Path(simeval.__file__).parent / "benchmarks" / "catalog"
+CATALOG = Path(simeval.__file__).parent / "registry" / "catalog"
 
 
 def test_word_pairs_and_gold_are_the_files_rows(data_dir: Path) -> None:
@@ -47,7 +47,7 @@ def test_metadata_without_loading_comes_from_the_catalog() -> None:
     declared = {}
     for toml in CATALOG.glob("*.toml"):
         declared.update(tomllib.loads(toml.read_text(encoding="utf-8")).get("dataset", {}))
-    listed = {b.name: b for b in simeval.api.benchmarks()}
+    listed = {b.name: b for b in simeval.benchmarks()}
     simlex = listed["simlex999"]
     assert simlex._target is None  # nothing loaded
     source = declared["simlex999"]

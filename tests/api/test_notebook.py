@@ -73,7 +73,7 @@ def test_the_nine_steps_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert mrr == pytest.approx(np.mean([q["recip_rank"] for q in per_query.values()]))
 
     # 6. listing, with licence and citation, without loading
-    listed = {x.name: x for x in simeval.api.benchmarks()}
+    listed = {x.name: x for x in simeval.benchmarks()}
     assert listed["sts12-msrvid"].metadata.sources and listed["sts12-msrvid"]._target is None
     assert "Agirre" in simeval.benchmark("sts12-msrvid").metadata.citation
 

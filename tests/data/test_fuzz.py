@@ -13,7 +13,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simeval.benchmarks import Registry
 from simeval.data.dictionaries import read_dictionary
 from simeval.data.documents import read_collection
 from simeval.data.pair_files import read_scored_pairs
@@ -21,6 +20,7 @@ from simeval.data.sts import read_sts_gold, read_sts_input, read_sts_output
 from simeval.data.trec import read_qrels, read_run
 from simeval.datasets.agreement import read_ratings
 from simeval.errors import SimevalError
+from simeval.registry import Registry
 from simeval.results.items import read_items
 from simeval.results.store import load_results
 

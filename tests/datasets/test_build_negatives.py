@@ -453,7 +453,7 @@ def test_cli_builds_folder_with_manifest(tmp_path: Path) -> None:
     assert c["rows_not_positive"] == 1 and c["vetoed"] == 1 and c["positive_and_zero"] == 0
 
     # the folder is a benchmark: related by default
-    from simeval.benchmarks import from_path
+    from simeval.registry import from_path
 
     bench = from_path(out)
     assert bench.name == str(out) and len(bench.gold) == len(body)

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = {
     "docs/reference/cli.md": "simeval.cli.reference",
-    "docs/reference/benchmarks.md": "simeval.benchmarks.reference",
+    "docs/reference/benchmarks.md": "simeval.registry.reference",
 }
 
 
@@ -57,7 +57,7 @@ def test_benchmark_page_lists_each_catalog_name_with_its_checksum() -> None:
     page = (ROOT / "docs/reference/benchmarks.md").read_text(encoding="utf-8")
     rows = {line.split("`")[1]: line for line in page.splitlines() if line.startswith("| `")}
     files, checked = {}, 0
-    catalog = sorted((ROOT / "src/simeval/benchmarks/catalog").glob("*.toml"))
+    catalog = sorted((ROOT / "src/simeval/registry/catalog").glob("*.toml"))
     tables = [tomllib.loads(t.read_text(encoding="utf-8")) for t in catalog]
     for table in tables:
         for entry in table.get("dataset", {}).values():

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from simeval.benchmarks.loaders import from_path
-from simeval.benchmarks.lookup import Registry
 from simeval.errors import InputError
 from simeval.kinds.pairs import PairEntry
+from simeval.registry.loaders import from_path
+from simeval.registry.lookup import Registry
 
 
 def test_conflicting_duplicate_pair_in_a_users_gold_is_refused(tmp_path: Path) -> None:

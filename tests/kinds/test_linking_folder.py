@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from simeval.benchmarks.loaders import from_path
 from simeval.errors import InputError
+from simeval.registry.loaders import from_path
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy.stats import pearsonr
 
-from simeval.benchmarks.loaders import from_path
 from simeval.errors import InputError
+from simeval.registry.loaders import from_path
 
 
 def _dataset(folder: Path, dataset: str, gold: list[float], prefix: str = "STS") -> None:

@@ -29,7 +29,7 @@ def test_no_serve_module_names_a_kind_benchmark_or_request_class():
             module = getattr(node, "module", None) or ""
             if not isinstance(node, ast.ImportFrom):
                 continue
-            if module.startswith(("simeval.kinds", "simeval.benchmarks")):
+            if module.startswith(("simeval.kinds", "simeval.registry")):
                 names = [a.name for a in node.names if a.name[0].isupper() and a.name != "Registry"]
                 found += [f"{path.name}: {n}" for n in names]
     assert found == []

@@ -240,7 +240,7 @@ def benchmarks(registry: Any = None, store: DataStore | None = None) -> list[Ben
 
     Examples:
         >>> import simeval
-        >>> found = {b.name: b for b in simeval.api.benchmarks()}
+        >>> found = {b.name: b for b in simeval.benchmarks()}
         >>> found["simlex999"].metadata.sources["simlex999"]["licence"]
         'research use, as distributed by its authors'
     """

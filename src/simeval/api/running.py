@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from simeval.api.targets import Target, as_target, load_targets, registry_of
-from simeval.benchmarks import Registry
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 from simeval.measures import Measure, create_measure
+from simeval.registry import Registry
 from simeval.results.record import Result, Timer
 from simeval.results.store import save_results, system_name
 

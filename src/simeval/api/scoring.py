@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from simeval.api.targets import Target, as_target
-from simeval.benchmarks import Registry
 from simeval.data.store import DataStore
 from simeval.errors import InputError
+from simeval.registry import Registry
 from simeval.results.record import Result
 
 

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from simeval.benchmarks import Registry
 from simeval.data.store import DataStore
 from simeval.errors import InputError
+from simeval.registry import Registry
 
 Target = Any  # kinds.base.Benchmark | kinds.base.Suite
 

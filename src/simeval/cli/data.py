@@ -143,7 +143,7 @@ def benchmarks(registry: RegistryFiles = None) -> None:
     column, description, missing; [suite.NAME] members = [...], aggregate =
     "sum"|"sts"|"mean"|"none"; also split, source, views, score_range, exclude, marks,
     subset, format, builder/options and a suite's layout/template, the keys the built-in
-    catalog (simeval/benchmarks/catalog/*.toml, the same grammar) uses. Paths are relative to
+    catalog (simeval/registry/catalog/*.toml, the same grammar) uses. Paths are relative to
     the registry file. A path to a pair file, an STS folder or a linking folder also works
     wherever a name does.
     """

@@ -5,7 +5,7 @@ their path inside a data directory laid out like ``../shared/data`` (``russe/hj-
 ``remote`` is the path under the entry's ``upstream`` URL, pinned to a commit.
 
 The entries are the ``[dataset.NAME]`` tables of the built-in catalog, TOML files beside the
-benchmarks they serve (``simeval/benchmarks/catalog/*.toml``, one per family)::
+benchmarks they serve (``simeval/registry/catalog/*.toml``, one per family)::
 
     [dataset.mc30]
     title = "MC-30 (Miller & Charles)"
@@ -33,7 +33,7 @@ from simeval.data.tomlfile import TomlFile
 
 # The catalog's TOML lives with the registry (benchmarks/, above this room): read as files,
 # not imported. These families come first, in this order; any other file after them, by name.
-CATALOG_DIR = Path(__file__).resolve().parent.parent / "benchmarks" / "catalog"
+CATALOG_DIR = Path(__file__).resolve().parent.parent / "registry" / "catalog"
 FAMILIES = ("russe", "words", "sts", "linking")
 
 

@@ -2,7 +2,7 @@
 
 ``manifest.json`` records the builder, its settings and seed, the sha256 of every input, the
 counts of each step, and — when the folder is a benchmark — ``benchmark``: the file and task
-kind that ``simeval evaluate MEASURE -b FOLDER`` reads (:func:`simeval.benchmarks.from_path`).
+kind that ``simeval evaluate MEASURE -b FOLDER`` reads (:func:`simeval.registry.from_path`).
 ``log.tsv`` has one row per decision (what, item, outcome, why), so a dataset can be audited.
 
 The folder is written under a temporary name beside the target and renamed at the end: a build

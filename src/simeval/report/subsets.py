@@ -1,7 +1,7 @@
 """Subsets of a benchmark's items, and a result's main metric on each with an interval.
 
 Named views (from the seed papers), declared by the benchmarks' registry entries
-(:mod:`simeval.benchmarks`):
+(:mod:`simeval.registry`):
 
 - ``simlex999``: ``POS`` (A, N, V); ``concreteness``: quartiles of conc(w1) + conc(w2), as the
   SimLex-999 paper splits them; ``SimAssoc333``: the 333 most associated pairs vs the rest;
@@ -22,13 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simeval.benchmarks import Registry
 from simeval.engine import active
 from simeval.errors import InputError
 from simeval.kinds import main_metric
 from simeval.kinds.base import View
 from simeval.kinds.rows import ItemMetrics
 from simeval.metrics.stats import Interval, bootstrap_intervals
+from simeval.registry import Registry
 from simeval.results.items import Items
 
 

@@ -110,7 +110,7 @@ class Targets:
             return self._registry(registry)
 
     def _registry(self, registry: list[str]) -> Any:
-        from simeval.benchmarks import Registry
+        from simeval.registry import Registry
 
         key = tuple(registry)
         if key not in self._registries:

@@ -211,7 +211,7 @@ def test_simverb_splits_take_scores_and_relations_from_the_full_file(store, data
 
 
 def test_the_sts_group_holds_each_year_with_its_official_figure(store) -> None:
-    from simeval.benchmarks import Registry
+    from simeval.registry import Registry
 
     reg = Registry.catalog()
     assert reg.expand("sts") == ["sts12", "sts13", "sts14", "sts15", "sts16"]

@@ -3,17 +3,17 @@
 files (size and sha256) and the data set they come from with its licence; each suite; each
 data set with its citation.
 
-``python -m simeval.benchmarks.reference > docs/reference/benchmarks.md`` writes the page; a
+``python -m simeval.registry.reference > docs/reference/benchmarks.md`` writes the page; a
 test keeps the committed page equal to it."""
 
 from __future__ import annotations
 
-from simeval.benchmarks.lookup import Registry
 from simeval.data.catalog import CATALOG, entry_with_file
+from simeval.registry.lookup import Registry
 
 HEADER = """# Benchmark catalog
 
-Generated from the catalog's declarations by `python -m simeval.benchmarks.reference`; do not
+Generated from the catalog's declarations by `python -m simeval.registry.reference`; do not
 edit by hand. `simeval benchmarks` lists the same names (with those of your own registry
 files), and `simeval data info NAME` prints a data set's licence and citation.
 

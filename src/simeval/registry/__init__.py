@@ -6,7 +6,7 @@ and the user's, and what reads them.
 - :mod:`.loaders`: an entry, or a path, read into a benchmark or suite.
 """
 
-from simeval.benchmarks.loaders import from_path
-from simeval.benchmarks.lookup import Registry
+from simeval.registry.loaders import from_path
+from simeval.registry.lookup import Registry
 
 __all__ = ["Registry", "from_path"]

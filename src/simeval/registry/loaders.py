@@ -22,7 +22,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simeval.benchmarks.schema import Entry, SuiteEntry
 from simeval.data.pair_files import read_scored_pairs
 from simeval.data.store import DataStore
 from simeval.errors import InputError
@@ -31,6 +30,7 @@ from simeval.kinds.base import Suite, sha256_of
 from simeval.kinds.linking import CollectionEntry, linking_folder
 from simeval.kinds.pairs import PairBenchmark, pair_file, pair_kinds
 from simeval.kinds.sts import sts_folder
+from simeval.registry.schema import Entry, SuiteEntry
 
 Files = Callable[[str], tuple[Path, str]]  # a file of an entry -> (local path, sha256)
 Builder = Callable[[CollectionEntry, DataStore], Any]  # -> LinkingCollection (data/documents)

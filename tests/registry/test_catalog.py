@@ -1,4 +1,4 @@
-"""The built-in catalog as TOML (``simeval/benchmarks/catalog/*.toml``): every catalogued file's
+"""The built-in catalog as TOML (``simeval/registry/catalog/*.toml``): every catalogued file's
 size and sha256 checked with hashlib against the real data; a new benchmark as one TOML entry,
 built-in or a user's, listed and scored with scipy's value; errors that name file and line."""
 
@@ -16,13 +16,13 @@ from scipy.stats import pearsonr, spearmanr
 from typer.testing import CliRunner
 
 import simeval
-from simeval.benchmarks import Registry
 from simeval.cli import app
 from simeval.data import catalog
 from simeval.errors import InputError
+from simeval.registry import Registry
 
 runner = CliRunner()
-CATALOG_DIR = Path(simeval.__file__).parent / "benchmarks" / "catalog"
+CATALOG_DIR = Path(simeval.__file__).parent / "registry" / "catalog"
 
 PAIRS = """\
 cup mug 4.5

@@ -15,23 +15,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from simeval.benchmarks.loaders import (
-    Builder,
-    Files,
-    from_path,
-    load_benchmark,
-    load_suite,
-    plain_files,
-    store_files,
-)
-from simeval.benchmarks.schema import (
-    REGISTRY_ENV,
-    Declared,
-    Entry,
-    SuiteEntry,
-    case_clash,
-    declared,
-)
 from simeval.data.catalog import catalog_files
 from simeval.data.store import DataStore
 from simeval.data.textio import SHOWN, shown
@@ -40,6 +23,23 @@ from simeval.errors import InputError
 from simeval.kinds import kind, suite_kind
 from simeval.kinds.linking import CollectionEntry, LinkingEntry
 from simeval.kinds.pairs import pair_kinds
+from simeval.registry.loaders import (
+    Builder,
+    Files,
+    from_path,
+    load_benchmark,
+    load_suite,
+    plain_files,
+    store_files,
+)
+from simeval.registry.schema import (
+    REGISTRY_ENV,
+    Declared,
+    Entry,
+    SuiteEntry,
+    case_clash,
+    declared,
+)
 
 
 def _catalog() -> Declared:
