@@ -24,7 +24,7 @@ from simeval.cli.common import (
     plain,
     store_of,
 )
-from simeval.report.format import number, p_is, p_value, terminal_text
+from simeval.report.format import number, p_value, terminal_text
 
 
 def _column_groups(labels: list[str], fixed: int, width: int) -> list[list[int]]:
@@ -307,20 +307,8 @@ def compare_cmd(
             SHORT_TESTS.get(c.test, c.test),
         )
     out.print(table)
-    m = v.main
-    better = v.better
-    if v.constant:
-        verdict = (
-            f"none: the scores of {' and '.join(v.constant)} are constant, so {m.metric} "
-            "carries no information"
-        )
-    elif m.p_value != m.p_value:
-        verdict = f"none: {m.metric} is undefined for one of the systems"
-    elif m.p_value < alpha:
-        verdict = f"{better} is better on {m.metric} ({m.test}, p {p_is(m.p_value)} < {alpha})"
-    else:
-        verdict = (
-            f"no significant difference on {m.metric} ({m.test}, p {p_is(m.p_value)} ≥ {alpha})"
-        )
+    from simeval.report.compare import verdict_text
+
+    verdict = verdict_text(v, alpha)
     out.print(plain(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
     out.print(plain("* main metric; AR: approximate randomization", style="dim"))
