@@ -115,7 +115,7 @@ def evaluate(
     for r in results:
         r.system = {**m.describe(), **facts}
         r.warnings = [*r.warnings, *own]
-    if missing is None and not isinstance(measure, str):
+    if missing is None and m.describe().get("kind") == "python":  # a user's own object
         _warn_of_zeroed(results)
     if results_dir is not None:
         save_results(results_dir, results)
