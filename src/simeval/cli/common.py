@@ -56,9 +56,26 @@ def _global_options(
             "embeddings and linking scores equal up to float rounding.",
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=lambda shown: _print_version(shown),
+            help="Print simeval's version and exit.",
+        ),
+    ] = False,
 ) -> None:
     """The simeval command line: evaluate similarity measures as the shared tasks do."""
     SCHEDULER["spec"] = scheduler
+
+
+def _print_version(shown: bool) -> None:
+    if shown:
+        from simeval import __version__
+
+        print(f"simeval {__version__}")
+        raise typer.Exit()
 
 
 data_app = typer.Typer(
