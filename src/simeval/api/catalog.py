@@ -104,11 +104,16 @@ class Benchmark:
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
-        return _items(self.target)[0]
+        return self._items[0]
 
     @property
     def gold(self) -> list[float]:
-        return _items(self.target)[1]
+        return self._items[1]
+
+    @functools.cached_property
+    def _items(self) -> tuple[list[Any], list[Any]]:
+        """Pairs and gold, made once (``b.pairs[i]`` in a loop must not rebuild the lists)."""
+        return _items(self.target)
 
     @property
     def data(self) -> dict[str, str]:

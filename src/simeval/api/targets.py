@@ -157,6 +157,17 @@ def pair_target(
     return target
 
 
+def _memory_data(name: str, rows: Iterable[str]) -> dict[str, str]:
+    """What a record's ``data`` says of a benchmark held in memory: ``<memory:NAME>`` and the
+    sha256 of its rows written as lines of a file, so two runs on the same rows say so."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(f"{row}\n".encode())
+    return {f"<memory:{name}>": digest.hexdigest()}
+
+
 def benchmark_from_pairs(
     rows: Iterable[tuple[str, str, float]],
     *,
@@ -176,8 +187,6 @@ def benchmark_from_pairs(
         >>> gold.gold.pairs
         [('cat', 'dog'), ('cat', 'car')]
     """
-    import hashlib
-
     import numpy as np
 
     from simeval.data.pair_files import ScoredPairs
@@ -201,10 +210,9 @@ def benchmark_from_pairs(
         scores.append(score)
     if not pairs:
         raise InputError(None, None, f"{name}: no rows")
-    text = "".join(f"{a}\t{b}\t{s!r}\n" for (a, b), s in zip(pairs, scores, strict=True))
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    data = _memory_data(name, (f"{a}\t{b}\t{s!r}" for (a, b), s in zip(pairs, scores, strict=True)))
     gold = ScoredPairs(None, pairs, np.array(scores), np.arange(1, len(pairs) + 1))
-    return PairBenchmark(name, kinds[kind], gold, description, {f"<memory:{name}>": digest})
+    return PairBenchmark(name, kinds[kind], gold, description, data)
 
 
 def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = "qrels") -> Target:
@@ -219,8 +227,6 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
         >>> simeval.score(target, run)[0].metrics["recip_rank"]
         0.75
     """
-    import hashlib
-
     import numpy as np
 
     from simeval.data.trec import Qrels
@@ -241,12 +247,11 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
             relevance.append(int(rel))
     if not qids:
         raise InputError(None, None, f"{name}: no judgements")
-    text = "".join(f"{q.decode()} 0 {d.decode()} {r}\n" for q, d, r in zip(qids, docnos, relevance,
-                   strict=True))  # fmt: skip
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    lines = (f"{q.decode()} 0 {d.decode()} {r}" for q, d, r in zip(qids, docnos, relevance,
+             strict=True))  # fmt: skip
     judged = Qrels(None, np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
                    np.array(relevance, dtype=np.int64), np.arange(1, len(qids) + 1))  # fmt: skip
-    return LinkingBenchmark(name, judged, data={f"<memory:{name}>": digest})
+    return LinkingBenchmark(name, judged, data=_memory_data(name, lines))
 
 
 def benchmark_from_sts(
@@ -264,8 +269,6 @@ def benchmark_from_sts(
         >>> simeval.score(target, [0.9, 0.1, 0.7])[0].metrics["pearson"] > 0.99
         True
     """
-    import hashlib
-
     import numpy as np
 
     from simeval.kinds.sts import STSBenchmark
@@ -282,6 +285,5 @@ def benchmark_from_sts(
         raise InputError(None, None, f"{name}: a gold score is infinite")
     if np.isnan(values).all():
         raise InputError(None, None, f"{name}: no line has a gold score")
-    text = "".join(f"{a}\t{b}\t{g!r}\n" for (a, b), g in zip(rows, values, strict=True))
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return STSBenchmark(name, name, rows, values, data={f"<memory:{name}>": digest})  # type: ignore[arg-type]
+    data = _memory_data(name, (f"{a}\t{b}\t{g!r}" for (a, b), g in zip(rows, values, strict=True)))
+    return STSBenchmark(name, name, rows, values, data=data)  # type: ignore[arg-type]

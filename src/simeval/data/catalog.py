@@ -145,11 +145,17 @@ CATALOG: Mapping[str, CatalogEntry] = Catalog()
 
 def entry_with_file(path: str) -> tuple[CatalogEntry, CatalogFile] | None:
     """The data set that lists the file at catalog path ``path``, and that file's entry."""
-    for entry in CATALOG.values():
+    return _by_path(catalog_files()).get(path)
+
+
+@cache
+def _by_path(files: tuple[TomlFile, ...]) -> dict[str, tuple[CatalogEntry, CatalogFile]]:
+    """Every catalogued file by its path, with its data set (the first that lists it)."""
+    out: dict[str, tuple[CatalogEntry, CatalogFile]] = {}
+    for entry in _datasets(files).values():
         for file in entry.files:
-            if file.path == path:
-                return entry, file
-    return None
+            out.setdefault(file.path, (entry, file))
+    return out
 
 
 def catalogued(sha256: str) -> bool:

@@ -34,7 +34,7 @@ import numpy as np
 from simeval.errors import InputError
 from simeval.measures.spec import Params
 from simeval.measures.vectors import Vocabulary, Wanted, WordVectors, pick_rows
-from simeval.text.normalize import lemma, lexeme, normalize
+from simeval.text.normalize import lexeme
 
 NAVEC_FILE = "navec_news_v1_1B_250K_300d_100q.tar"
 # Latin letters that look like Cyrillic ones, as typed into Russian words by mistake
@@ -101,7 +101,7 @@ class NavecVectors(WordVectors):
 
     def _found(self, word: str) -> np.ndarray | None:
         """Steps 1 and 2 of the back-off for one word."""
-        for form in dict.fromkeys([word, word.lower(), normalize(word), lemma(word)]):
+        for form in self.forms(word):  # as written, lowercase, ё→е, lemma
             vector = self._vector(form)
             if vector is not None:
                 return vector

@@ -212,9 +212,10 @@ class ComparisonReport:
     def table(self) -> Table:
         """The rows as a leaderboard :class:`~simeval.report.leaderboard.Table` (main metric
         rows marked), with the systems and verdicts as its note."""
+        found = self.rows()
         rows = [[r["benchmark"], r["metric"], r["A"], r["B"], r["A - B"], r["low"], r["high"],
-                 r["p"], r["test"]] for r in self.rows()]  # fmt: skip
-        best = {(i, 1) for i, r in enumerate(self.rows()) if r["main"]}
+                 r["p"], r["test"]] for r in found]  # fmt: skip
+        best = {(i, 1) for i, r in enumerate(found) if r["main"]}
         notes = [f"{v.benchmark}: A = {v.a}, B = {v.b}, {v.n} items; verdict: "
                  f"{verdict_text(v, self.alpha)}" for v in self.verdicts]  # fmt: skip
         columns = ["benchmark", "metric", "A", "B", "A − B", f"{self.level:.0%} low",
