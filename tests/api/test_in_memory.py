@@ -38,7 +38,7 @@ def test_wordsim353_duplicate_row_cannot_shift_the_answers() -> None:
     twice = [i for i, p in enumerate(rows) if rows.count(p) == 2]
     changed = list(preds)
     changed[twice[1]] += 0.5
-    with pytest.raises(InputError, match="in the gold twice and got two scores"):
+    with pytest.raises(InputError, match="given twice with two scores"):
         simeval.score(target, changed)
 
 
@@ -142,3 +142,24 @@ NO_DOCTEST = {"train", "TrainSettings"}
 @pytest.mark.parametrize("name", sorted(set(simeval.__all__) - NO_DOCTEST))
 def test_every_public_name_has_an_example(name: str) -> None:
     assert ">>>" in (getattr(simeval, name).__doc__ or ""), name
+
+
+def test_a_pair_twice_as_nan_is_unscored_alike_in_a_list_and_a_frame() -> None:
+    """WordSim-353's (money, cash) twice with NaN both times: one unscored pair, whether the
+    predictions come as a list per gold row or as a DataFrame (the frame refused it before);
+    Spearman over the other pairs equals scipy's."""
+    pd = pytest.importorskip("pandas")
+    target = simeval.load_target("wordsim353")
+    rows = list(target.gold.pairs)
+    preds = [_score_of(p) for p in rows]
+    twice = {p for p in rows if rows.count(p) == 2}
+    preds = [float("nan") if p in twice else s for p, s in zip(rows, preds, strict=True)]
+    frame = pd.DataFrame(
+        {"word1": [a for a, _ in rows], "word2": [b for _, b in rows], "score": preds}
+    )
+    kept = [(g, s) for p, g, s in zip(rows, target.gold.scores, preds, strict=True)
+            if p not in twice]  # fmt: skip
+    expected = spearmanr([g for g, _ in kept], [s for _, s in kept])[0]
+    for given in (preds, frame):
+        result = simeval.score(target, given, missing="skip")[0]
+        assert result.metrics["spearman"] == pytest.approx(expected, abs=1e-12)

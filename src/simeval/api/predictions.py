@@ -15,7 +15,7 @@ is refused: a misaligned list can never shift scores silently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -98,16 +98,7 @@ def _pair_submission(target: Any, predictions: Any) -> Any:
                 f"{target.name}: {len(scores)} predictions for {len(rows)} gold rows; give one "
                 "per row of .pairs, in order, or a dict {(word1, word2): score}",
             )
-        seen: dict[tuple[str, str], float] = {}
-        for pair, value in zip(rows, scores, strict=True):
-            before = seen.setdefault(pair, value)
-            if not (before == value or (np.isnan(before) and np.isnan(value))):
-                raise InputError(
-                    None,
-                    None,
-                    f"{target.name}: pair {pair!r} is in the gold twice and got two scores "
-                    f"({before!r} and {value!r}); a pair has one score",
-                )
+        seen = _one_score_per_pair(target.name, zip(rows, scores, strict=True))
         pairs, scores = list(seen), np.array(list(seen.values()), dtype=float)
     lines = np.arange(1, len(pairs) + 1)
     return ScoredPairs(None, pairs, scores, lines)  # type: ignore[arg-type]
@@ -123,13 +114,27 @@ def _frame_pairs(name: str, frame: Any) -> dict[tuple[str, str], float]:
         raise InputError(None, None, f"{name}: a DataFrame needs word1, word2 and a score column")
     first, second = ("word1", "word2") if {"word1", "word2"} <= set(columns) else columns[:2]
     score = next((c for c in SCORE_COLUMNS if c in columns), columns[2])
-    out: dict[tuple[str, str], float] = {}
-    for a, b, s in zip(frame[first], frame[second], frame[score], strict=True):
-        key = (str(a), str(b))
-        if key in out and out[key] != float(s):
-            raise InputError(None, None, f"{name}: pair {key!r} given twice with two scores")
-        out[key] = float(s)
-    return out
+    columns_read = zip(frame[first], frame[second], frame[score], strict=True)
+    rows = (((str(a), str(b)), float(s)) for a, b, s in columns_read)
+    return _one_score_per_pair(name, rows)
+
+
+def _one_score_per_pair(
+    name: str, rows: Iterable[tuple[tuple[str, str], float]]
+) -> dict[tuple[str, str], float]:
+    """``{pair: score}`` from rows; a pair given twice must have the same score both times
+    (two NaNs are the same: the pair is unscored)."""
+    seen: dict[tuple[str, str], float] = {}
+    for pair, value in rows:
+        before = seen.setdefault(pair, value)
+        if not (before == value or (np.isnan(before) and np.isnan(value))):
+            raise InputError(
+                None,
+                None,
+                f"{name}: pair {pair!r} is given twice with two scores ({before!r} and "
+                f"{value!r}); a pair has one score",
+            )
+    return seen
 
 
 def _sts_submission(target: Any, predictions: Any) -> Any:

@@ -295,6 +295,25 @@ class Documents(Request):
         return measure.rank(self.data, self.k, progress)
 
 
+def numbers_per_pair(
+    answers: Any, count: int, *, not_numbers: str, wrong_count: str
+) -> np.ndarray:
+    """``answers`` as one float per pair, refused unless there are ``count`` of them.
+
+    ``not_numbers`` is the refusal's text when they are not numbers (``{error}`` is replaced by
+    numpy's reason), ``wrong_count`` when their number is wrong (``{got}`` by how many came;
+    replaced, not formatted, so braces in a measure's name stay as they are):
+    the check is one, the message names what the caller asked of the user.
+    """
+    try:
+        scores = np.asarray(answers, dtype=float).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InputError(None, None, not_numbers.replace("{error}", str(exc))) from None
+    if len(scores) != count:
+        raise InputError(None, None, wrong_count.replace("{got}", str(len(scores))))
+    return scores
+
+
 def answer_scores(pairs: list[tuple[str, str]], answers: Any) -> np.ndarray:
     """A measure's answers to a request of ``pairs`` as one float per pair, in order.
 
@@ -304,18 +323,13 @@ def answer_scores(pairs: list[tuple[str, str]], answers: Any) -> np.ndarray:
             with the gold's rows would shift every later score: they are refused, never
             matched by position.
     """
-    try:
-        scores = np.asarray(answers, dtype=float).reshape(-1)
-    except (TypeError, ValueError) as exc:
-        raise InputError(None, None, f"expected one number per pair, got {exc}") from None
-    if len(scores) != len(pairs):
-        raise InputError(
-            None,
-            None,
-            f"{len(scores)} answers for the {len(pairs)} pairs of request(): give one score per "
-            "request().pairs entry, in its order (a pair the gold holds twice is asked once)",
-        )
-    return scores
+    return numbers_per_pair(
+        answers,
+        len(pairs),
+        not_numbers="expected one number per pair, got {error}",
+        wrong_count=f"{{got}} answers for the {len(pairs)} pairs of request(): give one score "
+        "per request().pairs entry, in its order (a pair the gold holds twice is asked once)",
+    )
 
 
 @dataclass

@@ -38,6 +38,7 @@ import numpy as np
 
 from simeval.cache import cache_root
 from simeval.errors import InputError
+from simeval.kinds.base import numbers_per_pair
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.encoder import Embedding, EmbeddingCache
 from simeval.measures.vectors import Vocabulary, Wanted, WordVectors, pick_rows
@@ -155,19 +156,13 @@ class FunctionMeasure(Measure):
 
     def score_words(self, pairs: Pairs) -> np.ndarray:
         pairs = list(pairs)
-        answer = self._answer(pairs)
-        try:
-            scores = np.asarray(answer, dtype=float).reshape(-1)
-        except (TypeError, ValueError) as exc:
-            raise InputError(None, None, f"{self.name}: expected numbers, got {exc}") from None
-        if len(scores) != len(pairs):
-            raise InputError(
-                None,
-                None,
-                f"{self.name} returned {len(scores)} scores for {len(pairs)} pairs; expected "
-                "one score per pair (NaN where it cannot score)",
-            )
-        return scores
+        return numbers_per_pair(
+            self._answer(pairs),
+            len(pairs),
+            not_numbers=f"{self.name}: expected numbers, got {{error}}",
+            wrong_count=f"{self.name} returned {{got}} scores for {len(pairs)} pairs; expected "
+            "one score per pair (NaN where it cannot score)",
+        )
 
     score_texts = score_words
 
