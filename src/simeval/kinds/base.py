@@ -295,9 +295,7 @@ class Documents(Request):
         return measure.rank(self.data, self.k, progress)
 
 
-def numbers_per_pair(
-    answers: Any, count: int, *, not_numbers: str, wrong_count: str
-) -> np.ndarray:
+def numbers_per_pair(answers: Any, count: int, *, not_numbers: str, wrong_count: str) -> np.ndarray:
     """``answers`` as one float per pair, refused unless there are ``count`` of them.
 
     ``not_numbers`` is the refusal's text when they are not numbers (``{error}`` is replaced by
