@@ -160,7 +160,13 @@ def predict_cmd(
     suite: Annotated[
         str,
         typer.Option(
-            "--suite", "-s", help="sts12, russe, xling, a benchmark, a registry name or a path."
+            "--suite",
+            "-s",
+            "--benchmark",
+            "-b",
+            help="What to predict (one; -b and -s are the same option here): a suite (sts12, "
+            "russe, xling), a benchmark, a registry name, or a path, as `evaluate -b` takes "
+            "one: a gold pair file, an STS folder, a linking folder.",
         ),
     ] = "sts12",
     kind: Kind = None,
