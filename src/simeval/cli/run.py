@@ -15,6 +15,7 @@ from simeval.cli.common import (
     JsonFlag,
     Kind,
     RegistryFiles,
+    ResultsOut,
     RichSteps,
     app,
     computing,
@@ -23,6 +24,7 @@ from simeval.cli.common import (
     plain,
     print_results,
     registry_of,
+    said_appended,
     store_of,
     task_options,
 )
@@ -110,9 +112,7 @@ def evaluate_cmd(
     kind: Kind = None,
     gold_column: GoldColumn = None,
     registry: RegistryFiles = None,
-    results: Annotated[
-        Path, typer.Option("--results", help="Folder whose results.jsonl gets every record.")
-    ] = DEFAULT_RESULTS,
+    results: ResultsOut = DEFAULT_RESULTS,
     save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
     data_dir: DataDir = None,
     as_json: JsonFlag = False,
@@ -120,6 +120,7 @@ def evaluate_cmd(
     """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
     print the table and append the result records to RESULTS/results.jsonl."""
     from simeval.api import evaluate, load_targets, measure_of
+    from simeval.results.store import RESULTS_FILE
 
     m = measure_of(measure)
     store = store_of(data_dir)
@@ -137,10 +138,8 @@ def evaluate_cmd(
             on_target=lambda name: err.print(plain(f"scoring {name}", style="dim")),
         )
     print_results(found, as_json, f"{measure}")
-    if save and not as_json:
-        err.print(
-            plain(f"appended {len(found)} record(s) to {results / 'results.jsonl'}", style="dim")
-        )
+    if save:
+        said_appended(len(found), results / RESULTS_FILE, how_to_change=True)
 
 
 @app.command("predict")
@@ -318,9 +317,7 @@ def train_cmd(
             "oov=backoff,fallback=zero for a lemmatized model.",
         ),
     ] = D.measure_options,
-    results: Annotated[
-        Path, typer.Option("--results", help="Where --evaluate appends its records.")
-    ] = DEFAULT_RESULTS,
+    results: ResultsOut = DEFAULT_RESULTS,
     data_dir: DataDir = None,
 ) -> None:
     """Train a similarity model into a model folder: from a corpus, one that
@@ -329,6 +326,7 @@ def train_cmd(
     loads (its simeval-train.json records the settings, the data's sha256 and the losses).
     Settings may come from a TOML file (--config), the flags overriding it."""
     from simeval.api.training import train, train_settings
+    from simeval.results.store import RESULTS_FILE
 
     given = {  # typed flags (and environment variables) override the file; defaults do not
         name: value
@@ -347,3 +345,4 @@ def train_cmd(
         else:
             title = f"{settings.kind} on {Path(str(settings.corpus)).name}"
         print_results(trained.results, False, title)
+        said_appended(len(trained.results), settings.results / RESULTS_FILE, how_to_change=True)
