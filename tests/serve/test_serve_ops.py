@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sqlite3
 from datetime import timedelta
@@ -266,3 +267,25 @@ def test_serve_run_starts_a_folder_made_by_serve_campaign(tmp_path, monkeypatch)
     assert r.exit_code == 0, r.output
     assert seen["port"] == 8123
     stop(seen["app"])
+
+
+def test_a_server_without_a_campaign_yet_says_how_to_add_one(tmp_path, caplog):
+    """`serve init` alone makes a server whose pages are empty: it starts (a campaign may be
+    added while it runs), and its log says how to add one; one campaign later, it does not."""
+    from simeval.serve.app import create_app
+    from simeval.serve.db import default_url
+
+    folder = tmp_path / "srv"
+    assert CliRunner().invoke(cli, ["serve", "init", str(folder)]).exit_code == 0
+    caplog.set_level(logging.WARNING, logger="simeval.serve")
+    app = create_app(default_url(folder), folder / "files")
+    stop(app)
+    assert "no campaign on this server yet" in caplog.text
+    assert "simeval serve campaign FOLDER FILE" in caplog.text
+
+    caplog.clear()
+    (tmp_path / "c.toml").write_text(CAMPAIGN, encoding="utf-8")
+    made = CliRunner().invoke(cli, ["serve", "campaign", str(folder), str(tmp_path / "c.toml")])
+    assert made.exit_code == 0, made.output
+    stop(create_app(default_url(folder), folder / "files"))
+    assert "no campaign" not in caplog.text

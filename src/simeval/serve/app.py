@@ -202,7 +202,8 @@ def start(
 def load_targets(service: Service) -> None:
     """Load every campaign's targets once, before serving: one that does not load (the data
     folder missing, a registry file moved) refuses the start, naming the campaign, the
-    target and why, instead of failing each request that needs it."""
+    target and why, instead of failing each request that needs it. A server without any
+    campaign yet (``serve init`` alone) starts, saying how to add one."""
     from simeval.serve.db.models import Campaign
 
     with service.db.reading() as s:
@@ -210,6 +211,11 @@ def load_targets(service: Service) -> None:
             (c.name, list(c.registry_files or []), [t for p in c.phases for t in p.targets])
             for c in s.scalars(select(Campaign).order_by(Campaign.id))
         ]
+    if not found:
+        log.warning(
+            "no campaign on this server yet: its pages are empty until `simeval serve "
+            "campaign FOLDER FILE` adds one (it may run while the server does)"
+        )
     for campaign, registry, names in found:
         for name in dict.fromkeys(names):
             try:
