@@ -332,14 +332,14 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
 
     written = keep(results, folder, name)
     if written is not None:
-        said_appended(len(results), written)
+        said_appended(len(results), written.parent)
 
 
-def said_appended(count: int, where: Path, how_to_change: bool = False) -> None:
-    """Say on standard error how many records went to which results file (``how_to_change``:
-    and how to send them elsewhere, where the folder may be the default one)."""
+def said_appended(count: int, folder: Path, how_to_change: bool = False) -> None:
+    """Say on standard error how many records went to which results folder
+    (``how_to_change``: and how to send them elsewhere, where it may be the default one)."""
     hint = f" ({HOW_TO_CHANGE})" if how_to_change else ""
-    err.print(plain(f"appended {count} record(s) to {where}{hint}", style="dim"))
+    err.print(plain(f"appended {count} record(s) to {folder}{hint}", style="dim"))
 
 
 class RichSteps:

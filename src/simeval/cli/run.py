@@ -120,7 +120,6 @@ def evaluate_cmd(
     """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
     print the table and append the result records to RESULTS/results.jsonl."""
     from simeval.api import evaluate, load_targets, measure_of
-    from simeval.results.store import RESULTS_FILE
 
     m = measure_of(measure)
     store = store_of(data_dir)
@@ -139,7 +138,7 @@ def evaluate_cmd(
         )
     print_results(found, as_json, f"{measure}")
     if save:
-        said_appended(len(found), results / RESULTS_FILE, how_to_change=True)
+        said_appended(len(found), results, how_to_change=True)
 
 
 @app.command("predict")
@@ -326,7 +325,6 @@ def train_cmd(
     loads (its simeval-train.json records the settings, the data's sha256 and the losses).
     Settings may come from a TOML file (--config), the flags overriding it."""
     from simeval.api.training import train, train_settings
-    from simeval.results.store import RESULTS_FILE
 
     given = {  # typed flags (and environment variables) override the file; defaults do not
         name: value
@@ -345,4 +343,4 @@ def train_cmd(
         else:
             title = f"{settings.kind} on {Path(str(settings.corpus)).name}"
         print_results(trained.results, False, title)
-        said_appended(len(trained.results), settings.results / RESULTS_FILE, how_to_change=True)
+        said_appended(len(trained.results), settings.results, how_to_change=True)
