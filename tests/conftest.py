@@ -51,6 +51,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("SIMEVAL_OFFLINE", "1")
     monkeypatch.delenv("SIMEVAL_MIRROR_URL", raising=False)
+    # a command without --results appends here, never into the checkout's results/
+    monkeypatch.setenv("SIMEVAL_RESULTS", str(tmp_path / "default-results"))
 
 
 @pytest.fixture(scope="session")

@@ -31,7 +31,8 @@ pytest.importorskip("fastapi")
 
 SECTION = readme_text.section("## Run a shared task")
 (CAMPAIGN,) = readme_text.blocks(SECTION, "toml")
-ORGANISER, PARTICIPANT, AFTER, POSTGRES = readme_text.blocks(SECTION, "bash")
+# the curl upload's block is run by tests/serve/test_docs_upload_curl.py
+ORGANISER, PARTICIPANT, _CURL, AFTER, POSTGRES = readme_text.blocks(SECTION, "bash")
 BIN = Path(sys.executable).parent
 
 

@@ -61,6 +61,8 @@ def test_run_starts_uvicorn_with_the_servers_limits(tmp_path, monkeypatch):
     seen: dict = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **k: seen.update(k, app=app))
     monkeypatch.setattr(serve_app, "create_app", lambda url, files, **k: (url, files, k))
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "serve.db").touch()  # a server's folder (create_app is not run here)
     serve_app.run(tmp_path / "srv", None, "127.0.0.1", 8123, 2, ["10.0.0.1"], 5, 50)
     url, files, config = seen["app"]
     assert url == f"sqlite:///{(tmp_path / 'srv' / 'serve.db').resolve()}"

@@ -4,12 +4,15 @@
    database, whatever its folder; a copied folder is not told to --db a live server's database;
 2. a backup into the server's own folder is refused;
 3. a bad or unreachable --db is one line, exit status 2, not a traceback;
-4. uvicorn runs with a connection cap and a short keep-alive.
+4. uvicorn runs with a connection cap and a short keep-alive;
+5. `serve run` on a folder that holds no server (a typo) is refused instead of serving an empty
+   site (issue 33, stumble 9).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sqlite3
 from datetime import timedelta
@@ -212,6 +215,8 @@ def test_serve_run_caps_connections_and_keep_alive(tmp_path, monkeypatch):
     seen: dict = {}
     monkeypatch.setattr(serve_app, "create_app", lambda *a, **k: object())
     monkeypatch.setattr(uvicorn, "run", lambda app, **k: seen.update(k))
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "serve.db").touch()  # a server's folder (create_app is not run here)
     r = CliRunner().invoke(cli, ["serve", "run", str(tmp_path / "t")])
     assert r.exit_code == 0, r.output
     assert seen["limit_concurrency"] == 500 and seen["timeout_keep_alive"] == 5
@@ -224,3 +229,63 @@ def test_the_operating_page_puts_the_server_behind_a_proxy():
     page = (Path(__file__).resolve().parents[2] / "docs" / "operating-a-server.md").read_text()
     assert "--max-connections" in one_line(page)
     assert "nginx's timeouts" in one_line(page) and "slow clients" in one_line(page)
+
+
+# ---- 5. a folder without a server
+
+
+@pytest.mark.parametrize("made", [False, True], ids=["missing", "empty"])
+def test_serve_run_refuses_a_folder_that_holds_no_campaign(tmp_path, monkeypatch, made):
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("started"))
+    monkeypatch.delenv("SIMEVAL_SERVE_DB", raising=False)
+    folder = tmp_path / "nosuchdir"
+    if made:
+        folder.mkdir()
+    r = CliRunner().invoke(cli, ["serve", "run", str(folder)])
+    assert r.exit_code == 2, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    said = r.output.strip()
+    assert said.startswith(f"error: {folder}: no campaign to serve"), said
+    assert f"simeval serve campaign {folder} campaign.toml" in said
+    assert list(folder.iterdir()) == [] if made else not folder.exists()  # nothing made
+
+
+def test_serve_run_starts_a_folder_made_by_serve_campaign(tmp_path, monkeypatch):
+    """The legitimate start the refusal must let through: the folder `serve campaign` made."""
+    import uvicorn
+
+    seen: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **k: seen.update(k, app=app))
+    monkeypatch.delenv("SIMEVAL_SERVE_DB", raising=False)
+    (tmp_path / "c.toml").write_text(CAMPAIGN, encoding="utf-8")
+    folder = tmp_path / "srv"
+    made = CliRunner().invoke(cli, ["serve", "campaign", str(folder), str(tmp_path / "c.toml")])
+    assert made.exit_code == 0, made.output
+    r = CliRunner().invoke(cli, ["serve", "run", str(folder), "--port", "8123"])
+    assert r.exit_code == 0, r.output
+    assert seen["port"] == 8123
+    stop(seen["app"])
+
+
+def test_a_server_without_a_campaign_yet_says_how_to_add_one(tmp_path, caplog):
+    """`serve init` alone makes a server whose pages are empty: it starts (a campaign may be
+    added while it runs), and its log says how to add one; one campaign later, it does not."""
+    from simeval.serve.app import create_app
+    from simeval.serve.db import default_url
+
+    folder = tmp_path / "srv"
+    assert CliRunner().invoke(cli, ["serve", "init", str(folder)]).exit_code == 0
+    caplog.set_level(logging.WARNING, logger="simeval.serve")
+    app = create_app(default_url(folder), folder / "files")
+    stop(app)
+    assert "no campaign on this server yet" in caplog.text
+    assert "simeval serve campaign FOLDER FILE" in caplog.text
+
+    caplog.clear()
+    (tmp_path / "c.toml").write_text(CAMPAIGN, encoding="utf-8")
+    made = CliRunner().invoke(cli, ["serve", "campaign", str(folder), str(tmp_path / "c.toml")])
+    assert made.exit_code == 0, made.output
+    stop(create_app(default_url(folder), folder / "files"))
+    assert "no campaign" not in caplog.text

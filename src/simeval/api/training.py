@@ -29,6 +29,7 @@ from typing import Any
 
 from simeval.api.progress import Quiet, Steps
 from simeval.errors import InputError
+from simeval.results.default_folder import default_folder
 
 VECTOR_KINDS = ("ppmi", "svd", "word2vec", "fasttext")  # trained from a corpus
 SHARED = (
@@ -78,7 +79,7 @@ class TrainSettings:
     epochs: int | None = None  # word2vec/fasttext: 5, encoder: 4
     evaluate: list[str] = field(default_factory=list)  # evaluate the model at once on these
     measure_options: str = ""  # options of the vectors:/graph: measure of --evaluate
-    results: Path = Path("results/main")  # where --evaluate appends its records
+    results: Path = field(default_factory=default_folder)  # where --evaluate appends records
     data_dir: Path | None = None
     # vectors: from a corpus
     corpus: Path | None = None

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from simeval.errors import SimevalError
 from simeval.report.format import number, plain_text, terminal_text
+from simeval.results.default_folder import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
 
 
 def plain(value: Any, **how: Any) -> Text:
@@ -100,7 +101,7 @@ app.add_typer(build_app, name="build")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
-DEFAULT_RESULTS = Path("results/main")  # the folder the README's main job writes
+DEFAULT_RESULTS = DEFAULT_FOLDER  # the user's own runs; the README's main job names results/main
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
 
@@ -120,6 +121,25 @@ KeepIn = Annotated[
         "--results",
         help="Also append the records, with their per-item rows, to this folder's "
         "results.jsonl (for `simeval report` and `simeval compare`).",
+    ),
+]
+ResultsOut = Annotated[
+    Path,
+    typer.Option(
+        "--results",
+        envvar=RESULTS_ENV,
+        show_envvar=True,
+        help="Folder whose results.jsonl gets every record (default: your own runs' folder, "
+        "apart from the README's main job, which names results/main).",
+    ),
+]
+ResultsIn = Annotated[
+    Path,
+    typer.Argument(
+        envvar=RESULTS_ENV,
+        show_envvar=True,
+        help="A folder holding results.jsonl and items/ (default: your own runs' folder, "
+        "where `evaluate` appends; the README's main job is results/main).",
     ),
 ]
 SystemName = Annotated[
@@ -312,7 +332,14 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
 
     written = keep(results, folder, name)
     if written is not None:
-        err.print(f"[dim]appended {len(results)} record(s) to {terminal_text(str(written))}[/]")
+        said_appended(len(results), written.parent)
+
+
+def said_appended(count: int, folder: Path, how_to_change: bool = False) -> None:
+    """Say on standard error how many records went to which results folder
+    (``how_to_change``: and how to send them elsewhere, where it may be the default one)."""
+    hint = f" ({HOW_TO_CHANGE})" if how_to_change else ""
+    err.print(plain(f"appended {count} record(s) to {folder}{hint}", style="dim"))
 
 
 class RichSteps:

@@ -14,7 +14,9 @@ from rich.table import Table
 
 from simeval.cli.common import (
     DEFAULT_RESULTS,
+    RESULTS_ENV,
     DataDir,
+    ResultsIn,
     RichSteps,
     app,
     computing,
@@ -45,9 +47,7 @@ def _column_groups(labels: list[str], fixed: int, width: int) -> list[list[int]]
 @app.command("results")
 @guarded
 def results_cmd(
-    folder: Annotated[
-        Path, typer.Argument(help="A folder holding results.jsonl (default: the main job's).")
-    ] = DEFAULT_RESULTS,
+    folder: ResultsIn = DEFAULT_RESULTS,
     metric: Annotated[
         str | None,
         typer.Option(
@@ -91,9 +91,6 @@ def results_cmd(
 
 # -- reports ----------------------------------------------------------------------------------
 
-ResultsDir = Annotated[
-    Path, typer.Argument(help="A folder holding results.jsonl (and items/ beside it).")
-]
 MAX_REPLICATES = 1_000_000  # beyond it, a run of hours and gigabytes: a typo, not a choice
 Replicates = Annotated[
     int,
@@ -137,7 +134,7 @@ def agreement_cmd(data_dir: DataDir = None) -> None:
 @app.command("report")
 @computing
 def report_cmd(
-    folder: ResultsDir = DEFAULT_RESULTS,
+    folder: ResultsIn = DEFAULT_RESULTS,
     html_out: Annotated[
         Path, typer.Option("--html", help="Where to write the self-contained HTML report.")
     ] = Path("report.html"),
@@ -216,7 +213,7 @@ class BoardFormat(StrEnum):
 @app.command("leaderboard")
 @guarded
 def leaderboard_cmd(
-    folder: ResultsDir = DEFAULT_RESULTS,
+    folder: ResultsIn = DEFAULT_RESULTS,
     fmt: Annotated[
         BoardFormat,
         typer.Option(
@@ -274,7 +271,13 @@ def compare_cmd(
     b: Annotated[str, typer.Argument(help="System B.")],
     benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="The benchmark.")],
     folder: Annotated[
-        Path, typer.Option("--results", help="The results folder holding both systems.")
+        Path,
+        typer.Option(
+            "--results",
+            envvar=RESULTS_ENV,
+            show_envvar=True,
+            help="The results folder holding both systems (default: your own runs' folder).",
+        ),
     ] = DEFAULT_RESULTS,
     replicates: Replicates = 1000,
     seed: Seed = 0,

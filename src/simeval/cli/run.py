@@ -15,6 +15,7 @@ from simeval.cli.common import (
     JsonFlag,
     Kind,
     RegistryFiles,
+    ResultsOut,
     RichSteps,
     app,
     computing,
@@ -23,6 +24,7 @@ from simeval.cli.common import (
     plain,
     print_results,
     registry_of,
+    said_appended,
     store_of,
     task_options,
 )
@@ -110,9 +112,7 @@ def evaluate_cmd(
     kind: Kind = None,
     gold_column: GoldColumn = None,
     registry: RegistryFiles = None,
-    results: Annotated[
-        Path, typer.Option("--results", help="Folder whose results.jsonl gets every record.")
-    ] = DEFAULT_RESULTS,
+    results: ResultsOut = DEFAULT_RESULTS,
     save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
     data_dir: DataDir = None,
     as_json: JsonFlag = False,
@@ -137,10 +137,8 @@ def evaluate_cmd(
             on_target=lambda name: err.print(plain(f"scoring {name}", style="dim")),
         )
     print_results(found, as_json, f"{measure}")
-    if save and not as_json:
-        err.print(
-            plain(f"appended {len(found)} record(s) to {results / 'results.jsonl'}", style="dim")
-        )
+    if save:
+        said_appended(len(found), results, how_to_change=True)
 
 
 @app.command("predict")
@@ -160,7 +158,13 @@ def predict_cmd(
     suite: Annotated[
         str,
         typer.Option(
-            "--suite", "-s", help="sts12, russe, xling, a benchmark, a registry name or a path."
+            "--suite",
+            "-s",
+            "--benchmark",
+            "-b",
+            help="What to predict (one; -b and -s are the same option here): a suite (sts12, "
+            "russe, xling), a benchmark, a registry name, or a path, as `evaluate -b` takes "
+            "one: a gold pair file, an STS folder, a linking folder.",
         ),
     ] = "sts12",
     kind: Kind = None,
@@ -312,9 +316,7 @@ def train_cmd(
             "oov=backoff,fallback=zero for a lemmatized model.",
         ),
     ] = D.measure_options,
-    results: Annotated[
-        Path, typer.Option("--results", help="Where --evaluate appends its records.")
-    ] = DEFAULT_RESULTS,
+    results: ResultsOut = DEFAULT_RESULTS,
     data_dir: DataDir = None,
 ) -> None:
     """Train a similarity model into a model folder: from a corpus, one that
@@ -341,3 +343,4 @@ def train_cmd(
         else:
             title = f"{settings.kind} on {Path(str(settings.corpus)).name}"
         print_results(trained.results, False, title)
+        said_appended(len(trained.results), settings.results, how_to_change=True)

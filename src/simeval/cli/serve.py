@@ -142,7 +142,8 @@ def run_cmd(
     folder and its database are stamped with each other's id on first use; a start with
     another database (a missing --db or SIMEVAL_SERVE_DB, a new file) is refused and names
     the right one. Files that no row names (left by a crash mid-upload) are moved to
-    FOLDER/files/quarantine, never deleted."""
+    FOLDER/files/quarantine, never deleted. A folder that holds no server (no serve.db, no
+    stamp, no --db) is refused: make it with `simeval serve campaign FOLDER FILE`."""
     from simeval.serve.app import run
 
     trusted = [a for a in trust_proxy.split(",") if a.strip()]

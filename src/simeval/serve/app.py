@@ -23,7 +23,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from simeval.errors import SimevalError
+from simeval.errors import InputError, SimevalError
 from simeval.serve.db.models import Submission
 from simeval.serve.db.stamp import DatabaseLock, FolderLock
 from simeval.serve.routers import api, errors
@@ -202,7 +202,8 @@ def start(
 def load_targets(service: Service) -> None:
     """Load every campaign's targets once, before serving: one that does not load (the data
     folder missing, a registry file moved) refuses the start, naming the campaign, the
-    target and why, instead of failing each request that needs it."""
+    target and why, instead of failing each request that needs it. A server without any
+    campaign yet (``serve init`` alone) starts, saying how to add one."""
     from simeval.serve.db.models import Campaign
 
     with service.db.reading() as s:
@@ -210,6 +211,11 @@ def load_targets(service: Service) -> None:
             (c.name, list(c.registry_files or []), [t for p in c.phases for t in p.targets])
             for c in s.scalars(select(Campaign).order_by(Campaign.id))
         ]
+    if not found:
+        log.warning(
+            "no campaign on this server yet: its pages are empty until `simeval serve "
+            "campaign FOLDER FILE` adds one (it may run while the server does)"
+        )
     for campaign, registry, names in found:
         for name in dict.fromkeys(names):
             try:
@@ -222,6 +228,24 @@ def load_targets(service: Service) -> None:
 
 
 KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
+
+
+def require_server(folder: Path, db_url: str | None) -> None:
+    """Refuse to serve a folder that holds no server: no database URL given, no ``serve.db``
+    in it and no stamp naming its database (a typo in the folder's name would serve an empty
+    site). A server is made by ``simeval serve campaign FOLDER FILE`` (or ``serve init``); a
+    stamped folder started without its database gets the stamp's message, which names it."""
+    from simeval.serve.db import DB_FILE
+    from simeval.serve.db.stamp import STAMP_FILE
+
+    made = (folder / DB_FILE).is_file() or (folder / "files" / STAMP_FILE).is_file()
+    if db_url is None and not made:
+        raise InputError(
+            folder,
+            None,
+            f"no campaign to serve (no {DB_FILE} here, and no --db or SIMEVAL_SERVE_DB); "
+            f"create one with `simeval serve campaign {folder} campaign.toml`, then start it",
+        )
 
 
 def run(
@@ -247,6 +271,7 @@ def run(
 
     from simeval.serve.db import default_url
 
+    require_server(folder, db_url)
     logs = copy.deepcopy(LOGGING_CONFIG)
     logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     logging.config.dictConfig(logs)

@@ -76,7 +76,9 @@ class Campaign(Base):
     created: Mapped[datetime] = mapped_column(DateTime)
     registration: Mapped[str] = mapped_column(String(16), default="open")  # or "closed"
     max_teams: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    phases: Mapped[list[Phase]] = relationship(back_populates="campaign", order_by="Phase.opens")
+    phases: Mapped[list[Phase]] = relationship(  # as they open, then as the file declared them
+        back_populates="campaign", order_by="(Phase.opens, Phase.id)"
+    )
     teams: Mapped[list[Team]] = relationship(back_populates="campaign")
 
 

@@ -254,8 +254,9 @@ def _registry_file(path: Path, written: str) -> str:
 
 
 def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]]:
-    """(name, title, registry files, phases) of a campaign file, checked
-    (:func:`read_registration` reads its registration keys)."""
+    """(name, title, registry files, phases) of a campaign file, checked, the phases in the
+    order they open (then as the file declares them; :func:`read_registration` reads its
+    registration keys)."""
     doc = campaign_doc(path)
     unknown = set(doc) - CAMPAIGN_KEYS
     if unknown:
@@ -314,6 +315,7 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         raise InputError(
             path, None, "two phases have the same name (names are compared ignoring case)"
         )
+    phases.sort(key=lambda p: p.opens)  # stable: phases opening together keep the file's order
     return name, _title(doc.get("title"), name, path), registry, phases
 
 
