@@ -108,7 +108,7 @@ def test_closing_early_refuses_the_next_upload(srv, mc30) -> None:
     assert list(changed) == ["deadline"]
     clock.now += timedelta(seconds=1)  # the deadline itself is still on time
     assert upload(server.client, token, data, target="mc30").status_code == 403
-    with pytest.raises(InputError, match="closed at .* already"):
+    with pytest.raises(InputError, match=r"closed at .* already"):
         edit_phase(server.db, "lex25", "trial", PhaseEdit(close=True), clock.now, "cli")
 
 
@@ -167,7 +167,9 @@ def test_the_commands_edit_list_and_print_the_log(tmp_path: Path, run_cli) -> No
     code, text = run_cli("serve", "phase", str(tmp_path), "-c", "lex25", "-p", "test",
                          "--deadline", "2031-01-01T00:00:00Z", "--runs", "5")  # fmt: skip
     assert code == 0, text
-    assert "deadline: 2025-02-10T00:00:00Z -> 2031-01-01T00:00:00Z" in text and "runs: 3 -> 5" in text
+    assert (
+        "deadline: 2025-02-10T00:00:00Z -> 2031-01-01T00:00:00Z" in text and "runs: 3 -> 5" in text
+    )
     code, text = run_cli("serve", "phase", str(tmp_path), "-c", "lex25", "-p", "test",
                          "--runs", "0")  # fmt: skip
     assert code == 2 and "expected a whole number" in text
@@ -183,3 +185,89 @@ def test_the_commands_edit_list_and_print_the_log(tmp_path: Path, run_cli) -> No
     code, text = run_cli("serve", "organiser", "revoke", str(tmp_path), "Ada")
     code, text = run_cli("serve", "organiser", "list", str(tmp_path))
     assert "Ada  revoked" in text
+
+
+def _console(server, token: str | None = None) -> str:
+    """Sign in on the console with ``token`` (when given); the CSRF value of its forms."""
+    from serve_kit import page_csrf
+
+    csrf = page_csrf(server.client, "/organiser")
+    if token is not None:
+        r = server.client.post("/organiser/login", data={"csrf": csrf, "token": token},
+                               follow_redirects=False)  # fmt: skip
+        assert r.status_code == 303, r.text
+        csrf = page_csrf(server.client, "/organiser")  # the value is bound to the new session
+    return csrf
+
+
+def test_the_console_extends_closes_and_publishes_with_an_audit_trail(srv) -> None:
+    from simeval.serve.service.organisers import add_organiser
+
+    server, clock = srv
+    client = server.client
+    assert "Organiser token" in client.get("/organiser").text  # signed out: the sign-in form
+    assert client.get("/organiser/campaigns/lex25").status_code == 401
+    team = register(client, "alpha")
+    csrf = _console(server)
+    r = client.post("/organiser/login", data={"csrf": csrf, "token": team})
+    assert r.status_code == 401  # a team's token is not an organiser's
+    csrf = _console(server, add_organiser(server.db, "Ada", clock.now))
+    home = client.get("/organiser").text
+    assert "lex25" in home and "trial: open, 0 scored run(s)" in home
+    page = client.get("/organiser/campaigns/lex25").text
+    assert "No change since the campaign was created." in page and "Close now" in page
+
+    base = "/organiser/campaigns/lex25/phases"
+    edit = {"csrf": csrf, "action": "save", "deadline": "2025-03-01T00:00:00Z", "runs": "4"}
+    r = client.post(f"{base}/trial", data=edit)
+    assert r.status_code == 200, r.text
+    assert (
+        "deadline 2025-02-01T00:00:00Z → 2025-03-01T00:00:00Z" in r.text and "runs 2 → 4" in r.text
+    )
+    assert "organiser:Ada" in r.text  # the audit log on the same page
+    r = client.post(f"{base}/trial", data={"csrf": csrf, "action": "save", "runs": "zero"})
+    assert r.status_code == 422 and "expected a whole number" in r.text
+    r = client.post(f"{base}/trial", data={"csrf": "forged", "action": "close"})
+    assert r.status_code == 403
+    r = client.post(f"{base}/trial", data={"csrf": csrf, "action": "close"})
+    assert r.status_code == 200 and "trial: deadline" in r.text
+    clock.now = TEST_END + timedelta(minutes=5)
+    r = client.post(f"{base}/test", data={"csrf": csrf, "action": "publish"})
+    assert r.status_code == 200 and "test: published" in r.text
+    board = client.get("/api/campaigns/lex25/phases/test/leaderboard").json()
+    assert not board["hidden"]
+    r = client.post("/organiser/campaigns/lex25/registration",
+                    data={"csrf": csrf, "state": "closed", "max_teams": "0"})  # fmt: skip
+    assert r.status_code == 200 and "registration closed, no cap" in r.text
+    r = client.post("/api/campaigns/lex25/teams", json={"team": "beta"})
+    assert r.status_code == 403  # registration is closed for teams at once
+    from simeval.serve.service.organisers import audit_log
+
+    actions = [(e.actor, e.action) for e in audit_log(server.db, 1)]
+    assert actions == [("organiser:Ada", a) for a in
+                       ("registration", "publish", "edit phase", "edit phase")]  # fmt: skip
+
+
+def test_a_revoked_organiser_is_signed_out_at_once(srv) -> None:
+    from simeval.serve.service.organisers import add_organiser, revoke_organiser
+
+    server, clock = srv
+    _console(server, add_organiser(server.db, "Ada", clock.now))
+    assert server.client.get("/organiser/campaigns/lex25").status_code == 200
+    revoke_organiser(server.db, "Ada", clock.now)
+    assert server.client.get("/organiser/campaigns/lex25").status_code == 401
+
+
+def test_console_pages_escape_what_a_campaign_holds(tmp_path: Path) -> None:
+    from serve_kit import campaign_toml, phase_toml
+    from simeval.serve.service.organisers import add_organiser
+
+    title = "<script>alert(1)</script>"
+    clock = Clock(OPENS)
+    campaign = campaign_toml("x1", phase_toml("trial", ["mc30"]), title=title)
+    server = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path, clock, campaign)
+    _console(server, add_organiser(server.db, "Ada", clock.now))
+    for path in ("/organiser", "/organiser/campaigns/x1"):
+        text = server.client.get(path).text
+        assert "<script>alert" not in text and "&lt;script&gt;" in text, path
+    server.db.dispose()

@@ -145,6 +145,8 @@ def set_registration(
     """Open or close a campaign's registration, or set its team cap (0: none); audited."""
     if state is not None and state not in REGISTRATION:
         raise InputError(None, None, f"registration {state!r}: use open or closed")
+    if max_teams:  # 0 lifts the cap
+        max_teams = check_whole(max_teams, f"{campaign} max_teams", None)
     with db.session() as s:
         c = s.scalar(select(Campaign).where(Campaign.name == campaign))
         if c is None:

@@ -112,6 +112,12 @@ class OrganiserTokens:
             return None
         return row
 
+    @staticmethod
+    def row_key(token: str) -> str | None:
+        """The key of a well-formed organiser's token, else None (nothing to check)."""
+        parts = split_token(token, ORGANISER_PREFIX)
+        return parts[0] if parts else None
+
     def row(self, token: str) -> Organiser | None:
         """The account a well-formed token's key names (no secret checked)."""
         parts = split_token(token, ORGANISER_PREFIX)

@@ -39,6 +39,7 @@ from simeval.serve.db.models import REJECTED, SCORED, Campaign, Phase, Submissio
 from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
+from simeval.serve.service.organisers import OrganiserTokens
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
 from simeval.serve.service.security import (
@@ -114,6 +115,7 @@ class Service:
         self.targets = Targets()
         self.scorers = Scorers(scorers, self.targets)  # :mod:`.scoring`
         self.verified = VerifiedTokens()
+        self.organisers = OrganiserTokens(db)  # :mod:`.organisers`
         self._turns: dict[tuple[int, int, str], threading.Lock] = {}
         self._turns_lock = threading.Lock()
 

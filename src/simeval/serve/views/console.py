@@ -1,0 +1,145 @@
+"""The organiser's console: sign-in, every campaign at a glance, and one campaign's phases
+with the forms that change them and the audit log. Every value escaped; every form carries the
+CSRF value bound to the organiser's session."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from simeval.report.format import html_text as escape
+from simeval.report.html_table import html_table
+from simeval.serve.db.models import AuditEntry
+from simeval.serve.service.console import CampaignSummary, PhaseSummary
+from simeval.serve.views.pages import csrf_input
+
+BASE = "/organiser"
+
+
+def sign_in_html(csrf: str) -> str:
+    """The organiser's sign-in form (a token from ``simeval serve organiser add``)."""
+    return (
+        f'<form method="post" action="{BASE}/login">{csrf_input(csrf)}'
+        '<label>Organiser token <input name="token" type="password" required '
+        'autocomplete="off"></label> <button>Sign in</button></form>'
+        '<p class="note">An account is made on the server\'s machine with <code>simeval serve '
+        "organiser add FOLDER NAME</code>, which prints its token once.</p>"
+    )
+
+
+def signed_in_html(name: str, csrf: str) -> str:
+    return (
+        f'<p class="note">Organiser <strong>{escape(name)}</strong> · '
+        f'<a href="{BASE}">all campaigns</a></p>'
+        f'<form method="post" action="{BASE}/logout">{csrf_input(csrf)}'
+        "<button>Sign out</button></form>"
+    )
+
+
+def _when(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def overview_html(campaigns: Sequence[CampaignSummary], now: datetime) -> str:
+    """Every campaign: registration, teams, and per phase its state and runs."""
+    if not campaigns:
+        return "<p>No campaign yet: <code>simeval serve campaign FOLDER FILE</code> makes one.</p>"
+    rows = []
+    for c in campaigns:
+        cap = f" (cap {c.max_teams})" if c.max_teams else ""
+        phases = "<br>".join(
+            f"{escape(p.name)}: {escape(p.state(now))}, {p.scored} scored run(s)" for p in c.phases
+        )
+        rows.append(
+            [
+                f'<a href="{BASE}/campaigns/{escape(c.name)}">{escape(c.name)}</a>',
+                escape(c.title),
+                escape(c.registration) + escape(cap),
+                str(c.teams),
+                phases,
+            ]
+        )
+    table = html_table(("campaign", "title", "registration", "teams", "phases"), rows)
+    return f'<div class="scroll">{table}</div>'
+
+
+def _phase_form(campaign: str, p: PhaseSummary, now: datetime, csrf: str) -> str:
+    action = f"{BASE}/campaigns/{escape(campaign)}/phases/{escape(p.name)}"
+    iso = "%Y-%m-%dT%H:%M:%SZ"
+    opens = (
+        f'<label>opens <input name="opens" value="{p.opens:{iso}}" size="22"></label> '
+        if now < p.opens
+        else ""  # an opening that has passed stays
+    )
+    buttons = '<button name="action" value="save">Save</button> '
+    if p.opens <= now <= p.deadline:
+        buttons += '<button name="action" value="close">Close now</button> '
+    if p.hidden and now > p.deadline:
+        buttons += (
+            '<button name="action" value="unpublish">Unpublish</button>'
+            if p.published
+            else '<button name="action" value="publish">Publish results</button>'
+        )
+    return (
+        f'<form method="post" action="{action}" class="phase">{csrf_input(csrf)}{opens}'
+        f'<label>deadline <input name="deadline" value="{p.deadline:{iso}}" size="22"></label> '
+        f'<label>runs <input name="runs" value="{p.runs}" size="4"></label> '
+        f'<label>max bytes <input name="max_bytes" value="{p.max_bytes}" size="10"></label> '
+        f"{buttons}</form>"
+    )
+
+
+def campaign_html(
+    c: CampaignSummary, log: Sequence[AuditEntry], now: datetime, message: str = "", *, csrf: str
+) -> str:
+    """One campaign: its phases (state, window, limits, runs; a form each), registration, and
+    the audit log newest first."""
+    parts = [f'<p class="countdown">{escape(message)}</p>'] if message else []
+    parts.append(
+        f'<p><a href="/campaigns/{escape(c.name)}">the public page</a> · {c.teams} team(s)</p>'
+    )
+    for p in c.phases:
+        hidden = "; scores hidden until published" if p.hidden else ""
+        parts.append(
+            f"<h2>{escape(p.name)} <small>({escape(p.state(now))})</small></h2>"
+            f"<p>{_when(p.opens)} – {_when(p.deadline)}; targets "
+            f"{escape(', '.join(p.targets))}; {p.runs} run(s) per team and target, files up "
+            f"to {p.max_bytes:,} bytes{hidden}; {p.scored} scored run(s), {p.rejected} "
+            "refused upload(s).</p>" + _phase_form(c.name, p, now, csrf)
+        )
+    selected = {s: " selected" if s == c.registration else "" for s in ("open", "closed")}
+    parts.append(
+        f'<h2>Registration</h2><form method="post" action="{BASE}/campaigns/{escape(c.name)}'
+        f'/registration">{csrf_input(csrf)}<select name="state">'
+        f"<option{selected['open']}>open</option><option{selected['closed']}>closed</option>"
+        f'</select> <label>team cap (0: none) <input name="max_teams" '
+        f'value="{c.max_teams or 0}" size="5"></label> <button>Save</button></form>'
+    )
+    parts.append("<h2>Audit log</h2>" + audit_html(log))
+    return "".join(parts)
+
+
+def detail_text(detail: dict[str, Any]) -> str:
+    """An audit entry's detail as a reader wants it: ``phase trial: deadline A → B``."""
+    changes = detail.get("changes", {})
+    head = ", ".join(f"{k} {v}" for k, v in sorted(detail.items()) if k != "changes")
+    moved = "; ".join(f"{k} {b} → {a}" for k, (b, a) in sorted(changes.items()))
+    return f"{head}: {moved}" if head and moved else head or moved
+
+
+def audit_html(log: Sequence[AuditEntry]) -> str:
+    """Who changed what and when, newest first, with the values before and after."""
+    if not log:
+        return "<p>No change since the campaign was created.</p>"
+    rows = [
+        [
+            escape(f"{e.at:%Y-%m-%d %H:%M:%S}"),
+            escape(e.actor),
+            escape(e.action),
+            escape(detail_text(e.detail)),
+        ]
+        for e in log
+    ]
+    table = html_table(("when (UTC)", "who", "what", "detail"), rows)
+    return f'<div class="scroll audit">{table}</div>'
