@@ -271,3 +271,88 @@ def test_console_pages_escape_what_a_campaign_holds(tmp_path: Path) -> None:
         text = server.client.get(path).text
         assert "<script>alert" not in text and "&lt;script&gt;" in text, path
     server.db.dispose()
+
+
+def test_a_disqualified_run_is_kept_listed_with_its_reason_and_ranked_nowhere(srv, mc30, tmp_path):
+    """alpha's run 1 beats beta's; disqualified, it leaves the live board (beta ranks 1), is
+    listed with its reason, still counts against alpha's runs, is marked in the export's
+    submissions.csv and left out of its final table; reinstated, it ranks again."""
+    import csv
+
+    from scipy.stats import spearmanr
+
+    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.editing import exclude_run, reinstate_run
+
+    server, clock = srv
+    client = server.client
+    gold_scores = [g for *_, g in mc30]
+    best = "word1,word2,sim\n" + "".join(f"{a},{b},{g}\n" for a, b, g in mc30)
+    noisy, noisy_scores = pair_file(mc30, 3)
+    alpha, beta = register(client, "alpha"), register(client, "beta")
+    assert upload(client, alpha, best.encode(), target="mc30").status_code == 201
+    assert upload(client, beta, noisy, target="mc30").status_code == 201
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    assert [row[1] for row in board["rows"]] == ["alpha run 1", "beta run 1"]
+    with pytest.raises(InputError, match="give a reason"):
+        exclude_run(server.db, "lex25", "trial", "alpha", 1, "disqualified", "  ", clock.now)
+    with pytest.raises(InputError, match="no scored run 2"):
+        exclude_run(server.db, "lex25", "trial", "alpha", 2, "disqualified", "x", clock.now)
+    exclude_run(server.db, "lex25", "trial", "alpha", 1, "disqualified", "used the gold",
+                clock.now)  # fmt: skip
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    assert [row[1] for row in board["rows"]] == ["beta run 1"]
+    mc30_column = board["columns"].index("mc30")
+    expected = spearmanr(gold_scores, noisy_scores)[0]
+    assert board["rows"][0][mc30_column] == pytest.approx(expected, abs=1e-12)
+    assert board["excluded"] == [
+        {"system": "alpha run 1", "kind": "disqualified", "reason": "used the gold"}
+    ]
+    page = client.get("/campaigns/lex25/phases/trial").text
+    assert "Not ranked" in page and "used the gold" in page
+    r = upload(client, alpha, best.encode(), target="mc30")
+    assert r.status_code == 201 and r.json()["run"] == 2  # run 1 still counts
+    written = export(server.db, server.app.state.service.storage, "lex25", tmp_path / "export")
+    assert written
+    rows = list(csv.DictReader((tmp_path / "export" / "submissions.csv").open()))
+    marks = {(r["team"], r["run"]): (r["excluded"], r["excluded_reason"]) for r in rows}
+    assert marks[("alpha", "1")] == ("disqualified", "used the gold")
+    assert marks[("alpha", "2")] == ("", "") and marks[("beta", "1")] == ("", "")
+    final = (tmp_path / "export" / "trial" / "leaderboard.csv").read_text()
+    assert "alpha run 1" not in final and "alpha run 2" in final
+    reinstate_run(server.db, "lex25", "trial", "alpha", 1, clock.now)
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    assert "alpha run 1" in [row[1] for row in board["rows"]] and board["excluded"] == []
+
+
+def test_the_console_lists_filters_and_disqualifies(srv, mc30) -> None:
+    from simeval.serve.service.organisers import add_organiser, audit_log
+
+    server, clock = srv
+    client = server.client
+    alpha, beta = register(client, "alpha"), register(client, "beta")
+    assert upload(client, alpha, pair_file(mc30, 1)[0], target="mc30").status_code == 201
+    assert upload(client, beta, pair_file(mc30, 2)[0], target="mc30").status_code == 201
+    assert (
+        upload(client, beta, b"word1,word2,sim\ncar,automobile,x\n", target="mc30").status_code
+        == 422
+    )
+    csrf = _console(server, add_organiser(server.db, "Ada", clock.now))
+    page = client.get("/organiser/campaigns/lex25/submissions").text
+    assert "3 submission(s)" in page
+    page = client.get("/organiser/campaigns/lex25/submissions?team=beta&status=rejected").text
+    assert "1 submission(s)" in page and "rejected" in page and "alpha" not in page
+    assert client.get("/organiser/campaigns/nope/submissions").status_code == 404
+    runs = "/organiser/campaigns/lex25/phases/trial/runs"
+    data = {"csrf": csrf, "action": "disqualify", "team": "beta", "run": "1", "reason": "late"}
+    r = client.post(runs, data=data)
+    assert r.status_code == 200 and "beta run 1: disqualified" in r.text and "Rank again" in r.text
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    assert [row[1] for row in board["rows"]] == ["alpha run 1"]
+    page = client.get("/organiser/campaigns/lex25/submissions?team=beta").text
+    assert "disqualified: late" in page
+    r = client.post(runs, data={"csrf": csrf, "action": "reinstate", "system": "beta run 1"})
+    assert r.status_code == 200 and "beta run 1: ranked again" in r.text
+    r = client.post(runs, data={**data, "team": "gamma"})
+    assert r.status_code == 422 and "no team" in r.text and "gamma" in r.text
+    assert [e.action for e in audit_log(server.db, 1)] == ["reinstate", "disqualify"]

@@ -323,6 +323,55 @@ def audit_cmd(
         )
 
 
+RunOption = Annotated[int, typer.Option("--run", min=1, help="The run's number.")]
+TeamOption = Annotated[str, typer.Option("--team", help="The team's name.")]
+PhaseOption = Annotated[str, typer.Option("--phase", "-p", help="The phase.")]
+
+
+@serve_app.command("exclude")
+@guarded
+def exclude_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: PhaseOption,
+    team: TeamOption,
+    run: RunOption,
+    reason: Annotated[str, typer.Option(help="Why (shown on the leaderboard).")],
+    withdrawn: Annotated[
+        bool, typer.Option("--withdrawn", help="The team withdrew it (default: disqualified).")
+    ] = False,
+    db: DbUrl = None,
+) -> None:
+    """Disqualify a team's run (or mark it withdrawn): it is kept and listed under the
+    leaderboard with the reason, ranked nowhere (also in the export's final table), and still
+    counts against the team's runs. Audited; `serve reinstate` ranks it again."""
+    from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN
+    from simeval.serve.service.editing import exclude_run
+
+    database, _ = _open(folder, db)
+    kind = WITHDRAWN if withdrawn else DISQUALIFIED
+    exclude_run(database, campaign, phase, team, run, kind, reason, datetime.now(UTC))
+    out.print(f"{terminal_text(team)} run {run}: {kind}", highlight=False)
+
+
+@serve_app.command("reinstate")
+@guarded
+def reinstate_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: PhaseOption,
+    team: TeamOption,
+    run: RunOption,
+    db: DbUrl = None,
+) -> None:
+    """Rank a disqualified or withdrawn run again (audited)."""
+    from simeval.serve.service.editing import reinstate_run
+
+    database, _ = _open(folder, db)
+    reinstate_run(database, campaign, phase, team, run, datetime.now(UTC))
+    out.print(f"{terminal_text(team)} run {run}: ranked again", highlight=False)
+
+
 organiser_app = typer.Typer(
     rich_markup_mode=None,
     help="Organiser accounts: who may run the server's campaigns from the browser.",

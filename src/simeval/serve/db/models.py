@@ -19,6 +19,8 @@
 - ``organiser``: a person who runs the server's campaigns from the browser (``simeval serve
   organiser add``); a hashed token as a team's, ``revoked`` once taken away (the row stays, so
   the audit log's names keep meaning);
+- ``exclusion``: a run (a team's run n of a phase: every target's n-th file) that an
+  organiser disqualified or withdrew: kept, shown with its reason, ranked nowhere;
 - ``audit``: every change an organiser (or the command line) made to a campaign: when, who,
   what (``action``) and the values before and after (``detail``).
 """
@@ -165,3 +167,21 @@ class AuditEntry(Base):
     campaign_id: Mapped[int | None] = mapped_column(ForeignKey("campaign.id"), nullable=True)
     action: Mapped[str] = mapped_column(String(64))
     detail: Mapped[dict] = mapped_column(JSON, default=dict)
+
+
+DISQUALIFIED = "disqualified"
+WITHDRAWN = "withdrawn"
+
+
+class Exclusion(Base):
+    __tablename__ = "exclusion"
+    __table_args__ = (UniqueConstraint("phase_id", "team_id", "run"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phase.id"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("team.id"))
+    run: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))  # DISQUALIFIED or WITHDRAWN
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    team: Mapped[Team] = relationship()

@@ -16,10 +16,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
 from simeval.errors import InputError
-from simeval.serve.db.models import Organiser
+from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN, Organiser
 from simeval.serve.routers.web import ORGANISER_COOKIE, Web, cookie, web
 from simeval.serve.service import editing
-from simeval.serve.service.console import overview
+from simeval.serve.service.console import FILTERS, overview, submissions
 from simeval.serve.service.organisers import actor_of, audit_log
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import console
@@ -125,6 +125,51 @@ async def console_phase(campaign: str, phase: str, request: Request, w: W) -> An
     except InputError as exc:
         raise Refused(422, str(exc)) from None
     return await _campaign_page(request, w, who, campaign, message)
+
+
+@router.post("/organiser/campaigns/{campaign}/phases/{phase}/runs", response_class=HTMLResponse)
+async def console_runs(campaign: str, phase: str, request: Request, w: W) -> Any:
+    """Disqualify, withdraw or rank again one run (``system`` "<team> run <n>", or ``team``
+    and ``run``)."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    action = fields.get("action", "")
+    team, run = fields.get("team", "").strip(), _whole(fields, "run")
+    if fields.get("system"):
+        team, _, number = fields["system"].rpartition(" run ")
+        run = int(number) if number.isdigit() else None
+    if not team or run is None:
+        raise Refused(422, "name the team and the run's number")
+    now, actor, db = w.clock(), actor_of(who), w.service.db
+    try:
+        if action == "reinstate":
+            await run_in_threadpool(
+                editing.reinstate_run, db, campaign, phase, team, run, now, actor
+            )
+            message = f"{team} run {run}: ranked again"
+        elif action in ("disqualify", "withdraw"):
+            kind = DISQUALIFIED if action == "disqualify" else WITHDRAWN
+            reason = fields.get("reason", "")
+            await run_in_threadpool(
+                editing.exclude_run, db, campaign, phase, team, run, kind, reason, now, actor
+            )
+            message = f"{team} run {run}: {kind}"
+        else:
+            raise Refused(422, f"unknown action {action!r}")
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    return await _campaign_page(request, w, who, campaign, message)
+
+
+@router.get("/organiser/campaigns/{campaign}/submissions", response_class=HTMLResponse)
+async def console_submissions(campaign: str, request: Request, w: W) -> Any:
+    who = await _organiser(request, w)
+    if not await run_in_threadpool(overview, w.service.db, campaign):
+        raise Refused(404, f"no campaign {campaign!r}")
+    filters = {k: request.query_params.get(k, "").strip() for k in FILTERS}
+    rows, total = await run_in_threadpool(submissions, w.service.db, campaign, filters)
+    body = console.submissions_html(campaign, rows, total, filters)
+    return _page(w, request, f"{campaign}: submissions", lambda _: body, who)
 
 
 @router.post("/organiser/campaigns/{campaign}/registration", response_class=HTMLResponse)

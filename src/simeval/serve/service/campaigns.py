@@ -67,7 +67,16 @@ from sqlalchemy import func, select
 from simeval.data.atomic import staged
 from simeval.errors import InputError
 from simeval.serve.db import Database
-from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, naive, utc
+from simeval.serve.db.models import (
+    SCORED,
+    Campaign,
+    Exclusion,
+    Phase,
+    Submission,
+    Team,
+    naive,
+    utc,
+)
 from simeval.serve.db.storage import Storage
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
@@ -555,7 +564,6 @@ def find_phase(s: Any, campaign: str, phase: str) -> Phase:
 def rotate_token(db: Database, campaign: str, team: str) -> str:
     """A new token for ``team`` (shown once); the old one stops working at once, also in a
     running server (its cache of checked tokens compares the stored hash)."""
-    from simeval.serve.db.models import Team
     from simeval.serve.service.security import new_token
 
     token = new_token()
@@ -631,11 +639,21 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             .order_by(Submission.received, Submission.id)
         ).all()
         rows = [(sub, sub.team.name, sub.phase.name) for sub in subs]
+        out_of = {
+            (p, f"{team} run {run}"): (kind, reason)
+            for p, team, run, kind, reason in s.execute(
+                select(Phase.name, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+                .join(Phase, Exclusion.phase_id == Phase.id)
+                .join(Team, Exclusion.team_id == Team.id)
+                .where(Phase.campaign_id == c.id)
+            )
+        }
     with staged(out, folder=True) as tmp:  # the whole export or nothing (a full disk)
-        written = [_submissions_csv(rows, storage, tmp)]
+        written = [_submissions_csv(rows, storage, tmp, out_of)]
         for p in phases:
             scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
-            scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
+            scored = [(sub, team) for sub, team in scored if sub.status == SCORED
+                      and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
             title = f"{c.title}: {p.name}"
             written += _phase_folder(scored, storage, tmp / p.name, title, p.targets)
     return [out / path.relative_to(tmp) for path in written]
@@ -654,11 +672,19 @@ EXPORT_COLUMNS = (
     "client_name",
     "error",
     "stored",
+    "excluded",  # disqualified or withdrawn by the organiser (ranked nowhere), else empty
+    "excluded_reason",
 )
 
 
-def _submissions_csv(rows: list[tuple[Submission, str, str]], storage: Storage, out: Path) -> Path:
-    """``submissions.csv`` and ``submissions/<id>`` (:func:`export`)."""
+def _submissions_csv(
+    rows: list[tuple[Submission, str, str]],
+    storage: Storage,
+    out: Path,
+    out_of: dict[tuple[str, str], tuple[str, str]],
+) -> Path:
+    """``submissions.csv`` and ``submissions/<id>`` (:func:`export`); ``out_of``: the excluded
+    runs, ``{(phase, system): (kind, reason)}``."""
     (out / "submissions").mkdir(parents=True, exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
@@ -680,6 +706,7 @@ def _submissions_csv(rows: list[tuple[Submission, str, str]], storage: Storage, 
             sub.client_name,
             sub.error or "",
             "yes" if kept else "pruned",
+            *out_of.get((phase, f"{team} run {sub.run}"), ("", "")),
         ]
         writer.writerow([cell(v) for v in values])
     (out / "submissions.csv").write_text(table.getvalue(), encoding="utf-8")

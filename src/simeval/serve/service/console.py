@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from simeval.serve.db import Database
-from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, Team, utc
+from simeval.serve.db.models import SCORED, Campaign, Exclusion, Phase, Submission, Team, utc
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class PhaseSummary:
     published: datetime | None
     scored: int  # scored runs
     rejected: int  # refused uploads
+    excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
 
     def state(self, now: datetime) -> str:
         """``not open yet``, ``open`` or ``closed`` (and ``published`` for a hidden phase)."""
@@ -47,12 +48,14 @@ class CampaignSummary:
     phases: list[PhaseSummary]
 
 
-def _phase(p: Phase, counts: dict[tuple[int, str], int]) -> PhaseSummary:
+def _phase(
+    p: Phase, counts: dict[tuple[int, str], int], out: dict[int, dict[str, tuple[str, str]]]
+) -> PhaseSummary:
     scored = counts.get((p.id, SCORED), 0)
     rejected = sum(n for (pid, status), n in counts.items() if pid == p.id and status != SCORED)
     return PhaseSummary(p.name, list(p.targets), utc(p.opens), utc(p.deadline), p.runs,
                         p.max_bytes, p.hidden, utc(p.published) if p.published else None,
-                        scored, rejected)  # fmt: skip
+                        scored, rejected, out.get(p.id, {}))  # fmt: skip
 
 
 def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]:
@@ -73,6 +76,13 @@ def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]
                 )
             )
         }
+        out: dict[int, dict[str, tuple[str, str]]] = {}
+        for pid, team, run, kind, reason in s.execute(
+            select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+            .join(Team, Exclusion.team_id == Team.id)
+            .order_by(Team.name, Exclusion.run)
+        ):
+            out.setdefault(pid, {})[f"{team} run {run}"] = (kind, reason)
         return [
             CampaignSummary(
                 c.id,
@@ -81,7 +91,71 @@ def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]
                 c.registration,
                 c.max_teams,
                 teams.get(c.id, 0),
-                [_phase(p, counts) for p in c.phases],
+                [_phase(p, counts, out) for p in c.phases],
             )
             for c in campaigns
         ]
+
+
+@dataclass(frozen=True)
+class SubmissionRow:
+    id: str
+    received: datetime
+    team: str
+    phase: str
+    target: str
+    run: int | None
+    status: str
+    file: str
+    scores: str  # "benchmark metric value" per result, or the refusal
+    excluded: str  # "disqualified: reason", or empty
+
+
+FILTERS = ("phase", "team", "target", "status")
+
+
+def submissions(
+    db: Database, campaign: str, filters: dict[str, str], limit: int = 500
+) -> tuple[list[SubmissionRow], int]:
+    """A campaign's uploads, newest first, narrowed by ``filters`` (``phase``, ``team``,
+    ``target``, ``status``: exact values); at most ``limit`` rows, and how many matched."""
+    from simeval.report.format import number
+
+    query = (
+        select(Submission, Team.name, Phase.name)
+        .join(Team, Submission.team_id == Team.id)
+        .join(Phase, Submission.phase_id == Phase.id)
+        .join(Campaign, Phase.campaign_id == Campaign.id)
+        .where(Campaign.name == campaign)
+    )
+    columns = {"phase": Phase.name, "team": Team.name, "target": Submission.target,
+               "status": Submission.status}  # fmt: skip
+    for key, value in filters.items():
+        if value and key in columns:
+            query = query.where(columns[key] == value)
+    with db.reading() as s:
+        total = s.scalar(select(func.count()).select_from(query.subquery()))
+        found = s.execute(
+            query.order_by(Submission.received.desc(), Submission.id.desc()).limit(limit)
+        ).all()
+        out = {
+            (pid, f"{team} run {run}"): f"{kind}: {reason}"
+            for pid, team, run, kind, reason in s.execute(
+                select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind,
+                       Exclusion.reason).join(Team, Exclusion.team_id == Team.id)
+            )
+        }  # fmt: skip
+    rows = []
+    for sub, team, phase in found:
+        if sub.status == SCORED:
+            scores = "; ".join(
+                f"{r.get('benchmark')} {r.get('main_metric')} "
+                f"{number(r.get('metrics', {}).get(r.get('main_metric')))}"
+                for r in sub.results or []
+            )
+        else:
+            scores = sub.error or ""
+        mark = out.get((sub.phase_id, f"{team} run {sub.run}"), "")
+        rows.append(SubmissionRow(sub.id, utc(sub.received), team, phase, sub.target, sub.run,
+                                  sub.status, sub.client_name, scores, mark))  # fmt: skip
+    return rows, total

@@ -19,15 +19,27 @@ that changes nothing writes none.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from simeval.errors import InputError
 from simeval.serve.db import Database
-from simeval.serve.db.models import Campaign, Phase, naive, utc
+from simeval.serve.db.models import (
+    DISQUALIFIED,
+    SCORED,
+    WITHDRAWN,
+    Campaign,
+    Exclusion,
+    Phase,
+    Submission,
+    Team,
+    naive,
+    utc,
+)
 from simeval.serve.service.campaigns import (
     REGISTRATION,
     Registration,
@@ -36,6 +48,9 @@ from simeval.serve.service.campaigns import (
     find_phase,
 )
 from simeval.serve.service.organisers import COMMAND_LINE, audit
+
+ACTIONS = {DISQUALIFIED: "disqualify", WITHDRAWN: "withdraw"}  # the audit log's words
+MAX_REASON = 500  # characters of an exclusion's reason (shown on the leaderboard)
 
 
 @dataclass(frozen=True)
@@ -163,3 +178,88 @@ def set_registration(
                            for k in ("state", "max_teams")
                            if getattr(before, k) != getattr(after, k)})  # fmt: skip
         return after
+
+
+def exclude_run(
+    db: Database,
+    campaign: str,
+    phase: str,
+    team: str,
+    run: int,
+    kind: str,
+    reason: str,
+    now: datetime,
+    actor: str = COMMAND_LINE,
+) -> None:
+    """Disqualify or withdraw a team's run n of a phase (every target's n-th scored file):
+    kept and shown with ``reason``, ranked nowhere, and still counted against the team's runs
+    (else excluding would hand out a fresh try). Excluding it again changes the kind or the
+    reason."""
+    if kind not in (DISQUALIFIED, WITHDRAWN):
+        raise InputError(None, None, f"{kind!r}: a run is {DISQUALIFIED} or {WITHDRAWN}")
+    reason = " ".join(str(reason).split())
+    hidden = any(unicodedata.category(ch) in ("Cc", "Cf") for ch in reason)  # bidi overrides
+    if not reason or len(reason) > MAX_REASON or hidden:
+        raise InputError(
+            None,
+            None,
+            f"give a reason of 1 to {MAX_REASON} characters without control characters "
+            "(it is shown on the leaderboard)",
+        )
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        t = s.scalar(select(Team).where(Team.campaign_id == p.campaign_id, Team.name == team))
+        if t is None:
+            raise InputError(None, None, f"no team {team!r} in a campaign {campaign!r}")
+        scored = s.scalar(
+            select(func.count()).select_from(Submission).where(
+                Submission.phase_id == p.id, Submission.team_id == t.id, Submission.run == run,
+                Submission.status == SCORED,
+            )
+        )  # fmt: skip
+        if not scored:
+            raise InputError(None, None, f"{team} has no scored run {run} in {campaign}/{phase}")
+        row = s.scalar(
+            select(Exclusion).where(
+                Exclusion.phase_id == p.id, Exclusion.team_id == t.id, Exclusion.run == run
+            )
+        )
+        before = None if row is None else [row.kind, row.reason]
+        if row is None:
+            row = Exclusion(phase_id=p.id, team_id=t.id, run=run, kind=kind, reason=reason,
+                            at=naive(now))  # fmt: skip
+            s.add(row)
+        row.kind, row.reason = kind, reason
+        if before != [kind, reason]:
+            audit(s, now, actor, p.campaign_id, ACTIONS[kind], phase=p.name,
+                  run=f"{team} run {run}", reason=reason)  # fmt: skip
+
+
+def reinstate_run(
+    db: Database, campaign: str, phase: str, team: str, run: int, now: datetime,
+    actor: str = COMMAND_LINE,
+) -> None:  # fmt: skip
+    """Rank an excluded run again (the exclusion is removed; the audit log keeps it)."""
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        row = s.scalar(
+            select(Exclusion).join(Team).where(
+                Exclusion.phase_id == p.id, Team.name == team, Exclusion.run == run
+            )
+        )  # fmt: skip
+        if row is None:
+            raise InputError(None, None, f"{team} run {run} of {campaign}/{phase} is not excluded")
+        s.delete(row)
+        audit(s, now, actor, p.campaign_id, "reinstate", phase=p.name, run=f"{team} run {run}")
+
+
+def exclusions(db: Database, phase_id: int) -> dict[str, tuple[str, str]]:
+    """``{"<team> run <n>": (kind, reason)}`` of a phase's excluded runs."""
+    with db.reading() as s:
+        rows = s.execute(
+            select(Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+            .join(Team, Exclusion.team_id == Team.id)
+            .where(Exclusion.phase_id == phase_id)
+            .order_by(Team.name, Exclusion.run)
+        ).all()
+    return {f"{team} run {run}": (kind, reason) for team, run, kind, reason in rows}

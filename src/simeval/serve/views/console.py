@@ -11,7 +11,7 @@ from typing import Any
 from simeval.report.format import html_text as escape
 from simeval.report.html_table import html_table
 from simeval.serve.db.models import AuditEntry
-from simeval.serve.service.console import CampaignSummary, PhaseSummary
+from simeval.serve.service.console import FILTERS, CampaignSummary, PhaseSummary, SubmissionRow
 from simeval.serve.views.pages import csrf_input
 
 BASE = "/organiser"
@@ -90,6 +90,63 @@ def _phase_form(campaign: str, p: PhaseSummary, now: datetime, csrf: str) -> str
     )
 
 
+def _runs_html(campaign: str, p: PhaseSummary, csrf: str) -> str:
+    """A phase's excluded runs (each with a button that ranks it again) and the form that
+    disqualifies or withdraws one."""
+    action = f"{BASE}/campaigns/{escape(campaign)}/phases/{escape(p.name)}/runs"
+    items = "".join(
+        f'<li><form method="post" action="{action}">{csrf_input(csrf)}'
+        f'<input type="hidden" name="system" value="{escape(system)}">'
+        f"{escape(system)}: <strong>{escape(kind)}</strong> — {escape(reason)} "
+        '<button name="action" value="reinstate">Rank again</button></form></li>'
+        for system, (kind, reason) in p.excluded.items()
+    )
+    listed = f'<ul class="excluded">{items}</ul>' if items else ""
+    if not p.scored and not listed:
+        return ""
+    return (
+        f"{listed}<details><summary>Disqualify or withdraw a run</summary>"
+        f'<form method="post" action="{action}">{csrf_input(csrf)}'
+        '<label>team <input name="team" required size="14"></label> '
+        '<label>run <input name="run" required size="3"></label> '
+        '<select name="action"><option value="disqualify">disqualify</option>'
+        '<option value="withdraw">withdraw</option></select> '
+        '<label>reason <input name="reason" required size="40" maxlength="500"></label> '
+        "<button>Apply</button></form></details>"
+    )
+
+
+def submissions_html(
+    campaign: str, rows: Sequence[SubmissionRow], total: int, filters: dict[str, str]
+) -> str:
+    """Every upload of a campaign, newest first, with the filter form."""
+    inputs = " ".join(
+        f'<label>{key} <input name="{key}" value="{escape(filters.get(key, ""))}" size="12">'
+        "</label>"
+        for key in FILTERS
+    )
+    form = (
+        f'<form method="get" action="{BASE}/campaigns/{escape(campaign)}/submissions">'
+        f"{inputs} <button>Filter</button></form>"
+    )
+    shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
+    head = f'<p><a href="{BASE}/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a>'
+    head += f" · {shown} submission(s)</p>"
+    body = [
+        [
+            escape(f"{r.received:%Y-%m-%d %H:%M:%S}"),
+            *(escape(str(v)) for v in (r.team, r.phase, r.target, r.run or "–", r.status)),
+            escape(r.file),
+            f'<span class="{"error" if r.status != "scored" else ""}">{escape(r.scores)}</span>',
+            escape(r.excluded),
+        ]
+        for r in rows
+    ]
+    columns = ("received (UTC)", "team", "phase", "target", "run", "status", "file", "scores",
+               "excluded")  # fmt: skip
+    return form + head + f'<div class="scroll">{html_table(columns, body)}</div>'
+
+
 def campaign_html(
     c: CampaignSummary, log: Sequence[AuditEntry], now: datetime, message: str = "", *, csrf: str
 ) -> str:
@@ -106,8 +163,14 @@ def campaign_html(
             f"<p>{_when(p.opens)} – {_when(p.deadline)}; targets "
             f"{escape(', '.join(p.targets))}; {p.runs} run(s) per team and target, files up "
             f"to {p.max_bytes:,} bytes{hidden}; {p.scored} scored run(s), {p.rejected} "
-            "refused upload(s).</p>" + _phase_form(c.name, p, now, csrf)
+            "refused upload(s).</p>"
+            + _phase_form(c.name, p, now, csrf)
+            + _runs_html(c.name, p, csrf)
         )
+    parts.append(
+        f'<p><a href="{BASE}/campaigns/{escape(c.name)}/submissions">every submission</a> '
+        "(filter by phase, team, target, status)</p>"
+    )
     selected = {s: " selected" if s == c.registration else "" for s in ("open", "closed")}
     parts.append(
         f'<h2>Registration</h2><form method="post" action="{BASE}/campaigns/{escape(c.name)}'

@@ -1,5 +1,6 @@
-"""``organiser`` and ``audit``: organiser accounts (a hashed token, as a team's) and the log
-of every change made to a campaign after ``simeval serve campaign`` created it.
+"""``organiser``, ``audit`` and ``exclusion``: organiser accounts (a hashed token, as a
+team's), the log of every change made to a campaign after ``simeval serve campaign`` created
+it, and the runs an organiser disqualified or withdrew (kept, ranked nowhere).
 
 Revision ID: 0005
 Revises: 0004
@@ -36,8 +37,20 @@ def upgrade() -> None:
         sa.Column("action", sa.String(64), nullable=False),
         sa.Column("detail", sa.JSON, nullable=False),
     )
+    op.create_table(
+        "exclusion",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("phase_id", sa.Integer, sa.ForeignKey("phase.id"), nullable=False, index=True),
+        sa.Column("team_id", sa.Integer, sa.ForeignKey("team.id"), nullable=False),
+        sa.Column("run", sa.Integer, nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("reason", sa.Text, nullable=False),
+        sa.Column("at", sa.DateTime, nullable=False),
+        sa.UniqueConstraint("phase_id", "team_id", "run"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("exclusion")
     op.drop_table("audit")
     op.drop_table("organiser")
