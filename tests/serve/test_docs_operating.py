@@ -167,6 +167,7 @@ def test_registration_and_token_rotation_as_the_page_shows(tmp_path, mc30):
         assert http.get("/api/submissions", headers=auth(new)).status_code == 200
 
 
+@pytest.mark.slow  # seven commands, each a new Python process
 def test_the_organiser_commands_as_the_page_shows(tmp_path):
     """The console section's two blocks, on a campaign whose trial is open and whose hidden
     test phase was published: an account added, listed and revoked; the trial extended (runs

@@ -39,9 +39,10 @@ def run_cli():
 
 
 @pytest.fixture
-def srv(tmp_path: Path):
+def srv(tmp_path: Path, serve_db: str):
+    """A server of :data:`serve_kit.CAMPAIGN` on SQLite, and on PostgreSQL where one is given."""
     clock = Clock(OPENS + timedelta(days=1))
-    server = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path, clock)
+    server = make_server(serve_db, tmp_path / "srv", clock)
     yield server, clock
     server.db.dispose()
 
