@@ -20,7 +20,7 @@ from test_serve_security import CliServer, auth, wait_for
 pytest.importorskip("fastapi")
 
 PAGE = readme_text.doc("operating-a-server.md")
-SQLITE, POSTGRES, TEAMS = readme_text.blocks(PAGE, "bash")
+SQLITE, POSTGRES, TEAMS, ORGANISERS, EDITS = readme_text.blocks(PAGE, "bash")
 BIN = Path(sys.executable).parent
 
 
@@ -165,3 +165,46 @@ def test_registration_and_token_rotation_as_the_page_shows(tmp_path, mc30):
         assert new.startswith("st_") and new != old
         assert http.get("/api/submissions", headers=auth(old)).status_code == 401
         assert http.get("/api/submissions", headers=auth(new)).status_code == 200
+
+
+@pytest.mark.slow  # seven commands, each a new Python process
+def test_the_organiser_commands_as_the_page_shows(tmp_path):
+    """The console section's two blocks, on a campaign whose trial is open and whose hidden
+    test phase was published: an account added, listed and revoked; the trial extended (runs
+    4), then closed; the test phase unpublished; and the audit log holding each change, newest
+    first, with the values before and after."""
+    from datetime import UTC, datetime
+
+    from serve_kit import Clock, make_server, phase_toml
+    from simeval.serve.service.editing import publish
+
+    ends = datetime(2029, 1, 1, tzinfo=UTC)
+    test_end = datetime(2025, 2, 10, tzinfo=UTC)
+    campaign = (
+        'name = "lex25"\n\n'
+        + phase_toml("trial", ["mc30"], deadline=ends)
+        + "\n"
+        + phase_toml("test", ["yp130"], datetime(2025, 2, 2, tzinfo=UTC), test_end)
+    )
+    folder = tmp_path / "srv"
+    server = make_server(f"sqlite:///{folder / 'serve.db'}", folder, Clock(test_end), campaign)
+    publish(server.db, "lex25", "test", datetime.now(UTC))
+    server.db.dispose()
+    server.app.state.lock.release()
+    server.app.state.db_lock.release()
+    env = environment()
+    env.pop("SIMEVAL_SERVE_DB", None)
+    added, listed, revoked = (bash(line, tmp_path, env) for line in ORGANISERS.splitlines())
+    assert added.returncode == 0 and added.stdout.startswith("so_"), added.stderr
+    assert "Ada  active" in listed.stdout and revoked.returncode == 0
+    moved, closed, hidden, log = (bash(line, tmp_path, env) for line in EDITS.splitlines())
+    assert moved.returncode == 0, moved.stderr
+    assert "deadline: 2029-01-01T00:00:00Z -> 2030-03-01T00:00:00Z" in moved.stdout
+    assert "runs: 2 -> 4" in moved.stdout
+    assert closed.returncode == 0, closed.stderr
+    assert closed.stdout.startswith(f"deadline: 2030-03-01T00:00:00Z -> {datetime.now(UTC):%Y-}")
+    assert hidden.returncode == 0 and "lex25/test hidden" in hidden.stdout
+    entries = log.stdout.strip().splitlines()
+    actions = ["unpublish", "edit phase", "edit phase", "publish"]  # the publish made above
+    assert [e.split("  ")[2] for e in entries] == actions
+    assert all(e.split("  ")[1] == "command line" for e in entries)

@@ -119,7 +119,12 @@ def test_the_registration_api_reads_at_most_a_small_body(srv, length):
 
 
 def test_every_post_route_stops_reading_past_its_cap(srv):
+    from datetime import UTC, datetime
+
+    from simeval.serve.service.organisers import add_organiser
+
     token = register(srv.client, "alpha")
+    organiser = add_organiser(srv.db, "Ada", datetime.now(UTC))  # the console's routes read too
     csrf = "c" * 32
     from simeval.serve.app import ROUTERS  # the app's routes (FastAPI nests included routers)
 
@@ -131,12 +136,14 @@ def test_every_post_route_stops_reading_past_its_cap(srv):
     for path in posts:
         concrete = path.format(campaign="lex25", phase="trial")
         headers = {**form_cookies(token, csrf), **auth(token)}
+        headers["cookie"] += f"; simeval_organiser={organiser}"
         if "/api/" in path:
             headers["content-type"] = "application/json"
         x = asgi(srv.app, concrete, flood(3_000_000), headers, query="target=mc30")
         assert x.status in (400, 413), (path, x.status, x.text[:200])
         assert x.pulled <= TRIAL_CAP + 64 * 1024 + 1000, path
     assert rows(srv) == [] and stored(srv) == ([], [])
+    assert any(p.startswith("/organiser/") for p in posts)
 
 
 def test_a_multipart_body_cut_before_its_closing_boundary_is_refused(srv, mc30):

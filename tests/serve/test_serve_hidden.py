@@ -40,7 +40,8 @@ from serve_kit import (
 )
 from simeval.errors import InputError
 from simeval.serve.db import Database
-from simeval.serve.service.campaigns import Targets, create_campaign, publish, read_campaign_file
+from simeval.serve.service.campaigns import Targets, create_campaign, read_campaign_file
+from simeval.serve.service.editing import publish
 
 STS_SET = "answers-forums"  # SemEval 2015: 2,000 input lines, 375 of them scored
 HIDDEN = campaign_toml(

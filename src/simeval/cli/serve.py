@@ -159,7 +159,7 @@ def publish_cmd(
     db: DbUrl = None,
 ) -> None:
     """Show a hidden phase's scores to participants (after its deadline)."""
-    from simeval.serve.service.campaigns import publish
+    from simeval.serve.service.editing import publish
 
     database, _ = _open(folder, db)
     publish(database, campaign, phase, datetime.now(UTC))
@@ -197,7 +197,7 @@ def registration_cmd(
 ) -> None:
     """Open or close a campaign's registration, or cap its teams (campaign file keys
     registration = "open"|"closed" and max_teams = N set them at creation); prints them."""
-    from simeval.serve.service.campaigns import set_registration
+    from simeval.serve.service.editing import set_registration
 
     database, _ = _open(folder, db)
     now = set_registration(database, campaign, state, max_teams)
@@ -245,6 +245,174 @@ def backup_cmd(
             out.print(terminal_text(str(path)), highlight=False)
     finally:
         database.dispose()
+
+
+@serve_app.command("unpublish")
+@guarded
+def unpublish_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase to hide again.")],
+    db: DbUrl = None,
+) -> None:
+    """Hide a published phase's scores again (audited)."""
+    from simeval.serve.service.editing import unpublish
+
+    database, _ = _open(folder, db)
+    unpublish(database, campaign, phase, datetime.now(UTC))
+    out.print(f"{terminal_text(campaign)}/{terminal_text(phase)} hidden", highlight=False)
+
+
+@serve_app.command("phase")
+@guarded
+def phase_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase to change.")],
+    opens: Annotated[
+        str | None, typer.Option(help="A new opening time with its zone (2025-01-01T00:00Z).")
+    ] = None,
+    deadline: Annotated[
+        str | None,
+        typer.Option(help="A new deadline with its zone; a later one extends (or reopens) it."),
+    ] = None,
+    close: Annotated[bool, typer.Option("--close", help="Close the phase now.")] = False,
+    runs: Annotated[int | None, typer.Option(help="Scored runs per team and target.")] = None,
+    max_bytes: Annotated[int | None, typer.Option(help="The upload size cap in bytes.")] = None,
+    db: DbUrl = None,
+) -> None:
+    """Change a phase's window or limits after `serve campaign` made it: extend or move the
+    deadline, close it early, change the runs per team or the upload cap. Each change is
+    written to the audit log (`serve audit`) with its values before and after; an opening
+    that has passed stays, and a published phase is not reopened."""
+    from simeval.serve.service.editing import PhaseEdit, edit_phase
+    from simeval.serve.service.organisers import COMMAND_LINE
+
+    database, _ = _open(folder, db)
+    edit = PhaseEdit(opens, deadline, runs, max_bytes, close)
+    changed = edit_phase(database, campaign, phase, edit, datetime.now(UTC), COMMAND_LINE)
+    for key, (before, after) in changed.items():
+        out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
+                  highlight=False)  # fmt: skip
+    if not changed:
+        out.print("nothing changed", highlight=False)
+
+
+@serve_app.command("audit")
+@guarded
+def audit_cmd(
+    folder: Folder,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", "-c", help="Only this campaign's changes.")
+    ] = None,
+    db: DbUrl = None,
+) -> None:
+    """Print the audit log, newest first: when, who (an organiser or the command line), what,
+    and the values before and after."""
+    from simeval.serve.service.campaigns import campaign_id
+    from simeval.serve.service.organisers import audit_log
+
+    database, _ = _open(folder, db)
+    wanted = campaign_id(database, campaign) if campaign is not None else None
+    for entry in audit_log(database, wanted):
+        detail = json.dumps(entry.detail, ensure_ascii=False, sort_keys=True)
+        out.print(
+            f"{entry.at:%Y-%m-%d %H:%M:%S}Z  {terminal_text(entry.actor)}  "
+            f"{terminal_text(entry.action)}  {terminal_text(detail)}",
+            highlight=False,
+        )
+
+
+RunOption = Annotated[int, typer.Option("--run", min=1, help="The run's number.")]
+TeamOption = Annotated[str, typer.Option("--team", help="The team's name.")]
+PhaseOption = Annotated[str, typer.Option("--phase", "-p", help="The phase.")]
+
+
+@serve_app.command("exclude")
+@guarded
+def exclude_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: PhaseOption,
+    team: TeamOption,
+    run: RunOption,
+    reason: Annotated[str, typer.Option(help="Why (shown on the leaderboard).")],
+    withdrawn: Annotated[
+        bool, typer.Option("--withdrawn", help="The team withdrew it (default: disqualified).")
+    ] = False,
+    db: DbUrl = None,
+) -> None:
+    """Disqualify a team's run (or mark it withdrawn): it is kept and listed under the
+    leaderboard with the reason, ranked nowhere (also in the export's final table), and still
+    counts against the team's runs. Audited; `serve reinstate` ranks it again."""
+    from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN
+    from simeval.serve.service.editing import exclude_run
+
+    database, _ = _open(folder, db)
+    kind = WITHDRAWN if withdrawn else DISQUALIFIED
+    exclude_run(database, campaign, phase, team, run, kind, reason, datetime.now(UTC))
+    out.print(f"{terminal_text(team)} run {run}: {kind}", highlight=False)
+
+
+@serve_app.command("reinstate")
+@guarded
+def reinstate_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: PhaseOption,
+    team: TeamOption,
+    run: RunOption,
+    db: DbUrl = None,
+) -> None:
+    """Rank a disqualified or withdrawn run again (audited)."""
+    from simeval.serve.service.editing import reinstate_run
+
+    database, _ = _open(folder, db)
+    reinstate_run(database, campaign, phase, team, run, datetime.now(UTC))
+    out.print(f"{terminal_text(team)} run {run}: ranked again", highlight=False)
+
+
+organiser_app = typer.Typer(
+    rich_markup_mode=None,
+    help="Organiser accounts: who may run the server's campaigns from the browser.",
+    no_args_is_help=True,
+)
+serve_app.add_typer(organiser_app, name="organiser")
+OrganiserName = Annotated[str, typer.Argument(help="The organiser's name.")]
+
+
+@organiser_app.command("add")
+@guarded
+def organiser_add_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> None:
+    """Add an organiser; prints the account's token once (sign in with it at /organiser)."""
+    from simeval.serve.service.organisers import add_organiser
+
+    database, _ = _open(folder, db)
+    out.print(add_organiser(database, name, datetime.now(UTC)), highlight=False)
+
+
+@organiser_app.command("list")
+@guarded
+def organiser_list_cmd(folder: Folder, db: DbUrl = None) -> None:
+    """List the organiser accounts, revoked ones marked."""
+    from simeval.serve.service.organisers import organisers
+
+    database, _ = _open(folder, db)
+    for row in organisers(database):
+        state = f"revoked {row.revoked:%Y-%m-%d %H:%M}Z" if row.revoked else "active"
+        out.print(f"{terminal_text(row.name)}  {state}", highlight=False)
+
+
+@organiser_app.command("revoke")
+@guarded
+def organiser_revoke_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> None:
+    """Take an organiser's account away: the token stops working at once, also in a running
+    server; the account stays in the audit log."""
+    from simeval.serve.service.organisers import revoke_organiser
+
+    database, _ = _open(folder, db)
+    revoke_organiser(database, name, datetime.now(UTC))
+    out.print(f"{terminal_text(name)} revoked", highlight=False)
 
 
 Server = Annotated[str, typer.Option("--server", help="The server's address (http://host:port).")]

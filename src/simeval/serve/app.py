@@ -26,7 +26,7 @@ from sqlalchemy import select
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db.models import Submission
 from simeval.serve.db.stamp import DatabaseLock, FolderLock
-from simeval.serve.routers import api, errors
+from simeval.serve.routers import api, console, errors
 from simeval.serve.routers import pages as page_routes
 from simeval.serve.routers.web import (
     KEEP_REJECTED,
@@ -45,7 +45,7 @@ from simeval.serve.views import pages
 __all__ = ["SESSION_COOKIE", "create_app", "load_targets", "run"]
 
 log = logging.getLogger("simeval.serve")
-ROUTERS = (api.router, page_routes.router)
+ROUTERS = (api.router, page_routes.router, console.router)
 
 
 def _sha256_source(text: str) -> str:

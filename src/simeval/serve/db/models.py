@@ -15,7 +15,14 @@
   phase a scored row may hold an error and no records (the gold refused a counted run), and
   ``warnings`` keeps what the upload was told (:mod:`.hidden`). ``results_file`` names the
   results store's file of a scored row (relative to the storage folder, :mod:`.results`);
-  ``results`` is the board's copy of its records.
+  ``results`` is the board's copy of its records;
+- ``organiser``: a person who runs the server's campaigns from the browser (``simeval serve
+  organiser add``); a hashed token as a team's, ``revoked`` once taken away (the row stays, so
+  the audit log's names keep meaning);
+- ``exclusion``: a run (a team's run n of a phase: every target's n-th file) that an
+  organiser disqualified or withdrew: kept, shown with its reason, ranked nowhere;
+- ``audit``: every change an organiser (or the command line) made to a campaign: when, who,
+  what (``action``) and the values before and after (``detail``).
 """
 
 from __future__ import annotations
@@ -137,3 +144,44 @@ class Submission(Base):
     results_file: Mapped[str | None] = mapped_column(Text, nullable=True)  # the store's file
     team: Mapped[Team] = relationship()
     phase: Mapped[Phase] = relationship()
+
+
+class Organiser(Base):
+    __tablename__ = "organiser"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    token_key: Mapped[str] = mapped_column(String(32), unique=True)
+    token_salt: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(128))
+    created: Mapped[datetime] = mapped_column(DateTime)
+    revoked: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class AuditEntry(Base):
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    actor: Mapped[str] = mapped_column(String(128))  # "organiser:NAME" or "command line"
+    campaign_id: Mapped[int | None] = mapped_column(ForeignKey("campaign.id"), nullable=True)
+    action: Mapped[str] = mapped_column(String(64))
+    detail: Mapped[dict] = mapped_column(JSON, default=dict)
+
+
+DISQUALIFIED = "disqualified"
+WITHDRAWN = "withdrawn"
+
+
+class Exclusion(Base):
+    __tablename__ = "exclusion"
+    __table_args__ = (UniqueConstraint("phase_id", "team_id", "run"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phase.id"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("team.id"))
+    run: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))  # DISQUALIFIED or WITHDRAWN
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    team: Mapped[Team] = relationship()

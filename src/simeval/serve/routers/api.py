@@ -75,7 +75,12 @@ async def api_board(campaign: str, phase: str, w: W) -> dict[str, Any]:
     if table is None:
         return {"phase": p.name, "hidden": True, "columns": [], "rows": []}
     rows = [[None if _nan(v) else v for v in row] for row in table.rows]
-    return {"phase": p.name, "hidden": False, "columns": table.columns, "rows": rows}
+    excluded = [
+        {"system": system, "kind": kind, "reason": reason}
+        for system, (kind, reason) in w.service.excluded(p.id).items()
+    ]
+    return {"phase": p.name, "hidden": False, "columns": table.columns, "rows": rows,
+            "excluded": excluded}  # fmt: skip
 
 
 @router.get("/api/campaigns/{campaign}/phases/{phase}/inputs/{target}")

@@ -112,7 +112,8 @@ async def board_page(campaign: str, phase: str, request: Request, w: W) -> Any:
     team = await w.signed_in(request)
     p, table = w.service.leaderboard(campaign, phase)
     mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
-    body = pages.board_page(campaign, p, table, mine, w.clock())
+    excluded = w.service.excluded(p.id) if table is not None else {}
+    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded)
     return w.html(f"{campaign}: {phase}", body, team)
 
 

@@ -20,7 +20,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from simeval.serve.db.models import Team
+from simeval.serve.db.models import Organiser, Team
 from simeval.serve.db.storage import TooLarge, Upload
 from simeval.serve.routers.forms import BadForm, read_fields, timed
 from simeval.serve.service.security import (
@@ -49,6 +49,7 @@ from simeval.serve.views.submissions import submission_view
 log = logging.getLogger("simeval.serve")
 
 SESSION_COOKIE = "simeval_team"
+ORGANISER_COOKIE = "simeval_organiser"  # the organiser's session: another cookie, another token
 RATE_LIMITS = {
     "register": RateLimit(burst=5, per_minute=5),
     "login": RateLimit(burst=10, per_minute=10),
@@ -133,6 +134,24 @@ class Web:
         token = request.cookies.get(cookie(request, SESSION_COOKIE))
         return await self.authenticate(request, token, refuse=False)
 
+    async def organiser(self, request: Request, token: str | None = None) -> Organiser | None:
+        """The organiser of ``token`` (default: the organiser's session cookie), checked as a
+        team's token is: the cache first, else one scrypt charged to the client's ``auth``
+        bucket (429 past it)."""
+        token = (
+            token if token is not None else request.cookies.get(cookie(request, ORGANISER_COOKIE))
+        )
+        tokens = self.service.organisers
+        if not token or tokens.row_key(token) is None:
+            return None
+        known = await run_in_threadpool(tokens.cached, token)
+        if known is not None:
+            return known
+        if not self.limiter.allow(_client(request), "auth"):
+            raise Refused(429, "too many token checks from your address; wait a minute")
+        row = await run_in_threadpool(tokens.row, token)  # no connection held ...
+        return await hashing(tokens.verify, token, row)  # ... while scrypt runs
+
     async def register(self, campaign: str, name: str) -> dict[str, str]:
         """A new team of ``campaign`` and its token (shown once)."""
         token = await hashing(new_token)
@@ -210,33 +229,38 @@ class Web:
         """The browser's id (the CSRF cookie), new if it has none."""
         return request.cookies.get(cookie(request, CSRF_COOKIE)) or new_csrf()
 
-    def form_value(self, request: Request, browser_id: str) -> str:
-        """The CSRF value of this page's forms (bound to the browser and its session)."""
-        return self.csrf.value(browser_id, request.cookies.get(cookie(request, SESSION_COOKIE)))
+    def form_value(self, request: Request, browser_id: str, session: str = SESSION_COOKIE) -> str:
+        """The CSRF value of this page's forms (bound to the browser and its ``session``
+        cookie: the team's, or the organiser's on the console)."""
+        return self.csrf.value(browser_id, request.cookies.get(cookie(request, session)))
 
-    def csrf_checked(self, request: Request, value: str | None) -> bool:
+    def csrf_checked(
+        self, request: Request, value: str | None, session: str = SESSION_COOKIE
+    ) -> bool:
         """Whether a form's CSRF ``value`` is this browser's and session's."""
         if cross_origin(request.headers.get("sec-fetch-site")):
             return False
         browser_id = request.cookies.get(cookie(request, CSRF_COOKIE))
-        return self.csrf.ok(browser_id, request.cookies.get(cookie(request, SESSION_COOKIE)), value)
+        return self.csrf.ok(browser_id, request.cookies.get(cookie(request, session)), value)
 
-    async def checked_form(self, request: Request) -> dict[str, str]:
+    async def checked_form(self, request: Request, session: str = SESSION_COOKIE) -> dict[str, str]:
         """A small form's fields, its CSRF value checked (403 otherwise)."""
         try:  # never starlette's request.form(): it reads a body of any size
             fields = await read_fields(request, seconds=self.upload_seconds)
         except BadForm as exc:
             raise Refused(exc.status, str(exc)) from None
-        if not self.csrf_checked(request, fields.get(CSRF_FIELD)):
+        if not self.csrf_checked(request, fields.get(CSRF_FIELD), session):
             raise Refused(403, "the form has expired (CSRF check failed); reload the page")
         return fields
 
     @staticmethod
-    def session(response: Response, token: str, request: Request) -> Response:
-        """``response`` setting the session cookie to ``token``."""
+    def session(
+        response: Response, token: str, request: Request, name: str = SESSION_COOKIE
+    ) -> Response:
+        """``response`` setting the session cookie ``name`` to ``token``."""
         secure = request.url.scheme == "https"
         response.set_cookie(
-            cookie(request, SESSION_COOKIE), token, httponly=True, samesite="strict", secure=secure
+            cookie(request, name), token, httponly=True, samesite="strict", secure=secure
         )
         response.headers["cache-control"] = "no-store"  # the page may show the token
         return response

@@ -67,7 +67,16 @@ from sqlalchemy import func, select
 from simeval.data.atomic import staged
 from simeval.errors import InputError
 from simeval.serve.db import Database
-from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, naive, utc
+from simeval.serve.db.models import (
+    SCORED,
+    Campaign,
+    Exclusion,
+    Phase,
+    Submission,
+    Team,
+    naive,
+    utc,
+)
 from simeval.serve.db.storage import Storage
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
@@ -144,7 +153,8 @@ def check_target(target: Any) -> None:
         raise InputError(None, None, f"{target.name} cannot be a target: no file answers it")
 
 
-def _time(value: Any, where: str, path: Path) -> datetime:
+def check_time(value: Any, where: str, path: Path | None) -> datetime:
+    """``value`` (a TOML time or ISO text) as an aware UTC time; refused without a zone."""
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value)
@@ -158,7 +168,8 @@ def _time(value: Any, where: str, path: Path) -> datetime:
         raise InputError(path, None, f"{where}: {value.isoformat()} is out of range") from None
 
 
-def _positive(value: Any, where: str, path: Path) -> int:
+def check_whole(value: Any, where: str, path: Path | None) -> int:
+    """``value`` as a whole number from 1 to :data:`MAX_NUMBER` (an Integer column)."""
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_NUMBER:
         raise InputError(
             path,
@@ -220,7 +231,7 @@ def read_registration(doc: dict[str, Any], path: Path) -> Registration:
         raise InputError(path, None, f'registration = {state!r}: use "open" or "closed"')
     max_teams = doc.get("max_teams")
     if max_teams is not None:
-        max_teams = _positive(max_teams, "max_teams", path)
+        max_teams = check_whole(max_teams, "max_teams", path)
     return Registration(state, max_teams)
 
 
@@ -284,8 +295,8 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         targets = _list_of_text(spec["targets"], f"{where} targets", "benchmark names", path)
         if not targets:
             raise InputError(path, None, f"{where}: targets is a list of benchmark names")
-        opens = _time(spec["opens"], f"{where} opens", path)
-        deadline = _time(spec["deadline"], f"{where} deadline", path)
+        opens = check_time(spec["opens"], f"{where} opens", path)
+        deadline = check_time(spec["deadline"], f"{where} deadline", path)
         if deadline <= opens:
             raise InputError(path, None, f"{where}: the deadline must come after the opening")
         hidden_default = "hidden" not in spec
@@ -303,8 +314,8 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
                 [str(t) for t in targets],
                 opens,
                 deadline,
-                _positive(spec["runs"], f"{where} runs", path),
-                _positive(spec["max_bytes"], f"{where} max_bytes", path),
+                check_whole(spec["runs"], f"{where} runs", path),
+                check_whole(spec["max_bytes"], f"{where} max_bytes", path),
                 hidden,
                 hidden_default,
             )
@@ -532,6 +543,15 @@ def check_apart(a: Scope, b: Scope, path: Path) -> None:
                 )
 
 
+def campaign_id(db: Database, campaign: str) -> int:
+    """The id of the campaign named ``campaign`` (refused when there is none)."""
+    with db.reading() as s:
+        found = s.scalar(select(Campaign.id).where(Campaign.name == campaign))
+    if found is None:
+        raise InputError(None, None, f"no campaign {campaign!r}")
+    return found
+
+
 def find_phase(s: Any, campaign: str, phase: str) -> Phase:
     found = s.scalar(
         select(Phase).join(Campaign).where(Campaign.name == campaign, Phase.name == phase)
@@ -541,39 +561,9 @@ def find_phase(s: Any, campaign: str, phase: str) -> Phase:
     return found
 
 
-def publish(db: Database, campaign: str, phase: str, now: datetime) -> Phase:
-    """Show a hidden phase's scores; only once its deadline has passed on the server clock."""
-    with db.session() as s:
-        p = find_phase(s, campaign, phase)
-        if now < utc(p.deadline):
-            raise InputError(
-                None, None, f"{phase} closes at {utc(p.deadline):%Y-%m-%d %H:%M} UTC: publish after"
-            )
-        p.published = naive(now)
-    return p
-
-
-def set_registration(
-    db: Database, campaign: str, state: str | None = None, max_teams: int | None = None
-) -> Registration:
-    """Open or close a campaign's registration, or set its team cap (0: none)."""
-    if state is not None and state not in REGISTRATION:
-        raise InputError(None, None, f"registration {state!r}: use open or closed")
-    with db.session() as s:
-        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
-        if c is None:
-            raise InputError(None, None, f"no campaign {campaign!r}")
-        if state is not None:
-            c.registration = state
-        if max_teams is not None:
-            c.max_teams = max_teams or None
-        return Registration(c.registration, c.max_teams)
-
-
 def rotate_token(db: Database, campaign: str, team: str) -> str:
     """A new token for ``team`` (shown once); the old one stops working at once, also in a
     running server (its cache of checked tokens compares the stored hash)."""
-    from simeval.serve.db.models import Team
     from simeval.serve.service.security import new_token
 
     token = new_token()
@@ -649,11 +639,21 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             .order_by(Submission.received, Submission.id)
         ).all()
         rows = [(sub, sub.team.name, sub.phase.name) for sub in subs]
+        out_of = {
+            (p, f"{team} run {run}"): (kind, reason)
+            for p, team, run, kind, reason in s.execute(
+                select(Phase.name, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+                .join(Phase, Exclusion.phase_id == Phase.id)
+                .join(Team, Exclusion.team_id == Team.id)
+                .where(Phase.campaign_id == c.id)
+            )
+        }
     with staged(out, folder=True) as tmp:  # the whole export or nothing (a full disk)
-        written = [_submissions_csv(rows, storage, tmp)]
+        written = [_submissions_csv(rows, storage, tmp, out_of)]
         for p in phases:
             scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
-            scored = [(sub, team) for sub, team in scored if sub.status == SCORED]
+            scored = [(sub, team) for sub, team in scored if sub.status == SCORED
+                      and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
             title = f"{c.title}: {p.name}"
             written += _phase_folder(scored, storage, tmp / p.name, title, p.targets)
     return [out / path.relative_to(tmp) for path in written]
@@ -672,11 +672,19 @@ EXPORT_COLUMNS = (
     "client_name",
     "error",
     "stored",
+    "excluded",  # disqualified or withdrawn by the organiser (ranked nowhere), else empty
+    "excluded_reason",
 )
 
 
-def _submissions_csv(rows: list[tuple[Submission, str, str]], storage: Storage, out: Path) -> Path:
-    """``submissions.csv`` and ``submissions/<id>`` (:func:`export`)."""
+def _submissions_csv(
+    rows: list[tuple[Submission, str, str]],
+    storage: Storage,
+    out: Path,
+    out_of: dict[tuple[str, str], tuple[str, str]],
+) -> Path:
+    """``submissions.csv`` and ``submissions/<id>`` (:func:`export`); ``out_of``: the excluded
+    runs, ``{(phase, system): (kind, reason)}``."""
     (out / "submissions").mkdir(parents=True, exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
@@ -698,6 +706,7 @@ def _submissions_csv(rows: list[tuple[Submission, str, str]], storage: Storage, 
             sub.client_name,
             sub.error or "",
             "yes" if kept else "pruned",
+            *out_of.get((phase, f"{team} run {sub.run}"), ("", "")),
         ]
         writer.writerow([cell(v) for v in values])
     (out / "submissions.csv").write_text(table.getvalue(), encoding="utf-8")

@@ -43,7 +43,8 @@ import anyio.to_thread
 
 from simeval.errors import InputError
 
-TOKEN_PREFIX = "st"
+TOKEN_PREFIX = "st"  # a team's token
+ORGANISER_PREFIX = "so"  # an organiser's: never accepted where a team's is asked, nor back
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 CSRF_COOKIE = "simeval_csrf"
 CSRF_FIELD = "csrf"
@@ -79,17 +80,17 @@ def hash_secret(secret: str, salt: str) -> str:
     return hashlib.scrypt(secret.encode(), salt=bytes.fromhex(salt), **SCRYPT).hex()
 
 
-def new_token() -> NewToken:
+def new_token(prefix: str = TOKEN_PREFIX) -> NewToken:
     key = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     salt = secrets.token_hex(16)
-    return NewToken(f"{TOKEN_PREFIX}_{key}_{secret}", key, salt, hash_secret(secret, salt))
+    return NewToken(f"{prefix}_{key}_{secret}", key, salt, hash_secret(secret, salt))
 
 
-def split_token(token: str) -> tuple[str, str] | None:
-    """(key, secret) of a well-formed token, else None."""
+def split_token(token: str, prefix: str = TOKEN_PREFIX) -> tuple[str, str] | None:
+    """(key, secret) of a well-formed token with ``prefix``, else None."""
     parts = token.strip().split("_", 2)
-    if len(parts) != 3 or parts[0] != TOKEN_PREFIX or not parts[1] or not parts[2]:
+    if len(parts) != 3 or parts[0] != prefix or not parts[1] or not parts[2]:
         return None
     return parts[1], parts[2]
 

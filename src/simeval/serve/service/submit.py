@@ -39,6 +39,7 @@ from simeval.serve.db.models import REJECTED, SCORED, Campaign, Phase, Submissio
 from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
+from simeval.serve.service.organisers import OrganiserTokens
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
 from simeval.serve.service.security import (
@@ -114,6 +115,7 @@ class Service:
         self.targets = Targets()
         self.scorers = Scorers(scorers, self.targets)  # :mod:`.scoring`
         self.verified = VerifiedTokens()
+        self.organisers = OrganiserTokens(db)  # :mod:`.organisers`
         self._turns: dict[tuple[int, int, str], threading.Lock] = {}
         self._turns_lock = threading.Lock()
 
@@ -436,7 +438,7 @@ class Service:
 
     def leaderboard(self, campaign: str, phase: str) -> tuple[Phase, Any]:
         """The phase and its live table (every run; None while its scores are hidden)."""
-        from simeval.serve.service.board import board, records_of
+        from simeval.serve.service.board import board, records_of, system_of
 
         c, phases = self.campaign(campaign)
         p = next((x for x in phases if x.name == phase), None)
@@ -451,8 +453,17 @@ class Service:
                 .where(Submission.phase_id == p.id, Submission.status == SCORED)
                 .order_by(Submission.received, Submission.id)
             ).all()
-        records = records_of((team, run, results or []) for team, run, results in rows)
-        return p, board(records, prune=False, title=f"{c.title}: {p.name}", order=p.targets)
+        out = self.excluded(p.id)
+        kept = [(team, run, results or []) for team, run, results in rows
+                if system_of(team, run) not in out]  # fmt: skip
+        return p, board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
+                        order=p.targets)  # fmt: skip
+
+    def excluded(self, phase_id: int) -> dict[str, tuple[str, str]]:
+        """The phase's disqualified and withdrawn runs: ``{system: (kind, reason)}``."""
+        from simeval.serve.service.editing import exclusions
+
+        return exclusions(self.db, phase_id)
 
     def input_file(self, campaign: str, phase: str, target: str) -> tuple[str, bytes]:
         """A phase's input file for ``target`` (never the gold), once the phase has opened

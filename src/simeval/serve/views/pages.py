@@ -163,8 +163,24 @@ def board_html(table: Table, mine: str | None) -> str:
     return f'<div class="scroll">{board}</div>{note}'
 
 
+def excluded_html(excluded: dict[str, tuple[str, str]]) -> str:
+    """The runs an organiser disqualified or withdrew, each with its reason."""
+    if not excluded:
+        return ""
+    items = "".join(
+        f"<li>{escape(system)}: <strong>{escape(kind)}</strong> — {escape(reason)}</li>"
+        for system, (kind, reason) in excluded.items()
+    )
+    return f'<h2>Not ranked</h2><ul class="excluded">{items}</ul>'
+
+
 def board_page(
-    campaign: str, phase: Phase, table: Table | None, mine: str | None, now: datetime
+    campaign: str,
+    phase: Phase,
+    table: Table | None,
+    mine: str | None,
+    now: datetime,
+    excluded: dict[str, tuple[str, str]] | None = None,
 ) -> str:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
     there is none) and what its columns mean."""
@@ -183,8 +199,9 @@ def board_page(
             + head
             + ("<p>Scores are hidden until the organiser publishes them after the deadline.</p>")
         )
+    gone = excluded_html(excluded or {})
     if not table.rows:
-        return back + head + "<p>No scored runs yet.</p>"
+        return back + head + "<p>No ranked runs yet.</p>" + gone
     yours = " Highlighted: your team's runs." if mine else ""
     note = (
         '<p class="note">One row per system: run <em>n</em> of a team is its <em>n</em>-th '
@@ -195,7 +212,7 @@ def board_page(
         "is listed here; the final table also drops the <em>dominated</em> systems, those "
         "beaten on every benchmark by another one (RUSSE 2015).</p>"
     )
-    return back + head + board_html(table, mine) + note
+    return back + head + board_html(table, mine) + note + gone
 
 
 def when(iso: str) -> str:

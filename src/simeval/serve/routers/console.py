@@ -1,0 +1,203 @@
+"""The organiser's console: ``/organiser`` (sign-in, then every campaign),
+``/organiser/campaigns/{c}`` (its phases with forms that extend, close, publish, change limits;
+registration; the audit log). The organiser's session is its own cookie (HttpOnly,
+SameSite=Strict) holding an organiser's token; a team's token never opens these pages. Every
+change goes through :mod:`simeval.serve.service.editing`, which checks it and writes the audit
+log; a refused change answers 422 with the reason and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from starlette.concurrency import run_in_threadpool
+
+from simeval.errors import InputError
+from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN, Organiser
+from simeval.serve.routers.web import ORGANISER_COOKIE, Web, cookie, web
+from simeval.serve.service import editing
+from simeval.serve.service.console import FILTERS, overview, submissions
+from simeval.serve.service.organisers import actor_of, audit_log
+from simeval.serve.service.submit import Refused
+from simeval.serve.views import console
+
+router = APIRouter()
+W = Annotated[Web, Depends(web)]
+ACTIONS = ("save", "close", "publish", "unpublish")
+
+
+async def _organiser(request: Request, w: Web) -> Organiser:
+    who = await w.organiser(request)
+    if who is None:
+        raise Refused(401, "sign in as an organiser first (/organiser)")
+    return who
+
+
+def _page(
+    w: Web, request: Request, title: str, body: Callable[[str], str], who: Organiser | None
+) -> Any:
+    """A console page: ``body`` is rendered with the CSRF value of the organiser's forms."""
+    browser_id = w.browser(request)
+    csrf = w.form_value(request, browser_id, ORGANISER_COOKIE)
+    head = console.signed_in_html(who.name, csrf) if who is not None else ""
+    response = w.html(title, head + body(csrf), None, browser_id, request)
+    response.headers["cache-control"] = "no-store"
+    return response
+
+
+@router.get("/organiser", response_class=HTMLResponse)
+async def console_home(request: Request, w: W) -> Any:
+    who = await w.organiser(request)
+    if who is None:
+        return _page(w, request, "Organiser sign-in", console.sign_in_html, None)
+    campaigns = await run_in_threadpool(overview, w.service.db)
+    now = w.clock()
+    return _page(w, request, "Campaigns", lambda _: console.overview_html(campaigns, now), who)
+
+
+@router.post("/organiser/login")
+async def console_login(request: Request, w: W) -> Any:
+    w.limit(request, "login")
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    token = fields.get("token", "").strip()
+    if await w.organiser(request, token) is None:
+        raise Refused(401, "unknown or revoked organiser token")
+    response = RedirectResponse("/organiser", status_code=303)
+    return w.session(response, token, request, ORGANISER_COOKIE)
+
+
+@router.post("/organiser/logout")
+async def console_logout(request: Request, w: W) -> Any:
+    await w.checked_form(request, ORGANISER_COOKIE)
+    response = RedirectResponse("/organiser", status_code=303)
+    response.delete_cookie(cookie(request, ORGANISER_COOKIE), httponly=True, samesite="strict",
+                           secure=request.url.scheme == "https")  # fmt: skip
+    return response
+
+
+async def _campaign_page(request: Request, w: Web, who: Organiser, name: str, message: str) -> Any:
+    found = await run_in_threadpool(overview, w.service.db, name)
+    if not found:
+        raise Refused(404, f"no campaign {name!r}")
+    log = await run_in_threadpool(audit_log, w.service.db, found[0].id)
+    now = w.clock()
+    body = partial(console.campaign_html, found[0], log, now, message=message)
+    return _page(w, request, f"{found[0].title} (organiser)", lambda csrf: body(csrf=csrf), who)
+
+
+@router.get("/organiser/campaigns/{campaign}", response_class=HTMLResponse)
+async def console_campaign(campaign: str, request: Request, w: W) -> Any:
+    who = await _organiser(request, w)
+    return await _campaign_page(request, w, who, campaign, "")
+
+
+@router.post("/organiser/campaigns/{campaign}/phases/{phase}", response_class=HTMLResponse)
+async def console_phase(campaign: str, phase: str, request: Request, w: W) -> Any:
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    action = fields.get("action", "save")
+    if action not in ACTIONS:
+        raise Refused(422, f"unknown action {action!r}")
+    now, actor, db = w.clock(), actor_of(who), w.service.db
+    try:
+        if action == "publish":
+            await run_in_threadpool(editing.publish, db, campaign, phase, now, actor)
+            message = f"{phase}: published"
+        elif action == "unpublish":
+            await run_in_threadpool(editing.unpublish, db, campaign, phase, now, actor)
+            message = f"{phase}: scores hidden again"
+        else:
+            edit = editing.PhaseEdit(
+                opens=_text(fields, "opens"),
+                deadline=None if action == "close" else _text(fields, "deadline"),
+                runs=_whole(fields, "runs"),
+                max_bytes=_whole(fields, "max_bytes"),
+                close=action == "close",
+            )
+            changed = await run_in_threadpool(
+                editing.edit_phase, db, campaign, phase, edit, now, actor
+            )
+            shown = "; ".join(f"{k} {b} → {a}" for k, (b, a) in changed.items())
+            message = f"{phase}: {shown}" if changed else f"{phase}: nothing changed"
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    return await _campaign_page(request, w, who, campaign, message)
+
+
+@router.post("/organiser/campaigns/{campaign}/phases/{phase}/runs", response_class=HTMLResponse)
+async def console_runs(campaign: str, phase: str, request: Request, w: W) -> Any:
+    """Disqualify, withdraw or rank again one run (``system`` "<team> run <n>", or ``team``
+    and ``run``)."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    action = fields.get("action", "")
+    team, run = fields.get("team", "").strip(), _whole(fields, "run")
+    if fields.get("system"):
+        team, _, number = fields["system"].rpartition(" run ")
+        run = int(number) if number.isdigit() else None
+    if not team or run is None:
+        raise Refused(422, "name the team and the run's number")
+    now, actor, db = w.clock(), actor_of(who), w.service.db
+    try:
+        if action == "reinstate":
+            await run_in_threadpool(
+                editing.reinstate_run, db, campaign, phase, team, run, now, actor
+            )
+            message = f"{team} run {run}: ranked again"
+        elif action in ("disqualify", "withdraw"):
+            kind = DISQUALIFIED if action == "disqualify" else WITHDRAWN
+            reason = fields.get("reason", "")
+            await run_in_threadpool(
+                editing.exclude_run, db, campaign, phase, team, run, kind, reason, now, actor
+            )
+            message = f"{team} run {run}: {kind}"
+        else:
+            raise Refused(422, f"unknown action {action!r}")
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    return await _campaign_page(request, w, who, campaign, message)
+
+
+@router.get("/organiser/campaigns/{campaign}/submissions", response_class=HTMLResponse)
+async def console_submissions(campaign: str, request: Request, w: W) -> Any:
+    who = await _organiser(request, w)
+    if not await run_in_threadpool(overview, w.service.db, campaign):
+        raise Refused(404, f"no campaign {campaign!r}")
+    filters = {k: request.query_params.get(k, "").strip() for k in FILTERS}
+    rows, total = await run_in_threadpool(submissions, w.service.db, campaign, filters)
+    body = console.submissions_html(campaign, rows, total, filters)
+    return _page(w, request, f"{campaign}: submissions", lambda _: body, who)
+
+
+@router.post("/organiser/campaigns/{campaign}/registration", response_class=HTMLResponse)
+async def console_registration(campaign: str, request: Request, w: W) -> Any:
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    try:
+        now = await run_in_threadpool(
+            editing.set_registration, w.service.db, campaign, fields.get("state"),
+            _whole(fields, "max_teams"), w.clock(), actor_of(who),
+        )  # fmt: skip
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    cap = f"at most {now.max_teams} teams" if now.max_teams else "no cap"
+    return await _campaign_page(request, w, who, campaign, f"registration {now.state}, {cap}")
+
+
+def _text(fields: dict[str, str], key: str) -> str | None:
+    value = fields.get(key, "").strip()
+    return value or None
+
+
+def _whole(fields: dict[str, str], key: str) -> int | None:
+    """A form's whole number (its range is the service's to check); empty: unchanged."""
+    value = fields.get(key, "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise Refused(422, f"{key}: expected a whole number, got {value!r}") from None

@@ -1,0 +1,161 @@
+"""What the organiser's console shows: every campaign with its registration, teams and
+submissions counted, and each phase's window, limits, state and uploads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+
+from simeval.serve.db import Database
+from simeval.serve.db.models import SCORED, Campaign, Exclusion, Phase, Submission, Team, utc
+
+
+@dataclass(frozen=True)
+class PhaseSummary:
+    name: str
+    targets: list[str]
+    opens: datetime
+    deadline: datetime
+    runs: int
+    max_bytes: int
+    hidden: bool
+    published: datetime | None
+    scored: int  # scored runs
+    rejected: int  # refused uploads
+    excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
+
+    def state(self, now: datetime) -> str:
+        """``not open yet``, ``open`` or ``closed`` (and ``published`` for a hidden phase)."""
+        if now < self.opens:
+            return "not open yet"
+        if now <= self.deadline:
+            return "open"
+        if self.hidden:
+            return "closed, published" if self.published else "closed, scores hidden"
+        return "closed"
+
+
+@dataclass(frozen=True)
+class CampaignSummary:
+    id: int
+    name: str
+    title: str
+    registration: str
+    max_teams: int | None
+    teams: int
+    phases: list[PhaseSummary]
+
+
+def _phase(
+    p: Phase, counts: dict[tuple[int, str], int], out: dict[int, dict[str, tuple[str, str]]]
+) -> PhaseSummary:
+    scored = counts.get((p.id, SCORED), 0)
+    rejected = sum(n for (pid, status), n in counts.items() if pid == p.id and status != SCORED)
+    return PhaseSummary(p.name, list(p.targets), utc(p.opens), utc(p.deadline), p.runs,
+                        p.max_bytes, p.hidden, utc(p.published) if p.published else None,
+                        scored, rejected, out.get(p.id, {}))  # fmt: skip
+
+
+def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]:
+    """Every campaign (or the one named ``campaign``) summarised, its phases by opening."""
+    with db.reading() as s:
+        query = select(Campaign).order_by(Campaign.id)
+        if campaign is not None:
+            query = query.where(Campaign.name == campaign)
+        campaigns = list(s.scalars(query))
+        teams = dict(
+            s.execute(select(Team.campaign_id, func.count()).group_by(Team.campaign_id)).all()
+        )
+        counts = {
+            (pid, status): n
+            for pid, status, n in s.execute(
+                select(Submission.phase_id, Submission.status, func.count()).group_by(
+                    Submission.phase_id, Submission.status
+                )
+            )
+        }
+        out: dict[int, dict[str, tuple[str, str]]] = {}
+        for pid, team, run, kind, reason in s.execute(
+            select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+            .join(Team, Exclusion.team_id == Team.id)
+            .order_by(Team.name, Exclusion.run)
+        ):
+            out.setdefault(pid, {})[f"{team} run {run}"] = (kind, reason)
+        return [
+            CampaignSummary(
+                c.id,
+                c.name,
+                c.title,
+                c.registration,
+                c.max_teams,
+                teams.get(c.id, 0),
+                [_phase(p, counts, out) for p in c.phases],
+            )
+            for c in campaigns
+        ]
+
+
+@dataclass(frozen=True)
+class SubmissionRow:
+    id: str
+    received: datetime
+    team: str
+    phase: str
+    target: str
+    run: int | None
+    status: str
+    file: str
+    scores: str  # "benchmark metric value" per result, or the refusal
+    excluded: str  # "disqualified: reason", or empty
+
+
+FILTERS = ("phase", "team", "target", "status")
+
+
+def submissions(
+    db: Database, campaign: str, filters: dict[str, str], limit: int = 500
+) -> tuple[list[SubmissionRow], int]:
+    """A campaign's uploads, newest first, narrowed by ``filters`` (``phase``, ``team``,
+    ``target``, ``status``: exact values); at most ``limit`` rows, and how many matched."""
+    from simeval.report.format import number
+
+    query = (
+        select(Submission, Team.name, Phase.name)
+        .join(Team, Submission.team_id == Team.id)
+        .join(Phase, Submission.phase_id == Phase.id)
+        .join(Campaign, Phase.campaign_id == Campaign.id)
+        .where(Campaign.name == campaign)
+    )
+    columns = {"phase": Phase.name, "team": Team.name, "target": Submission.target,
+               "status": Submission.status}  # fmt: skip
+    for key, value in filters.items():
+        if value and key in columns:
+            query = query.where(columns[key] == value)
+    with db.reading() as s:
+        total = s.scalar(select(func.count()).select_from(query.subquery()))
+        found = s.execute(
+            query.order_by(Submission.received.desc(), Submission.id.desc()).limit(limit)
+        ).all()
+        out = {
+            (pid, f"{team} run {run}"): f"{kind}: {reason}"
+            for pid, team, run, kind, reason in s.execute(
+                select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind,
+                       Exclusion.reason).join(Team, Exclusion.team_id == Team.id)
+            )
+        }  # fmt: skip
+    rows = []
+    for sub, team, phase in found:
+        if sub.status == SCORED:
+            scores = "; ".join(
+                f"{r.get('benchmark')} {r.get('main_metric')} "
+                f"{number(r.get('metrics', {}).get(r.get('main_metric')))}"
+                for r in sub.results or []
+            )
+        else:
+            scores = sub.error or ""
+        mark = out.get((sub.phase_id, f"{team} run {sub.run}"), "")
+        rows.append(SubmissionRow(sub.id, utc(sub.received), team, phase, sub.target, sub.run,
+                                  sub.status, sub.client_name, scores, mark))  # fmt: skip
+    return rows, total

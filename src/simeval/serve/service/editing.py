@@ -1,0 +1,265 @@
+"""What an organiser changes in a campaign after creating it, each change audited
+(:mod:`.organisers`).
+
+A phase's window and limits:
+
+- ``opens`` and ``deadline`` are times with a zone; the deadline must come after the opening.
+  Extending a deadline (also of a phase already closed: it reopens) and closing a phase early
+  (``close``: the deadline becomes now) are the same edit. A phase whose opening has passed
+  keeps its opening: moving it would change which uploads were on time.
+- ``runs`` (scored runs per team and target) and ``max_bytes`` (the upload cap) are whole
+  numbers from 1. Lowering ``runs`` below what a team already used takes no run away: its
+  further uploads are refused.
+- A published hidden phase cannot be reopened: its scores are public, and an upload after
+  them could be tuned to the gold. Unpublish first (:func:`unpublish`).
+
+Each edit writes one audit entry holding every field it changed, before and after; an edit
+that changes nothing writes none.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from simeval.errors import InputError
+from simeval.serve.db import Database
+from simeval.serve.db.models import (
+    DISQUALIFIED,
+    SCORED,
+    WITHDRAWN,
+    Campaign,
+    Exclusion,
+    Phase,
+    Submission,
+    Team,
+    naive,
+    utc,
+)
+from simeval.serve.service.campaigns import (
+    REGISTRATION,
+    Registration,
+    check_time,
+    check_whole,
+    find_phase,
+)
+from simeval.serve.service.organisers import COMMAND_LINE, audit
+
+ACTIONS = {DISQUALIFIED: "disqualify", WITHDRAWN: "withdraw"}  # the audit log's words
+MAX_REASON = 500  # characters of an exclusion's reason (shown on the leaderboard)
+
+
+@dataclass(frozen=True)
+class PhaseEdit:
+    """The fields to change (None: unchanged); ``close`` sets the deadline to now."""
+
+    opens: Any = None
+    deadline: Any = None
+    runs: Any = None
+    max_bytes: Any = None
+    close: bool = False
+
+
+def _shown(value: Any) -> Any:
+    return f"{utc(value):%Y-%m-%dT%H:%M:%SZ}" if isinstance(value, datetime) else value
+
+
+def edit_phase(
+    db: Database, campaign: str, phase: str, edit: PhaseEdit, now: datetime, actor: str
+) -> dict[str, tuple[Any, Any]]:
+    """Apply ``edit`` to a phase (module docstring); ``{field: (before, after)}`` of what
+    changed, also written to the audit log."""
+    where = f"{campaign}/{phase}"
+    new: dict[str, Any] = {}
+    if edit.opens is not None:
+        new["opens"] = check_time(edit.opens, f"{where} opens", None)
+    if edit.close:
+        if edit.deadline is not None:
+            raise InputError(None, None, f"{where}: give a new deadline or close, not both")
+        new["deadline"] = now
+    elif edit.deadline is not None:
+        new["deadline"] = check_time(edit.deadline, f"{where} deadline", None)
+    if edit.runs is not None:
+        new["runs"] = check_whole(edit.runs, f"{where} runs", None)
+    if edit.max_bytes is not None:
+        new["max_bytes"] = check_whole(edit.max_bytes, f"{where} max_bytes", None)
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        _check(p, new, edit.close, now, where)
+        changed = {}
+        for key, value in new.items():
+            before = getattr(p, key)
+            stored = naive(value) if isinstance(value, datetime) else value
+            if before != stored:
+                changed[key] = (_shown(before), _shown(stored))
+                setattr(p, key, stored)
+        if changed:
+            audit(s, now, actor, p.campaign_id, "edit phase", phase=p.name,
+                  changes={k: list(v) for k, v in changed.items()})  # fmt: skip
+    return changed
+
+
+def _check(p: Phase, new: dict[str, Any], closing: bool, now: datetime, where: str) -> None:
+    opens = new.get("opens", utc(p.opens))
+    deadline = new.get("deadline", utc(p.deadline))
+    if "opens" in new and utc(p.opens) <= now and naive(new["opens"]) != p.opens:
+        raise InputError(None, None, f"{where} opened at {_shown(p.opens)}: its opening stays")
+    if closing:
+        if now < opens:
+            raise InputError(None, None, f"{where} has not opened yet: nothing to close")
+        if utc(p.deadline) <= now:
+            raise InputError(None, None, f"{where} closed at {_shown(p.deadline)} already")
+    if deadline <= opens:
+        raise InputError(None, None, f"{where}: the deadline must come after the opening")
+    if p.published is not None and deadline > now:
+        raise InputError(None, None, f"{where} is published: unpublish it before reopening it")
+
+
+def publish(
+    db: Database, campaign: str, phase: str, now: datetime, actor: str = COMMAND_LINE
+) -> Phase:
+    """Show a hidden phase's scores; only once its deadline has passed on the server clock."""
+    return _published(db, campaign, phase, True, now, actor)
+
+
+def unpublish(
+    db: Database, campaign: str, phase: str, now: datetime, actor: str = COMMAND_LINE
+) -> Phase:
+    """Hide a published phase's scores again (its leaderboard shows them to nobody)."""
+    return _published(db, campaign, phase, False, now, actor)
+
+
+def _published(
+    db: Database, campaign: str, phase: str, published: bool, now: datetime, actor: str
+) -> Phase:
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        if published and now < utc(p.deadline):
+            raise InputError(
+                None, None, f"{phase} closes at {utc(p.deadline):%Y-%m-%d %H:%M} UTC: publish after"
+            )
+        if (p.published is not None) != published:
+            p.published = naive(now) if published else None
+            audit(s, now, actor, p.campaign_id, "publish" if published else "unpublish",
+                  phase=p.name)  # fmt: skip
+    return p
+
+
+def set_registration(
+    db: Database,
+    campaign: str,
+    state: str | None = None,
+    max_teams: int | None = None,
+    now: datetime | None = None,
+    actor: str = COMMAND_LINE,
+) -> Registration:
+    """Open or close a campaign's registration, or set its team cap (0: none); audited."""
+    if state is not None and state not in REGISTRATION:
+        raise InputError(None, None, f"registration {state!r}: use open or closed")
+    if max_teams:  # 0 lifts the cap
+        max_teams = check_whole(max_teams, f"{campaign} max_teams", None)
+    with db.session() as s:
+        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
+        if c is None:
+            raise InputError(None, None, f"no campaign {campaign!r}")
+        before = Registration(c.registration, c.max_teams)
+        if state is not None:
+            c.registration = state
+        if max_teams is not None:
+            c.max_teams = max_teams or None
+        after = Registration(c.registration, c.max_teams)
+        if after != before:
+            audit(s, now or datetime.now(UTC), actor, c.id, "registration",
+                  changes={k: [getattr(before, k), getattr(after, k)]
+                           for k in ("state", "max_teams")
+                           if getattr(before, k) != getattr(after, k)})  # fmt: skip
+        return after
+
+
+def exclude_run(
+    db: Database,
+    campaign: str,
+    phase: str,
+    team: str,
+    run: int,
+    kind: str,
+    reason: str,
+    now: datetime,
+    actor: str = COMMAND_LINE,
+) -> None:
+    """Disqualify or withdraw a team's run n of a phase (every target's n-th scored file):
+    kept and shown with ``reason``, ranked nowhere, and still counted against the team's runs
+    (else excluding would hand out a fresh try). Excluding it again changes the kind or the
+    reason."""
+    if kind not in (DISQUALIFIED, WITHDRAWN):
+        raise InputError(None, None, f"{kind!r}: a run is {DISQUALIFIED} or {WITHDRAWN}")
+    reason = " ".join(str(reason).split())
+    hidden = any(unicodedata.category(ch) in ("Cc", "Cf") for ch in reason)  # bidi overrides
+    if not reason or len(reason) > MAX_REASON or hidden:
+        raise InputError(
+            None,
+            None,
+            f"give a reason of 1 to {MAX_REASON} characters without control characters "
+            "(it is shown on the leaderboard)",
+        )
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        t = s.scalar(select(Team).where(Team.campaign_id == p.campaign_id, Team.name == team))
+        if t is None:
+            raise InputError(None, None, f"no team {team!r} in a campaign {campaign!r}")
+        scored = s.scalar(
+            select(func.count()).select_from(Submission).where(
+                Submission.phase_id == p.id, Submission.team_id == t.id, Submission.run == run,
+                Submission.status == SCORED,
+            )
+        )  # fmt: skip
+        if not scored:
+            raise InputError(None, None, f"{team} has no scored run {run} in {campaign}/{phase}")
+        row = s.scalar(
+            select(Exclusion).where(
+                Exclusion.phase_id == p.id, Exclusion.team_id == t.id, Exclusion.run == run
+            )
+        )
+        before = None if row is None else [row.kind, row.reason]
+        if row is None:
+            row = Exclusion(phase_id=p.id, team_id=t.id, run=run, kind=kind, reason=reason,
+                            at=naive(now))  # fmt: skip
+            s.add(row)
+        row.kind, row.reason = kind, reason
+        if before != [kind, reason]:
+            audit(s, now, actor, p.campaign_id, ACTIONS[kind], phase=p.name,
+                  run=f"{team} run {run}", reason=reason)  # fmt: skip
+
+
+def reinstate_run(
+    db: Database, campaign: str, phase: str, team: str, run: int, now: datetime,
+    actor: str = COMMAND_LINE,
+) -> None:  # fmt: skip
+    """Rank an excluded run again (the exclusion is removed; the audit log keeps it)."""
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        row = s.scalar(
+            select(Exclusion).join(Team).where(
+                Exclusion.phase_id == p.id, Team.name == team, Exclusion.run == run
+            )
+        )  # fmt: skip
+        if row is None:
+            raise InputError(None, None, f"{team} run {run} of {campaign}/{phase} is not excluded")
+        s.delete(row)
+        audit(s, now, actor, p.campaign_id, "reinstate", phase=p.name, run=f"{team} run {run}")
+
+
+def exclusions(db: Database, phase_id: int) -> dict[str, tuple[str, str]]:
+    """``{"<team> run <n>": (kind, reason)}`` of a phase's excluded runs."""
+    with db.reading() as s:
+        rows = s.execute(
+            select(Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+            .join(Team, Exclusion.team_id == Team.id)
+            .where(Exclusion.phase_id == phase_id)
+            .order_by(Team.name, Exclusion.run)
+        ).all()
+    return {f"{team} run {run}": (kind, reason) for team, run, kind, reason in rows}

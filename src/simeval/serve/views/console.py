@@ -1,0 +1,208 @@
+"""The organiser's console: sign-in, every campaign at a glance, and one campaign's phases
+with the forms that change them and the audit log. Every value escaped; every form carries the
+CSRF value bound to the organiser's session."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from simeval.report.format import html_text as escape
+from simeval.report.html_table import html_table
+from simeval.serve.db.models import AuditEntry
+from simeval.serve.service.console import FILTERS, CampaignSummary, PhaseSummary, SubmissionRow
+from simeval.serve.views.pages import csrf_input
+
+BASE = "/organiser"
+
+
+def sign_in_html(csrf: str) -> str:
+    """The organiser's sign-in form (a token from ``simeval serve organiser add``)."""
+    return (
+        f'<form method="post" action="{BASE}/login">{csrf_input(csrf)}'
+        '<label>Organiser token <input name="token" type="password" required '
+        'autocomplete="off"></label> <button>Sign in</button></form>'
+        '<p class="note">An account is made on the server\'s machine with <code>simeval serve '
+        "organiser add FOLDER NAME</code>, which prints its token once.</p>"
+    )
+
+
+def signed_in_html(name: str, csrf: str) -> str:
+    return (
+        f'<p class="note">Organiser <strong>{escape(name)}</strong> · '
+        f'<a href="{BASE}">all campaigns</a></p>'
+        f'<form method="post" action="{BASE}/logout">{csrf_input(csrf)}'
+        "<button>Sign out</button></form>"
+    )
+
+
+def _when(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def overview_html(campaigns: Sequence[CampaignSummary], now: datetime) -> str:
+    """Every campaign: registration, teams, and per phase its state and runs."""
+    if not campaigns:
+        return "<p>No campaign yet: <code>simeval serve campaign FOLDER FILE</code> makes one.</p>"
+    rows = []
+    for c in campaigns:
+        cap = f" (cap {c.max_teams})" if c.max_teams else ""
+        phases = "<br>".join(
+            f"{escape(p.name)}: {escape(p.state(now))}, {p.scored} scored run(s)" for p in c.phases
+        )
+        rows.append(
+            [
+                f'<a href="{BASE}/campaigns/{escape(c.name)}">{escape(c.name)}</a>',
+                escape(c.title),
+                escape(c.registration) + escape(cap),
+                str(c.teams),
+                phases,
+            ]
+        )
+    table = html_table(("campaign", "title", "registration", "teams", "phases"), rows)
+    return f'<div class="scroll">{table}</div>'
+
+
+def _phase_form(campaign: str, p: PhaseSummary, now: datetime, csrf: str) -> str:
+    action = f"{BASE}/campaigns/{escape(campaign)}/phases/{escape(p.name)}"
+    iso = "%Y-%m-%dT%H:%M:%SZ"
+    opens = (
+        f'<label>opens <input name="opens" value="{p.opens:{iso}}" size="22"></label> '
+        if now < p.opens
+        else ""  # an opening that has passed stays
+    )
+    buttons = '<button name="action" value="save">Save</button> '
+    if p.opens <= now <= p.deadline:
+        buttons += '<button name="action" value="close">Close now</button> '
+    if p.hidden and now > p.deadline:
+        buttons += (
+            '<button name="action" value="unpublish">Unpublish</button>'
+            if p.published
+            else '<button name="action" value="publish">Publish results</button>'
+        )
+    return (
+        f'<form method="post" action="{action}" class="phase">{csrf_input(csrf)}{opens}'
+        f'<label>deadline <input name="deadline" value="{p.deadline:{iso}}" size="22"></label> '
+        f'<label>runs <input name="runs" value="{p.runs}" size="4"></label> '
+        f'<label>max bytes <input name="max_bytes" value="{p.max_bytes}" size="10"></label> '
+        f"{buttons}</form>"
+    )
+
+
+def _runs_html(campaign: str, p: PhaseSummary, csrf: str) -> str:
+    """A phase's excluded runs (each with a button that ranks it again) and the form that
+    disqualifies or withdraws one."""
+    action = f"{BASE}/campaigns/{escape(campaign)}/phases/{escape(p.name)}/runs"
+    items = "".join(
+        f'<li><form method="post" action="{action}">{csrf_input(csrf)}'
+        f'<input type="hidden" name="system" value="{escape(system)}">'
+        f"{escape(system)}: <strong>{escape(kind)}</strong> — {escape(reason)} "
+        '<button name="action" value="reinstate">Rank again</button></form></li>'
+        for system, (kind, reason) in p.excluded.items()
+    )
+    listed = f'<ul class="excluded">{items}</ul>' if items else ""
+    if not p.scored and not listed:
+        return ""
+    return (
+        f"{listed}<details><summary>Disqualify or withdraw a run</summary>"
+        f'<form method="post" action="{action}">{csrf_input(csrf)}'
+        '<label>team <input name="team" required size="14"></label> '
+        '<label>run <input name="run" required size="3"></label> '
+        '<select name="action"><option value="disqualify">disqualify</option>'
+        '<option value="withdraw">withdraw</option></select> '
+        '<label>reason <input name="reason" required size="40" maxlength="500"></label> '
+        "<button>Apply</button></form></details>"
+    )
+
+
+def submissions_html(
+    campaign: str, rows: Sequence[SubmissionRow], total: int, filters: dict[str, str]
+) -> str:
+    """Every upload of a campaign, newest first, with the filter form."""
+    inputs = " ".join(
+        f'<label>{key} <input name="{key}" value="{escape(filters.get(key, ""))}" size="12">'
+        "</label>"
+        for key in FILTERS
+    )
+    form = (
+        f'<form method="get" action="{BASE}/campaigns/{escape(campaign)}/submissions">'
+        f"{inputs} <button>Filter</button></form>"
+    )
+    shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
+    head = f'<p><a href="{BASE}/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a>'
+    head += f" · {shown} submission(s)</p>"
+    body = [
+        [
+            escape(f"{r.received:%Y-%m-%d %H:%M:%S}"),
+            *(escape(str(v)) for v in (r.team, r.phase, r.target, r.run or "–", r.status)),
+            escape(r.file),
+            f'<span class="{"error" if r.status != "scored" else ""}">{escape(r.scores)}</span>',
+            escape(r.excluded),
+        ]
+        for r in rows
+    ]
+    columns = ("received (UTC)", "team", "phase", "target", "run", "status", "file", "scores",
+               "excluded")  # fmt: skip
+    return form + head + f'<div class="scroll">{html_table(columns, body)}</div>'
+
+
+def campaign_html(
+    c: CampaignSummary, log: Sequence[AuditEntry], now: datetime, message: str = "", *, csrf: str
+) -> str:
+    """One campaign: its phases (state, window, limits, runs; a form each), registration, and
+    the audit log newest first."""
+    parts = [f'<p class="countdown">{escape(message)}</p>'] if message else []
+    parts.append(
+        f'<p><a href="/campaigns/{escape(c.name)}">the public page</a> · {c.teams} team(s)</p>'
+    )
+    for p in c.phases:
+        hidden = "; scores hidden until published" if p.hidden else ""
+        parts.append(
+            f"<h2>{escape(p.name)} <small>({escape(p.state(now))})</small></h2>"
+            f"<p>{_when(p.opens)} – {_when(p.deadline)}; targets "
+            f"{escape(', '.join(p.targets))}; {p.runs} run(s) per team and target, files up "
+            f"to {p.max_bytes:,} bytes{hidden}; {p.scored} scored run(s), {p.rejected} "
+            "refused upload(s).</p>"
+            + _phase_form(c.name, p, now, csrf)
+            + _runs_html(c.name, p, csrf)
+        )
+    parts.append(
+        f'<p><a href="{BASE}/campaigns/{escape(c.name)}/submissions">every submission</a> '
+        "(filter by phase, team, target, status)</p>"
+    )
+    selected = {s: " selected" if s == c.registration else "" for s in ("open", "closed")}
+    parts.append(
+        f'<h2>Registration</h2><form method="post" action="{BASE}/campaigns/{escape(c.name)}'
+        f'/registration">{csrf_input(csrf)}<select name="state">'
+        f"<option{selected['open']}>open</option><option{selected['closed']}>closed</option>"
+        f'</select> <label>team cap (0: none) <input name="max_teams" '
+        f'value="{c.max_teams or 0}" size="5"></label> <button>Save</button></form>'
+    )
+    parts.append("<h2>Audit log</h2>" + audit_html(log))
+    return "".join(parts)
+
+
+def detail_text(detail: dict[str, Any]) -> str:
+    """An audit entry's detail as a reader wants it: ``phase trial: deadline A → B``."""
+    changes = detail.get("changes", {})
+    head = ", ".join(f"{k} {v}" for k, v in sorted(detail.items()) if k != "changes")
+    moved = "; ".join(f"{k} {b} → {a}" for k, (b, a) in sorted(changes.items()))
+    return f"{head}: {moved}" if head and moved else head or moved
+
+
+def audit_html(log: Sequence[AuditEntry]) -> str:
+    """Who changed what and when, newest first, with the values before and after."""
+    if not log:
+        return "<p>No change since the campaign was created.</p>"
+    rows = [
+        [
+            escape(f"{e.at:%Y-%m-%d %H:%M:%S}"),
+            escape(e.actor),
+            escape(e.action),
+            escape(detail_text(e.detail)),
+        ]
+        for e in log
+    ]
+    table = html_table(("when (UTC)", "who", "what", "detail"), rows)
+    return f'<div class="scroll audit">{table}</div>'
