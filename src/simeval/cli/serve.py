@@ -372,6 +372,48 @@ def reinstate_cmd(
     out.print(f"{terminal_text(team)} run {run}: ranked again", highlight=False)
 
 
+@serve_app.command("rescore")
+@guarded
+def rescore_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Keep the new scores (default: show what would move).")
+    ] = False,
+    reason: Annotated[
+        str, typer.Option(help="Why, for the audit log and the scores' history.")
+    ] = "re-score all",
+    db: DbUrl = None,
+) -> None:
+    """Score every stored submission of a campaign again with this simeval, from the stored
+    files, and print each benchmark's main score that moves (before, after). With --apply the
+    new scores replace the board's; the old ones are kept in the scores' history and the
+    change is audited. A file this simeval refuses keeps its old scores and is listed."""
+    from simeval.serve.service.organisers import COMMAND_LINE
+    from simeval.serve.service.rescoring import rescore_campaign
+    from simeval.serve.service.submit import Service
+
+    database, storage = _open(folder, db)
+    service = Service(database, storage, lambda: datetime.now(UTC))
+    try:
+        done = rescore_campaign(service, campaign, datetime.now(UTC), COMMAND_LINE, apply, reason)
+    finally:
+        service.close()
+    for c in done.moved:
+        out.print(
+            f"{terminal_text(c.system)}  {terminal_text(c.target)}  {terminal_text(c.benchmark)}"
+            f"  {terminal_text(c.metric)}  {number(c.before, 6)} -> {number(c.after, 6)}"
+            f"{c.delta}",
+            highlight=False,
+        )
+    for system, target, why in done.refused:
+        err.print(f"refused now: {terminal_text(system)} {terminal_text(target)}: "
+                  f"{terminal_text(why)}", highlight=False)  # fmt: skip
+    verb = "re-scored" if apply else "would re-score (dry run; --apply keeps it)"
+    out.print(f"{verb}: {done.submissions} submission(s), {len(done.moved)} score(s) moved, "
+              f"{len(done.refused)} refused now", highlight=False)  # fmt: skip
+
+
 organiser_app = typer.Typer(
     rich_markup_mode=None,
     help="Organiser accounts: who may run the server's campaigns from the browser.",

@@ -21,6 +21,8 @@
   the audit log's names keep meaning);
 - ``exclusion``: a run (a team's run n of a phase: every target's n-th file) that an
   organiser disqualified or withdrew: kept, shown with its reason, ranked nowhere;
+- ``score_history``: a submission's earlier scores, kept when it is scored again (an
+  upgrade of simeval, a replaced gold): its records, their store file, when, who and why;
 - ``audit``: every change an organiser (or the command line) made to a campaign: when, who,
   what (``action``) and the values before and after (``detail``).
 """
@@ -185,3 +187,16 @@ class Exclusion(Base):
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime)
     team: Mapped[Team] = relationship()
+
+
+class ScoreHistory(Base):
+    __tablename__ = "score_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    submission_id: Mapped[str] = mapped_column(ForeignKey("submission.id"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    actor: Mapped[str] = mapped_column(String(128))
+    reason: Mapped[str] = mapped_column(Text)
+    results: Mapped[list[dict] | None] = mapped_column(JSON, nullable=True)
+    results_file: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -21,6 +21,7 @@ from simeval.serve.routers.web import ORGANISER_COOKIE, Web, cookie, web
 from simeval.serve.service import editing
 from simeval.serve.service.console import FILTERS, overview, submissions
 from simeval.serve.service.organisers import actor_of, audit_log
+from simeval.serve.service.rescoring import rescore_campaign
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import console
 
@@ -170,6 +171,24 @@ async def console_submissions(campaign: str, request: Request, w: W) -> Any:
     rows, total = await run_in_threadpool(submissions, w.service.db, campaign, filters)
     body = console.submissions_html(campaign, rows, total, filters)
     return _page(w, request, f"{campaign}: submissions", lambda _: body, who)
+
+
+@router.post("/organiser/campaigns/{campaign}/rescore", response_class=HTMLResponse)
+async def console_rescore(campaign: str, request: Request, w: W) -> Any:
+    """Re-score every stored submission: ``action=dry`` shows what would move, ``apply``
+    keeps the new scores (the old ones go to the history; audited)."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    apply = fields.get("action") == "apply"
+    reason = " ".join(fields.get("reason", "re-score all").split())[:200] or "re-score all"
+    try:
+        done = await run_in_threadpool(
+            rescore_campaign, w.service, campaign, w.clock(), actor_of(who), apply, reason
+        )
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    body = partial(console.rescore_html, campaign, done)
+    return _page(w, request, f"{campaign}: re-scoring", lambda csrf: body(csrf), who)
 
 
 @router.post("/organiser/campaigns/{campaign}/registration", response_class=HTMLResponse)

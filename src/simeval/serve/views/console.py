@@ -9,9 +9,11 @@ from datetime import datetime
 from typing import Any
 
 from simeval.report.format import html_text as escape
+from simeval.report.format import number
 from simeval.report.html_table import html_table
 from simeval.serve.db.models import AuditEntry
 from simeval.serve.service.console import FILTERS, CampaignSummary, PhaseSummary, SubmissionRow
+from simeval.serve.service.rescoring import Rescore
 from simeval.serve.views.pages import csrf_input
 
 BASE = "/organiser"
@@ -171,6 +173,12 @@ def campaign_html(
         f'<p><a href="{BASE}/campaigns/{escape(c.name)}/submissions">every submission</a> '
         "(filter by phase, team, target, status)</p>"
     )
+    parts.append(
+        f'<h2>Scores</h2><form method="post" action="{BASE}/campaigns/{escape(c.name)}/rescore">'
+        f'{csrf_input(csrf)}<button name="action" value="dry">Re-score all (show what would '
+        'move)</button></form><p class="note">Every stored submission is scored again by this '
+        "server's simeval, from its stored file; nothing changes until you apply it.</p>"
+    )
     selected = {s: " selected" if s == c.registration else "" for s in ("open", "closed")}
     parts.append(
         f'<h2>Registration</h2><form method="post" action="{BASE}/campaigns/{escape(c.name)}'
@@ -206,3 +214,34 @@ def audit_html(log: Sequence[AuditEntry]) -> str:
     ]
     table = html_table(("when (UTC)", "who", "what", "detail"), rows)
     return f'<div class="scroll audit">{table}</div>'
+
+
+def rescore_html(campaign: str, done: Rescore, csrf: str) -> str:
+    """What a re-scoring moved (or would move), and the button that applies a dry run."""
+    back = f'<p><a href="{BASE}/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></p>'
+    verb = "Re-scored" if done.applied else "Would re-score (nothing changed yet)"
+    head = (
+        f"<p>{verb}: {done.submissions} submission(s), {len(done.moved)} score(s) moved, "
+        f"{len(done.refused)} refused by this simeval (their old scores stay).</p>"
+    )
+    rows = [
+        [escape(x) for x in (c.phase, c.system, c.target, c.benchmark, c.metric)]
+        + [escape(number(c.before, 6)), escape(number(c.after, 6)), escape(c.delta.strip(" ()"))]
+        for c in done.moved
+    ]
+    columns = ("phase", "system", "target", "benchmark", "metric", "before", "after", "change")
+    table = f'<div class="scroll">{html_table(columns, rows)}</div>' if rows else ""
+    refused = "".join(
+        f'<li>{escape(system)} {escape(target)}: <span class="error">{escape(why)}</span></li>'
+        for system, target, why in done.refused
+    )
+    refused = f"<h2>Refused now</h2><ul>{refused}</ul>" if refused else ""
+    apply = ""
+    if not done.applied and (done.moved or done.refused):
+        apply = (
+            f'<form method="post" action="{BASE}/campaigns/{escape(campaign)}/rescore">'
+            f'{csrf_input(csrf)}<label>reason <input name="reason" value="re-score all" '
+            'size="30" maxlength="200"></label> <button name="action" value="apply">Apply: '
+            "keep the new scores</button></form>"
+        )
+    return back + head + table + refused + apply
