@@ -176,7 +176,7 @@ def rotate_token_cmd(
 ) -> None:
     """Give a team a new token (printed once); its old token stops working at once, also in
     a running server."""
-    from simeval.serve.service.campaigns import rotate_token
+    from simeval.serve.service.editing import rotate_token
 
     database, _ = _open(folder, db)
     out.print(rotate_token(database, campaign, team), highlight=False)
@@ -188,7 +188,12 @@ def registration_cmd(
     folder: Folder,
     campaign: CampaignName,
     state: Annotated[
-        str | None, typer.Option("--set", help="open or closed (default: unchanged).")
+        str | None,
+        typer.Option(
+            "--set",
+            help="open, approval (each new team waits for an organiser) or closed (default: "
+            "unchanged).",
+        ),
     ] = None,
     max_teams: Annotated[
         int | None, typer.Option(min=0, help="Close registration at N teams (0: no cap).")
@@ -466,11 +471,23 @@ def register_cmd(
     campaign: Annotated[str, typer.Argument(help="The campaign's name.")],
     team: Annotated[str, typer.Option("--team", help="Your team's name.")],
     server: Server,
+    accept_terms: Annotated[
+        bool,
+        typer.Option(
+            "--accept-terms",
+            help="Accept the campaign's terms (its page shows them); a campaign with terms "
+            "refuses a registration without it.",
+        ),
+    ] = False,
 ) -> None:
-    """Register a team in a campaign; prints its token once (keep it)."""
-    from simeval.serve.client import register_team
+    """Register a team in a campaign; prints its token once (keep it). Where the organiser
+    approves each team, uploads open once the team is approved."""
+    from simeval.serve.client import registration
 
-    out.print(register_team(server, campaign, team), highlight=False)
+    answer = registration(server, campaign, team, accept_terms)
+    out.print(str(answer["token"]), highlight=False)
+    if answer.get("status") == "pending":
+        err.print("waiting for the organiser's approval: uploads open once approved")
 
 
 @app.command("submit")

@@ -16,14 +16,25 @@ from simeval.errors import InputError, SimevalError
 TIMEOUT = 120  # seconds: an upload is scored before the answer comes
 
 
-def register_team(server: str, campaign: str, team: str) -> str:
-    """Register ``team`` in ``campaign`` on ``server`` (``http://host:port``): its token."""
+def register_team(server: str, campaign: str, team: str, accept_terms: bool = False) -> str:
+    """Register ``team`` in ``campaign`` on ``server`` (``http://host:port``), accepting the
+    campaign's terms when ``accept_terms``: its token (:func:`registration` for its status)."""
+    return str(registration(server, campaign, team, accept_terms)["token"])
+
+
+def registration(
+    server: str, campaign: str, team: str, accept_terms: bool = False
+) -> dict[str, Any]:
+    """The server's answer to a registration: ``team``, ``token`` and ``status``."""
     url = f"{server.rstrip('/')}/api/campaigns/{campaign}/teams"
-    r = _http("POST", url, json={"team": team})
+    body: dict[str, Any] = {"team": team}
+    if accept_terms:
+        body["accept_terms"] = True
+    r = _http("POST", url, json=body)
     answer = _answer(r, url)
     if r.status_code != 201:
         raise SimevalError(answer.get("error", r.text))
-    return str(answer["token"])
+    return answer
 
 
 def submit_file(

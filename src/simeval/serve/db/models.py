@@ -7,7 +7,9 @@
 - ``phase``: a window (``opens`` … ``deadline``) with its targets, a runs-per-team limit, an
   upload size cap and whether scores are hidden until ``published`` (a test phase);
 - ``team``: a name and a hashed token (``token_key`` finds the row, ``token_hash`` =
-  scrypt(secret, ``token_salt``) checks the secret; the token itself is never stored);
+  scrypt(secret, ``token_salt``) checks the secret; the token itself is never stored), its
+  ``status`` (approved, pending the organiser's approval, or revoked) and when it accepted
+  the campaign's terms;
 - ``submission``: one upload, stored under the server's name ``id`` (never the client's), with
   its sha256, size, time and either the result records (``status='scored'``, ``run`` = 1, 2, …)
   or the validation error (``status='rejected'``, ``run`` NULL: it does not count). The unique
@@ -45,6 +47,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 SCORED = "scored"
 REJECTED = "rejected"
+APPROVED = "approved"  # a team's status: it may upload
+PENDING = "pending"  # registered where registration waits for the organiser's approval
+REVOKED = "revoked"  # the organiser took its registration away: no more uploads
 
 
 def naive(moment: datetime) -> datetime:
@@ -83,8 +88,12 @@ class Campaign(Base):
     title: Mapped[str] = mapped_column(String(200), default="")
     registry_files: Mapped[list[str]] = mapped_column("registry", JSON, default=list)
     created: Mapped[datetime] = mapped_column(DateTime)
-    registration: Mapped[str] = mapped_column(String(16), default="open")  # or "closed"
+    registration: Mapped[str] = mapped_column(String(16), default="open")  # approval, closed
     max_teams: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    description: Mapped[str] = mapped_column(Text, default="", server_default="")  # Markdown
+    terms: Mapped[str] = mapped_column(
+        Text, default="", server_default=""
+    )  # accepted on registering
     phases: Mapped[list[Phase]] = relationship(  # as they open, then as the file declared them
         back_populates="campaign", order_by="(Phase.opens, Phase.id)"
     )
@@ -123,6 +132,8 @@ class Team(Base):
     token_salt: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(128))
     created: Mapped[datetime] = mapped_column(DateTime)
+    status: Mapped[str] = mapped_column(String(16), default=APPROVED, server_default=APPROVED)
+    terms_accepted: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     campaign: Mapped[Campaign] = relationship(back_populates="teams")
 
 

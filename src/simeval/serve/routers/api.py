@@ -1,7 +1,9 @@
 """The JSON API, for ``simeval submit`` and scripts (a team's token in
 ``Authorization: Bearer …``):
 
-- ``POST /api/campaigns/{campaign}/teams`` ``{"team": NAME}`` → ``{"team", "token"}`` (once);
+- ``POST /api/campaigns/{campaign}/teams`` ``{"team": NAME}`` (and ``"accept_terms": true``
+  where the campaign has terms) → ``{"team", "token", "status"}`` (the token once; status
+  ``pending`` where registration waits for the organiser's approval);
 - ``POST /api/phases/{phase}/submissions?target=T&filename=F``, the file as the raw body →
   201 with the submission, 422 with ``error``/``file``/``line``/``message`` for a file the
   task refuses (recorded, no run taken), 413 past the cap, 403 outside the phase's window,
@@ -40,7 +42,8 @@ async def api_register(campaign: str, request: Request, w: W) -> dict[str, str]:
             raise Refused(exc.status, str(exc)) from None
         raise Refused(422, 'send {"team": NAME}') from None
     name = body.get("team") if isinstance(body, dict) else None
-    return await w.register(campaign, str(name or ""))
+    accept = isinstance(body, dict) and body.get("accept_terms") is True
+    return await w.register(campaign, str(name or ""), accept)
 
 
 @router.post("/api/phases/{phase}/submissions")

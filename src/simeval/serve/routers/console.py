@@ -17,9 +17,10 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.errors import InputError
 from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN, Organiser
+from simeval.serve.routers.forms import TEXT_FORM
 from simeval.serve.routers.web import ORGANISER_COOKIE, Web, cookie, web
 from simeval.serve.service import editing
-from simeval.serve.service.console import FILTERS, overview, submissions
+from simeval.serve.service.console import FILTERS, overview, submissions, teams
 from simeval.serve.service.organisers import actor_of, audit_log
 from simeval.serve.service.rescoring import rescore_campaign
 from simeval.serve.service.submit import Refused
@@ -84,8 +85,9 @@ async def _campaign_page(request: Request, w: Web, who: Organiser, name: str, me
     if not found:
         raise Refused(404, f"no campaign {name!r}")
     log = await run_in_threadpool(audit_log, w.service.db, found[0].id)
+    rows = await run_in_threadpool(teams, w.service.db, found[0].id)
     now = w.clock()
-    body = partial(console.campaign_html, found[0], log, now, message=message)
+    body = partial(console.campaign_html, found[0], log, now, message=message, team_rows=rows)
     return _page(w, request, f"{found[0].title} (organiser)", lambda csrf: body(csrf=csrf), who)
 
 
@@ -189,6 +191,50 @@ async def console_rescore(campaign: str, request: Request, w: W) -> Any:
         raise Refused(422, str(exc)) from None
     body = partial(console.rescore_html, campaign, done)
     return _page(w, request, f"{campaign}: re-scoring", lambda csrf: body(csrf), who)
+
+
+@router.post("/organiser/campaigns/{campaign}/teams", response_class=HTMLResponse)
+async def console_teams(campaign: str, request: Request, w: W) -> Any:
+    """Approve, revoke, rename a team or reset its token (the new token shown once)."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    action, team = fields.get("action", ""), fields.get("team", "")
+    now, actor, db = w.clock(), actor_of(who), w.service.db
+    try:
+        if action in editing.TEAM_ACTIONS:
+            status = await run_in_threadpool(
+                editing.set_team_status, db, campaign, team, action, now, actor
+            )
+            message = f"{team}: {status}"
+        elif action == "rename":
+            new = await run_in_threadpool(
+                editing.rename_team, db, campaign, team, fields.get("new_name", ""), now, actor
+            )
+            message = f"{team} is now {new}"
+        elif action == "reset":
+            token = await run_in_threadpool(editing.rotate_token, db, campaign, team, now, actor)
+            body = console.token_html(campaign, team, token)
+            return _page(w, request, f"{campaign}: new token", lambda _: body, who)
+        else:
+            raise Refused(422, f"unknown action {action!r}")
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    return await _campaign_page(request, w, who, campaign, message)
+
+
+@router.post("/organiser/campaigns/{campaign}/texts", response_class=HTMLResponse)
+async def console_texts(campaign: str, request: Request, w: W) -> Any:
+    """Save the campaign's description and terms (Markdown)."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE, TEXT_FORM)
+    try:
+        await run_in_threadpool(
+            editing.set_texts, w.service.db, campaign, fields.get("description"),
+            fields.get("terms"), w.clock(), actor_of(who),
+        )  # fmt: skip
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    return await _campaign_page(request, w, who, campaign, "description and terms saved")
 
 
 @router.post("/organiser/campaigns/{campaign}/registration", response_class=HTMLResponse)

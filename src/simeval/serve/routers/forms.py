@@ -31,6 +31,7 @@ from simeval.serve.db.storage import Upload
 FIELD_LIMIT = 4096  # bytes of a plain field
 FORM_SLACK = 16 * 1024  # bytes an upload form may hold besides its file: fields, part headers
 SMALL_FORM = 16 * 1024  # bytes of a form without a file
+TEXT_FORM = 160 * 1024  # bytes of the organiser's description-and-terms form
 
 
 class BadForm(Exception):

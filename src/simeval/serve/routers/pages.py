@@ -38,7 +38,8 @@ async def campaign_page(campaign: str, request: Request, w: W) -> Any:
     c, phases = w.service.campaign(campaign)
     member = team is not None and team.campaign_id == c.id
     value = w.form_value(request, browser_id)
-    body = pages.campaign_html(c, phases, w.clock(), value, member, team is not None)
+    status = team.status if member and team is not None else None
+    body = pages.campaign_html(c, phases, w.clock(), value, member, team is not None, status)
     return w.html(c.title, body, team, browser_id, request)
 
 
@@ -46,8 +47,9 @@ async def campaign_page(campaign: str, request: Request, w: W) -> Any:
 async def register_page(campaign: str, request: Request, w: W) -> Any:
     w.limit(request, "register")
     fields = await w.checked_form(request)
-    token = (await w.register(campaign, fields.get("team", "")))["token"]
-    return w.session(w.html("Registered", pages.registered_html(campaign, token)), token, request)
+    made = await w.register(campaign, fields.get("team", ""), fields.get("accept_terms") == "yes")
+    body = pages.registered_html(campaign, made["token"], made["status"])
+    return w.session(w.html("Registered", body), made["token"], request)
 
 
 @router.post("/login")

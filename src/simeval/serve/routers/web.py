@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.db.models import Organiser, Team
 from simeval.serve.db.storage import TooLarge, Upload
-from simeval.serve.routers.forms import BadForm, read_fields, timed
+from simeval.serve.routers.forms import SMALL_FORM, BadForm, read_fields, timed
 from simeval.serve.service.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -152,12 +152,17 @@ class Web:
         row = await run_in_threadpool(tokens.row, token)  # no connection held ...
         return await hashing(tokens.verify, token, row)  # ... while scrypt runs
 
-    async def register(self, campaign: str, name: str) -> dict[str, str]:
-        """A new team of ``campaign`` and its token (shown once)."""
+    async def register(self, campaign: str, name: str, accept_terms: bool) -> dict[str, str]:
+        """A new team of ``campaign``, its token (shown once) and its status (``approved``,
+        or ``pending`` where registration waits for the organiser)."""
         token = await hashing(new_token)
-        secret = await run_in_threadpool(self.service.register, campaign, name, token)
+        secret = await run_in_threadpool(self.service.register, campaign, name, token, accept_terms)
         team = await run_in_threadpool(self.service.token_row, token.key)
-        return {"team": team.name if team else name, "token": secret}
+        return {
+            "team": team.name if team else name,
+            "token": secret,
+            "status": team.status if team else "approved",
+        }
 
     def views(self, team_id: int) -> list[dict[str, Any]]:
         """The team's submissions as it may see them, newest first."""
@@ -243,10 +248,12 @@ class Web:
         browser_id = request.cookies.get(cookie(request, CSRF_COOKIE))
         return self.csrf.ok(browser_id, request.cookies.get(cookie(request, session)), value)
 
-    async def checked_form(self, request: Request, session: str = SESSION_COOKIE) -> dict[str, str]:
-        """A small form's fields, its CSRF value checked (403 otherwise)."""
+    async def checked_form(
+        self, request: Request, session: str = SESSION_COOKIE, limit: int = SMALL_FORM
+    ) -> dict[str, str]:
+        """A form's fields (at most ``limit`` bytes), its CSRF value checked (403 otherwise)."""
         try:  # never starlette's request.form(): it reads a body of any size
-            fields = await read_fields(request, seconds=self.upload_seconds)
+            fields = await read_fields(request, limit, self.upload_seconds)
         except BadForm as exc:
             raise Refused(exc.status, str(exc)) from None
         if not self.csrf_checked(request, fields.get(CSRF_FIELD), session):

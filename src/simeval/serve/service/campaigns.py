@@ -5,7 +5,7 @@ A campaign file::
     name = "lex25"                       # letters, digits, - and _
     title = "Word similarity 2025"
     registry = ["lab.toml"]              # optional: the organiser's own benchmarks
-    registration = "open"                # or "closed": no team registers itself
+    registration = "open"                # "approval": each team waits for the organiser; "closed"
     max_teams = 40                       # optional: registration closes at 40 teams
 
     [[phase]]
@@ -81,7 +81,7 @@ from simeval.serve.db.storage import Storage
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
-REGISTRATION = ("open", "closed")
+REGISTRATION = ("open", "approval", "closed")  # approval: a team waits for the organiser
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell so begun as a formula
 PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", "hidden"}
 MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
@@ -228,7 +228,9 @@ class Registration:
 def read_registration(doc: dict[str, Any], path: Path) -> Registration:
     state = doc.get("registration", "open")
     if state not in REGISTRATION:
-        raise InputError(path, None, f'registration = {state!r}: use "open" or "closed"')
+        raise InputError(
+            path, None, f'registration = {state!r}: use "open", "approval" or "closed"'
+        )
     max_teams = doc.get("max_teams")
     if max_teams is not None:
         max_teams = check_whole(max_teams, "max_teams", path)
@@ -559,22 +561,6 @@ def find_phase(s: Any, campaign: str, phase: str) -> Phase:
     if found is None:
         raise InputError(None, None, f"no phase {phase!r} in a campaign {campaign!r}")
     return found
-
-
-def rotate_token(db: Database, campaign: str, team: str) -> str:
-    """A new token for ``team`` (shown once); the old one stops working at once, also in a
-    running server (its cache of checked tokens compares the stored hash)."""
-    from simeval.serve.service.security import new_token
-
-    token = new_token()
-    with db.session() as s:
-        row = s.scalar(
-            select(Team).join(Campaign).where(Campaign.name == campaign, Team.name == team)
-        )
-        if row is None:
-            raise InputError(None, None, f"no team {team!r} in a campaign {campaign!r}")
-        row.token_key, row.token_salt, row.token_hash = token.key, token.salt, token.hash
-    return token.token
 
 
 def cell(value: Any) -> Any:

@@ -46,6 +46,8 @@ class CampaignSummary:
     max_teams: int | None
     teams: int
     phases: list[PhaseSummary]
+    description: str = ""
+    terms: str = ""
 
 
 def _phase(
@@ -92,6 +94,8 @@ def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]
                 c.max_teams,
                 teams.get(c.id, 0),
                 [_phase(p, counts, out) for p in c.phases],
+                c.description,
+                c.terms,
             )
             for c in campaigns
         ]
@@ -159,3 +163,32 @@ def submissions(
         rows.append(SubmissionRow(sub.id, utc(sub.received), team, phase, sub.target, sub.run,
                                   sub.status, sub.client_name, scores, mark))  # fmt: skip
     return rows, total
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    name: str
+    status: str
+    registered: datetime
+    terms_accepted: datetime | None
+    scored: int
+
+
+def teams(db: Database, campaign_id: int) -> list[TeamRow]:
+    """A campaign's teams by registration, with their scored uploads counted."""
+    with db.reading() as s:
+        counts = dict(
+            s.execute(
+                select(Submission.team_id, func.count())
+                .where(Submission.status == SCORED)
+                .group_by(Submission.team_id)
+            ).all()
+        )
+        rows = s.scalars(
+            select(Team).where(Team.campaign_id == campaign_id).order_by(Team.created, Team.id)
+        ).all()
+        return [
+            TeamRow(t.name, t.status, utc(t.created),
+                    utc(t.terms_accepted) if t.terms_accepted else None, counts.get(t.id, 0))
+            for t in rows
+        ]  # fmt: skip

@@ -29,7 +29,9 @@ from sqlalchemy import func, select
 from simeval.errors import InputError
 from simeval.serve.db import Database
 from simeval.serve.db.models import (
+    APPROVED,
     DISQUALIFIED,
+    REVOKED,
     SCORED,
     WITHDRAWN,
     Campaign,
@@ -159,7 +161,7 @@ def set_registration(
 ) -> Registration:
     """Open or close a campaign's registration, or set its team cap (0: none); audited."""
     if state is not None and state not in REGISTRATION:
-        raise InputError(None, None, f"registration {state!r}: use open or closed")
+        raise InputError(None, None, f"registration {state!r}: use open, approval or closed")
     if max_teams:  # 0 lifts the cap
         max_teams = check_whole(max_teams, f"{campaign} max_teams", None)
     with db.session() as s:
@@ -263,3 +265,105 @@ def exclusions(db: Database, phase_id: int) -> dict[str, tuple[str, str]]:
             .order_by(Team.name, Exclusion.run)
         ).all()
     return {f"{team} run {run}": (kind, reason) for team, run, kind, reason in rows}
+
+
+TEAM_ACTIONS = {"approve": APPROVED, "revoke": REVOKED}
+
+
+def set_team_status(
+    db: Database, campaign: str, team: str, action: str, now: datetime, actor: str = COMMAND_LINE
+) -> str:
+    """Approve a team (its uploads open) or revoke its registration (no more uploads; its
+    runs stay on the board unless excluded); the new status."""
+    if action not in TEAM_ACTIONS:
+        raise InputError(None, None, f"{action!r}: approve or revoke a team")
+    with db.session() as s:
+        row = _team(s, campaign, team)
+        before, row.status = row.status, TEAM_ACTIONS[action]
+        if before != row.status:
+            audit(s, now, actor, row.campaign_id, action, team=row.name,
+                  changes={"status": [before, row.status]})  # fmt: skip
+        return row.status
+
+
+def rename_team(
+    db: Database, campaign: str, team: str, new: str, now: datetime, actor: str = COMMAND_LINE
+) -> str:
+    """Give a team another name (the same rules as at registration, and free in the
+    campaign, whatever its case or look-alike letters); its runs are shown under it."""
+    from simeval.serve.db.names import check_team_name, name_key
+
+    try:
+        new = check_team_name(new)
+    except ValueError as exc:
+        raise InputError(None, None, f"team name {new!r}: {exc}") from None
+    with db.session() as s:
+        row = _team(s, campaign, team)
+        others = s.scalars(
+            select(Team.name).where(Team.campaign_id == row.campaign_id, Team.id != row.id)
+        ).all()
+        if any(name_key(n) == name_key(new) for n in others):
+            raise InputError(None, None, f"the team name {new!r} is taken (or looks like one)")
+        if new != row.name:
+            audit(s, now, actor, row.campaign_id, "rename team",
+                  changes={"name": [row.name, new]})  # fmt: skip
+            row.name, row.name_key = new, name_key(new)
+        return row.name
+
+
+def _team(s: Any, campaign: str, team: str) -> Team:
+    row = s.scalar(select(Team).join(Campaign).where(Campaign.name == campaign, Team.name == team))
+    if row is None:
+        raise InputError(None, None, f"no team {team!r} in a campaign {campaign!r}")
+    return row
+
+
+MAX_TEXT = 20_000  # characters of a campaign's description or terms (the form's cap allows)
+
+
+def set_texts(
+    db: Database,
+    campaign: str,
+    description: str | None,
+    terms: str | None,
+    now: datetime,
+    actor: str = COMMAND_LINE,
+) -> None:
+    """Replace a campaign's description or terms (Markdown; None: unchanged). Teams that
+    registered before accepted the earlier terms: the audit log keeps both texts' digests."""
+    import hashlib
+
+    with db.session() as s:
+        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
+        if c is None:
+            raise InputError(None, None, f"no campaign {campaign!r}")
+        changes = {}
+        for key, value in (("description", description), ("terms", terms)):
+            if value is None:
+                continue
+            value = value.replace("\r\n", "\n")
+            if len(value) > MAX_TEXT or "\x00" in value:
+                raise InputError(None, None, f"{key}: text of at most {MAX_TEXT:,} characters")
+            if value != getattr(c, key):
+                digest = [hashlib.sha256(v.encode()).hexdigest()[:12]
+                          for v in (getattr(c, key), value)]  # fmt: skip
+                changes[key] = digest
+                setattr(c, key, value)
+        if changes:
+            audit(s, now, actor, c.id, "edit texts", changes=changes)
+
+
+def rotate_token(
+    db: Database, campaign: str, team: str, now: datetime | None = None, actor: str = COMMAND_LINE
+) -> str:
+    """A new token for ``team`` (shown once); the old one stops working at once, also in a
+    running server (its cache of checked tokens compares the stored hash). Audited, without
+    the token."""
+    from simeval.serve.service.security import new_token
+
+    token = new_token()
+    with db.session() as s:
+        row = _team(s, campaign, team)
+        row.token_key, row.token_salt, row.token_hash = token.key, token.salt, token.hash
+        audit(s, now or datetime.now(UTC), actor, row.campaign_id, "reset token", team=row.name)
+    return token.token

@@ -35,7 +35,19 @@ from sqlalchemy.exc import IntegrityError
 
 from simeval.errors import InputError
 from simeval.serve.db import Database
-from simeval.serve.db.models import REJECTED, SCORED, Campaign, Phase, Submission, Team, naive, utc
+from simeval.serve.db.models import (
+    APPROVED,
+    PENDING,
+    REJECTED,
+    REVOKED,
+    SCORED,
+    Campaign,
+    Phase,
+    Submission,
+    Team,
+    naive,
+    utc,
+)
 from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
@@ -125,10 +137,18 @@ class Service:
 
     # teams
 
-    def register(self, campaign: str, team: str, token: NewToken | None = None) -> str:
+    def register(
+        self,
+        campaign: str,
+        team: str,
+        token: NewToken | None = None,
+        accept_terms: bool = False,
+    ) -> str:
         """Add a team named ``team`` (NFKC; :mod:`.names`) if the campaign's registration is
-        open and below its cap; returns its token (shown once, stored hashed). ``token``: one
-        made beforehand (the server makes it in its hashing threads)."""
+        open (or waits for approval: the team is then ``pending``) and below its cap, and the
+        team accepts the campaign's terms when it has some; returns its token (shown once,
+        stored hashed). ``token``: one made beforehand (the server makes it in its hashing
+        threads). A revoked team still counts against the cap."""
         try:
             team = check_team_name(team)
         except ValueError as exc:
@@ -141,8 +161,12 @@ class Service:
                 c = s.scalar(select(Campaign).where(Campaign.name == campaign).with_for_update())
                 if c is None:
                     raise Refused(404, f"no campaign {campaign!r}")
-                if c.registration != "open":
+                if c.registration == "closed":
                     raise Refused(403, f"registration to {campaign} is closed; ask the organiser")
+                if c.terms.strip() and not accept_terms:
+                    raise Refused(
+                        422, f"accept the terms of {campaign} to register (its page shows them)"
+                    )
                 names = s.scalars(select(Team.name).where(Team.campaign_id == c.id)).all()
                 if c.max_teams is not None and len(names) >= c.max_teams:
                     raise Refused(
@@ -159,6 +183,8 @@ class Service:
                         token_salt=token.salt,
                         token_hash=token.hash,
                         created=naive(self.clock()),
+                        status=PENDING if c.registration == "approval" else APPROVED,
+                        terms_accepted=naive(self.clock()) if c.terms.strip() else None,
                     )
                 )
         except IntegrityError:
@@ -276,7 +302,12 @@ class Service:
         )
 
     def open_phase(self, team: Team, phase_name: str) -> Phase:
-        """The team's phase ``phase_name``, if it takes uploads now (server clock)."""
+        """The team's phase ``phase_name``, if it takes uploads now (server clock) and the
+        team may upload (approved)."""
+        if team.status == PENDING:
+            raise Refused(403, "your team waits for the organiser's approval; uploads open then")
+        if team.status == REVOKED:
+            raise Refused(403, "the organiser revoked your team's registration")
         p = self.phase(team.campaign_id, phase_name)
         now = self.clock()
         if now < utc(p.opens):

@@ -12,7 +12,13 @@ from simeval.report.format import html_text as escape
 from simeval.report.format import number
 from simeval.report.html_table import html_table
 from simeval.serve.db.models import AuditEntry
-from simeval.serve.service.console import FILTERS, CampaignSummary, PhaseSummary, SubmissionRow
+from simeval.serve.service.console import (
+    FILTERS,
+    CampaignSummary,
+    PhaseSummary,
+    SubmissionRow,
+    TeamRow,
+)
 from simeval.serve.service.rescoring import Rescore
 from simeval.serve.views.pages import csrf_input
 
@@ -149,8 +155,71 @@ def submissions_html(
     return form + head + f'<div class="scroll">{html_table(columns, body)}</div>'
 
 
+def teams_html(campaign: str, rows: Sequence[TeamRow], csrf: str) -> str:
+    """The teams, each with buttons to approve or revoke it and reset its token, and a form
+    to rename it."""
+    if not rows:
+        return "<p>No team yet.</p>"
+    action = f"{BASE}/campaigns/{escape(campaign)}/teams"
+    body = []
+    for r in rows:
+        team = f'<input type="hidden" name="team" value="{escape(r.name)}">'
+        flip = "revoke" if r.status != "revoked" else "approve"
+        buttons = (
+            ('<button name="action" value="approve">Approve</button> '
+             if r.status == "pending" else "")
+            + f'<button name="action" value="{flip}">{flip.capitalize()}</button> '
+            '<button name="action" value="reset">Reset token</button>'
+        )  # fmt: skip
+        rename = (
+            '<input name="new_name" size="12" placeholder="new name"> '
+            '<button name="action" value="rename">Rename</button>'
+        )
+        accepted = f"{r.terms_accepted:%Y-%m-%d %H:%M}" if r.terms_accepted else "–"
+        body.append(
+            [
+                escape(r.name),
+                escape(r.status),
+                escape(f"{r.registered:%Y-%m-%d %H:%M}"),
+                escape(accepted),
+                str(r.scored),
+                f'<form method="post" action="{action}">{csrf_input(csrf)}{team}{buttons} '
+                f"{rename}</form>",
+            ]
+        )
+    columns = ("team", "status", "registered (UTC)", "terms accepted", "scored", "")
+    return f'<div class="scroll">{html_table(columns, body)}</div>'
+
+
+def texts_html(campaign: str, description: str, terms: str, csrf: str) -> str:
+    """The form that edits the campaign's description and terms (Markdown)."""
+    return (
+        f'<form method="post" action="{BASE}/campaigns/{escape(campaign)}/texts">'
+        f"{csrf_input(csrf)}<p><label>Description (Markdown, on the campaign's page)<br>"
+        f'<textarea name="description" rows="6" cols="80">{escape(description)}</textarea>'
+        "</label></p><p><label>Terms (Markdown; a team accepts them on registering)<br>"
+        f'<textarea name="terms" rows="6" cols="80">{escape(terms)}</textarea></label></p>'
+        "<button>Save texts</button></form>"
+    )
+
+
+def token_html(campaign: str, team: str, token: str) -> str:
+    """A team's new token, shown this once to the organiser who reset it."""
+    return (
+        f"<p>The new token of <strong>{escape(team)}</strong>, shown this once (its old token "
+        f"no longer works): give it to the team.</p><p><code>{escape(token)}</code></p>"
+        f'<p><a href="{BASE}/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></p>'
+    )
+
+
 def campaign_html(
-    c: CampaignSummary, log: Sequence[AuditEntry], now: datetime, message: str = "", *, csrf: str
+    c: CampaignSummary,
+    log: Sequence[AuditEntry],
+    now: datetime,
+    message: str = "",
+    *,
+    csrf: str,
+    team_rows: Sequence[TeamRow] = (),
 ) -> str:
     """One campaign: its phases (state, window, limits, runs; a form each), registration, and
     the audit log newest first."""
@@ -179,13 +248,20 @@ def campaign_html(
         'move)</button></form><p class="note">Every stored submission is scored again by this '
         "server's simeval, from its stored file; nothing changes until you apply it.</p>"
     )
-    selected = {s: " selected" if s == c.registration else "" for s in ("open", "closed")}
+    options = "".join(
+        f"<option{' selected' if s == c.registration else ''}>{s}</option>"
+        for s in ("open", "approval", "closed")
+    )
     parts.append(
         f'<h2>Registration</h2><form method="post" action="{BASE}/campaigns/{escape(c.name)}'
-        f'/registration">{csrf_input(csrf)}<select name="state">'
-        f"<option{selected['open']}>open</option><option{selected['closed']}>closed</option>"
-        f'</select> <label>team cap (0: none) <input name="max_teams" '
+        f'/registration">{csrf_input(csrf)}<select name="state">{options}</select> '
+        '<label>team cap (0: none) <input name="max_teams" '
         f'value="{c.max_teams or 0}" size="5"></label> <button>Save</button></form>'
+        '<p class="note">approval: a team registers, and uploads once you approve it.</p>'
+    )
+    parts.append("<h2>Teams</h2>" + teams_html(c.name, team_rows, csrf))
+    parts.append(
+        "<h2>Description and terms</h2>" + texts_html(c.name, c.description, c.terms, csrf)
     )
     parts.append("<h2>Audit log</h2>" + audit_html(log))
     return "".join(parts)

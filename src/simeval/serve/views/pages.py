@@ -11,8 +11,9 @@ from simeval.report.format import html_text as escape
 from simeval.report.format import number
 from simeval.report.html_table import Cell, html_table, value_cell
 from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE, Table
-from simeval.serve.db.models import REJECTED, Phase, utc
+from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
 
 STYLE = """
@@ -263,11 +264,26 @@ def home_html(campaigns: Sequence[tuple[str, str]]) -> str:
 
 
 def campaign_html(
-    c: Any, phases: Sequence[Phase], now: datetime, csrf: str, member: bool, signed_in: bool
+    c: Any,
+    phases: Sequence[Phase],
+    now: datetime,
+    csrf: str,
+    member: bool,
+    signed_in: bool,
+    status: str | None = None,
 ) -> str:
-    """A campaign's phases with their input files; the upload forms for a ``member`` team,
-    the register and sign-in forms for a browser not ``signed_in``."""
-    parts = []
+    """A campaign's description, phases with their input files; the upload forms for a
+    ``member`` team (a note instead while its ``status`` is pending or revoked), the register
+    form (with the terms to accept, when the campaign has some) and the sign-in form for a
+    browser not ``signed_in``."""
+    parts = [f'<div class="description">{markdown_html(c.description or "")}</div>']
+    if member and status == PENDING:
+        parts.append('<p class="countdown">Your team waits for the organiser\'s approval; '
+                     "uploads open then.</p>")  # fmt: skip
+        member = False
+    elif member and status == REVOKED:
+        parts.append('<p class="countdown">The organiser revoked your team\'s registration.</p>')
+        member = False
     for p in phases:
         links = " ".join(
             f'<a href="/campaigns/{escape(c.name)}/phases/{escape(p.name)}/inputs/'
@@ -291,10 +307,20 @@ def campaign_html(
                 '<input type="file" name="file" required> <button>Upload</button></form>'
             )
     if not signed_in:
+        terms, accept = "", ""
+        if (c.terms or "").strip():
+            terms = f'<h2>Terms</h2><div class="terms">{markdown_html(c.terms)}</div>'
+            accept = ('<label><input type="checkbox" name="accept_terms" value="yes" required> '
+                      "I accept the terms above</label> ")  # fmt: skip
+        waits = (
+            '<p class="note">The organiser approves each team; uploads open then.</p>'
+            if c.registration == "approval"
+            else ""
+        )
         parts.append(
-            f'<h2>Register a team</h2><form method="post" action="/campaigns/'
+            f'{terms}<h2>Register a team</h2>{waits}<form method="post" action="/campaigns/'
             f'{escape(c.name)}/register">{csrf_input(csrf)}<input name="team" '
-            'required placeholder="team name"> <button>Register</button></form>'
+            f'required placeholder="team name"> {accept}<button>Register</button></form>'
             f'<h2>Sign in</h2><form method="post" action="/login">{csrf_input(csrf)}'
             '<input name="token" type="password" required placeholder="team token"> '
             "<button>Sign in</button></form>"
@@ -302,11 +328,16 @@ def campaign_html(
     return "".join(parts)
 
 
-def registered_html(campaign: str, token: str) -> str:
-    """A new team's token, shown this once."""
+def registered_html(campaign: str, token: str, status: str = "approved") -> str:
+    """A new team's token, shown this once (and that it waits for approval, if so)."""
+    waits = (
+        "<p><strong>Your team waits for the organiser's approval</strong>; uploads open then.</p>"
+        if status == PENDING
+        else ""
+    )
     return (
         "<p>Your team's token, shown this once — keep it: it signs you in and "
-        f"<code>simeval submit</code> needs it.</p><p><code>{escape(token)}</code></p>"
+        f"<code>simeval submit</code> needs it.</p><p><code>{escape(token)}</code></p>{waits}"
         f'<p><a href="/campaigns/{escape(campaign)}">to the campaign</a></p>'
     )
 
