@@ -16,6 +16,7 @@ from simeval.cli.common import (
     DEFAULT_RESULTS,
     RESULTS_ENV,
     DataDir,
+    RegistryFiles,
     ResultsIn,
     RichSteps,
     app,
@@ -24,6 +25,7 @@ from simeval.cli.common import (
     guarded,
     out,
     plain,
+    registry_of,
     store_of,
 )
 from simeval.report.format import number, p_value, terminal_text
@@ -57,13 +59,23 @@ def results_cmd(
             "(spearman for STS sets and STS-B, pooled_spearman for STS years: MTEB's figures).",
         ),
     ] = None,
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="Only this benchmark's row (repeatable); a suite (of the catalog or of "
+            "--registry) gives its members' rows.",
+        ),
+    ] = None,
+    registry: RegistryFiles = None,
 ) -> None:
     """One table of the recorded results: a row per benchmark (with its main metric), a
     column per measure (the latest record of each pair wins). Systems that do not fit the
     terminal's width go on to a further table; long names are numbered, with a legend."""
     from simeval.api import results_table
 
-    table_of = results_table(folder, metric)
+    table_of = results_table(folder, metric, benchmark or (), registry_of(registry))
     measures = table_of.measures
     labels = [m if len(m) <= 14 else f"[{i}]" for i, m in enumerate(measures, 1)]
     rows = [
@@ -162,6 +174,7 @@ def report_cmd(
         ),
     ] = 0,
     data_dir: DataDir = None,
+    registry: RegistryFiles = None,
 ) -> None:
     """Write one HTML file over a results folder: the overall leaderboard (dominated systems
     dropped, ranked by the sum of main scores), top-N per benchmark, every metric with its
@@ -191,6 +204,7 @@ def report_cmd(
             jobs=jobs,
             data_dir=data_dir,
             steps=steps,
+            registry=registry_of(registry),
         )
     for warning in report.warnings:
         err.print(f"[yellow]warning:[/] {terminal_text(warning)}", highlight=False)
@@ -228,7 +242,8 @@ def leaderboard_cmd(
             "--benchmark",
             "-b",
             help="Columns of the overall table (default: every benchmark; RUSSE as its four "
-            "parts, STS as ALL). Repeatable.",
+            "parts, STS as ALL). Repeatable; a suite (of the catalog or of --registry) gives "
+            "its members.",
         ),
     ] = None,
     top: Annotated[
@@ -243,6 +258,7 @@ def leaderboard_cmd(
             "--metric", "-m", help="Rank by this metric instead of the main one, where recorded."
         ),
     ] = None,
+    registry: RegistryFiles = None,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores; best per column
@@ -250,7 +266,9 @@ def leaderboard_cmd(
     (RUSSE Tables 6-9)."""
     from simeval.api.reporting import leaderboard
 
-    board = leaderboard(folder, fmt.value, benchmark or (), top, keep_dominated, metric)
+    board = leaderboard(
+        folder, fmt.value, benchmark or (), top, keep_dominated, metric, registry_of(registry)
+    )
     sys.stdout.write(board)
 
 
@@ -269,7 +287,15 @@ def _significance(value: float) -> float:
 def compare_cmd(
     a: Annotated[str, typer.Argument(help="System A: its name (or a unique part of it).")],
     b: Annotated[str, typer.Argument(help="System B.")],
-    benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="The benchmark.")],
+    benchmark: Annotated[
+        str,
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="The benchmark; a suite (of the catalog or of --registry) not recorded by "
+            "its own name compares each of its members.",
+        ),
+    ],
     folder: Annotated[
         Path,
         typer.Option(
@@ -286,32 +312,32 @@ def compare_cmd(
         float,
         typer.Option(callback=_significance, help="Significance level of the verdict (0 < α < 1)."),
     ] = 0.05,
+    registry: RegistryFiles = None,
 ) -> None:
     """Is A better than B on a benchmark? Prints A − B for every metric with its paired
     bootstrap interval, and the verdict of the test suited to the main metric: Williams' test
     for correlations, approximate randomization for AP, accuracy and MRR, the paired bootstrap
     for other aggregates."""
-    from simeval.api.reporting import compare_systems
-
-    sa, sb, v = compare_systems(folder, a, b, benchmark, replicates, seed, level)
-    out.print(plain(f"{benchmark}: A = {sa}, B = {sb}, {v.n} items"), highlight=False)
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("metric", "A", "B", f"A − B [{level:.0%} interval]", "p", "test"):
-        table.add_column(column, justify="left" if column in ("metric", "test") else "right")
-    for name, c in v.metrics.items():
-        interval = c.interval
-        span = "" if interval is None else f" [{number(interval.low)}, {number(interval.high)}]"
-        table.add_row(
-            plain(name + (" *" if name == v.main.metric else "")),
-            number(c.a),
-            number(c.b),
-            plain(number(c.difference) + span),
-            p_value(c.p_value),
-            SHORT_TESTS.get(c.test, c.test),
-        )
-    out.print(table)
+    from simeval.api.reporting import benchmarks_in, compare_systems
     from simeval.report.compare import verdict_text
 
-    verdict = verdict_text(v, alpha)
-    out.print(plain(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
+    for bench in benchmarks_in(folder, [benchmark], registry_of(registry)):
+        sa, sb, v = compare_systems(folder, a, b, bench, replicates, seed, level)
+        out.print(plain(f"{bench}: A = {sa}, B = {sb}, {v.n} items"), highlight=False)
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        for column in ("metric", "A", "B", f"A − B [{level:.0%} interval]", "p", "test"):
+            table.add_column(column, justify="left" if column in ("metric", "test") else "right")
+        for name, c in v.metrics.items():
+            interval = c.interval
+            span = "" if interval is None else f" [{number(interval.low)}, {number(interval.high)}]"
+            table.add_row(
+                plain(name + (" *" if name == v.main.metric else "")),
+                number(c.a),
+                number(c.b),
+                plain(number(c.difference) + span),
+                p_value(c.p_value),
+                SHORT_TESTS.get(c.test, c.test),
+            )
+        out.print(table)
+        out.print(plain(f"verdict: {verdict_text(v, alpha)}"), highlight=False, soft_wrap=False)
     out.print(plain("* main metric; AR: approximate randomization", style="dim"))
