@@ -164,9 +164,26 @@ def leaderboard(
         >>> print(simeval.leaderboard(results, "csv").splitlines()[0])
         rank,system,mc30,rg65,sum
     """
+    from simeval.report.leaderboard import RENDERERS
+
+    render = RENDERERS[fmt]
+    tables = leaderboard_tables(folder, benchmarks, top, keep_dominated, metric, registry)
+    return "\n".join(render(table) for table in tables)
+
+
+def leaderboard_tables(
+    folder: str | Path | Sequence[Any],
+    benchmarks: Sequence[str] = (),
+    top: int = 0,
+    keep_dominated: bool = False,
+    metric: str | None = None,
+    registry: Any = None,
+) -> list[Any]:
+    """The tables :func:`leaderboard` renders: the overall one, then with ``top`` the top N
+    of every benchmark (:class:`simeval.report.leaderboard.Table`)."""
     from simeval.api.targets import recorded_benchmarks
     from simeval.report.html import grid_top, overall_benchmarks
-    from simeval.report.leaderboard import RENDERERS, overall_table
+    from simeval.report.leaderboard import overall_table
 
     grid = _grid(folder)
     where = str(folder) if isinstance(folder, str | Path) else "these results"
@@ -181,12 +198,9 @@ def leaderboard(
         columns = [b for b in columns if b in have]
         if not columns:
             raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
-    render = RENDERERS[fmt]
     flags = grid.flagged()
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
-    parts = [render(board)]
-    parts += [render(grid_top(grid, b, top, flags, metric)) for b in (have if top else [])]
-    return "\n".join(parts)
+    return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
 
 
 def _grid(results: str | Path | Sequence[Any]) -> Any:

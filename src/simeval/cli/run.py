@@ -17,6 +17,7 @@ from simeval.cli.common import (
     RegistryFiles,
     ResultsOut,
     RichSteps,
+    Wide,
     app,
     computing,
     err,
@@ -116,6 +117,7 @@ def evaluate_cmd(
     save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
     data_dir: DataDir = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
     print the table and append the result records to RESULTS/results.jsonl."""
@@ -136,7 +138,7 @@ def evaluate_cmd(
             results_dir=results if save else None,
             on_target=lambda name: err.print(plain(f"scoring {name}", style="dim")),
         )
-    print_results(found, as_json, f"{measure}")
+    print_results(found, as_json, f"{measure}", wide)
     if save:
         said_appended(len(found), results, how_to_change=True)
 

@@ -26,8 +26,11 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.text import Text
+
 from simeval.report.format import html_text, latex_text, markdown_text, number, plain_text
 from simeval.report.html_table import Cell, html_table
+from simeval.report.terminal import Column, TerminalTable
 
 Scores = Mapping[str, Mapping[str, float]]
 
@@ -45,6 +48,8 @@ class Table:
     constant: set[tuple[int, int]] = field(default_factory=set)
     # cells of a target the system has no result on: shown as ABSENT
     absent: set[tuple[int, int]] = field(default_factory=set)
+    # column -> priority on a narrow terminal: higher stays in the first part (the sum)
+    priority: dict[str, int] = field(default_factory=dict)
 
 
 CONSTANT_MARK = "†"
@@ -145,7 +150,7 @@ def overall_table(
         for rank, s in zip(ranks, kept, strict=True)
     ]
     title = f"Overall: sum of {metric or 'main scores'}"
-    table = Table(title, ["rank", "system", *benchmarks, "sum"], rows)
+    table = Table(title, ["rank", "system", *benchmarks, "sum"], rows, priority={"sum": 1})
     table.absent = {
         (i, 2 + j)
         for i, s in enumerate(kept)
@@ -278,6 +283,38 @@ def to_html(table: Table) -> str:
     ]
     note = f'<p class="note">{html_text(table.note)}</p>' if table.note else ""
     return html_table(table.columns, rows, table.title, "sortable board") + note
+
+
+BENCHMARK_CAP = 20  # a benchmark's name longer than this heads its column as [b1]
+
+
+def to_terminal(table: Table) -> tuple[TerminalTable, list[str]]:
+    """The table for a terminal (:mod:`simeval.report.terminal`) and its note: rank and
+    system repeated in every part of a narrow terminal, long system names numbered, the best
+    cells in bold, the columns of ``table.priority`` first."""
+    last = len(table.columns) - 1 if table.columns[-1:] == ["sum"] else len(table.columns)
+    columns = [
+        Column(
+            c,
+            key=j < 2,
+            name=j == 1,
+            number=j != 1,
+            priority=table.priority.get(c, 0),
+            header_is_name=1 < j < last,  # a benchmark, maybe a long path
+            header_cap=BENCHMARK_CAP,
+            tag="b" if 1 < j < last else "",
+        )
+        for j, c in enumerate(table.columns)
+    ]
+    rows = [
+        [
+            Text(_text(table, i, j), style="bold" if (i, j) in table.best else "")
+            for j in range(len(row))
+        ]
+        for i, row in enumerate(table.rows)
+    ]
+    notes = [table.note] if table.note else []
+    return TerminalTable(columns, rows, table.title), notes
 
 
 RENDERERS = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv, "html": to_html}
