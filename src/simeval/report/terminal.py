@@ -96,13 +96,18 @@ class Part:
 
 
 def _cut(line: str, width: int, indent: str) -> list[str]:
-    """``line`` as lines of at most ``width`` characters (broken anywhere: a path has no
-    spaces), the continuations indented."""
-    if len(line) <= width:
-        return [line]
-    step = max(1, width - len(indent))
-    first, rest = line[:width], line[width:]
-    return [first, *(indent + rest[i : i + step] for i in range(0, len(rest), step))]
+    """``line`` as lines of at most ``width`` characters, the continuations indented; each
+    break after a space or a ``/`` where one is in the second half of the line (a path
+    breaks between its folders), else anywhere."""
+    out: list[str] = []
+    while len(line) > width:
+        room = line[:width]
+        cut = max(room.rfind(" "), room.rfind("/")) + 1
+        if cut <= width // 2:
+            cut = width
+        out.append(line[:cut].rstrip())
+        line = indent + line[cut:]
+    return [*out, line]
 
 
 def wrap_note(note: str, width: int) -> list[str]:
