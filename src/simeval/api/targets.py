@@ -323,9 +323,9 @@ def recorded_benchmarks(
         raise InputError(
             None,
             None,
-            f"unknown benchmark or suite {name!r}: no results for it in {where}, and neither "
-            "the catalog nor a --registry file names it (for a benchmark of your own, give "
-            "the registry file that declares it: --registry FILE)",
+            f"no results for {name} in {where}, and neither the catalog nor a --registry file "
+            "names it (for a benchmark of your own, give the registry file that declares it: "
+            "--registry FILE)",
         )
     return found
 

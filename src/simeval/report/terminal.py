@@ -10,8 +10,8 @@ rows that differ become alike:
    column's ``tag``), n being its place among the column's names, and the legend under the
    table gives it in full. A header that is a name (a system as a column of ``simeval
    results``) is numbered beyond ``header_cap`` characters (:data:`HEADER_CAP`).
-2. **Prose wraps.** A ``wrap`` column (a description, a licence) breaks between words; numbers
-   and names never break.
+2. **Prose wraps.** A ``wrap`` column (a description, a licence) breaks between words (a word
+   longer than :data:`NARROWEST_PROSE`, a URL, folded); numbers and names never break.
 3. **The rest goes on to further parts.** ``key`` columns (a row's label: rank, system,
    benchmark) are repeated in every part; the other columns fill the parts in order of
    ``priority`` (higher first: a leaderboard's sum stays in the first part), each part in
@@ -37,6 +37,7 @@ from simeval.report.format import plain_text
 
 HEADER_CAP = 14  # a name as a header beyond this many characters is numbered
 NARROWEST_NAME = 12  # names are never numbered when at most this long
+NARROWEST_PROSE = 12  # prose wraps between words, a longer word (a URL) folded to this
 HEAVY = boxes.HEAVY_HEAD  # the default box: rows and columns ruled
 SIMPLE = boxes.SIMPLE_HEAD  # a rule under the header only (evaluate, score, compare)
 
@@ -155,7 +156,7 @@ class TerminalTable:
         out = []
         for n, group in enumerate(groups or [[]], 1):
             chosen = sorted([*keys, *group])
-            title = self.title + (f" ({n}/{len(groups)})" if len(groups) > 1 else "")
+            title = f"{self.title} ({n}/{len(groups)})".strip() if len(groups) > 1 else self.title
             picked = [columns[i] for i in chosen]
             out.append(Part(title, self._table(picked, [[r[i] for i in chosen] for r in rows])))
         return out
@@ -198,8 +199,8 @@ class TerminalTable:
         self, columns: Sequence[Column], rows: Sequence[Sequence[Text]], chosen: list[int]
     ) -> int:
         """The narrowest the ``chosen`` columns print: names and numbers whole, prose at its
-        longest word (rich's own measure lets any column wrap, so only its frame, the
-        borders and padding, is taken from it)."""
+        longest word up to NARROWEST_PROSE (rich's own measure lets any column wrap, so only
+        its frame, the borders and padding, is taken from it)."""
         picked = sorted(chosen)
         heads = [columns[i] for i in picked]
         cells = [[r[i] for i in picked] for r in rows]
@@ -207,7 +208,10 @@ class TerminalTable:
             max(cell_len(c.header), *(r[k].cell_len for r in cells)) for k, c in enumerate(heads)
         ]
         least = [
-            max(_longest_word(c.header), *(_longest_word(r[k].plain) for r in cells))
+            min(
+                NARROWEST_PROSE,
+                max(_longest_word(c.header), *(_longest_word(r[k].plain) for r in cells)),
+            )
             if c.wrap
             else whole[k]
             for k, c in enumerate(heads)
