@@ -132,3 +132,24 @@ def test_a_registry_name_without_results_and_an_unknown_name(lab) -> None:
         assert f"no results for lab-unused in {results}" in _refused([*given, "lab-unused"])
         typo = _refused([*given, "lab-typo"])
         assert "no results for lab-typo in" in typo and "--registry FILE" in typo
+
+
+def test_train_takes_registry_names_for_on_and_evaluate(lab, tmp_path: Path) -> None:
+    registry, _ = lab
+    args = ["train", "combine", "--on", "lab-rg", "--measure", "orthographic:kind=prefix"]
+    args += ["--features", "length", "--evaluate", "lab", "--results", str(tmp_path / "res")]
+    done = runner.invoke(app, [*args, "--out", str(tmp_path / "m1"), "--registry", str(registry)])
+    assert done.exit_code == 0, done.output
+    shown = [line.split()[0] for line in done.stdout.splitlines() if "/65" in line or "/30" in line]
+    assert shown == ["lab-rg", "mc30"]  # the group's two members, evaluated
+    refused = _refused([*args, "--out", str(tmp_path / "m2")])
+    assert "unknown benchmark or suite 'lab-rg'" in refused
+
+
+def test_data_info_names_a_registry_benchmark_s_file(lab) -> None:
+    registry, _ = lab
+    done = runner.invoke(app, ["data", "info", "lab-rg", "--registry", str(registry)])
+    assert done.exit_code == 0, done.output
+    shown = " ".join(done.stdout.split())
+    assert f"lab-rg (declared in {registry}): reads {registry.parent / 'lab.tsv'}" in shown
+    assert "unknown data set or benchmark 'lab-rg'" in _refused(["data", "info", "lab-rg"])

@@ -75,10 +75,14 @@ def load_targets(
     return [load_target(n, store, reg, **how) for n in expanded]
 
 
-def member_benchmarks(names: Iterable[str], store: DataStore | None = None) -> list[Target]:
+def member_benchmarks(
+    names: Iterable[str],
+    store: DataStore | None = None,
+    registry: Registry | str | Path | Iterable[str | Path] | None = None,
+) -> list[Target]:
     """The benchmarks behind ``names``, suites expanded into their members."""
     found: list[Target] = []
-    for target in load_targets(names, store):
+    for target in load_targets(names, store, registry):
         found += list(target.members) or [target]
     return found
 

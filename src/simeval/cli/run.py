@@ -212,7 +212,7 @@ def train_cmd(
             metavar="FILE.toml",
             help="Read the settings from a TOML file: the flags' names as keys (min-count = "
             "3), the shared ones (kind, out, on, exclude, seed, epochs, evaluate, "
-            "measure-options, results, data-dir) at the top and each trainer's under "
+            "measure-options, results, data-dir, registry) at the top and each trainer's under "
             "[vectors], [encoder], [combine] or [graph]; a flag given here overrides the file. "
             "An unknown key or a wrong type is an error naming the file and the key.",
         ),
@@ -320,6 +320,7 @@ def train_cmd(
     ] = D.measure_options,
     results: ResultsOut = DEFAULT_RESULTS,
     data_dir: DataDir = None,
+    registry: RegistryFiles = None,
 ) -> None:
     """Train a similarity model into a model folder: from a corpus, one that
     `vectors:path=FOLDER` reads (its config.json records every setting and the corpus sha256);
