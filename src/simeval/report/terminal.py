@@ -221,7 +221,8 @@ class TerminalTable:
 
     def _table(self, columns: Sequence[Column], rows: Sequence[Sequence[Text]]) -> Table:
         """A rich table of these columns (its title is printed apart, wrapped to the width)."""
-        table = Table(box=self.box, pad_edge=self.box is not SIMPLE)
+        simple = self.box is SIMPLE  # no rules between columns: one space apart is enough
+        table = Table(box=self.box, pad_edge=not simple, collapse_padding=simple)
         for c in columns:
             table.add_column(
                 Text(c.header),
