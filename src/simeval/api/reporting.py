@@ -69,6 +69,7 @@ def write_report(
     jobs: int = 0,
     data_dir: str | Path | None = None,
     steps: Steps | None = None,
+    registry: Any = None,
 ) -> Report:
     """Write one self-contained HTML page over the results ``folder``.
 
@@ -78,7 +79,9 @@ def write_report(
         jobs: processes building the benchmarks' sections (0: one per CPU);
         data_dir: where the rater files of the agreement ceilings are (default:
             ``SIMEVAL_DATA_DIR``; none found: the report goes without, with a warning);
-        steps: progress, a step per benchmark section done (named after the benchmark).
+        steps: progress, a step per benchmark section done (named after the benchmark);
+        registry: registry files (or a :class:`~simeval.registry.Registry`) whose benchmarks'
+            ``views`` become subsets, as the catalog's do (default: ``SIMEVAL_REGISTRY``'s).
 
     Writes ``html`` (its folder made if needed). Returns its path, size and counts.
 
@@ -91,6 +94,7 @@ def write_report(
         >>> report.systems, report.benchmarks, (folder / "report.html").is_file()
         (2, 1, True)
     """
+    from simeval.api.targets import registry_of
     from simeval.engine import cpus
     from simeval.report.collect import load_grid
     from simeval.report.html import ReportOptions, build_report
@@ -114,7 +118,16 @@ def write_report(
     except SimevalError as exc:  # no data folder: the report goes without ceilings
         ceilings = {}
         warnings.append(f"no agreement ceilings: {exc}")
-    options = ReportOptions(replicates, seed, level, top, tuple(by), ceilings, jobs=jobs or cpus())
+    options = ReportOptions(
+        replicates,
+        seed,
+        level,
+        top,
+        tuple(by),
+        ceilings,
+        jobs=jobs or cpus(),
+        registry=registry_of(registry),
+    )
     steps = steps or Quiet()
     steps.start("report", len(grid.benchmarks))
     page = build_report(grid, options, str(folder), lambda bench: steps.advance(1, bench))
@@ -130,12 +143,15 @@ def leaderboard(
     top: int = 0,
     keep_dominated: bool = False,
     metric: str | None = None,
+    registry: Any = None,
 ) -> str:
     """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
     by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
     scores), then with ``top`` the top N of every benchmark (Tables 6-9), rendered as
     ``fmt``: markdown, latex, csv or html. ``benchmarks``: the overall table's columns
-    (default: every benchmark; RUSSE as its four parts, STS as ALL). ``metric``: rank by this
+    (default: every benchmark; RUSSE as its four parts, STS as ALL), a suite of the catalog
+    or of the ``registry`` files standing for its members (:func:`simeval.api.targets.
+    recorded_benchmarks`). ``metric``: rank by this
     metric instead of each benchmark's main one. Each metric ranks in its declared direction
     (:mod:`simeval.metrics.catalog`). ``folder``: a results folder, or results in memory (what
     :func:`simeval.evaluate` and :func:`simeval.score` return), the latest of each system and
@@ -148,26 +164,43 @@ def leaderboard(
         >>> print(simeval.leaderboard(results, "csv").splitlines()[0])
         rank,system,mc30,rg65,sum
     """
+    from simeval.report.leaderboard import RENDERERS
+
+    render = RENDERERS[fmt]
+    tables = leaderboard_tables(folder, benchmarks, top, keep_dominated, metric, registry)
+    return "\n".join(render(table) for table in tables)
+
+
+def leaderboard_tables(
+    folder: str | Path | Sequence[Any],
+    benchmarks: Sequence[str] = (),
+    top: int = 0,
+    keep_dominated: bool = False,
+    metric: str | None = None,
+    registry: Any = None,
+) -> list[Any]:
+    """The tables :func:`leaderboard` renders: the overall one, then with ``top`` the top N
+    of every benchmark (:class:`simeval.report.leaderboard.Table`)."""
+    from simeval.api.targets import recorded_benchmarks
     from simeval.report.html import grid_top, overall_benchmarks
-    from simeval.report.leaderboard import RENDERERS, overall_table
+    from simeval.report.leaderboard import overall_table
 
     grid = _grid(folder)
-    columns = list(benchmarks) or overall_benchmarks(grid)
-    unknown = [b for b in columns if b not in grid.benchmarks]
-    if unknown:
-        raise InputError(None, None, f"no results for {', '.join(unknown)} in {folder}")
+    where = str(folder) if isinstance(folder, str | Path) else "these results"
+    columns = (
+        recorded_benchmarks(benchmarks, grid.benchmarks, where, registry)
+        if benchmarks
+        else overall_benchmarks(grid)
+    )
     scores = grid.scores(metric)
     have = [b for b in grid.benchmarks if any(b in v for v in scores.values())]
     if metric is not None:
         columns = [b for b in columns if b in have]
         if not columns:
             raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
-    render = RENDERERS[fmt]
     flags = grid.flagged()
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
-    parts = [render(board)]
-    parts += [render(grid_top(grid, b, top, flags, metric)) for b in (have if top else [])]
-    return "\n".join(parts)
+    return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
 
 
 def _grid(results: str | Path | Sequence[Any]) -> Any:
@@ -224,6 +257,16 @@ def compare(
         for bench in common
     ]
     return ComparisonReport(verdicts, level, alpha)
+
+
+def benchmarks_in(folder: str | Path, names: Sequence[str], registry: Any = None) -> list[str]:
+    """The benchmarks of the results ``folder`` that ``names`` stand for, a suite of the
+    catalog or of the ``registry`` files (not recorded by its own name) as its members
+    (:func:`simeval.api.targets.recorded_benchmarks`)."""
+    from simeval.api.targets import recorded_benchmarks
+    from simeval.report.collect import load_grid
+
+    return recorded_benchmarks(names, load_grid(folder).benchmarks, str(folder), registry)
 
 
 def compare_systems(

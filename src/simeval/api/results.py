@@ -86,10 +86,18 @@ class ResultsTable:
     rows: list[tuple[str, str, dict[str, float]]]
 
 
-def results_table(folder: str | Path, metric: str | None = None) -> ResultsTable:
+def results_table(
+    folder: str | Path,
+    metric: str | None = None,
+    benchmarks: Sequence[str] = (),
+    registry: Any = None,
+) -> ResultsTable:
     """What ``simeval results`` shows: each benchmark's main metric (or ``metric``, for the
     benchmarks whose results have it) for every measure, the latest record of a pair winning.
     An unknown ``metric`` is an :class:`~simeval.errors.InputError` listing the known ones.
+    ``benchmarks``: only these rows (and the measures that have one), a suite of the catalog
+    or of the ``registry`` files standing for its members
+    (:func:`simeval.api.targets.recorded_benchmarks`).
 
     Examples:
         >>> import tempfile, simeval
@@ -117,4 +125,11 @@ def results_table(folder: str | Path, metric: str | None = None) -> ResultsTable
         )
         for bench, group in latest.groupby("benchmark", sort=False)
     ]
+    if benchmarks:
+        from simeval.api.targets import recorded_benchmarks
+
+        by_name = {row[0]: row for row in rows}
+        chosen = recorded_benchmarks(benchmarks, list(by_name), str(folder), registry)
+        rows = [by_name[b] for b in chosen]
+        latest = latest[latest["benchmark"].isin([row[0] for row in rows])]
     return ResultsTable([str(m) for m in dict.fromkeys(latest["measure"])], rows)

@@ -75,10 +75,14 @@ def load_targets(
     return [load_target(n, store, reg, **how) for n in expanded]
 
 
-def member_benchmarks(names: Iterable[str], store: DataStore | None = None) -> list[Target]:
+def member_benchmarks(
+    names: Iterable[str],
+    store: DataStore | None = None,
+    registry: Registry | str | Path | Iterable[str | Path] | None = None,
+) -> list[Target]:
     """The benchmarks behind ``names``, suites expanded into their members."""
     found: list[Target] = []
-    for target in load_targets(names, store):
+    for target in load_targets(names, store, registry):
         found += list(target.members) or [target]
     return found
 
@@ -287,3 +291,53 @@ def benchmark_from_sts(
         raise InputError(None, None, f"{name}: no line has a gold score")
     data = _memory_data(name, (f"{a}\t{b}\t{g!r}" for (a, b), g in zip(rows, values, strict=True)))
     return STSBenchmark(name, name, rows, values, data=data)  # type: ignore[arg-type]
+
+
+def recorded_benchmarks(
+    names: Iterable[str],
+    recorded: Sequence[str],
+    where: str,
+    registry: Registry | str | Path | Iterable[str | Path] | None = None,
+) -> list[str]:
+    """The benchmarks of a results folder that ``names`` (given on a command line) stand for:
+    a name the folder has results for is itself (a suite recorded by its own name, as RUSSE's
+    sum or STS ALL, included); a suite of the catalog or of the registry files that is not
+    recorded (a group) is its members the folder has, groups within groups expanded. Each
+    once, in the order given.
+
+    Raises:
+        InputError: a name with no results in ``where`` (the folder): one the registry knows
+            says so; one it does not know asks for the ``--registry`` file that declares it.
+
+    Examples:
+        >>> recorded_benchmarks(["words"], ["rg65", "mc30", "russe-hj"], "results/main")
+        ['rg65', 'mc30']
+    """
+    reg = registry_of(registry)
+    found: list[str] = []
+    for name in names:
+        have = _recorded_parts(reg, name, set(recorded))
+        if have:
+            found += [n for n in have if n not in found]
+            continue
+        if name in reg.names:
+            suite = reg.suites.get(name)
+            members = f" (nor for its members {', '.join(suite.members)})" if suite else ""
+            raise InputError(None, None, f"no results for {name} in {where}{members}")
+        raise InputError(
+            None,
+            None,
+            f"no results for {name} in {where}, and neither the catalog nor a --registry file "
+            "names it (for a benchmark of your own, give the registry file that declares it: "
+            "--registry FILE)",
+        )
+    return found
+
+
+def _recorded_parts(reg: Registry, name: str, recorded: set[str]) -> list[str]:
+    """``name`` if recorded, else the recorded parts of its members (a suite's), in order."""
+    if name in recorded:
+        return [name]
+    suite = reg.suites.get(name)
+    members = suite.members if suite is not None else ()
+    return [part for m in members for part in _recorded_parts(reg, m, recorded)]

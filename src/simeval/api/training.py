@@ -43,6 +43,7 @@ SHARED = (
     "measure_options",
     "results",
     "data_dir",
+    "registry",
 )
 SECTIONS = {
     "vectors": (
@@ -81,6 +82,7 @@ class TrainSettings:
     measure_options: str = ""  # options of the vectors:/graph: measure of --evaluate
     results: Path = field(default_factory=default_folder)  # where --evaluate appends records
     data_dir: Path | None = None
+    registry: list[Path] = field(default_factory=list)  # the user's registry files
     # vectors: from a corpus
     corpus: Path | None = None
     lang: str | None = None
@@ -115,7 +117,7 @@ class TrainSettings:
 
 
 _PATHS = {"out", "results", "data_dir", "corpus", "frequency"}
-_LISTS = {"on", "exclude", "evaluate", "measure", "relations"}
+_LISTS = {"on", "exclude", "evaluate", "measure", "relations", "registry"}
 _OPTIONAL = {"kind": str, "lang": str, "vectors": str, "epochs": int}  # default None
 _WHAT = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 
@@ -124,7 +126,7 @@ def _checked(file: Path, where: str, key: str, value: Any) -> Any:
     """``value`` as the setting ``key`` takes it, or an error naming the file and the key."""
     if key in _LISTS:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return [Path(v) for v in value] if key == "relations" else list(value)
+            return [Path(v) for v in value] if key in ("relations", "registry") else list(value)
         what = "a list of strings"
     elif key in _PATHS:
         if isinstance(value, str):
@@ -234,7 +236,9 @@ def train(settings: TrainSettings, steps: Steps | None = None) -> Trained:
         from simeval.data.store import DataStore
 
         store = DataStore.from_env(s.data_dir)
-        trained.results = evaluate(trained.spec, *s.evaluate, store=store, results_dir=s.results)
+        trained.results = evaluate(
+            trained.spec, *s.evaluate, store=store, results_dir=s.results, registry=s.registry
+        )
     return trained
 
 
@@ -253,14 +257,14 @@ def _training_benchmarks(s: TrainSettings) -> tuple[Any, list[Any]]:
     if s.out.exists():
         raise InputError(s.out, None, "exists: choose a new folder (nothing is overwritten)")
     store = DataStore.from_env(s.data_dir)
-    return store, [load_target(name, store) for name in s.on]
+    return store, [load_target(name, store, s.registry) for name in s.on]
 
 
 def _excluded(s: TrainSettings, store: Any) -> list[Any]:
     """The benchmarks of ``exclude`` (suites expanded): no pair of theirs is trained on."""
     from simeval.api.targets import member_benchmarks
 
-    return member_benchmarks(s.exclude, store) if s.exclude else []
+    return member_benchmarks(s.exclude, store, s.registry) if s.exclude else []
 
 
 def _train_encoder(s: TrainSettings, steps: Steps) -> Trained:
@@ -335,7 +339,7 @@ def _train_graph(s: TrainSettings) -> Trained:
         raise InputError(None, None, "name the relation files with --relations (repeat it)")
     assert s.out is not None
     start = time.perf_counter()
-    files = target_files(s.exclude, DataStore.from_env(s.data_dir))
+    files = target_files(s.exclude, DataStore.from_env(s.data_dir), s.registry)
     data = g.read_relations(s.relations, files, s.threshold)
     folder = g.write_graph(data, s.out, s.threshold)
     record = json.loads((folder / g.RECORD).read_text(encoding="utf-8"))

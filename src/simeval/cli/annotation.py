@@ -7,9 +7,9 @@ from typing import Annotated
 
 import numpy as np
 import typer
-from rich.table import Table
 
-from simeval.cli.common import DataDir, build_app, guarded, out, plain, store_of
+from simeval.cli.common import DataDir, build_app, guarded, out, plain, print_tables, store_of
+from simeval.report.terminal import Column, TerminalTable
 
 annotation_app = typer.Typer(
     rich_markup_mode=None,
@@ -100,11 +100,12 @@ def aggregate_cmd(
         checkpoints=checkpoints,
         min_gain=min_gain,
     )
-    table = Table(title=plain(f"{out_dir}: {built.summary}"))
-    for c in ("pairwise ρ", "leave-one-out ρ", "α ordinal", "α interval", "mean SD"):
-        table.add_column(c, justify="right")
-    table.add_row(*(f"{v:.4f}" for v in vars(built.extra["agreement"]).values()))
-    out.print(table)
+    heads = ("pairwise ρ", "leave-one-out ρ", "α ordinal", "α interval", "mean SD")
+    row = [f"{v:.4f}" for v in vars(built.extra["agreement"]).values()]
+    table = TerminalTable(
+        [Column(c, number=True) for c in heads], [row], f"{out_dir}: {built.summary}"
+    )
+    print_tables([(table, [])])
 
 
 @annotation_app.command("simulate")
@@ -143,18 +144,19 @@ def simulate_cmd(
         answers_of=answers_of,
         store=store_of(data_dir),
     )
-    table = Table(title=plain(built.summary))
-    for col in ("target", "mode", "all pairs done", "90% done", "capped"):
-        table.add_column(col, justify="right")
-    for t, mode, comp, ninety in built.extra["rows"]:
-        table.add_row(
+    heads = ("target", "mode", "all pairs done", "90% done", "capped")
+    rows = [
+        [
             f"{t:g}",
             mode,
             f"{comp.mean:,.0f} ± {comp.sd:,.0f}",
             f"{ninety:,.0f}",
             f"{np.mean(comp.capped):.1f}",
-        )
-    out.print(table)
+        ]
+        for t, mode, comp, ninety in built.extra["rows"]
+    ]
+    table = TerminalTable([Column(c, number=True) for c in heads], rows, built.summary)
+    print_tables([(table, [])])
     a = built.extra["agreement"]
     out.print(
         plain(

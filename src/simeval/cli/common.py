@@ -4,6 +4,7 @@ and how results are printed and kept."""
 from __future__ import annotations
 
 import functools
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -12,13 +13,12 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from simeval.errors import SimevalError
 from simeval.report.format import number, plain_text, terminal_text
+from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
 from simeval.results.default_folder import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
 
 
@@ -140,6 +140,15 @@ ResultsIn = Annotated[
         show_envvar=True,
         help="A folder holding results.jsonl and items/ (default: your own runs' folder, "
         "where `evaluate` appends; the README's main job is results/main).",
+    ),
+]
+Wide = Annotated[
+    bool,
+    typer.Option(
+        "--wide",
+        help="Print tables whole, long names in full, however wide (default: fitted to the "
+        "terminal: long names numbered with a legend, columns that do not fit in a further "
+        "table).",
     ),
 ]
 SystemName = Annotated[
@@ -278,7 +287,40 @@ def task_options(**options: Any) -> dict[str, Any]:
     return {k: v.value if isinstance(v, Enum) else v for k, v in options.items() if v is not None}
 
 
-def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> None:
+def terminal_width() -> int:
+    """The terminal's width (``COLUMNS`` when set; 80 when there is no terminal)."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def print_tables(tables: Sequence[tuple[TerminalTable, Sequence[str]]], wide: bool = False) -> None:
+    """Print tables (:mod:`simeval.report.terminal`), each followed by its notes: fitted to
+    the terminal's width, long names numbered in one legend after the last table; with
+    ``wide``, whole."""
+    from rich.console import Console
+
+    width = terminal_width()
+    legend = Legend()
+    for table, notes in tables:
+        for part in table.parts(width, wide, legend):
+            if part.title:
+                print_wrapped(part.title, wide)
+            Console(width=10**5 if wide else width).print(part.table)
+        for note in notes:
+            print_wrapped(note, wide, "dim")
+    for line in legend.lines(width):
+        out.print(plain(line), highlight=False)
+
+
+def print_wrapped(text: str, wide: bool = False, style: str = "") -> None:
+    """A line of text (a note, a verdict) wrapped between words to the terminal's width, or
+    whole with ``wide``."""
+    for line in [text] if wide else wrap_note(text, terminal_width()):
+        out.print(plain(line, style=style), highlight=False)
+
+
+def print_results(
+    results: Sequence[Any], as_json: bool, title: str = "", wide: bool = False
+) -> None:
     """Print results: a table per task kind (or JSON lines), warnings on standard error."""
     from simeval.results.record import CONSTANT, Result
 
@@ -296,33 +338,37 @@ def print_results(results: Sequence[Any], as_json: bool, title: str = "") -> Non
     for r in results:  # counts (num_q, num_ret, ...) are in --json; the table shows metrics
         names = tuple(m for m in r.metrics if not m.startswith("num_"))
         groups.setdefault(names, []).append(r)
+    tables = []
     for metric_names, rows in groups.items():
-        table = Table(
-            title=plain(title) if title else None,
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            pad_edge=False,
-        )
-        table.add_column("benchmark")
-        for m in metric_names:
-            star = " *" if m == rows[0].main_metric else ""
-            table.add_column(terminal_text(m) + star, justify="right", no_wrap=True)
-        table.add_column("scored/gold", justify="right", no_wrap=True)
+        columns = [
+            Column("benchmark", key=True, name=True),
+            *(
+                Column(m + (" *" if m == rows[0].main_metric else ""), number=True)
+                for m in metric_names
+            ),
+            Column("scored/gold", number=True),
+        ]
+        cells = []
         for r in rows:
             cov = r.coverage
             mark = " †" if CONSTANT in r.flags else ""
-            table.add_row(
-                plain(r.benchmark),
-                *(
-                    number(r.metrics[m]) + (mark if m == r.main_metric else "")
-                    for m in metric_names
-                ),
-                f"{cov.get('scored', 0)}/{cov.get('gold', 0)}",
+            cells.append(
+                [
+                    r.benchmark,
+                    *(
+                        number(r.metrics[m]) + (mark if m == r.main_metric else "")
+                        for m in metric_names
+                    ),
+                    f"{cov.get('scored', 0)}/{cov.get('gold', 0)}",
+                ]
             )
-        out.print(table)
-    if any(CONSTANT in r.flags for r in results):
-        out.print("[dim]† constant scores: no information[/]")
-    out.print("[dim]* main metric[/]")
+        tables.append((TerminalTable(columns, cells, title, SIMPLE), []))
+    if tables:
+        notes = ["* main metric"]
+        if any(CONSTANT in r.flags for r in results):
+            notes.insert(0, "† constant scores: no information")
+        tables[-1] = (tables[-1][0], notes)
+    print_tables(tables, wide)
 
 
 def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) -> None:

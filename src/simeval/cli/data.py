@@ -6,42 +6,44 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from simeval.cli.common import (
     DataDir,
     RegistryFiles,
+    Wide,
     app,
     data_app,
     err,
     guarded,
     out,
     plain,
+    print_tables,
     registry_of,
     store_of,
 )
 from simeval.errors import InputError
+from simeval.report.terminal import Column, TerminalTable
 
 # -- data -------------------------------------------------------------------------------------
 
 
 @data_app.command("list")
-def data_list() -> None:
+def data_list(wide: Wide = False) -> None:
     """List the catalogued data sets."""
     from simeval.data.catalog import CATALOG
 
-    table = Table()
-    for c in ("name", "files", "MB", "licence", "title"):
-        table.add_column(c)
-    for e in CATALOG.values():
-        table.add_row(
-            e.name,
-            str(len(e.files)),
-            f"{sum(f.size for f in e.files) / 1e6:.1f}",
-            e.licence,
-            e.title,
-        )
-    out.print(table)
+    columns = [
+        Column("name", key=True, name=True),
+        Column("files", number=True),
+        Column("MB", number=True),
+        Column("licence", wrap=True),
+        Column("title", wrap=True),
+    ]
+    rows = [
+        [e.name, str(len(e.files)), f"{sum(f.size for f in e.files) / 1e6:.1f}", e.licence, e.title]
+        for e in CATALOG.values()
+    ]
+    print_tables([(TerminalTable(columns, rows), [])], wide)
 
 
 @data_app.command("info")
@@ -49,6 +51,8 @@ def data_list() -> None:
 def data_info(
     name: Annotated[str, typer.Argument(help="A data set or a benchmark/suite name.")],
     data_dir: DataDir = None,
+    registry: RegistryFiles = None,
+    wide: Wide = False,
 ) -> None:
     """Describe a data set (or the data sets behind a benchmark or suite): source, licence,
     citation, files and where they are found."""
@@ -56,21 +60,28 @@ def data_info(
     from simeval.data.catalog import CATALOG
 
     store = store_of(data_dir)
-    for entry_name in catalog_names(name):
+    reg = registry_of(registry)
+    found = catalog_names(name, reg)
+    if not found and name in reg.user:  # a benchmark of the user's: no catalogued data set
+        files = ", ".join(map(str, reg.files(name)))
+        out.print(plain(f"{name} (declared in {reg.user[name].path}): reads {files}"))
+    for entry_name in found:
         e = CATALOG[entry_name]
         out.print(plain(f"{e.title}", style="bold"), plain(f"({e.name})\n{e.description}\n"))
         out.print(plain(f"upstream: {e.upstream}\nlicence:  {e.licence}"))
         if e.note:
             out.print(plain(f"note:     {e.note}"))
-        table = Table()
-        for c in ("file", "bytes", "sha256", "local copy"):
-            table.add_column(c)
+        columns = [
+            Column("file", key=True, name=True, tag="f"),
+            Column("bytes", number=True),
+            Column("sha256"),
+            Column("local copy", name=True, tag="c"),
+        ]
+        rows = []
         for f in e.files:
             local = store.locate(f.path)
-            table.add_row(
-                f.path, str(f.size), f.sha256[:16] + "…", plain(str(local)) if local else "–"
-            )
-        out.print(table)
+            rows.append([f.path, str(f.size), f.sha256[:16] + "…", str(local) if local else "–"])
+        print_tables([(TerminalTable(columns, rows), [])], wide)
         out.print(plain("citation:\n" + e.citation), highlight=False)
 
 
@@ -134,7 +145,7 @@ def data_verify(
 
 @app.command("benchmarks")
 @guarded
-def benchmarks(registry: RegistryFiles = None) -> None:
+def benchmarks(registry: RegistryFiles = None, wide: Wide = False) -> None:
     """List the benchmarks and suites: the catalog's and those of --registry files (or
     SIMEVAL_REGISTRY). A registry file is TOML:
 
@@ -147,9 +158,9 @@ def benchmarks(registry: RegistryFiles = None) -> None:
     the registry file. A path to a pair file, an STS folder or a linking folder also works
     wherever a name does.
     """
-    table = Table()
-    for c in ("name", "task", "description"):
-        table.add_column(c)
-    for row in registry_of(registry).describe():
-        table.add_row(*map(plain, row))
-    out.print(table)
+    columns = [
+        Column("name", key=True, name=True),
+        Column("task"),
+        Column("description", wrap=True),
+    ]
+    print_tables([(TerminalTable(columns, registry_of(registry).describe()), [])], wide)

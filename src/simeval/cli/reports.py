@@ -2,46 +2,33 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.table import Table
 
 from simeval.cli.common import (
     DEFAULT_RESULTS,
     RESULTS_ENV,
     DataDir,
+    RegistryFiles,
     ResultsIn,
     RichSteps,
+    Wide,
     app,
     computing,
     err,
     guarded,
-    out,
     plain,
+    print_tables,
+    print_wrapped,
+    registry_of,
     store_of,
 )
 from simeval.report.format import number, p_value, terminal_text
-
-
-def _column_groups(labels: list[str], fixed: int, width: int) -> list[list[int]]:
-    """Indices of the system columns, split so that each table fits ``width`` characters
-    beside the ``fixed`` width of its benchmark and metric columns."""
-    groups: list[list[int]] = [[]]
-    used = fixed
-    for i, label in enumerate(labels):
-        need = max(len(label), 7) + 3  # cell, padding and border
-        if groups[-1] and used + need > width:
-            groups.append([])
-            used = fixed
-        groups[-1].append(i)
-        used += need
-    return groups
+from simeval.report.terminal import SIMPLE, Column, TerminalTable
 
 
 @app.command("results")
@@ -57,36 +44,35 @@ def results_cmd(
             "(spearman for STS sets and STS-B, pooled_spearman for STS years: MTEB's figures).",
         ),
     ] = None,
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="Only this benchmark's row (repeatable); a suite (of the catalog or of "
+            "--registry) gives its members' rows.",
+        ),
+    ] = None,
+    registry: RegistryFiles = None,
+    wide: Wide = False,
 ) -> None:
     """One table of the recorded results: a row per benchmark (with its main metric), a
     column per measure (the latest record of each pair wins). Systems that do not fit the
     terminal's width go on to a further table; long names are numbered, with a legend."""
     from simeval.api import results_table
 
-    table_of = results_table(folder, metric)
-    measures = table_of.measures
-    labels = [m if len(m) <= 14 else f"[{i}]" for i, m in enumerate(measures, 1)]
+    table_of = results_table(folder, metric, benchmark or (), registry_of(registry))
+    columns = [
+        Column("benchmark", key=True, name=True, tag="b"),
+        Column("metric", key=True),
+        *(Column(m, number=True, header_is_name=True) for m in table_of.measures),
+    ]
     rows = [
-        (bench, name, [number(by[m]) if m in by else "" for m in measures])
+        [bench, name, *(number(by[m]) if m in by else "" for m in table_of.measures)]
         for bench, name, by in table_of.rows
     ]
-    fixed = max(9, *(len(r[0]) for r in rows)) + max(6, *(len(r[1]) for r in rows)) + 7
-    width = shutil.get_terminal_size((80, 24)).columns  # COLUMNS as it is now
-    groups = _column_groups(labels, fixed, width)
-    for n, group in enumerate(groups, 1):
-        part = f" ({n}/{len(groups)})" if len(groups) > 1 else ""
-        title = f"{metric} per benchmark" if metric else "main metric per benchmark"
-        table = Table(title=plain(f"{title}{part}"))
-        table.add_column("benchmark", no_wrap=True)
-        table.add_column("metric", no_wrap=True)
-        for i in group:
-            table.add_column(plain(labels[i]), justify="right", no_wrap=True, min_width=6)
-        for bench, name, cells in rows:
-            table.add_row(plain(bench), plain(name), *(cells[i] for i in group))
-        out.print(table)
-    for label, m in zip(labels, measures, strict=True):
-        if label != m:
-            out.print(plain(f"{label} {m}"), highlight=False)
+    title = f"{metric} per benchmark" if metric else "main metric per benchmark"
+    print_tables([(TerminalTable(columns, rows, title), [])], wide)
 
 
 # -- reports ----------------------------------------------------------------------------------
@@ -113,7 +99,7 @@ Level = Annotated[
 
 @app.command("agreement")
 @guarded
-def agreement_cmd(data_dir: DataDir = None) -> None:
+def agreement_cmd(data_dir: DataDir = None, wide: Wide = False) -> None:
     """Inter-annotator agreement where individual ratings ship with the data (WordSim-353
     set1 and set2): average pairwise Spearman (the SimLex-999 paper's measure: 0.61 for
     WordSim-353) and leave-one-out (each rater against the mean of the others). The report
@@ -121,14 +107,16 @@ def agreement_cmd(data_dir: DataDir = None) -> None:
     from simeval.api.reporting import rater_agreement
 
     rows = rater_agreement(store_of(data_dir))
-    table = Table(title="Inter-annotator agreement (Spearman's ρ)")
-    for column in ("ratings", "pairs", "raters", "pairwise", "leave-one-out"):
-        table.add_column(column, justify="left" if column == "ratings" else "right")
-    for a in rows:
-        table.add_row(
-            a.name, str(a.items), str(a.raters), number(a.pairwise), number(a.leave_one_out)
-        )
-    out.print(table)
+    columns = [
+        Column("ratings", key=True, name=True),
+        *(Column(c, number=True) for c in ("pairs", "raters", "pairwise", "leave-one-out")),
+    ]
+    cells = [
+        [a.name, str(a.items), str(a.raters), number(a.pairwise), number(a.leave_one_out)]
+        for a in rows
+    ]
+    title = "Inter-annotator agreement (Spearman's ρ)"
+    print_tables([(TerminalTable(columns, cells, title), [])], wide)
 
 
 @app.command("report")
@@ -162,6 +150,7 @@ def report_cmd(
         ),
     ] = 0,
     data_dir: DataDir = None,
+    registry: RegistryFiles = None,
 ) -> None:
     """Write one HTML file over a results folder: the overall leaderboard (dominated systems
     dropped, ranked by the sum of main scores), top-N per benchmark, every metric with its
@@ -191,6 +180,7 @@ def report_cmd(
             jobs=jobs,
             data_dir=data_dir,
             steps=steps,
+            registry=registry_of(registry),
         )
     for warning in report.warnings:
         err.print(f"[yellow]warning:[/] {terminal_text(warning)}", highlight=False)
@@ -204,6 +194,7 @@ def report_cmd(
 
 
 class BoardFormat(StrEnum):
+    text = "text"
     markdown = "markdown"
     latex = "latex"
     csv = "csv"
@@ -219,16 +210,18 @@ def leaderboard_cmd(
         typer.Option(
             "--format",
             "-f",
-            help="markdown, latex, csv or html.",
+            help="text (a table fitted to the terminal; --wide: whole), markdown, latex, csv "
+            "or html.",
         ),
-    ] = BoardFormat.markdown,
+    ] = BoardFormat.text,
     benchmark: Annotated[
         list[str] | None,
         typer.Option(
             "--benchmark",
             "-b",
             help="Columns of the overall table (default: every benchmark; RUSSE as its four "
-            "parts, STS as ALL). Repeatable.",
+            "parts, STS as ALL). Repeatable; a suite (of the catalog or of --registry) gives "
+            "its members.",
         ),
     ] = None,
     top: Annotated[
@@ -243,15 +236,21 @@ def leaderboard_cmd(
             "--metric", "-m", help="Rank by this metric instead of the main one, where recorded."
         ),
     ] = None,
+    registry: RegistryFiles = None,
+    wide: Wide = False,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores; best per column
     marked, each metric in its declared direction. With --top N, the top N per benchmark too
     (RUSSE Tables 6-9)."""
-    from simeval.api.reporting import leaderboard
+    from simeval.api.reporting import leaderboard, leaderboard_tables
+    from simeval.report.leaderboard import to_terminal
 
-    board = leaderboard(folder, fmt.value, benchmark or (), top, keep_dominated, metric)
-    sys.stdout.write(board)
+    how = (benchmark or (), top, keep_dominated, metric, registry_of(registry))
+    if fmt is BoardFormat.text:
+        print_tables([to_terminal(table) for table in leaderboard_tables(folder, *how)], wide)
+    else:
+        sys.stdout.write(leaderboard(folder, fmt.value, *how))
 
 
 SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap"}
@@ -269,7 +268,15 @@ def _significance(value: float) -> float:
 def compare_cmd(
     a: Annotated[str, typer.Argument(help="System A: its name (or a unique part of it).")],
     b: Annotated[str, typer.Argument(help="System B.")],
-    benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="The benchmark.")],
+    benchmark: Annotated[
+        str,
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="The benchmark; a suite (of the catalog or of --registry) not recorded by "
+            "its own name compares each of its members.",
+        ),
+    ],
     folder: Annotated[
         Path,
         typer.Option(
@@ -286,32 +293,41 @@ def compare_cmd(
         float,
         typer.Option(callback=_significance, help="Significance level of the verdict (0 < α < 1)."),
     ] = 0.05,
+    registry: RegistryFiles = None,
+    wide: Wide = False,
 ) -> None:
     """Is A better than B on a benchmark? Prints A − B for every metric with its paired
     bootstrap interval, and the verdict of the test suited to the main metric: Williams' test
     for correlations, approximate randomization for AP, accuracy and MRR, the paired bootstrap
     for other aggregates."""
-    from simeval.api.reporting import compare_systems
-
-    sa, sb, v = compare_systems(folder, a, b, benchmark, replicates, seed, level)
-    out.print(plain(f"{benchmark}: A = {sa}, B = {sb}, {v.n} items"), highlight=False)
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("metric", "A", "B", f"A − B [{level:.0%} interval]", "p", "test"):
-        table.add_column(column, justify="left" if column in ("metric", "test") else "right")
-    for name, c in v.metrics.items():
-        interval = c.interval
-        span = "" if interval is None else f" [{number(interval.low)}, {number(interval.high)}]"
-        table.add_row(
-            plain(name + (" *" if name == v.main.metric else "")),
-            number(c.a),
-            number(c.b),
-            plain(number(c.difference) + span),
-            p_value(c.p_value),
-            SHORT_TESTS.get(c.test, c.test),
-        )
-    out.print(table)
+    from simeval.api.reporting import benchmarks_in, compare_systems
     from simeval.report.compare import verdict_text
 
-    verdict = verdict_text(v, alpha)
-    out.print(plain(f"verdict: {verdict}"), highlight=False, soft_wrap=False)
-    out.print(plain("* main metric; AR: approximate randomization", style="dim"))
+    for bench in benchmarks_in(folder, [benchmark], registry_of(registry)):
+        sa, sb, v = compare_systems(folder, a, b, bench, replicates, seed, level)
+        print_wrapped(f"{bench}: A = {sa}, B = {sb}, {v.n} items", wide)
+        columns = [
+            Column("metric", key=True),
+            Column("A", number=True),
+            Column("B", number=True),
+            Column(f"A − B [{level:.0%} interval]", number=True),
+            Column("p", number=True),
+            Column("test"),
+        ]
+        rows = []
+        for name, c in v.metrics.items():
+            interval = c.interval
+            span = "" if interval is None else f" [{number(interval.low)}, {number(interval.high)}]"
+            rows.append(
+                [
+                    name + (" *" if name == v.main.metric else ""),
+                    number(c.a),
+                    number(c.b),
+                    number(c.difference) + span,
+                    p_value(c.p_value),
+                    SHORT_TESTS.get(c.test, c.test),
+                ]
+            )
+        print_tables([(TerminalTable(columns, rows, box=SIMPLE), [])], wide)
+        print_wrapped(f"verdict: {verdict_text(v, alpha)}", wide)
+    print_wrapped("* main metric; AR: approximate randomization", wide, "dim")

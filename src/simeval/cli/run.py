@@ -17,6 +17,7 @@ from simeval.cli.common import (
     RegistryFiles,
     ResultsOut,
     RichSteps,
+    Wide,
     app,
     computing,
     err,
@@ -116,6 +117,7 @@ def evaluate_cmd(
     save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
     data_dir: DataDir = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Run a measure on benchmarks and suites, score it with the same code as `simeval score`,
     print the table and append the result records to RESULTS/results.jsonl."""
@@ -136,7 +138,7 @@ def evaluate_cmd(
             results_dir=results if save else None,
             on_target=lambda name: err.print(plain(f"scoring {name}", style="dim")),
         )
-    print_results(found, as_json, f"{measure}")
+    print_results(found, as_json, f"{measure}", wide)
     if save:
         said_appended(len(found), results, how_to_change=True)
 
@@ -210,7 +212,7 @@ def train_cmd(
             metavar="FILE.toml",
             help="Read the settings from a TOML file: the flags' names as keys (min-count = "
             "3), the shared ones (kind, out, on, exclude, seed, epochs, evaluate, "
-            "measure-options, results, data-dir) at the top and each trainer's under "
+            "measure-options, results, data-dir, registry) at the top and each trainer's under "
             "[vectors], [encoder], [combine] or [graph]; a flag given here overrides the file. "
             "An unknown key or a wrong type is an error naming the file and the key.",
         ),
@@ -318,6 +320,7 @@ def train_cmd(
     ] = D.measure_options,
     results: ResultsOut = DEFAULT_RESULTS,
     data_dir: DataDir = None,
+    registry: RegistryFiles = None,
 ) -> None:
     """Train a similarity model into a model folder: from a corpus, one that
     `vectors:path=FOLDER` reads (its config.json records every setting and the corpus sha256);

@@ -20,6 +20,7 @@ from simeval.cli.common import (
     Missing,
     RegistryFiles,
     SystemName,
+    Wide,
     guarded,
     keep_results,
     print_results,
@@ -39,6 +40,7 @@ def _score(
     keep: Path | None,
     name: str | None,
     as_json: bool,
+    wide: bool = False,
     title: str = "",
     read: dict[str, Any] | None = None,
     **options: Any,
@@ -54,7 +56,7 @@ def _score(
         **task_options(**options),
     )
     keep_results(results, keep, name)
-    print_results(results, as_json, title)
+    print_results(results, as_json, title, wide)
 
 
 @score_app.command("file")
@@ -93,6 +95,7 @@ def score_file(
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Score a submission against any benchmark or suite: catalog, registry or path."""
     from simeval.api import load_target
@@ -107,6 +110,7 @@ def score_file(
         keep=keep,
         name=name,
         as_json=as_json,
+        wide=wide,
         read={"column": column},
         missing=missing,
         **linking,
@@ -123,6 +127,7 @@ def score_russe(
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Score a RUSSE 2015 submission: HJ (Spearman), RT, AE, AE2 (average precision as in
     2015, plus step-wise AP, accuracy and ROC AUC). Pairs without a score count as 0, as in
@@ -134,6 +139,7 @@ def score_russe(
         keep=keep,
         name=name,
         as_json=as_json,
+        wide=wide,
         title=f"RUSSE 2015 — {file}",
         read={"column": column},
         missing=missing,
@@ -148,6 +154,7 @@ def score_sts12(
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Score SemEval-2012 STS outputs: Pearson per test set, ALL, ALLnrm and Mean."""
     _score(
@@ -157,6 +164,7 @@ def score_sts12(
         keep=keep,
         name=name,
         as_json=as_json,
+        wide=wide,
         title=f"SemEval-2012 STS — {path}",
     )
 
@@ -169,6 +177,7 @@ def score_sts(
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Score STS outputs of any year against gold files; with several datasets also ALL,
     ALLnrm and Mean."""
@@ -179,7 +188,7 @@ def score_sts(
         raise InputError(
             None, None, f"{len(gold)} --gold files but {len(pred)} --pred files; give them in pairs"
         )
-    _score(sts_target(gold), pred, data_dir=None, keep=keep, name=name, as_json=as_json)
+    _score(sts_target(gold), pred, data_dir=None, keep=keep, name=name, as_json=as_json, wide=wide)
 
 
 @score_app.command("pairs")
@@ -207,6 +216,7 @@ def score_pairs(
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Score a word-pair file against a gold pair file or a named benchmark."""
     from simeval.api import pair_target
@@ -226,6 +236,7 @@ def score_pairs(
         keep=keep,
         name=name,
         as_json=as_json,
+        wide=wide,
         read={"column": pred_column},
         missing=missing,
     )
@@ -246,6 +257,7 @@ def score_trec(
     keep: KeepIn = None,
     name: SystemName = None,
     as_json: JsonFlag = False,
+    wide: Wide = False,
 ) -> None:
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
     num_q, num_ret, num_rel, num_rel_ret."""
@@ -259,6 +271,7 @@ def score_trec(
         keep=keep,
         name=name,
         as_json=as_json,
+        wide=wide,
         complete=complete,
         max_retrieved=max_retrieved,
     )

@@ -23,6 +23,7 @@ from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import catalog, precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
+from simeval.registry import Registry
 from simeval.report import plots
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
@@ -46,6 +47,7 @@ class ReportOptions:
     references: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     benchmarks: Sequence[str] | None = None  # overall-table columns; None = the default rule
     jobs: int = 1  # processes building the benchmarks' sections (forked: they share the rows)
+    registry: Registry | None = None  # whose views the subsets show (None: the default one)
 
 
 def overall_benchmarks(grid: Grid) -> list[str]:
@@ -180,7 +182,7 @@ class ReportBuilder:
     def subset_section(self, bench: str, entries: list[Entry]) -> str:
         first = entries[0].items()
         views: dict[str, list[Subset]] = {}
-        for s in named_views(bench, first):
+        for s in named_views(bench, first, self.o.registry):
             views.setdefault(s.view, []).append(s)
         by = [*self.o.by, *(["source"] if "source" in first else [])]  # linking: per source
         for column in dict.fromkeys(by):

@@ -6,7 +6,11 @@ every benchmark of the table, the rest are ranked by the sum of their main score
 - *Beats on every benchmark*: X dominates Y when, on each benchmark, X has a score and it is
   strictly higher than Y's, or Y has none. A tie on one benchmark protects Y; a system missing a
   benchmark can dominate no one (it beats no one there).
-- *Sum*: a missing score adds 0 (as the RUSSE scorer gives a missing pair 0) and shows as "–".
+- *Sum*: an undefined score (a correlation of constant scores: recorded, no number) adds 0 (as
+  the RUSSE scorer gives a missing pair 0) and shows as "–".
+- *Missing target*: a system with no result on a benchmark of the table shows "—" there and is
+  ranked after every system that has them all (never first), by the sum of what it has; the
+  rule is printed under the table (:data:`ABSENT_NOTE`).
 - *Ranks*: competition ranking (1, 2, 2, 4): equal sums share a rank; ties are listed by name.
 - *Direction*: every main metric of the built-in kinds ranks higher first; a benchmark whose
   main metric is declared lower-is-better (``lower``) has its scores negated for "beats", the
@@ -22,8 +26,11 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.text import Text
+
 from simeval.report.format import html_text, latex_text, markdown_text, number, plain_text
 from simeval.report.html_table import Cell, html_table
+from simeval.report.terminal import Column, TerminalTable
 
 Scores = Mapping[str, Mapping[str, float]]
 
@@ -39,6 +46,10 @@ class Table:
     note: str = ""
     # cells of constant scores: shown with CONSTANT_MARK, never marked best
     constant: set[tuple[int, int]] = field(default_factory=set)
+    # cells of a target the system has no result on: shown as ABSENT
+    absent: set[tuple[int, int]] = field(default_factory=set)
+    # column -> priority on a narrow terminal: higher stays in the first part (the sum)
+    priority: dict[str, int] = field(default_factory=dict)
 
 
 CONSTANT_MARK = "†"
@@ -49,6 +60,11 @@ CONSTANT_NOTE = (
 )
 Flags = set[tuple[str, str]]  # (system, benchmark) with constant scores
 LOWER_NOTE = "Lower is better on {}: those scores enter the sum negated."
+ABSENT = "—"  # no result at all on a target (an undefined score is format.MISSING, "–")
+ABSENT_NOTE = (
+    f"{ABSENT} no result on that benchmark: a system missing any benchmark of the sum is ranked "
+    "after every system that has them all, by the sum of the scores it has."
+)
 
 
 def oriented(scores: Scores, lower: Collection[str]) -> dict[str, dict[str, float]]:
@@ -75,9 +91,10 @@ def dominators(scores: Scores, benchmarks: Sequence[str]) -> dict[str, list[str]
     return out
 
 
-def competition_ranks(values: Sequence[float]) -> list[int]:
-    """1 + the number of values strictly greater (values assumed sorted descending or not)."""
-    return [1 + sum(v > x for v in values) for x in values]
+def competition_ranks(keys: Sequence[Any]) -> list[int]:
+    """Competition ranks (1, 2, 2, 4) of sort keys, smaller first: 1 + the number of keys
+    strictly ahead."""
+    return [1 + sum(k < x for k in keys) for x in keys]
 
 
 def _mark_best(table: Table, columns: Sequence[int], lower: Collection[int] = ()) -> None:
@@ -124,14 +141,22 @@ def overall_table(
     beaten = dominators(up, benchmarks) if prune else {}
     kept = [s for s in scores if s not in beaten]
     sums = {s: float(sum(up[s][b] for b in benchmarks if _has(up, s, b))) for s in kept}
-    kept.sort(key=lambda s: (-sums[s], s))
-    ranks = competition_ranks([sums[s] for s in kept])
+    # incomplete systems after complete ones; a sum of fewer targets is not comparable
+    order = {s: (any(b not in scores[s] for b in benchmarks), -sums[s]) for s in kept}
+    kept.sort(key=lambda s: (order[s], s))
+    ranks = competition_ranks([order[s] for s in kept])
     rows = [
         [rank, s, *(scores[s][b] if _has(scores, s, b) else None for b in benchmarks), sums[s]]
         for rank, s in zip(ranks, kept, strict=True)
     ]
     title = f"Overall: sum of {metric or 'main scores'}"
-    table = Table(title, ["rank", "system", *benchmarks, "sum"], rows)
+    table = Table(title, ["rank", "system", *benchmarks, "sum"], rows, priority={"sum": 1})
+    table.absent = {
+        (i, 2 + j)
+        for i, s in enumerate(kept)
+        for j, b in enumerate(benchmarks)
+        if b not in scores[s]
+    }
     if beaten:
         table.note = "Dropped (beaten on every benchmark): " + "; ".join(
             f"{y} (by {', '.join(xs)})" for y, xs in beaten.items()
@@ -139,11 +164,15 @@ def overall_table(
     if lower:
         _add_note(table, LOWER_NOTE.format(", ".join(b for b in benchmarks if b in lower)))
     _mark_constant(table, kept, {2 + j: b for j, b in enumerate(benchmarks)}, flags)
+    if table.absent:
+        _add_note(table, ABSENT_NOTE)
     _mark_best(
         table,
-        range(2, 3 + len(benchmarks)),
+        range(2, 2 + len(benchmarks)),
         [2 + j for j, b in enumerate(benchmarks) if b in lower],
     )
+    # the best sum is the first-ranked one: an incomplete system's larger sum is not better
+    table.best |= {(i, 2 + len(benchmarks)) for i, row in enumerate(rows) if row[0] == 1}
     return table
 
 
@@ -160,7 +189,7 @@ def top_table(
     up = oriented(scores, () if higher_is_better else {benchmark})
     have = [s for s in scores if _has(scores, s, benchmark)]
     have.sort(key=lambda s: (-up[s][benchmark], s))
-    ranks = competition_ranks([up[s][benchmark] for s in have])
+    ranks = competition_ranks([-up[s][benchmark] for s in have])
     rows = [[r, s, scores[s][benchmark]] for r, s in zip(ranks, have, strict=True) if r <= n]
     table = Table(f"{benchmark}: top {n}", ["rank", "system", metric or "score"], rows)
     _mark_constant(table, [r[1] for r in rows], {2: benchmark}, flags)
@@ -170,7 +199,7 @@ def top_table(
 
 def _text(table: Table, i: int, j: int) -> str:
     """A cell as text, with the constant-scores mark where it applies."""
-    text = number(table.rows[i][j])
+    text = ABSENT if (i, j) in table.absent else number(table.rows[i][j])
     return text + " " + CONSTANT_MARK if (i, j) in table.constant else text
 
 
@@ -254,6 +283,38 @@ def to_html(table: Table) -> str:
     ]
     note = f'<p class="note">{html_text(table.note)}</p>' if table.note else ""
     return html_table(table.columns, rows, table.title, "sortable board") + note
+
+
+BENCHMARK_CAP = 20  # a benchmark's name longer than this heads its column as [b1]
+
+
+def to_terminal(table: Table) -> tuple[TerminalTable, list[str]]:
+    """The table for a terminal (:mod:`simeval.report.terminal`) and its note: rank and
+    system repeated in every part of a narrow terminal, long system names numbered, the best
+    cells in bold, the columns of ``table.priority`` first."""
+    last = len(table.columns) - 1 if table.columns[-1:] == ["sum"] else len(table.columns)
+    columns = [
+        Column(
+            c,
+            key=j < 2,
+            name=j == 1,
+            number=j != 1,
+            priority=table.priority.get(c, 0),
+            header_is_name=1 < j < last,  # a benchmark, maybe a long path
+            header_cap=BENCHMARK_CAP,
+            tag="b" if 1 < j < last else "",
+        )
+        for j, c in enumerate(table.columns)
+    ]
+    rows = [
+        [
+            Text(_text(table, i, j), style="bold" if (i, j) in table.best else "")
+            for j in range(len(row))
+        ]
+        for i, row in enumerate(table.rows)
+    ]
+    notes = [table.note] if table.note else []
+    return TerminalTable(columns, rows, table.title), notes
 
 
 RENDERERS = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv, "html": to_html}

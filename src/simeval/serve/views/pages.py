@@ -10,7 +10,7 @@ from typing import Any
 from simeval.report.format import html_text as escape
 from simeval.report.format import number
 from simeval.report.html_table import Cell, html_table, value_cell
-from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE, Table
+from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Table
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.views.markdown import markdown_html
@@ -144,7 +144,9 @@ def board_html(table: Table, mine: str | None) -> str:
     team ``mine`` highlighted, the best score of each column in bold."""
     rows = [
         [
-            value_cell(
+            Cell(ABSENT, "", "num")
+            if (i, j) in table.absent
+            else value_cell(
                 v,
                 "system" if j == 1 else "best" if (i, j) in table.best else "",
                 f" {CONSTANT_MARK}" if (i, j) in table.constant else "",
@@ -208,8 +210,9 @@ def board_page(
         '<p class="note">One row per system: run <em>n</em> of a team is its <em>n</em>-th '
         f"scored file for each target (at most {phase.runs} per target in this phase; a "
         "rejected file uses no run). Each benchmark column is its main score; <em>sum</em> "
-        "adds them (a missing score, –, counts 0) and ranks the rows, equal sums sharing a "
-        "rank. Bold: the best in its column." + yours + " Click a header to sort. Every run "
+        "adds them (an undefined score, –, counts 0) and ranks the rows, equal sums sharing a "
+        f"rank; a run with no score on a target ({ABSENT}) comes after every run that has "
+        "them all. Bold: the best in its column." + yours + " Click a header to sort. Every run "
         "is listed here; the final table also drops the <em>dominated</em> systems, those "
         "beaten on every benchmark by another one (RUSSE 2015).</p>"
     )
