@@ -1,4 +1,5 @@
-"""Every `simeval` command the README shows (in code blocks and inline code) exists, and every
+"""Every `simeval` command the README shows (in code blocks and inline code; the pages that
+were its sections too, docs/reference/commands.md's synopsis among them) exists, and every
 option it uses is one the command accepts: renaming a command or an option without updating
 the README makes this fail."""
 
