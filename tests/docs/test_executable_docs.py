@@ -8,8 +8,9 @@ carries a marker, an HTML comment on the line before it (the site renders nothin
   first command;
 - ``<!-- file: NAME -->`` the block is a file's content: written to NAME in the page's folder
   before the next command runs; ``<!-- file: by tests/… -->`` a file that test writes;
-- ``<!-- output -->`` what the run block before it printed: each number in it must be in the
-  command's output; ``<!-- output: by tests/… -->`` output that test checks.
+- ``<!-- output -->`` what the run block before it printed (lines of it, trimmed): the numbers
+  of each of its lines must all be on one line of what the command printed;
+  ``<!-- output: by tests/… -->`` output that test checks.
 
 A page's run blocks run in order in one temporary folder (a block sees what the earlier ones
 wrote), with ``../shared/data`` there pointing at the data folder, the venv's ``bin`` first on
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 MARK = re.compile(r"^\s*<!--\s*(run|file|output)(?::\s*(.*?))?\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)*")
+NUMBER = re.compile(r"(?<![\w.-])-?\d+(?:[.,]\d+)*")
 VERB = re.compile(r"(?:^|[\s;&(])simeval[ \t]+(?:--\S+[ \t]+\S+[ \t]+)*([a-z][\w-]*)", re.M)
 
 
@@ -169,7 +170,7 @@ class PageRun:
                 path.write_text(block.text, encoding="utf-8")
             elif block.kind == "run" and not block.by:
                 self.printed[block.line] = self.run(block)
-            if block is target:
+            if block.line == target.line:
                 break
         return self.printed[target.line]
 
@@ -203,13 +204,21 @@ def runs(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> Runs:
     return Runs(tmp_path_factory, data_dir)
 
 
-def numbers_missing(shown: str, printed: str) -> list[str]:
-    """The numbers of ``shown`` that ``printed`` does not hold as a whole number (0.76 is not
-    in 0.7600)."""
+def _holds(line: str, number: str) -> bool:
+    """Whether ``line`` holds ``number`` as a whole number (0.76 is not in 0.7600 nor in
+    -0.76)."""
+    return re.search(rf"(?<![\w.-]){re.escape(number)}(?![\d])", line) is not None
+
+
+def lines_missing(shown: str, printed: str) -> list[str]:
+    """The lines of ``shown`` whose numbers no single line of ``printed`` holds all of (so a
+    table row's figures must be printed in one row)."""
+    said = printed.splitlines()
     return [
-        n
-        for n in NUMBER.findall(shown)
-        if not re.search(rf"(?<![\w.-]){re.escape(n)}(?![\d])", printed)
+        line
+        for line in shown.splitlines()
+        if NUMBER.findall(line)
+        and not any(all(_holds(p, n) for n in NUMBER.findall(line)) for p in said)
     ]
 
 
@@ -223,11 +232,13 @@ def _params() -> list:
 def test_the_block_runs_and_prints_the_numbers_shown(block: Block, runs) -> None:
     printed = runs[block.page].upto(block)
     if block.output is not None:
-        assert numbers_missing(block.output.text, printed) == [], printed[-3000:]
+        assert lines_missing(block.output.text, printed) == [], printed[-3000:]
 
 
 def test_a_number_missing_from_the_output_is_found() -> None:
-    """The check itself, on hand-made text: a rounded or different figure is not there."""
-    printed = "mc30  spearman  0.7600  n 30\nrg65 -0.0606\n14,835 pairs"
-    assert numbers_missing("mc30 0.7600 30 -0.0606 14,835", printed) == []
-    assert numbers_missing("0.76 0.0606 14,836", printed) == ["0.76", "0.0606", "14,836"]
+    """The check itself, on hand-made text: a rounded or different figure is not there, nor
+    two figures of different rows shown as one row."""
+    printed = "mc30  spearman  0.7600  n 30\nrg65 -0.0606 0.9011\n14,835 pairs"
+    assert lines_missing("mc30 0.7600 30\nrg65 -0.0606\n14,835 pairs", printed) == []
+    for wrong in ["0.76", "rg65 0.0606", "14,836", "mc30 0.7600 0.9011"]:
+        assert lines_missing(wrong, printed) == [wrong]
