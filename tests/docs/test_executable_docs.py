@@ -34,7 +34,7 @@ from test_site import GENERATED
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 MARK = re.compile(r"^\s*<!--\s*(run|file|output)(?::\s*(.*?))?\s*-->\s*$")
-FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
+FENCE = re.compile(r"^(\s*)```([^\s`]*)(?:\s+[^`]*)?$")  # ```bash, ```text title="x"
 NUMBER = re.compile(r"(?<![\w.-])-?\d+(?:[.,]\d+)*")
 VERB = re.compile(r"(?:^|[\s;&(])simeval[ \t]+(?:--\S+[ \t]+\S+[ \t]+)*([a-z][\w-]*)", re.M)
 
