@@ -9,7 +9,9 @@ from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 DOCS = README.parent / "docs"
-# the pages that hold what the README used to: every command and number in them is tested
+# the pages that hold what the README used to, for the tests that check their numbers against
+# their own oracles; which blocks are run, and by whom, is each block's marker
+# (tests/docs/test_executable_docs.py), not this list
 PAGES = [
     README,
     *sorted((DOCS / "guide").glob("*.md")),

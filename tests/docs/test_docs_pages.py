@@ -61,3 +61,28 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
     per_query = pytrec_eval.RelevanceEvaluator(ns["qrels"], {"recip_rank"}).evaluate(ns["run"])
     assert ns["mrr"] == pytest.approx(np.mean([q["recip_rank"] for q in per_query.values()]))
     assert list(ns["results"]["score"]) == [r.metrics["spearman"] for r in [*ns["a"], *ns["b"]]]
+
+
+def test_the_vectors_page_figures_are_cosines_ranked_by_scipy(data_dir: Path) -> None:
+    """docs/tutorials/vectors.md: its hand-made file's MC-30 figures, from numpy cosines and
+    scipy's Spearman: over the 7 covered pairs (oov=skip) and with the 23 others scored 0."""
+    from test_executable_docs import page_blocks
+
+    blocks = page_blocks("docs/tutorials/vectors.md")
+    (made,) = [b for b in blocks if b.kind == "file"]
+    rows = [line.split() for line in made.text.splitlines()[1:]]
+    vectors = {w: np.array([float(x) for x in v]) for w, *v in rows}
+    lines = (data_dir / "mc30/EN-MC-30.txt").read_text(encoding="utf-8").splitlines()
+    gold = [(a, b, float(g)) for a, b, g in (line.split("\t") for line in lines if line)]
+
+    def cosine(a: str, b: str) -> float:
+        u, v = vectors[a], vectors[b]
+        return float(u @ v / np.linalg.norm(u) / np.linalg.norm(v))
+
+    covered = [(a, b, g) for a, b, g in gold if a in vectors and b in vectors]
+    skip = spearmanr([g for *_, g in covered], [cosine(a, b) for a, b, _ in covered])[0]
+    zero = [cosine(a, b) if a in vectors and b in vectors else 0.0 for a, b, _ in gold]
+    shown = next(b for b in blocks if b.kind == "output").text
+    assert len(covered) == 7 and "7/30" in shown
+    assert f"mc30            {spearmanr([g for *_, g in gold], zero)[0]:.4f}" in shown
+    assert f"mc30            {skip:.4f}" in shown

@@ -1,4 +1,5 @@
-"""Every `simeval` command the README shows (in code blocks and inline code) exists, and every
+"""Every `simeval` command the README shows (in code blocks and inline code; the pages that
+were its sections too, docs/reference/commands.md's synopsis among them) exists, and every
 option it uses is one the command accepts: renaming a command or an option without updating
 the README makes this fail."""
 
@@ -23,7 +24,7 @@ def readme_commands() -> list[str]:
     """The `simeval …` commands inside fenced blocks and inline code of the README and of the
     docs pages that were its sections."""
     text = readme_text.shown_text()
-    code = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
+    code = re.findall(r"```[^\n]*\n(.*?)```", text, flags=re.S)  # ```text title="x" too
     code += re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.S))
     found: list[str] = []
     for block in code:

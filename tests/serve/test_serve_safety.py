@@ -78,7 +78,8 @@ def test_a_start_with_the_wrong_database_is_refused_and_moves_nothing(
     tmp_path, serve_db, clock, mc30, monkeypatch
 ):
     """The C1 case: the campaign's database is ``serve_db``; the organiser starts the folder
-    without --db (SIMEVAL_SERVE_DB unset), so the default FOLDER/serve.db is a new file."""
+    without --db (SIMEVAL_SERVE_DB unset), so the default FOLDER/serve.db is a new file. The
+    refusal is the one docs/operating-a-server.md quotes under "The stamp"."""
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
     from simeval.serve.db.stamp import Mismatch, shown_url
