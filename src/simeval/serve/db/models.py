@@ -9,7 +9,9 @@
 - ``team``: a name and a hashed token (``token_key`` finds the row, ``token_hash`` =
   scrypt(secret, ``token_salt``) checks the secret; the token itself is never stored), its
   ``status`` (approved, pending the organiser's approval, or revoked) and when it accepted
-  the campaign's terms;
+  the campaign's terms; ``baseline`` marks a team the organisers run (its runs are shown,
+  marked, and never ranked among the teams);
+- ``announcement``: a dated note (Markdown) on the campaign's page;
 - ``submission``: one upload, stored under the server's name ``id`` (never the client's), with
   its sha256, size, time and either the result records (``status='scored'``, ``run`` = 1, 2, …)
   or the validation error (``status='rejected'``, ``run`` NULL: it does not count). The unique
@@ -42,6 +44,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -134,6 +137,7 @@ class Team(Base):
     created: Mapped[datetime] = mapped_column(DateTime)
     status: Mapped[str] = mapped_column(String(16), default=APPROVED, server_default=APPROVED)
     terms_accepted: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    baseline: Mapped[bool] = mapped_column(default=False, server_default=false())
     campaign: Mapped[Campaign] = relationship(back_populates="teams")
 
 
@@ -211,3 +215,13 @@ class ScoreHistory(Base):
     results: Mapped[list[dict] | None] = mapped_column(JSON, nullable=True)
     results_file: Mapped[str | None] = mapped_column(Text, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class Announcement(Base):
+    __tablename__ = "announcement"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id"))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    title: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)

@@ -86,8 +86,10 @@ async def _campaign_page(request: Request, w: Web, who: Organiser, name: str, me
         raise Refused(404, f"no campaign {name!r}")
     log = await run_in_threadpool(audit_log, w.service.db, found[0].id)
     rows = await run_in_threadpool(teams, w.service.db, found[0].id)
+    news = await run_in_threadpool(editing.announcements, w.service.db, found[0].id)
     now = w.clock()
-    body = partial(console.campaign_html, found[0], log, now, message=message, team_rows=rows)
+    body = partial(console.campaign_html, found[0], log, now, message=message, team_rows=rows,
+                   news=news)  # fmt: skip
     return _page(w, request, f"{found[0].title} (organiser)", lambda csrf: body(csrf=csrf), who)
 
 
@@ -211,12 +213,38 @@ async def console_teams(campaign: str, request: Request, w: W) -> Any:
                 editing.rename_team, db, campaign, team, fields.get("new_name", ""), now, actor
             )
             message = f"{team} is now {new}"
+        elif action in ("baseline", "team"):
+            on = action == "baseline"
+            await run_in_threadpool(editing.set_baseline, db, campaign, team, on, now, actor)
+            message = f"{team}: {'a baseline of the organisers' if on else 'a team'}"
         elif action == "reset":
             token = await run_in_threadpool(editing.rotate_token, db, campaign, team, now, actor)
             body = console.token_html(campaign, team, token)
             return _page(w, request, f"{campaign}: new token", lambda _: body, who)
         else:
             raise Refused(422, f"unknown action {action!r}")
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
+    return await _campaign_page(request, w, who, campaign, message)
+
+
+@router.post("/organiser/campaigns/{campaign}/announcements", response_class=HTMLResponse)
+async def console_announcements(campaign: str, request: Request, w: W) -> Any:
+    """Post an announcement, or take one down."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE, TEXT_FORM)
+    now, actor, db = w.clock(), actor_of(who), w.service.db
+    try:
+        if fields.get("action") == "withdraw":
+            number = _whole(fields, "id")
+            if number is None:
+                raise Refused(422, "which announcement?")
+            await run_in_threadpool(editing.withdraw_announcement, db, campaign, number, now, actor)
+            message = "announcement taken down"
+        else:
+            await run_in_threadpool(editing.announce, db, campaign, fields.get("title", ""),
+                                    fields.get("body", ""), now, actor)  # fmt: skip
+            message = "announcement posted"
     except InputError as exc:
         raise Refused(422, str(exc)) from None
     return await _campaign_page(request, w, who, campaign, message)

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from simeval.serve.db.storage import TooLarge
 from simeval.serve.routers.forms import BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
+from simeval.serve.service.editing import announcements
 from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import pages
@@ -39,7 +40,9 @@ async def campaign_page(campaign: str, request: Request, w: W) -> Any:
     member = team is not None and team.campaign_id == c.id
     value = w.form_value(request, browser_id)
     status = team.status if member and team is not None else None
-    body = pages.campaign_html(c, phases, w.clock(), value, member, team is not None, status)
+    news = await run_in_threadpool(announcements, w.service.db, c.id)
+    body = pages.campaign_html(c, phases, w.clock(), value, member, team is not None, status,
+                               news)  # fmt: skip
     return w.html(c.title, body, team, browser_id, request)
 
 

@@ -8,7 +8,7 @@ team's first mc30 file and first rg65 file are one system, as an STS run covered
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from simeval.report.leaderboard import Table, overall_table
@@ -47,19 +47,53 @@ def grid_of(records: Sequence[dict[str, Any]]) -> Any:
     return Grid(entries, systems, benchmarks)
 
 
+BASELINE_NOTE = (
+    "(baseline): a run of the organisers, shown for comparison, never ranked among the teams "
+    "and never dropping a team's run as dominated."
+)
+
+
 def board(
-    records: Sequence[dict[str, Any]], prune: bool, title: str = "", order: Sequence[str] = ()
+    records: Sequence[dict[str, Any]],
+    prune: bool,
+    title: str = "",
+    order: Sequence[str] = (),
+    baselines: Collection[str] = (),
 ) -> Table:
     """The overall table of these records: the columns ``simeval leaderboard`` shows (RUSSE
     as its four parts, an STS suite as ALL), in the ``order`` of the phase's targets (others
-    after them), ranked by the sum of main scores."""
+    after them), ranked by the sum of main scores. ``baselines``: the organisers' systems,
+    marked and left out of the teams' ranks (:data:`BASELINE_NOTE`)."""
     from simeval.report.html import overall_benchmarks
 
     grid = grid_of(records)
     columns = sorted(
         overall_benchmarks(grid), key=lambda b: order.index(b) if b in order else len(order)
     )
-    table = overall_table(grid.scores(), columns, prune=prune, flags=grid.flagged(CONSTANT))
+    scores, flags = grid.scores(), grid.flagged(CONSTANT)
+    baselines = set(baselines) & set(scores)
+    if not baselines:
+        table = overall_table(scores, columns, prune=prune, flags=flags)
+    else:
+        if prune:  # dominance among the teams alone
+            teams = {s: v for s, v in scores.items() if s not in baselines}
+            kept = {row[1] for row in overall_table(teams, columns, prune=True, flags=flags).rows}
+            scores = {s: v for s, v in scores.items() if s in kept or s in baselines}
+        table = overall_table(scores, columns, prune=False, flags=flags)
+        _rank_teams_only(table, baselines)
     if title:
         table.title = title
     return table
+
+
+def _rank_teams_only(table: Table, baselines: set[str]) -> None:
+    """Baseline rows lose their rank and are marked; each team's rank counts only the teams
+    ahead of it (ties kept)."""
+    ranks = [row[0] for row in table.rows]
+    teams = [r for r, row in zip(ranks, table.rows, strict=True) if row[1] not in baselines]
+    for row, rank in zip(table.rows, ranks, strict=True):
+        if row[1] in baselines:
+            row[0], row[1] = None, f"{row[1]} (baseline)"
+        else:
+            row[0] = 1 + sum(r < rank for r in teams)
+    table.note = f"{table.note} {BASELINE_NOTE}".strip()

@@ -710,7 +710,7 @@ def _phase_folder(
     store files (items copied as they are), and its final leaderboard read back from it."""
     from simeval.report.leaderboard import RENDERERS
     from simeval.results.store import ITEMS_FOLDER, load_results, save_records
-    from simeval.serve.service.board import board, records_of
+    from simeval.serve.service.board import board, records_of, system_of
     from simeval.serve.service.results import stored_records
 
     (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
@@ -722,7 +722,8 @@ def _phase_folder(
     written = [save_records(folder, [])]  # the file, also for a phase without runs
     records = load_results(folder)
     if records:
-        final = board(records, prune=True, title=title, order=order)
+        baselines = {system_of(team, sub.run or 0) for sub, team in scored if sub.team.baseline}
+        final = board(records, prune=True, title=title, order=order, baselines=baselines)
         suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
         for fmt, render in RENDERERS.items():
             path = folder / f"leaderboard.{suffix[fmt]}"

@@ -172,6 +172,7 @@ class TeamRow:
     registered: datetime
     terms_accepted: datetime | None
     scored: int
+    baseline: bool = False
 
 
 def teams(db: Database, campaign_id: int) -> list[TeamRow]:
@@ -189,6 +190,7 @@ def teams(db: Database, campaign_id: int) -> list[TeamRow]:
         ).all()
         return [
             TeamRow(t.name, t.status, utc(t.created),
-                    utc(t.terms_accepted) if t.terms_accepted else None, counts.get(t.id, 0))
+                    utc(t.terms_accepted) if t.terms_accepted else None, counts.get(t.id, 0),
+                    t.baseline)
             for t in rows
         ]  # fmt: skip

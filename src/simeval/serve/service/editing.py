@@ -34,6 +34,7 @@ from simeval.serve.db.models import (
     REVOKED,
     SCORED,
     WITHDRAWN,
+    Announcement,
     Campaign,
     Exclusion,
     Phase,
@@ -367,3 +368,68 @@ def rotate_token(
         row.token_key, row.token_salt, row.token_hash = token.key, token.salt, token.hash
         audit(s, now or datetime.now(UTC), actor, row.campaign_id, "reset token", team=row.name)
     return token.token
+
+
+def set_baseline(
+    db: Database, campaign: str, team: str, on: bool, now: datetime, actor: str = COMMAND_LINE
+) -> None:
+    """Mark a team as the organisers' baseline (its runs shown, marked, never ranked among
+    the teams) or as a team again."""
+    with db.session() as s:
+        row = _team(s, campaign, team)
+        if row.baseline != on:
+            audit(s, now, actor, row.campaign_id, "baseline" if on else "not a baseline",
+                  team=row.name)  # fmt: skip
+            row.baseline = on
+
+
+MAX_TITLE = 200  # characters of an announcement's title (its column)
+
+
+def announce(
+    db: Database, campaign: str, title: str, body: str, now: datetime, actor: str = COMMAND_LINE
+) -> int:
+    """Post an announcement (a title, and Markdown) on the campaign's page; its id."""
+    title = " ".join(title.split())
+    if not title or len(title) > MAX_TITLE:
+        raise InputError(None, None, f"an announcement has a title of 1 to {MAX_TITLE} characters")
+    if len(body) > MAX_TEXT or "\x00" in body:
+        raise InputError(None, None, f"an announcement's text has at most {MAX_TEXT:,} characters")
+    with db.session() as s:
+        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
+        if c is None:
+            raise InputError(None, None, f"no campaign {campaign!r}")
+        row = Announcement(campaign_id=c.id, at=naive(now), title=title,
+                           body=body.replace("\r\n", "\n"))  # fmt: skip
+        s.add(row)
+        s.flush()
+        audit(s, now, actor, c.id, "announce", title=title)
+        return row.id
+
+
+def withdraw_announcement(
+    db: Database, campaign: str, announcement: int, now: datetime, actor: str = COMMAND_LINE
+) -> None:
+    """Take an announcement off the campaign's page (the audit log keeps its title)."""
+    with db.session() as s:
+        row = s.scalar(
+            select(Announcement).join(Campaign, Announcement.campaign_id == Campaign.id).where(
+                Campaign.name == campaign, Announcement.id == announcement
+            )
+        )  # fmt: skip
+        if row is None:
+            raise InputError(None, None, f"no announcement {announcement} in {campaign!r}")
+        audit(s, now, actor, row.campaign_id, "withdraw announcement", title=row.title)
+        s.delete(row)
+
+
+def announcements(db: Database, campaign_id: int) -> list[Announcement]:
+    """A campaign's announcements, newest first."""
+    with db.reading() as s:
+        return list(
+            s.scalars(
+                select(Announcement)
+                .where(Announcement.campaign_id == campaign_id)
+                .order_by(Announcement.at.desc(), Announcement.id.desc())
+            )
+        )

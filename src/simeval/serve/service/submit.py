@@ -479,16 +479,17 @@ class Service:
             return p, None
         with self.db.reading() as s:
             rows = s.execute(
-                select(Team.name, Submission.run, Submission.results)
+                select(Team.name, Submission.run, Submission.results, Team.baseline)
                 .join(Team, Submission.team_id == Team.id)
                 .where(Submission.phase_id == p.id, Submission.status == SCORED)
                 .order_by(Submission.received, Submission.id)
             ).all()
         out = self.excluded(p.id)
-        kept = [(team, run, results or []) for team, run, results in rows
+        kept = [(team, run, results or []) for team, run, results, _ in rows
                 if system_of(team, run) not in out]  # fmt: skip
+        baselines = {system_of(team, run) for team, run, _, base in rows if base}
         return p, board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
-                        order=p.targets)  # fmt: skip
+                        order=p.targets, baselines=baselines)  # fmt: skip
 
     def excluded(self, phase_id: int) -> dict[str, tuple[str, str]]:
         """The phase's disqualified and withdrawn runs: ``{system: (kind, reason)}``."""

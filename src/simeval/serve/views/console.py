@@ -169,7 +169,9 @@ def teams_html(campaign: str, rows: Sequence[TeamRow], csrf: str) -> str:
             ('<button name="action" value="approve">Approve</button> '
              if r.status == "pending" else "")
             + f'<button name="action" value="{flip}">{flip.capitalize()}</button> '
-            '<button name="action" value="reset">Reset token</button>'
+            '<button name="action" value="reset">Reset token</button> '
+            + ('<button name="action" value="team">Not a baseline</button>' if r.baseline
+               else '<button name="action" value="baseline">Baseline</button>')
         )  # fmt: skip
         rename = (
             '<input name="new_name" size="12" placeholder="new name"> '
@@ -178,7 +180,7 @@ def teams_html(campaign: str, rows: Sequence[TeamRow], csrf: str) -> str:
         accepted = f"{r.terms_accepted:%Y-%m-%d %H:%M}" if r.terms_accepted else "–"
         body.append(
             [
-                escape(r.name),
+                escape(r.name) + (" <em>(baseline)</em>" if r.baseline else ""),
                 escape(r.status),
                 escape(f"{r.registered:%Y-%m-%d %H:%M}"),
                 escape(accepted),
@@ -203,6 +205,26 @@ def texts_html(campaign: str, description: str, terms: str, csrf: str) -> str:
     )
 
 
+def news_html(campaign: str, news: Sequence[Any], csrf: str) -> str:
+    """The campaign's announcements, each with a button that takes it down, and the form
+    that posts one."""
+    action = f"{BASE}/campaigns/{escape(campaign)}/announcements"
+    items = "".join(
+        f'<li><form method="post" action="{action}">{csrf_input(csrf)}'
+        f'<input type="hidden" name="id" value="{a.id}">'
+        f"<strong>{escape(a.title)}</strong> ({a.at:%Y-%m-%d %H:%M} UTC) "
+        '<button name="action" value="withdraw">Take down</button></form></li>'
+        for a in news
+    )
+    listed = f"<ul>{items}</ul>" if items else "<p>None yet.</p>"
+    return listed + (
+        f'<form method="post" action="{action}">{csrf_input(csrf)}'
+        '<p><label>Title <input name="title" required size="50" maxlength="200"></label></p>'
+        '<p><label>Text (Markdown)<br><textarea name="body" rows="4" cols="80"></textarea>'
+        '</label></p><button name="action" value="post">Post</button></form>'
+    )
+
+
 def token_html(campaign: str, team: str, token: str) -> str:
     """A team's new token, shown this once to the organiser who reset it."""
     return (
@@ -220,6 +242,7 @@ def campaign_html(
     *,
     csrf: str,
     team_rows: Sequence[TeamRow] = (),
+    news: Sequence[Any] = (),
 ) -> str:
     """One campaign: its phases (state, window, limits, runs; a form each), registration, and
     the audit log newest first."""
@@ -263,6 +286,7 @@ def campaign_html(
     parts.append(
         "<h2>Description and terms</h2>" + texts_html(c.name, c.description, c.terms, csrf)
     )
+    parts.append("<h2>Announcements</h2>" + news_html(c.name, news, csrf))
     parts.append("<h2>Audit log</h2>" + audit_html(log))
     return "".join(parts)
 

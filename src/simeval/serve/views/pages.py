@@ -274,12 +274,20 @@ def campaign_html(
     member: bool,
     signed_in: bool,
     status: str | None = None,
+    news: Sequence[Any] = (),
 ) -> str:
     """A campaign's description, phases with their input files; the upload forms for a
     ``member`` team (a note instead while its ``status`` is pending or revoked), the register
     form (with the terms to accept, when the campaign has some) and the sign-in form for a
     browser not ``signed_in``."""
     parts = [f'<div class="description">{markdown_html(c.description or "")}</div>']
+    if news:
+        items = "".join(
+            f'<li><strong>{escape(a.title)}</strong> <span class="note">'
+            f"({utc(a.at):%Y-%m-%d %H:%M} UTC)</span>{markdown_html(a.body)}</li>"
+            for a in news
+        )
+        parts.append(f'<h2>Announcements</h2><ul class="news">{items}</ul>')
     if member and status == PENDING:
         parts.append('<p class="countdown">Your team waits for the organiser\'s approval; '
                      "uploads open then.</p>")  # fmt: skip
