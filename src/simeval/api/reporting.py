@@ -163,7 +163,7 @@ def leaderboard(
         if not columns:
             raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
     render = RENDERERS[fmt]
-    flags = grid.flagged()
+    flags = grid.no_information()
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
     parts = [render(board)]
     parts += [render(grid_top(grid, b, top, flags, metric)) for b in (have if top else [])]

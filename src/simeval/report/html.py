@@ -23,14 +23,13 @@ from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import catalog, precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
-from simeval.report import plots
+from simeval.report import plots, ties
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.format import html_text, number, p_value
 from simeval.report.html_table import Cell, html_table
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
-from simeval.results.record import CONSTANT
 
 Progress = Callable[[str], None]
 
@@ -46,6 +45,7 @@ class ReportOptions:
     references: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     benchmarks: Sequence[str] | None = None  # overall-table columns; None = the default rule
     jobs: int = 1  # processes building the benchmarks' sections (forked: they share the rows)
+    figure_format: str = "png"  # or "svg" (the docs' pages: plots.FORMATS)
 
 
 def overall_benchmarks(grid: Grid) -> list[str]:
@@ -61,21 +61,61 @@ def overall_benchmarks(grid: Grid) -> list[str]:
 
 
 METRIC_NOTE = (
-    "<p class='note'>Bold: the best system on the main metric. [low, high]: the bootstrap "
-    "interval. p vs best: the test that suits the main metric (Williams for correlations, "
-    "approximate randomization for AP, accuracy, AUC and MRR), Holm-corrected; * marks p &lt; "
-    f"0.05. {CONSTANT_MARK}: constant scores, no information, never best. –: no value "
-    "(undefined, e.g. a correlation of constant scores).</p>"
+    "<p class='note'>Bold: the best informative system on the main metric. [low, high]: the "
+    "bootstrap interval. p vs best: the test that suits the main metric (Williams for "
+    "correlations, approximate randomization for AP, accuracy, AUC and MRR) on the n items "
+    f"every system scored, Holm-corrected; * marks p &lt; 0.05. {CONSTANT_MARK}: {ties.RULE}: "
+    "never best, and no test is claimed against it. –: no value (undefined, e.g. a correlation "
+    "of constant scores).</p>"
 )
+
+
+def shared_rows(entries: Sequence[Entry]) -> np.ndarray | None:
+    """The items every system with per-item rows counted (None when none has rows, or their
+    rows differ in number or do not say which counted, as linking's per-query rows: then
+    there is no shared n)."""
+    found = [e.items() for e in entries if e.has_items]
+    if (
+        not found
+        or len({_rows(it) for it in found}) > 1
+        or any("counted" not in it for it in found)
+    ):
+        return None
+    return np.logical_and.reduce([np.asarray(it["counted"], dtype=float) > 0 for it in found])
+
+
+def n_note(entries: Sequence[Entry], shared: np.ndarray | None) -> str:
+    """What n counts, when it is not the coverage's gold count (a pair in several members of
+    a suite is an item of each)."""
+    gold = {e.record.get("coverage", {}).get("gold") for e in entries}
+    if shared is None or gold == {int(shared.sum())}:
+        return ""
+    return (
+        f"<p class='note'>n = {int(shared.sum()):,} counts the items as the metrics and tests use "
+        "them: only those every system scored, and a pair that belongs to two members of a "
+        "suite once in each. scored / gold counts each system's distinct items (gold: "
+        f"{', '.join(f'{g:,}' for g in sorted(x for x in gold if x is not None))}).</p>"
+    )
+
+
+def _on_rows(entry: Entry, rows: np.ndarray | None) -> Entry:
+    """``entry`` with only ``rows`` counted (the items every system scored)."""
+    if rows is None or not entry.has_items or "counted" not in entry.items():
+        return entry
+    items = dict(entry.items())
+    items["counted"] = np.asarray(items["counted"], dtype=float) * rows
+    return Entry(entry.system, entry.record, entry.folder, items)
 
 
 def _ci(interval: Interval) -> str:
     return f"[{number(interval.low)}, {number(interval.high)}]"
 
 
-def _img(png: bytes, alt: str) -> str:
-    data = base64.b64encode(png).decode("ascii")
-    return f'<figure><img alt="{html_text(alt)}" src="data:image/png;base64,{data}"></figure>'
+def _img(image: bytes, alt: str, fmt: str = "png") -> str:
+    """A figure inlined in the page (no file beside it)."""
+    data = base64.b64encode(image).decode("ascii")
+    kind = "svg+xml" if fmt == "svg" else fmt
+    return f'<figure><img alt="{html_text(alt)}" src="data:image/{kind};base64,{data}"></figure>'
 
 
 def _table(title: str, columns: list[str], rows: list[list[str]], sort_keys: list[list]) -> str:
@@ -92,6 +132,12 @@ class ReportBuilder:
         self.grid = grid
         self.o = options
         self.progress = progress or (lambda _: None)
+        self.figures: dict[str, bytes] = {}  # name → image, every figure drawn, in order
+
+    def figure(self, name: str, image: bytes, alt: str) -> str:
+        """Keep a drawn figure under ``name`` and return it inlined."""
+        self.figures[name] = image
+        return _img(image, alt, self.o.figure_format)
 
     def entries(self, bench: str) -> list[Entry]:
         return [e for s in self.grid.systems if (e := self.grid.get(s, bench)) is not None]
@@ -99,19 +145,24 @@ class ReportBuilder:
     # -- per benchmark ---------------------------------------------------------------------
 
     def metric_table(self, bench: str, entries: list[Entry]) -> str:
-        """Every metric with its bootstrap interval, and p against the best (Holm)."""
+        """Every metric with its bootstrap interval, and p against the best (Holm): the best
+        is the best informative system (:mod:`simeval.report.ties`), tested against each
+        other informative one on the items all systems scored (the one n of the caption)."""
         o = self.o
         main = entries[0].main_metric
         task = entries[0].task
         names = [k for k in entries[0].record["metrics"] if not catalog.is_count(k, task)]
+        blank = {e.system for e in entries if e.no_information}
 
         def rank_key(e: Entry) -> float:
-            constant = CONSTANT in e.record.get("flags", [])
-            if math.isnan(e.score) or constant:
+            if math.isnan(e.score) or e.system in blank:
                 return -math.inf
             return e.score if e.higher_is_better else -e.score  # the declared direction
 
-        best = max(entries, key=rank_key)
+        best: Entry | None = max(entries, key=rank_key)
+        if best is not None and rank_key(best) == -math.inf:
+            best = None  # no system ranks anything: nobody is crowned
+        shared = shared_rows(entries)
         intervals: dict[str, dict[str, Interval]] = {}
         for e in entries:  # first: the comparisons below reuse these replicates
             if e.has_items:  # older records carry no rows: their numbers, without intervals
@@ -127,13 +178,15 @@ class ReportBuilder:
                 )
         p_raw: dict[str, float] = {}
         for e in entries:
-            if e is not best and not math.isnan(e.score) and best.has_items and e.has_items:
-                p_raw[e.system] = compare(best, e, o.replicates, o.seed, o.level, True).main.p_value
+            tested = best is not None and e is not best and e.system not in blank
+            if tested and not math.isnan(e.score) and best.has_items and e.has_items:
+                a, b = _on_rows(best, shared), _on_rows(e, shared)
+                p_raw[e.system] = compare(a, b, o.replicates, o.seed, o.level, True).main.p_value
         adjusted = dict(zip(p_raw, holm(list(p_raw.values())), strict=True)) if p_raw else {}
         rows, keys = [], []
         for e in entries:
             cis = intervals.get(e.system, {})
-            mark = f" {CONSTANT_MARK}" if CONSTANT in e.record.get("flags", []) else ""
+            mark = f" {CONSTANT_MARK}" if e.system in blank else ""
             row = [html_text(e.system) + mark]
             key: list = [e.system]
             for k in names:
@@ -155,11 +208,12 @@ class ReportBuilder:
             row.append(f"{cov.get('scored', '')} / {cov.get('gold', '')}")
             key.append(cov.get("scored"))
             p = adjusted.get(e.system)
-            row.append(
-                "best"
-                if e is best
-                else html_text(p_value(p)) + (" *" if p is not None and p < 0.05 else "")
-            )
+            if e is best:
+                row.append("best")
+            elif e.system in blank:
+                row.append("– (no information)")
+            else:
+                row.append(html_text(p_value(p)) + (" *" if p is not None and p < 0.05 else ""))
             key.append(-1.0 if e is best else p)
             rows.append(row)
             keys.append(key)
@@ -168,14 +222,19 @@ class ReportBuilder:
             columns.append("Fisher-z CI")
         columns += ["scored / gold", "p vs best (Holm)"]
         level = f"{o.level:.0%}"
+        shown_n = (
+            f"; n = {int(shared.sum()):,} items scored by every system"
+            if shared is not None
+            else ""
+        )
         table = _table(
             f"{bench}: metrics with {level} bootstrap intervals (B = {o.replicates}, "
-            f"seed {o.seed})",
+            f"seed {o.seed}){shown_n}",
             columns,
             rows,
             keys,
         )
-        return table + METRIC_NOTE
+        return table + METRIC_NOTE + n_note(entries, shared)
 
     def subset_section(self, bench: str, entries: list[Entry]) -> str:
         first = entries[0].items()
@@ -199,44 +258,57 @@ class ReportBuilder:
             )
 
         whole = {e.system: score(e, [everything])[0] for e in entries}  # the same in every view
+        shared = shared_rows(entries)
         for view, subsets in views.items():
             groups = [everything, *subsets]
-            series: dict[str, list[tuple[float, float, float]]] = {}
+            scored = {e.system: [whole[e.system], *score(e, subsets)] for e in entries}
+            series = {
+                system: [(s.value, s.interval.low, s.interval.high) for s in found]
+                for system, found in scored.items()
+            }
+            hollow = {
+                e.system: [ties.no_information(e.items(), _same(g, e).mask) for g in groups]
+                for e in entries
+            }
+            first = scored[entries[0].system]
+            metrics = [s.metric for s in first]
             rows, keys = [], []
-            scored = {}
-            for e in entries:
-                scored[e.system] = [whole[e.system], *score(e, subsets)]
-                series[e.system] = [
-                    (s.value, s.interval.low, s.interval.high) for s in scored[e.system]
-                ]
             for i, g in enumerate(groups):
-                row = [html_text(g.label), str(scored[entries[0].system][i].n)]
-                key: list = [g.label, scored[entries[0].system][i].n]
+                n = first[i].n if shared is None else int((shared & g.mask).sum())
+                row = [html_text(g.label), str(n)]
+                key: list = [g.label, n]
                 for e in entries:
                     s = scored[e.system][i]
-                    row.append(f"{number(s.value)} <small>{_ci(s.interval)}</small>")
+                    mark = f" {CONSTANT_MARK}" if hollow[e.system][i] else ""
+                    row.append(f"{number(s.value)}{mark} <small>{_ci(s.interval)}</small>")
                     key.append(s.value)
                 rows.append(row)
                 keys.append(key)
-            metric = scored[entries[0].system][1].task if len(groups) > 1 else ""
-            out.append(
-                _table(
-                    f"{bench} by {view}", ["subset", "n", *[e.system for e in entries]], rows, keys
-                )
-            )
+            columns = ["subset", "n", *[e.system for e in entries]]
+            out.append(_table(f"{bench} by {view}", columns, rows, keys))
             refs = dict(self.o.references.get(bench, {}))
-            out.append(
-                _img(
-                    plots.bars(
-                        f"{bench} by {view}",
-                        [g.label for g in groups],
-                        series,
-                        f"main metric ({metric})",
-                        refs,
-                    ),
-                    f"{bench} by {view}: bars",
-                )
+            title = f"{bench} by {view}"
+            image = plots.bars(
+                title,
+                [g.label for g in groups],
+                series,
+                metrics,
+                refs,
+                hollow,
+                self.o.figure_format,
             )
+            out.append(self.figure(f"{bench}-by-{view}", image, f"{title}: bars"))
+            if len(set(metrics)) > 1:
+                out.append(
+                    "<p class='note'>One axis per metric: "
+                    + "; ".join(
+                        f"{html_text(m)} ({', '.join(html_text(groups[i].label) for i in ix)})"
+                        for m, ix in plots.panels_by_metric(metrics).items()
+                    )
+                    + ".</p>"
+                )
+            if any(any(v) for v in hollow.values()):
+                out.append(f"<p class='note'>{CONSTANT_MARK}, hatched: {ties.RULE}.</p>")
             if refs:
                 lines = "; ".join(f"{html_text(k)} {v:.4f}" for k, v in refs.items())
                 out.append(f"<p class='note ceilings'>Reference lines: {lines}.</p>")
@@ -250,9 +322,11 @@ class ReportBuilder:
                 it = e.items()
                 keep = it["counted"] > 0
                 precision, recall = precision_recall_curve(it["gold"][keep], it["score"][keep])
-                curves[e.system] = (precision, recall, e.score)
-            return _img(
-                plots.pr_curves(f"{bench}: precision-recall", curves),
+                label = e.system + (f" {CONSTANT_MARK}" if e.no_information else "")
+                curves[label] = (precision, recall, e.score)
+            return self.figure(
+                f"{bench}-precision-recall",
+                plots.pr_curves(f"{bench}: precision-recall", curves, self.o.figure_format),
                 f"{bench}: precision-recall curves",
             )
         if kind.plot == "scatter" and (kind.plot_members or not self._in_suite(bench)):
@@ -268,8 +342,9 @@ class ReportBuilder:
                         f"{e.main_metric} = {number(e.score)}",
                     )
                 )
-            return _img(
-                plots.scatter(f"{bench}: human vs system", panels),
+            return self.figure(
+                f"{bench}-scatter",
+                plots.scatter(f"{bench}: human vs system", panels, self.o.figure_format),
                 f"{bench}: human vs system scatter",
             )
         return ""
@@ -291,7 +366,7 @@ class ReportBuilder:
             f"{len(grid.systems)} systems · {len(grid.benchmarks)} benchmarks · "
             f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
         ]
-        flags = grid.flagged()
+        flags = grid.no_information()
         board = overall_table(scores, columns, flags=flags, lower=grid.lower())
         parts.append("<h2>Overall</h2>" + to_html(board))
         parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
@@ -361,7 +436,7 @@ def grid_top(
     """The top ``n`` systems on ``bench`` by its main metric (or ``metric``), in the
     declared direction."""
     scores = {s: v for s, v in grid.scores(metric).items() if bench in v}
-    flags = grid.flagged() if flags is None else flags
+    flags = grid.no_information() if flags is None else flags
     name = metric or grid.main_metric(bench)
     return top_table(scores, bench, n, name, flags, grid.higher_is_better(bench, metric))
 
