@@ -29,6 +29,7 @@ from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.format import html_text, number, p_value
 from simeval.report.html_table import Cell, html_table
 from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
+from simeval.report.page import page
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 
 Progress = Callable[[str], None]
@@ -374,7 +375,7 @@ class ReportBuilder:
             parts.append(to_html(grid_top(grid, bench, o.top, flags)))
         parts.append("</div>")
         parts.extend(self.sections())
-        return PAGE.format(title="simeval report", body="\n".join(parts))
+        return page("simeval report", "\n".join(parts))
 
     def section(self, bench: str) -> str:
         """One benchmark's part of the page: metrics, subsets, plot."""
@@ -461,49 +462,6 @@ def build_report(
     return ReportBuilder(grid, options, progress).build(folder)
 
 
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; max-width: 1200px; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; font-size: 13px; }}
-caption {{ text-align: left; font-weight: 600; padding: 4px 0; }}
-th, td {{ border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; }}
-th {{ cursor: pointer; background: #f3f3f3; user-select: none; }}
-td:first-child, th:first-child {{ text-align: left; }}
-.board td:nth-child(2), .board th:nth-child(2) {{ text-align: left; }}
-small {{ color: #666; }} .note, .meta {{ color: #555; font-size: 13px; }}
-.tops {{ display: flex; flex-wrap: wrap; gap: 1.5em; }}
-figure {{ margin: 0.5em 0; }} img {{ max-width: 100%; }}
-</style></head><body>
-{body}
-<script>
-document.querySelectorAll("table.sortable th").forEach(function (th) {{
-  th.addEventListener("click", function () {{
-    var table = th.closest("table"), body = table.tBodies[0];
-    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
-    var down = th.dataset.order !== "desc";
-    th.dataset.order = down ? "desc" : "asc";
-    var rows = Array.prototype.slice.call(body.rows);
-    function key(row) {{
-      var cell = row.cells[col];
-      if (!cell) return "";
-      var v = cell.dataset.sort;
-      return v === undefined ? cell.textContent : parseFloat(v);
-    }}
-    rows.sort(function (a, b) {{
-      var x = key(a), y = key(b);
-      var numbers = typeof x === "number" && typeof y === "number";
-      var c = numbers ? x - y : String(x).localeCompare(String(y));
-      return down ? -c : c;
-    }});
-    rows.forEach(function (r) {{ body.appendChild(r); }});
-  }});
-}});
-</script>
-</body></html>
-"""
-
-
 def simulation_page(
     rows: list[tuple[float, str, Any, float]],
     curves: dict[str, tuple[list[int], list[float]]],
@@ -548,4 +506,4 @@ def simulation_page(
     )
     body = "<h1>Annotation campaign: count vs sd mode</h1>" + table + note
     body += _img(png, "share of pairs done against answers, per mode and target")
-    return PAGE.format(title="simeval campaign simulation", body=body)
+    return page("simeval campaign simulation", body)
