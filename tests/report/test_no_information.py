@@ -161,3 +161,14 @@ def test_a_flagged_score_beats_no_one_and_is_not_ranked() -> None:
     assert (0, 2) in table.best and (1, 2) not in table.best and (1, 4) in table.constant
     top = top_table(scores, "b1", 3, flags=flags)
     assert [r[:2] for r in top.rows] == [[1, "A"], [2, "B"], [None, "F"]]
+
+
+def test_results_in_memory_carry_their_rows(mc30: list) -> None:
+    """A result just computed is an entry with per-item rows (the docs' charts are drawn from
+    such results): its rows are read from memory, one per gold pair."""
+    from simeval.api import evaluate
+    from simeval.report.collect import entry_of
+
+    (result,) = evaluate("random:seed=1", "mc30")
+    entry = entry_of(result)
+    assert entry.has_items and len(entry.items()["score"]) == len(mc30) == 30

@@ -52,7 +52,8 @@ class Entry:
 
     @property
     def has_items(self) -> bool:
-        return bool(self.record.get("items_file"))
+        """Per-item rows in memory (a result just computed) or in the folder's items file."""
+        return self._items is not None or bool(self.record.get("items_file"))
 
     @property
     def no_information(self) -> bool:
