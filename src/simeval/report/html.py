@@ -133,7 +133,9 @@ class ReportBuilder:
         self.grid = grid
         self.o = options
         self.progress = progress or (lambda _: None)
-        self.figures: dict[str, bytes] = {}  # name → image, every figure drawn, in order
+        # name → image of every figure drawn here, in order (with jobs > 1 the sections are
+        # drawn by forked workers, whose figures stay with them: the page has them all)
+        self.figures: dict[str, bytes] = {}
 
     def figure(self, name: str, image: bytes, alt: str) -> str:
         """Keep a drawn figure under ``name`` and return it inlined."""
