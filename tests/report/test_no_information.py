@@ -172,3 +172,37 @@ def test_results_in_memory_carry_their_rows(mc30: list) -> None:
     (result,) = evaluate("random:seed=1", "mc30")
     entry = entry_of(result)
     assert entry.has_items and len(entry.items()["score"]) == len(mc30) == 30
+
+
+def test_the_reports_guide_counts_what_it_says(data_dir: Path) -> None:
+    """docs/guide/reports.md's counts: the RUSSE members' rows, distinct pairs and pairs in two
+    members, counted from the gold files here; overlap's pairs scored above 0, counted from
+    its scores (the rule's 99% is then checked by hand)."""
+    from simeval.api import evaluate
+
+    page = (Path(__file__).resolve().parents[2] / "docs/guide/reports.md").read_text("utf-8")
+    page = " ".join(page.split())
+    said = re.search(
+        r"(\d+) pairs belong to two members, so the suite has ([\d,]+) items for ([\d,]+) "
+        r"distinct pairs",
+        page,
+    )
+    assert said, "the sentence moved"
+    rows = [
+        (r["word1"], r["word2"]) for f in MEMBERS.values() for r in _rows(data_dir / "russe" / f)
+    ]
+    counted = [len(rows) - len(set(rows)), len(rows), len(set(rows))]
+    assert [int(g.replace(",", "")) for g in said.groups()] == counted
+    above = re.search(
+        r"scored above 0: HJ (\d+) of ([\d,]+), RT (\d+) of ([\d,]+), AE (\d+) of ([\d,]+), "
+        r"WordSim-353 (\d+) of ([\d,]+)\)",
+        page,
+    )
+    assert above, "the sentence moved"
+    numbers = [int(g.replace(",", "")) for g in above.groups()]
+    benches = ["russe-hj", "russe-rt", "russe-ae", "wordsim353"]
+    results = {r.benchmark: r for r in evaluate("overlap", "russe", "wordsim353")}
+    for k, n, bench in zip(numbers[::2], numbers[1::2], benches, strict=True):
+        scores = np.asarray(results[bench].items["score"], dtype=float)
+        assert (len(scores), int((scores > 0).sum())) == (n, k), bench
+        assert (n - k) / n >= 0.99  # tied at 0: no information by the stated rule
