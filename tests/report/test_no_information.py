@@ -206,3 +206,16 @@ def test_the_reports_guide_counts_what_it_says(data_dir: Path) -> None:
         scores = np.asarray(results[bench].items["score"], dtype=float)
         assert (len(scores), int((scores > 0).sum())) == (n, k), bench
         assert (n - k) / n >= 0.99  # tied at 0: no information by the stated rule
+
+
+def test_compare_gives_no_verdict_for_a_tied_system(russe: dict) -> None:
+    """`simeval compare flat signal -b russe-rt`: flat's AP is higher (the premise above), but
+    its scores are 99.99% tied, so the verdict crowns no one and still shows the test's p."""
+    from simeval.report.compare import compare, verdict_text
+
+    grid = load_grid(russe["folder"])
+    v = compare(grid.get("flat", "russe-rt"), grid.get("signal", "russe-rt"), replicates=100)
+    assert v.main.difference > 0 and v.tied == ["flat"] and v.constant == []
+    text = verdict_text(v)
+    assert text.startswith("none: the scores of flat are at least 99% tied at one value, so ")
+    assert "approximate randomization, p" in text and "better" not in text
