@@ -46,7 +46,7 @@ class ReportOptions:
     references: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     benchmarks: Sequence[str] | None = None  # overall-table columns; None = the default rule
     jobs: int = 1  # processes building the benchmarks' sections (forked: they share the rows)
-    figure_format: str = "png"  # or "svg" (the docs' pages: plots.FORMATS)
+    figure_format: str = "png"  # or "svg" (the docs' pages draw the figures so)
 
 
 def overall_benchmarks(grid: Grid) -> list[str]:
@@ -163,7 +163,7 @@ class ReportBuilder:
             return e.score if e.higher_is_better else -e.score  # the declared direction
 
         best: Entry | None = max(entries, key=rank_key)
-        if best is not None and rank_key(best) == -math.inf:
+        if rank_key(best) == -math.inf:
             best = None  # no system ranks anything: nobody is crowned
         shared = shared_rows(entries)
         intervals: dict[str, dict[str, Interval]] = {}
@@ -273,11 +273,11 @@ class ReportBuilder:
                 e.system: [ties.no_information(e.items(), _same(g, e).mask) for g in groups]
                 for e in entries
             }
-            first = scored[entries[0].system]
-            metrics = [s.metric for s in first]
+            lead = scored[entries[0].system]  # the first system's scores: n and metric names
+            metrics = [s.metric for s in lead]
             rows, keys = [], []
             for i, g in enumerate(groups):
-                n = first[i].n if shared is None else int((shared & g.mask).sum())
+                n = lead[i].n if shared is None else int((shared & g.mask).sum())
                 row = [html_text(g.label), str(n)]
                 key: list = [g.label, n]
                 for e in entries:

@@ -22,10 +22,7 @@ def _pyplot() -> Any:
     return plt
 
 
-FORMATS = ("png", "svg")
-
-
-def _png(fig: Any, fmt: str = "png") -> bytes:
+def _image(fig: Any, fmt: str = "png") -> bytes:
     """The figure as PNG (the report inlines it) or SVG (the docs' pages), closed after."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=90, bbox_inches="tight", metadata=_metadata(fmt))
@@ -121,7 +118,7 @@ def bars(
     )
     fig.suptitle(plot_text(title))
     fig.tight_layout()
-    return _png(fig, fmt)
+    return _image(fig, fmt)
 
 
 def pr_curves(
@@ -143,7 +140,7 @@ def pr_curves(
     ax.set_ylim(0, 1.02)
     ax.set_title(plot_text(title))
     _legend_outside(ax)
-    return _png(fig, fmt)
+    return _image(fig, fmt)
 
 
 def scatter(
@@ -163,7 +160,7 @@ def scatter(
         ax.axis("off")
     fig.suptitle(plot_text(title))
     fig.tight_layout()
-    return _png(fig, fmt)
+    return _image(fig, fmt)
 
 
 def _legend_outside(ax: Any) -> None:
@@ -203,4 +200,4 @@ def curves(
     ax.set_ylabel(plot_text(ylabel))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
-    return _png(fig)
+    return _image(fig)
