@@ -28,7 +28,14 @@ from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.format import html_text, number, p_value
 from simeval.report.html_table import Cell, html_table
-from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
+from simeval.report.leaderboard import (
+    CONSTANT_MARK,
+    CONSTANT_NOTE,
+    Table,
+    overall_table,
+    to_html,
+    top_table,
+)
 from simeval.report.page import page
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
 
@@ -373,9 +380,13 @@ class ReportBuilder:
         board = overall_table(scores, columns, flags=flags, lower=grid.lower())
         parts.append("<h2>Overall</h2>" + to_html(board))
         parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
-        for bench in grid.benchmarks:
-            parts.append(to_html(grid_top(grid, bench, o.top, flags)))
+        tops = [grid_top(grid, bench, o.top, flags) for bench in grid.benchmarks]
+        for top in tops:  # the † note once under the lists, not beside each
+            top.note = top.note.replace(CONSTANT_NOTE, "").strip()
+            parts.append(to_html(top))
         parts.append("</div>")
+        if any(top.constant for top in tops):
+            parts.append(f"<p class='note'>{html_text(CONSTANT_NOTE)}</p>")
         parts.extend(self.sections())
         return page("simeval report", "\n".join(parts))
 
