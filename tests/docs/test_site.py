@@ -95,3 +95,15 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
         assert (built / page).stat().st_size > 2000, page
     api = (built / "reference/python/index.html").read_text(encoding="utf-8")
     assert "simeval.api.running.evaluate" in api  # mkdocstrings rendered the docstrings
+    # the report's charts, drawn by docs/hooks/plots.py into the site only (not docs/)
+    for page, image in [("guide/reports/index.html", "russe-by-member"),
+                        ("guide/reports/index.html", "rg65-scatter"),
+                        ("tutorials/python/index.html", "russe-by-member")]:  # fmt: skip
+        html = (built / page).read_text(encoding="utf-8")
+        found = re.search(rf'<img alt="[^"]+" src="([./]*(?:tutorials/)?img/{image}\.svg)"', html)
+        assert found, (page, image)
+        assert (built / page).parent.joinpath(found.group(1)).resolve().is_file(), found.group(1)
+    svg = (built / "tutorials/img/russe-by-member.svg").read_text(encoding="utf-8")
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    assert len(re.findall(r'<g id="axes_\d+"', svg)) == 3  # sum, Spearman, AP: an axis each
+    assert not (ROOT / "docs/tutorials/img").exists()  # nothing generated lands in docs/

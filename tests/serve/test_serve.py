@@ -314,6 +314,27 @@ def test_leaderboard_and_export_equal_offline_scoring(server, clock, mc30, rg65,
     assert grid.get("beta run 2", "rg65").items()["score"].shape == (65,)
 
 
+def test_exported_leaderboard_html_is_a_styled_page(server, clock, mc30, tmp_path):
+    """The export's leaderboard.html opens on its own (issue 33, small misses): a whole page
+    with the report's stylesheet inline, a rule for each class its table uses, nothing fetched
+    from the network, and a viewport for a narrow window."""
+    client = server["client"]
+    token = register(client, "alpha")
+    assert upload(client, token, pair_file(mc30, 3)[0], target="mc30").status_code == 201
+    clock.now = TRIAL_END + timedelta(days=1)
+    out = tmp_path / "export"
+    export(server["db"], Storage(server["folder"] / "files"), "lex25", out)
+    page = (out / "trial" / "leaderboard.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    style = page[page.index("<style>") + 7 : page.index("</style>")]
+    classes = re.findall(r'<table class="([^"]+)"', page)
+    assert classes == ["sortable board"]
+    for name in classes[0].split():
+        assert f".{name}" in style or f"table.{name}" in page, name
+    assert "overflow-x: auto" in style and 'name="viewport"' in page
+    assert "alpha run 1" in page and "http://" not in page and "https://" not in page
+
+
 def test_sts_upload_scores_pearson(server, data_dir):
     client = server["client"]
     token = register(client, "alpha")

@@ -198,7 +198,7 @@ def leaderboard_tables(
         columns = [b for b in columns if b in have]
         if not columns:
             raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
-    flags = grid.flagged()
+    flags = grid.no_information()
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
     return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
 

@@ -9,6 +9,7 @@ from typing import Any
 from simeval.errors import InputError
 from simeval.kinds import TaskKind, canonical, kind
 from simeval.metrics import catalog
+from simeval.report import ties
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT
 from simeval.results.store import load_items, load_results, system_name
@@ -51,7 +52,15 @@ class Entry:
 
     @property
     def has_items(self) -> bool:
-        return bool(self.record.get("items_file"))
+        """Per-item rows in memory (a result just computed) or in the folder's items file."""
+        return self._items is not None or bool(self.record.get("items_file"))
+
+    @property
+    def no_information(self) -> bool:
+        """Constant scores, or nearly so (:mod:`simeval.report.ties`): never crowned."""
+        if CONSTANT in self.record.get("flags", []):
+            return True
+        return self.has_items and ties.no_information(self.items())
 
     def items(self) -> Items:
         """The per-item rows (read once); an error when the record was saved without them."""
@@ -92,6 +101,11 @@ class Grid:
     def flagged(self, flag: str = CONSTANT) -> set[tuple[str, str]]:
         """(system, benchmark) pairs whose record carries ``flag``."""
         return {k for k, e in self.entries.items() if flag in e.record.get("flags", [])}
+
+    def no_information(self) -> set[tuple[str, str]]:
+        """(system, benchmark) pairs whose scores carry no information (constant, or at least
+        99% tied: :mod:`simeval.report.ties`); reading the per-item rows where there are."""
+        return {k for k, e in self.entries.items() if e.no_information}
 
     def main_metric(self, benchmark: str) -> str:
         return next(e.main_metric for (_, b), e in self.entries.items() if b == benchmark)

@@ -13,8 +13,9 @@ The verdict rests on one test per main metric:
 - any other aggregate (RUSSE's sum, STS ALLnrm and Mean, a mean over suite members): the
   paired bootstrap;
 - a main metric that is undefined for either system (a correlation of constant scores): no
-  test. A system whose scores are all equal is named in ``constant``: its numbers carry no
-  information, so no verdict says it is better.
+  test. A system whose scores are all equal is named in ``constant``, one whose scores are
+  at least 99% tied at one value in ``tied`` (:mod:`simeval.report.ties`): their numbers
+  carry no information, so no verdict says either is better (the test's p is still shown).
 
 Every metric also gets the paired-bootstrap interval of A − B.
 """
@@ -58,6 +59,7 @@ class Verdict:
     metrics: dict[str, Comparison]
     constant: list[str] = field(default_factory=list)  # systems whose scores are all equal
     higher_is_better: bool = True  # the main metric's declared direction
+    tied: list[str] = field(default_factory=list)  # not constant, but 99% tied: no information
 
     @property
     def better(self) -> str:
@@ -148,7 +150,10 @@ def compare(
         if not (np.isfinite(c.a) and np.isfinite(c.b)):
             boot[k] = Comparison(k, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
     constant = [e.system for e in (a, b) if CONSTANT in e.record.get("flags", [])]
-    return Verdict(a.benchmark, a.system, b.system, n, chosen, boot, constant, a.higher_is_better)
+    tied = [e.system for e in (a, b) if e.no_information and e.system not in constant]
+    return Verdict(
+        a.benchmark, a.system, b.system, n, chosen, boot, constant, a.higher_is_better, tied
+    )
 
 
 def verdict_text(v: Verdict, alpha: float = 0.05) -> str:
@@ -159,6 +164,12 @@ def verdict_text(v: Verdict, alpha: float = 0.05) -> str:
         return (
             f"none: the scores of {' and '.join(v.constant)} are constant, so {m.metric} "
             "carries no information"
+        )
+    if v.tied:
+        test = f"{m.test}, p {p_is(m.p_value)}" if m.p_value == m.p_value else m.test
+        return (
+            f"none: the scores of {' and '.join(v.tied)} are at least 99% tied at one value, "
+            f"so {m.metric} reflects how ties are broken ({test}: no verdict)"
         )
     if m.p_value != m.p_value:
         return f"none: {m.metric} is undefined for one of the systems"

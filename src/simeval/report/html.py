@@ -24,14 +24,21 @@ from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import catalog, precision_recall_curve
 from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
 from simeval.registry import Registry
-from simeval.report import plots
+from simeval.report import plots, ties
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import CORRELATIONS, compare
 from simeval.report.format import html_text, number, p_value
 from simeval.report.html_table import Cell, html_table
-from simeval.report.leaderboard import CONSTANT_MARK, Table, overall_table, to_html, top_table
+from simeval.report.leaderboard import (
+    CONSTANT_MARK,
+    CONSTANT_NOTE,
+    Table,
+    overall_table,
+    to_html,
+    top_table,
+)
+from simeval.report.page import page
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
-from simeval.results.record import CONSTANT
 
 Progress = Callable[[str], None]
 
@@ -48,6 +55,7 @@ class ReportOptions:
     benchmarks: Sequence[str] | None = None  # overall-table columns; None = the default rule
     jobs: int = 1  # processes building the benchmarks' sections (forked: they share the rows)
     registry: Registry | None = None  # whose views the subsets show (None: the default one)
+    figure_format: str = "png"  # or "svg" (the docs' pages draw the figures so)
 
 
 def overall_benchmarks(grid: Grid) -> list[str]:
@@ -63,21 +71,61 @@ def overall_benchmarks(grid: Grid) -> list[str]:
 
 
 METRIC_NOTE = (
-    "<p class='note'>Bold: the best system on the main metric. [low, high]: the bootstrap "
-    "interval. p vs best: the test that suits the main metric (Williams for correlations, "
-    "approximate randomization for AP, accuracy, AUC and MRR), Holm-corrected; * marks p &lt; "
-    f"0.05. {CONSTANT_MARK}: constant scores, no information, never best. –: no value "
-    "(undefined, e.g. a correlation of constant scores).</p>"
+    "<p class='note'>Bold: the best informative system on the main metric. [low, high]: the "
+    "bootstrap interval. p vs best: the test that suits the main metric (Williams for "
+    "correlations, approximate randomization for AP, accuracy, AUC and MRR) on the n items "
+    f"every system scored, Holm-corrected; * marks p &lt; 0.05. {CONSTANT_MARK}: {ties.RULE}: "
+    "never best, and no test is claimed against it. –: no value (undefined, e.g. a correlation "
+    "of constant scores).</p>"
 )
+
+
+def shared_rows(entries: Sequence[Entry]) -> np.ndarray | None:
+    """The items every system with per-item rows counted (None when none has rows, or their
+    rows differ in number or do not say which counted, as linking's per-query rows: then
+    there is no shared n)."""
+    found = [e.items() for e in entries if e.has_items]
+    if (
+        not found
+        or len({_rows(it) for it in found}) > 1
+        or any("counted" not in it for it in found)
+    ):
+        return None
+    return np.logical_and.reduce([np.asarray(it["counted"], dtype=float) > 0 for it in found])
+
+
+def n_note(entries: Sequence[Entry], shared: np.ndarray | None) -> str:
+    """What n counts, when it is not the coverage's gold count (a pair in several members of
+    a suite is an item of each)."""
+    gold = {e.record.get("coverage", {}).get("gold") for e in entries}
+    if shared is None or gold == {int(shared.sum())}:
+        return ""
+    return (
+        f"<p class='note'>n = {int(shared.sum()):,} counts the items as the metrics and tests use "
+        "them: only those every system scored, and a pair that belongs to two members of a "
+        "suite once in each. scored / gold counts each system's distinct items (gold: "
+        f"{', '.join(f'{g:,}' for g in sorted(x for x in gold if x is not None))}).</p>"
+    )
+
+
+def _on_rows(entry: Entry, rows: np.ndarray | None) -> Entry:
+    """``entry`` with only ``rows`` counted (the items every system scored)."""
+    if rows is None or not entry.has_items or "counted" not in entry.items():
+        return entry
+    items = dict(entry.items())
+    items["counted"] = np.asarray(items["counted"], dtype=float) * rows
+    return Entry(entry.system, entry.record, entry.folder, items)
 
 
 def _ci(interval: Interval) -> str:
     return f"[{number(interval.low)}, {number(interval.high)}]"
 
 
-def _img(png: bytes, alt: str) -> str:
-    data = base64.b64encode(png).decode("ascii")
-    return f'<figure><img alt="{html_text(alt)}" src="data:image/png;base64,{data}"></figure>'
+def _img(image: bytes, alt: str, fmt: str = "png") -> str:
+    """A figure inlined in the page (no file beside it)."""
+    data = base64.b64encode(image).decode("ascii")
+    kind = "svg+xml" if fmt == "svg" else fmt
+    return f'<figure><img alt="{html_text(alt)}" src="data:image/{kind};base64,{data}"></figure>'
 
 
 def _table(title: str, columns: list[str], rows: list[list[str]], sort_keys: list[list]) -> str:
@@ -94,6 +142,14 @@ class ReportBuilder:
         self.grid = grid
         self.o = options
         self.progress = progress or (lambda _: None)
+        # name → image of every figure drawn here, in order (with jobs > 1 the sections are
+        # drawn by forked workers, whose figures stay with them: the page has them all)
+        self.figures: dict[str, bytes] = {}
+
+    def figure(self, name: str, image: bytes, alt: str) -> str:
+        """Keep a drawn figure under ``name`` and return it inlined."""
+        self.figures[name] = image
+        return _img(image, alt, self.o.figure_format)
 
     def entries(self, bench: str) -> list[Entry]:
         return [e for s in self.grid.systems if (e := self.grid.get(s, bench)) is not None]
@@ -101,19 +157,24 @@ class ReportBuilder:
     # -- per benchmark ---------------------------------------------------------------------
 
     def metric_table(self, bench: str, entries: list[Entry]) -> str:
-        """Every metric with its bootstrap interval, and p against the best (Holm)."""
+        """Every metric with its bootstrap interval, and p against the best (Holm): the best
+        is the best informative system (:mod:`simeval.report.ties`), tested against each
+        other informative one on the items all systems scored (the one n of the caption)."""
         o = self.o
         main = entries[0].main_metric
         task = entries[0].task
         names = [k for k in entries[0].record["metrics"] if not catalog.is_count(k, task)]
+        blank = {e.system for e in entries if e.no_information}
 
         def rank_key(e: Entry) -> float:
-            constant = CONSTANT in e.record.get("flags", [])
-            if math.isnan(e.score) or constant:
+            if math.isnan(e.score) or e.system in blank:
                 return -math.inf
             return e.score if e.higher_is_better else -e.score  # the declared direction
 
-        best = max(entries, key=rank_key)
+        best: Entry | None = max(entries, key=rank_key)
+        if rank_key(best) == -math.inf:
+            best = None  # no system ranks anything: nobody is crowned
+        shared = shared_rows(entries)
         intervals: dict[str, dict[str, Interval]] = {}
         for e in entries:  # first: the comparisons below reuse these replicates
             if e.has_items:  # older records carry no rows: their numbers, without intervals
@@ -129,13 +190,15 @@ class ReportBuilder:
                 )
         p_raw: dict[str, float] = {}
         for e in entries:
-            if e is not best and not math.isnan(e.score) and best.has_items and e.has_items:
-                p_raw[e.system] = compare(best, e, o.replicates, o.seed, o.level, True).main.p_value
+            tested = best is not None and e is not best and e.system not in blank
+            if tested and not math.isnan(e.score) and best.has_items and e.has_items:
+                a, b = _on_rows(best, shared), _on_rows(e, shared)
+                p_raw[e.system] = compare(a, b, o.replicates, o.seed, o.level, True).main.p_value
         adjusted = dict(zip(p_raw, holm(list(p_raw.values())), strict=True)) if p_raw else {}
         rows, keys = [], []
         for e in entries:
             cis = intervals.get(e.system, {})
-            mark = f" {CONSTANT_MARK}" if CONSTANT in e.record.get("flags", []) else ""
+            mark = f" {CONSTANT_MARK}" if e.system in blank else ""
             row = [html_text(e.system) + mark]
             key: list = [e.system]
             for k in names:
@@ -157,11 +220,12 @@ class ReportBuilder:
             row.append(f"{cov.get('scored', '')} / {cov.get('gold', '')}")
             key.append(cov.get("scored"))
             p = adjusted.get(e.system)
-            row.append(
-                "best"
-                if e is best
-                else html_text(p_value(p)) + (" *" if p is not None and p < 0.05 else "")
-            )
+            if e is best:
+                row.append("best")
+            elif e.system in blank:
+                row.append("– (no information)")
+            else:
+                row.append(html_text(p_value(p)) + (" *" if p is not None and p < 0.05 else ""))
             key.append(-1.0 if e is best else p)
             rows.append(row)
             keys.append(key)
@@ -170,14 +234,19 @@ class ReportBuilder:
             columns.append("Fisher-z CI")
         columns += ["scored / gold", "p vs best (Holm)"]
         level = f"{o.level:.0%}"
+        shown_n = (
+            f"; n = {int(shared.sum()):,} items scored by every system"
+            if shared is not None
+            else ""
+        )
         table = _table(
             f"{bench}: metrics with {level} bootstrap intervals (B = {o.replicates}, "
-            f"seed {o.seed})",
+            f"seed {o.seed}){shown_n}",
             columns,
             rows,
             keys,
         )
-        return table + METRIC_NOTE
+        return table + METRIC_NOTE + n_note(entries, shared)
 
     def subset_section(self, bench: str, entries: list[Entry]) -> str:
         first = entries[0].items()
@@ -201,44 +270,57 @@ class ReportBuilder:
             )
 
         whole = {e.system: score(e, [everything])[0] for e in entries}  # the same in every view
+        shared = shared_rows(entries)
         for view, subsets in views.items():
             groups = [everything, *subsets]
-            series: dict[str, list[tuple[float, float, float]]] = {}
+            scored = {e.system: [whole[e.system], *score(e, subsets)] for e in entries}
+            series = {
+                system: [(s.value, s.interval.low, s.interval.high) for s in found]
+                for system, found in scored.items()
+            }
+            hollow = {
+                e.system: [ties.no_information(e.items(), _same(g, e).mask) for g in groups]
+                for e in entries
+            }
+            lead = scored[entries[0].system]  # the first system's scores: n and metric names
+            metrics = [s.metric for s in lead]
             rows, keys = [], []
-            scored = {}
-            for e in entries:
-                scored[e.system] = [whole[e.system], *score(e, subsets)]
-                series[e.system] = [
-                    (s.value, s.interval.low, s.interval.high) for s in scored[e.system]
-                ]
             for i, g in enumerate(groups):
-                row = [html_text(g.label), str(scored[entries[0].system][i].n)]
-                key: list = [g.label, scored[entries[0].system][i].n]
+                n = lead[i].n if shared is None else int((shared & g.mask).sum())
+                row = [html_text(g.label), str(n)]
+                key: list = [g.label, n]
                 for e in entries:
                     s = scored[e.system][i]
-                    row.append(f"{number(s.value)} <small>{_ci(s.interval)}</small>")
+                    mark = f" {CONSTANT_MARK}" if hollow[e.system][i] else ""
+                    row.append(f"{number(s.value)}{mark} <small>{_ci(s.interval)}</small>")
                     key.append(s.value)
                 rows.append(row)
                 keys.append(key)
-            metric = scored[entries[0].system][1].task if len(groups) > 1 else ""
-            out.append(
-                _table(
-                    f"{bench} by {view}", ["subset", "n", *[e.system for e in entries]], rows, keys
-                )
-            )
+            columns = ["subset", "n", *[e.system for e in entries]]
+            out.append(_table(f"{bench} by {view}", columns, rows, keys))
             refs = dict(self.o.references.get(bench, {}))
-            out.append(
-                _img(
-                    plots.bars(
-                        f"{bench} by {view}",
-                        [g.label for g in groups],
-                        series,
-                        f"main metric ({metric})",
-                        refs,
-                    ),
-                    f"{bench} by {view}: bars",
-                )
+            title = f"{bench} by {view}"
+            image = plots.bars(
+                title,
+                [g.label for g in groups],
+                series,
+                metrics,
+                refs,
+                hollow,
+                self.o.figure_format,
             )
+            out.append(self.figure(f"{bench}-by-{view}", image, f"{title}: bars"))
+            if len(set(metrics)) > 1:
+                out.append(
+                    "<p class='note'>One axis per metric: "
+                    + "; ".join(
+                        f"{html_text(m)} ({', '.join(html_text(groups[i].label) for i in ix)})"
+                        for m, ix in plots.panels_by_metric(metrics).items()
+                    )
+                    + ".</p>"
+                )
+            if any(any(v) for v in hollow.values()):
+                out.append(f"<p class='note'>{CONSTANT_MARK}, hatched: {ties.RULE}.</p>")
             if refs:
                 lines = "; ".join(f"{html_text(k)} {v:.4f}" for k, v in refs.items())
                 out.append(f"<p class='note ceilings'>Reference lines: {lines}.</p>")
@@ -252,9 +334,11 @@ class ReportBuilder:
                 it = e.items()
                 keep = it["counted"] > 0
                 precision, recall = precision_recall_curve(it["gold"][keep], it["score"][keep])
-                curves[e.system] = (precision, recall, e.score)
-            return _img(
-                plots.pr_curves(f"{bench}: precision-recall", curves),
+                label = e.system + (f" {CONSTANT_MARK}" if e.no_information else "")
+                curves[label] = (precision, recall, e.score)
+            return self.figure(
+                f"{bench}-precision-recall",
+                plots.pr_curves(f"{bench}: precision-recall", curves, self.o.figure_format),
                 f"{bench}: precision-recall curves",
             )
         if kind.plot == "scatter" and (kind.plot_members or not self._in_suite(bench)):
@@ -270,8 +354,9 @@ class ReportBuilder:
                         f"{e.main_metric} = {number(e.score)}",
                     )
                 )
-            return _img(
-                plots.scatter(f"{bench}: human vs system", panels),
+            return self.figure(
+                f"{bench}-scatter",
+                plots.scatter(f"{bench}: human vs system", panels, self.o.figure_format),
                 f"{bench}: human vs system scatter",
             )
         return ""
@@ -293,15 +378,19 @@ class ReportBuilder:
             f"{len(grid.systems)} systems · {len(grid.benchmarks)} benchmarks · "
             f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
         ]
-        flags = grid.flagged()
+        flags = grid.no_information()
         board = overall_table(scores, columns, flags=flags, lower=grid.lower())
         parts.append("<h2>Overall</h2>" + to_html(board))
         parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
-        for bench in grid.benchmarks:
-            parts.append(to_html(grid_top(grid, bench, o.top, flags)))
+        tops = [grid_top(grid, bench, o.top, flags) for bench in grid.benchmarks]
+        for top in tops:  # the † note once under the lists, not beside each
+            top.note = top.note.replace(CONSTANT_NOTE, "").strip()
+            parts.append(to_html(top))
         parts.append("</div>")
+        if any(top.constant for top in tops):
+            parts.append(f"<p class='note'>{html_text(CONSTANT_NOTE)}</p>")
         parts.extend(self.sections())
-        return PAGE.format(title="simeval report", body="\n".join(parts))
+        return page("simeval report", "\n".join(parts))
 
     def section(self, bench: str) -> str:
         """One benchmark's part of the page: metrics, subsets, plot."""
@@ -363,7 +452,7 @@ def grid_top(
     """The top ``n`` systems on ``bench`` by its main metric (or ``metric``), in the
     declared direction."""
     scores = {s: v for s, v in grid.scores(metric).items() if bench in v}
-    flags = grid.flagged() if flags is None else flags
+    flags = grid.no_information() if flags is None else flags
     name = metric or grid.main_metric(bench)
     return top_table(scores, bench, n, name, flags, grid.higher_is_better(bench, metric))
 
@@ -386,49 +475,6 @@ def build_report(
 ) -> str:
     """The whole report as one HTML string."""
     return ReportBuilder(grid, options, progress).build(folder)
-
-
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; max-width: 1200px; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; font-size: 13px; }}
-caption {{ text-align: left; font-weight: 600; padding: 4px 0; }}
-th, td {{ border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; }}
-th {{ cursor: pointer; background: #f3f3f3; user-select: none; }}
-td:first-child, th:first-child {{ text-align: left; }}
-.board td:nth-child(2), .board th:nth-child(2) {{ text-align: left; }}
-small {{ color: #666; }} .note, .meta {{ color: #555; font-size: 13px; }}
-.tops {{ display: flex; flex-wrap: wrap; gap: 1.5em; }}
-figure {{ margin: 0.5em 0; }} img {{ max-width: 100%; }}
-</style></head><body>
-{body}
-<script>
-document.querySelectorAll("table.sortable th").forEach(function (th) {{
-  th.addEventListener("click", function () {{
-    var table = th.closest("table"), body = table.tBodies[0];
-    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
-    var down = th.dataset.order !== "desc";
-    th.dataset.order = down ? "desc" : "asc";
-    var rows = Array.prototype.slice.call(body.rows);
-    function key(row) {{
-      var cell = row.cells[col];
-      if (!cell) return "";
-      var v = cell.dataset.sort;
-      return v === undefined ? cell.textContent : parseFloat(v);
-    }}
-    rows.sort(function (a, b) {{
-      var x = key(a), y = key(b);
-      var numbers = typeof x === "number" && typeof y === "number";
-      var c = numbers ? x - y : String(x).localeCompare(String(y));
-      return down ? -c : c;
-    }});
-    rows.forEach(function (r) {{ body.appendChild(r); }});
-  }});
-}});
-</script>
-</body></html>
-"""
 
 
 def simulation_page(
@@ -475,4 +521,4 @@ def simulation_page(
     )
     body = "<h1>Annotation campaign: count vs sd mode</h1>" + table + note
     body += _img(png, "share of pairs done against answers, per mode and target")
-    return PAGE.format(title="simeval campaign simulation", body=body)
+    return page("simeval campaign simulation", body)

@@ -5,13 +5,18 @@ every benchmark of the table, the rest are ranked by the sum of their main score
 
 - *Beats on every benchmark*: X dominates Y when, on each benchmark, X has a score and it is
   strictly higher than Y's, or Y has none. A tie on one benchmark protects Y; a system missing a
-  benchmark can dominate no one (it beats no one there).
+  benchmark can dominate no one (it beats no one there). A score that carries no information
+  (``flags``: constant or nearly all tied, :mod:`simeval.report.ties`) counts as a tie: it
+  beats no one and protects its system.
 - *Sum*: an undefined score (a correlation of constant scores: recorded, no number) adds 0 (as
-  the RUSSE scorer gives a missing pair 0) and shows as "–".
+  the RUSSE scorer gives a missing pair 0) and shows as "–". A sum that adds a flagged score
+  (no information) is marked too and not ranked: its rows follow the ranked ones, rank "–", so
+  a tie-inflated sum is never ranked first.
 - *Missing target*: a system with no result on a benchmark of the table shows "—" there and is
   ranked after every system that has them all (never first), by the sum of what it has; the
   rule is printed under the table (:data:`ABSENT_NOTE`).
 - *Ranks*: competition ranking (1, 2, 2, 4): equal sums share a rank; ties are listed by name.
+  A top list ranks the informative scores only; the flagged ones follow them, rank "–".
 - *Direction*: every main metric of the built-in kinds ranks higher first; a benchmark whose
   main metric is declared lower-is-better (``lower``) has its scores negated for "beats", the
   sum and the best mark (:func:`oriented`).
@@ -54,9 +59,10 @@ class Table:
 
 CONSTANT_MARK = "†"
 CONSTANT_NOTE = (
-    f"{CONSTANT_MARK} constant scores: every item scored the same, so the number carries no "
-    "information (RUSSE's 2015 AP gives such a ranking 0.75 on a half-related set); never "
-    "marked best. – no score (undefined, e.g. a correlation of constant scores)."
+    f"{CONSTANT_MARK} constant scores, or nearly (at least 99% of the items tied at one score): "
+    "the number carries no information (RUSSE's 2015 AP gives an all-tied ranking 0.75 on a "
+    "half-related set); never marked best or ranked first, it beats no one. – no score "
+    "(undefined, e.g. a correlation of constant scores)."
 )
 Flags = set[tuple[str, str]]  # (system, benchmark) with constant scores
 LOWER_NOTE = "Lower is better on {}: those scores enter the sum negated."
@@ -78,15 +84,21 @@ def _has(scores: Scores, system: str, benchmark: str) -> bool:
     return value is not None and not math.isnan(value)
 
 
-def dominators(scores: Scores, benchmarks: Sequence[str]) -> dict[str, list[str]]:
-    """For every dominated system, the systems that beat it on every benchmark."""
+def dominators(
+    scores: Scores, benchmarks: Sequence[str], flags: Flags = frozenset()
+) -> dict[str, list[str]]:
+    """For every dominated system, the systems that beat it on every benchmark (a flagged
+    score counts as a tie: module docstring)."""
+
+    def beats(x: str, y: str, b: str) -> bool:
+        if not _has(scores, x, b) or (x, b) in flags:
+            return False
+        return not _has(scores, y, b) or ((y, b) not in flags and scores[x][b] > scores[y][b])
+
     out: dict[str, list[str]] = {}
     for y in scores:
         for x in scores:
-            if x != y and all(
-                _has(scores, x, b) and (not _has(scores, y, b) or scores[x][b] > scores[y][b])
-                for b in benchmarks
-            ):
+            if x != y and all(beats(x, y, b) for b in benchmarks):
                 out.setdefault(y, []).append(x)
     return out
 
@@ -138,13 +150,16 @@ def overall_table(
     after dropping dominated ones (``lower``: benchmarks whose metric ranks lower first)."""
     lower = set(lower) & set(benchmarks)
     up = oriented(scores, lower)
-    beaten = dominators(up, benchmarks) if prune else {}
+    beaten = dominators(up, benchmarks, flags) if prune else {}
     kept = [s for s in scores if s not in beaten]
     sums = {s: float(sum(up[s][b] for b in benchmarks if _has(up, s, b))) for s in kept}
+    # a sum that adds a no-information score is not ranked (module docstring)
+    blind = {s for s in kept if any(_has(up, s, b) and (s, b) in flags for b in benchmarks)}
     # incomplete systems after complete ones; a sum of fewer targets is not comparable
     order = {s: (any(b not in scores[s] for b in benchmarks), -sums[s]) for s in kept}
-    kept.sort(key=lambda s: (order[s], s))
-    ranks = competition_ranks([order[s] for s in kept])
+    kept.sort(key=lambda s: (s in blind, order[s], s))
+    ranked = [s for s in kept if s not in blind]
+    ranks = [*competition_ranks([order[s] for s in ranked]), *[None] * len(blind)]
     rows = [
         [rank, s, *(scores[s][b] if _has(scores, s, b) else None for b in benchmarks), sums[s]]
         for rank, s in zip(ranks, kept, strict=True)
@@ -163,7 +178,9 @@ def overall_table(
         )
     if lower:
         _add_note(table, LOWER_NOTE.format(", ".join(b for b in benchmarks if b in lower)))
+    sum_column = 2 + len(benchmarks)
     _mark_constant(table, kept, {2 + j: b for j, b in enumerate(benchmarks)}, flags)
+    table.constant |= {(i, sum_column) for i, s in enumerate(kept) if s in blind}
     if table.absent:
         _add_note(table, ABSENT_NOTE)
     _mark_best(
@@ -185,12 +202,19 @@ def top_table(
     higher_is_better: bool = True,
 ) -> Table:
     """The systems ranked 1..n on one benchmark (all systems tied at rank n included), in
-    the main metric's direction."""
+    the main metric's direction; flagged scores (no information) are not ranked: they follow,
+    rank None, while the list is shorter than ``n``."""
     up = oriented(scores, () if higher_is_better else {benchmark})
     have = [s for s in scores if _has(scores, s, benchmark)]
     have.sort(key=lambda s: (-up[s][benchmark], s))
-    ranks = competition_ranks([-up[s][benchmark] for s in have])
-    rows = [[r, s, scores[s][benchmark]] for r, s in zip(ranks, have, strict=True) if r <= n]
+    ranked = [s for s in have if (s, benchmark) not in flags]
+    ranks = competition_ranks([-up[s][benchmark] for s in ranked])
+    rows: list[list[Any]] = [
+        [r, s, scores[s][benchmark]] for r, s in zip(ranks, ranked, strict=True) if r <= n
+    ]
+    for s in have:
+        if (s, benchmark) in flags and len(rows) < n:
+            rows.append([None, s, scores[s][benchmark]])
     table = Table(f"{benchmark}: top {n}", ["rank", "system", metric or "score"], rows)
     _mark_constant(table, [r[1] for r in rows], {2: benchmark}, flags)
     _mark_best(table, [2], () if higher_is_better else [2])

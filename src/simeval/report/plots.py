@@ -22,63 +22,108 @@ def _pyplot() -> Any:
     return plt
 
 
-def _png(fig: Any) -> bytes:
+def _image(fig: Any, fmt: str = "png") -> bytes:
+    """The figure as PNG (the report inlines it) or SVG (the docs' pages), closed after."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    fig.savefig(buffer, format=fmt, dpi=90, bbox_inches="tight", metadata=_metadata(fmt))
     _pyplot().close(fig)
     return buffer.getvalue()
+
+
+def _metadata(fmt: str) -> dict[str, Any]:
+    """No date in an SVG: the same figure, the same bytes."""
+    return {"Date": None} if fmt == "svg" else {}
+
+
+def panels_by_metric(metrics: Sequence[str]) -> dict[str, list[int]]:
+    """The groups' indices under each metric, in order of first appearance: one axis (one
+    scale) per metric, so a sum never shares an axis with average precisions."""
+    out: dict[str, list[int]] = {}
+    for i, m in enumerate(metrics):
+        out.setdefault(m, []).append(i)
+    return out
 
 
 def bars(
     title: str,
     groups: Sequence[str],
     series: Mapping[str, Sequence[tuple[float, float, float]]],
-    ylabel: str,
+    metrics: Sequence[str] | str,
     references: Mapping[str, float] | None = None,
+    hollow: Mapping[str, Sequence[bool]] | None = None,
+    fmt: str = "png",
 ) -> bytes:
-    """Grouped bars: for each system, (value, low, high) per group, drawn with whiskers;
-    ``references`` are horizontal lines (agreement ceilings)."""
+    """Grouped bars: for each system, (value, low, high) per group, drawn with whiskers, in
+    one panel per metric (``metrics``: each group's, or one for all; :func:`panels_by_metric`);
+    ``references`` are horizontal lines (agreement ceilings) on the first panel; ``hollow``
+    marks, per system and group, scores that carry no information (hatched, faint)."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(groups) * max(1, len(series)) / 2), 3.4))
-    width = 0.8 / max(1, len(series))
-    x = np.arange(len(groups))
-    for k, (system, values) in enumerate(series.items()):
-        v = np.array([t[0] for t in values], dtype=float)
-        low = np.array([t[1] for t in values], dtype=float)
-        high = np.array([t[2] for t in values], dtype=float)
-        err = np.vstack([np.clip(v - low, 0, None), np.clip(high - v, 0, None)])
-        err = np.nan_to_num(err)
-        ax.bar(
-            x + (k - (len(series) - 1) / 2) * width,
-            np.nan_to_num(v),
-            width,
-            yerr=err,
-            capsize=2,
-            label=_short(system),
-        )
-    styles = iter(["--", ":", "-."])
-    for label, value in (references or {}).items():
-        ax.axhline(
-            value,
-            color="black",
-            linestyle=next(styles, "--"),
-            linewidth=1,
-            label=f"{plot_text(label)} {value:.3f}",
-        )
-    ax.set_xticks(
-        x,
-        groups,
-        rotation=20 if max(map(len, groups)) > 6 else 0,
-        ha="right" if max(map(len, groups)) > 6 else "center",
+    names = [metrics] * len(groups) if isinstance(metrics, str) else list(metrics)
+    panels = panels_by_metric(names)
+    slots = max(1, len(series))
+    widths = [max(1.6, 0.55 * len(ix) * slots) for ix in panels.values()]
+    fig, axes = plt.subplots(
+        1,
+        len(panels),
+        figsize=(max(5.0, sum(widths)), 3.4),
+        squeeze=False,
+        gridspec_kw={"width_ratios": [len(ix) for ix in panels.values()]},
     )
-    ax.set_ylabel(plot_text(ylabel))
-    ax.set_title(plot_text(title))
-    ax.axhline(0, color="grey", linewidth=0.5)
-    _legend_outside(ax)
-    return _png(fig)
+    width = 0.8 / slots
+    for p, (ax, (metric, index)) in enumerate(zip(axes[0], panels.items(), strict=True)):
+        x = np.arange(len(index))
+        for k, (system, values) in enumerate(series.items()):
+            picked = [values[i] for i in index]
+            v = np.array([t[0] for t in picked], dtype=float)
+            low = np.array([t[1] for t in picked], dtype=float)
+            high = np.array([t[2] for t in picked], dtype=float)
+            err = np.nan_to_num(np.vstack([np.clip(v - low, 0, None), np.clip(high - v, 0, None)]))
+            faint = [bool((hollow or {}).get(system, [False] * len(groups))[i]) for i in index]
+            drawn = ax.bar(
+                x + (k - (slots - 1) / 2) * width,
+                np.nan_to_num(v),
+                width,
+                yerr=err,
+                capsize=2,
+                color=f"C{k}",
+                label=_short(system) if p == 0 else None,
+            )
+            for bar, off in zip(drawn, faint, strict=True):
+                if off:
+                    bar.set_alpha(0.35)
+                    bar.set_hatch("///")
+        if p == 0:
+            styles = iter(["--", ":", "-."])
+            for label, value in (references or {}).items():
+                ax.axhline(
+                    value,
+                    color="black",
+                    linestyle=next(styles, "--"),
+                    linewidth=1,
+                    label=f"{plot_text(label)} {value:.3f}",
+                )
+        labels = [groups[i] for i in index]
+        slanted = max(map(len, labels)) > 6
+        ax.set_xticks(x, labels, rotation=20 if slanted else 0, ha="right" if slanted else "center")
+        ax.set_ylabel(plot_text(metric))
+        ax.axhline(0, color="grey", linewidth=0.5)
+    handles, texts = axes[0][0].get_legend_handles_labels()
+    if hollow and any(any(v) for v in hollow.values()):
+        from matplotlib.patches import Patch
+
+        handles.append(Patch(facecolor="white", edgecolor="grey", hatch="///"))
+        texts.append("hatched: no information (ties)")
+    axes[0][-1].legend(
+        handles, texts, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0
+    )
+    fig.suptitle(plot_text(title))
+    fig.tight_layout()
+    return _image(fig, fmt)
 
 
-def pr_curves(title: str, curves: Mapping[str, tuple[np.ndarray, np.ndarray, float]]) -> bytes:
+def pr_curves(
+    title: str, curves: Mapping[str, tuple[np.ndarray, np.ndarray, float]], fmt: str = "png"
+) -> bytes:
     """Precision against recall, one step curve per system: (precision, recall, AP)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5, 3.8))
@@ -95,10 +140,12 @@ def pr_curves(title: str, curves: Mapping[str, tuple[np.ndarray, np.ndarray, flo
     ax.set_ylim(0, 1.02)
     ax.set_title(plot_text(title))
     _legend_outside(ax)
-    return _png(fig)
+    return _image(fig, fmt)
 
 
-def scatter(title: str, panels: Sequence[tuple[str, np.ndarray, np.ndarray, str]]) -> bytes:
+def scatter(
+    title: str, panels: Sequence[tuple[str, np.ndarray, np.ndarray, str]], fmt: str = "png"
+) -> bytes:
     """Human (gold) against system scores, a panel per system: (system, gold, score, label)."""
     plt = _pyplot()
     cols = min(4, len(panels))
@@ -113,7 +160,7 @@ def scatter(title: str, panels: Sequence[tuple[str, np.ndarray, np.ndarray, str]
         ax.axis("off")
     fig.suptitle(plot_text(title))
     fig.tight_layout()
-    return _png(fig)
+    return _image(fig, fmt)
 
 
 def _legend_outside(ax: Any) -> None:
@@ -153,4 +200,4 @@ def curves(
     ax.set_ylabel(plot_text(ylabel))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
-    return _png(fig)
+    return _image(fig)

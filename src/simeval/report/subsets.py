@@ -46,6 +46,7 @@ class SubsetScore:
     value: float
     interval: Interval
     n: int
+    metric: str = ""  # the main metric of the subset's kind (a suite's: its aggregate)
 
 
 def quartiles(values: np.ndarray) -> np.ndarray:
@@ -134,5 +135,5 @@ def score_subsets(
         ci = bootstrap_intervals(
             metric, metric.n, replicates, seed, level, **metric.resampling, engine=active()
         )[main]
-        out.append(SubsetScore(s, kind, value, ci, metric.n))
+        out.append(SubsetScore(s, kind, value, ci, metric.n, main))
     return out

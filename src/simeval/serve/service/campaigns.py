@@ -709,6 +709,7 @@ def _phase_folder(
     """A phase's results folder, written by the results store from the scored runs' own
     store files (items copied as they are), and its final leaderboard read back from it."""
     from simeval.report.leaderboard import RENDERERS
+    from simeval.report.page import page
     from simeval.results.store import ITEMS_FOLDER, load_results, save_records
     from simeval.serve.service.board import board, records_of, system_of
     from simeval.serve.service.results import stored_records
@@ -727,6 +728,9 @@ def _phase_folder(
         suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
         for fmt, render in RENDERERS.items():
             path = folder / f"leaderboard.{suffix[fmt]}"
-            path.write_text(render(final), encoding="utf-8")
+            text = render(final)
+            if fmt == "html":  # a file opened on its own: a whole page, styled as the report
+                text = page(final.title, text)
+            path.write_text(text, encoding="utf-8")
             written.append(path)
     return written

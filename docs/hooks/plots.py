@@ -1,0 +1,49 @@
+"""mkdocs hook: the report's charts on the docs' pages, drawn at every build.
+
+Three cheap measures (``random:seed=1``, ``overlap``, ``orthographic:kind=prefix``) are
+evaluated on RUSSE and RG-65 from the real data (``SIMEVAL_DATA_DIR``; a few seconds, no
+model), and the HTML report's own code (:class:`simeval.report.html.ReportBuilder`) draws its
+figures from those results as SVG. They join the site as ``tutorials/img/<name>.svg``: they
+live in the built site only, never in ``docs/``, so a chart can not fall behind the code.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+MEASURES = ["random:seed=1", "overlap", "orthographic:kind=prefix"]
+BENCHMARKS = ["russe", "rg65"]
+SECTIONS = ["russe", "russe-rt", "rg65"]  # the report sections whose figures the pages show
+FOLDER = "tutorials/img"
+REPLICATES = 100  # the whiskers' bootstrap; the report's default 1000 only narrows them
+
+log = logging.getLogger("mkdocs.hooks.plots")
+
+
+def figures() -> dict[str, bytes]:
+    """name → SVG: every figure of the report's sections in :data:`SECTIONS`."""
+    import simeval
+    from simeval.errors import InputError
+    from simeval.report.collect import entry_of, grid_of
+    from simeval.report.html import ReportBuilder, ReportOptions
+
+    try:
+        results = [r for m in MEASURES for r in simeval.evaluate(m, *BENCHMARKS)]
+    except InputError as exc:  # no data: say where it was looked for
+        raise PluginError(f"docs/hooks/plots.py: {exc} (set SIMEVAL_DATA_DIR)") from exc
+    grid = grid_of([entry_of(r) for r in results])
+    builder = ReportBuilder(grid, ReportOptions(replicates=REPLICATES, figure_format="svg"))
+    for bench in SECTIONS:
+        builder.section(bench)
+    return builder.figures
+
+
+def on_files(files: Files, config: Any) -> Files:
+    for name, svg in figures().items():
+        files.append(File.generated(config, f"{FOLDER}/{name}.svg", content=svg))
+        log.debug("plots: %s/%s.svg (%d bytes)", FOLDER, name, len(svg))
+    return files
