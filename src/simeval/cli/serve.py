@@ -216,15 +216,31 @@ def export_cmd(
     folder: Folder,
     campaign: CampaignName,
     to: Annotated[Path, typer.Option("--out", "-o", help="A new folder to write.")],
+    anonymise: Annotated[
+        bool,
+        typer.Option(
+            "--anonymise",
+            help="Name every team team-NN (numbered in a random order) everywhere, and leave "
+            "the files' own names out; the export is refused if a name still occurs in it.",
+        ),
+    ] = False,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --anonymise: write which alias is which team to this CSV "
+            "(outside the export)."
+        ),
+    ] = None,
     db: DbUrl = None,
 ) -> None:
     """Write every submission (submissions.csv and the files), each phase's results.jsonl
     (for `simeval leaderboard` and `simeval report`) and its final leaderboard, RUSSE Table 5
-    style, as leaderboard.md, .csv, .tex and .html."""
+    style, as leaderboard.md, .csv, .tex and .html; with --anonymise, no team's name anywhere
+    (CodaLab's exports leaked usernames)."""
     from simeval.serve.service.campaigns import export
 
     database, storage = _open(folder, db)
-    for path in export(database, storage, campaign, to):
+    for path in export(database, storage, campaign, to, anonymise, key):
         out.print(terminal_text(str(path)), highlight=False)
 
 

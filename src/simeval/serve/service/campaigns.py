@@ -64,7 +64,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from simeval.data.atomic import staged
+from simeval.data.atomic import staged, write_atomic
 from simeval.errors import InputError
 from simeval.serve.db import Database
 from simeval.serve.db.models import (
@@ -597,7 +597,14 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Path]:
+def export(
+    db: Database,
+    storage: Storage,
+    campaign: str,
+    out: Path,
+    anonymise: bool = False,
+    key: Path | None = None,
+) -> list[Path]:
     """Write every submission, its results and each phase's final leaderboard to ``out``:
 
     - ``submissions.csv``: one row per upload (scored or rejected) and ``submissions/<id>``,
@@ -610,6 +617,13 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
 
     The folder is written under a temporary name and renamed when complete.
+
+    ``anonymise``: every team is ``team-NN`` instead (numbered in a random order, so the
+    numbers do not tell who registered first), everywhere: the CSV, the records' system
+    names, the tables, the reasons of exclusions and the refusals' messages; the files' own
+    names (``client_name``) are left out. The mapping goes to ``key`` (a CSV outside the
+    export) when given, else nowhere. The export is then read back and refused if any team
+    name or client file name still occurs in any of its text files (:func:`_leaks`).
     """
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
@@ -624,9 +638,15 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             .where(Phase.campaign_id == c.id)
             .order_by(Submission.received, Submission.id)
         ).all()
-        rows = [(sub, sub.team.name, sub.phase.name) for sub in subs]
+        names = [t for (t,) in s.execute(select(Team.name).where(Team.campaign_id == c.id))]
+        alias = _aliases(names) if anonymise else {n: n for n in names}
+        secrets_ = [*names, *{sub.client_name for sub in subs if sub.client_name}]
+        if anonymise and key is not None and key.resolve().is_relative_to(out.resolve()):
+            raise InputError(key, None, "the key names every team: keep it outside the export")
+        scrub = _scrubber(alias, {sub.client_name for sub in subs}) if anonymise else None
+        rows = [(sub, alias[sub.team.name], sub.phase.name) for sub in subs]
         out_of = {
-            (p, f"{team} run {run}"): (kind, reason)
+            (p, f"{alias[team]} run {run}"): (kind, scrub(reason) if scrub else reason)
             for p, team, run, kind, reason in s.execute(
                 select(Phase.name, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
                 .join(Phase, Exclusion.phase_id == Phase.id)
@@ -635,14 +655,79 @@ def export(db: Database, storage: Storage, campaign: str, out: Path) -> list[Pat
             )
         }
     with staged(out, folder=True) as tmp:  # the whole export or nothing (a full disk)
-        written = [_submissions_csv(rows, storage, tmp, out_of)]
+        written = [_submissions_csv(rows, storage, tmp, out_of, scrub)]
         for p in phases:
             scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
             scored = [(sub, team) for sub, team in scored if sub.status == SCORED
                       and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
             title = f"{c.title}: {p.name}"
-            written += _phase_folder(scored, storage, tmp / p.name, title, p.targets)
+            written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub)
+        if anonymise:
+            found = _leaks(tmp, secrets_)
+            if found:
+                raise InputError(None, None, f"the anonymised export would name a team or a "
+                                 f"file in {found}; nothing was written")  # fmt: skip
+    if anonymise and key is not None:
+        lines = "".join(f"{cell(alias[n])},{cell(n)}\n" for n in sorted(names, key=alias.get))
+        write_atomic(key, ("alias,team\n" + lines).encode(), mode=0o600)
     return [out / path.relative_to(tmp) for path in written]
+
+
+def _aliases(names: list[str]) -> dict[str, str]:
+    """``team-01`` … for ``names``, numbered in a random order."""
+    import random
+
+    shuffled = list(names)
+    random.SystemRandom().shuffle(shuffled)
+    width = max(2, len(str(len(names))))
+    return {name: f"team-{i:0{width}d}" for i, name in enumerate(shuffled, 1)}
+
+
+def _scrubber(alias: dict[str, str], files: set[str]) -> Any:
+    """A function that rewrites every string inside a value (dicts and lists too): each
+    client file name as ``<file>``, each team name as its alias (longest first, so a name
+    inside another is not half replaced)."""
+    pairs = [(f, "<file>") for f in files if f] + list(alias.items())
+    pairs.sort(key=lambda p: -len(p[0]))
+    pattern = re.compile("|".join(re.escape(k) for k, _ in pairs), re.IGNORECASE) if pairs else None
+    lookup = {k.casefold(): v for k, v in pairs}
+
+    def scrub(value: Any) -> Any:
+        if isinstance(value, str):
+            if pattern is None:
+                return value
+            return pattern.sub(lambda m: lookup[m.group(0).casefold()], value)
+        if isinstance(value, dict):
+            return {scrub(k): scrub(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [scrub(v) for v in value]
+        return value
+
+    return scrub
+
+
+def _leaks(folder: Path, secrets_: list[str]) -> list[str]:
+    """``file: name`` for each of the export's text files (CSV, JSON lines, tables; gzip'd
+    items read inside) that holds one of ``secrets_`` as a whole token, case-folded (names of
+    fewer than 3 characters, and ``team``, the aliases' own word, are not looked for: they
+    occur in any text). The uploads themselves are the teams' data, as sent, and not read."""
+    import gzip
+
+    wanted = [s for s in secrets_ if len(s) >= 3 and s.casefold() != "team"]
+    if not wanted:
+        return []
+    pattern = re.compile(
+        r"(?<!\w)(" + "|".join(re.escape(s) for s in wanted) + r")(?!\w)", re.IGNORECASE
+    )
+    found = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.parent.name == "submissions":
+            continue
+        data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        hit = pattern.search(data.decode("utf-8", "replace"))
+        if hit:
+            found.append(f"{path.relative_to(folder).as_posix()}: {hit.group(0)!r}")
+    return found
 
 
 EXPORT_COLUMNS = (
@@ -668,9 +753,10 @@ def _submissions_csv(
     storage: Storage,
     out: Path,
     out_of: dict[tuple[str, str], tuple[str, str]],
+    scrub: Any = None,
 ) -> Path:
     """``submissions.csv`` and ``submissions/<id>`` (:func:`export`); ``out_of``: the excluded
-    runs, ``{(phase, system): (kind, reason)}``."""
+    runs, ``{(phase, system): (kind, reason)}``; ``scrub``: anonymising (no file names)."""
     (out / "submissions").mkdir(parents=True, exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
@@ -689,8 +775,8 @@ def _submissions_csv(
             utc(sub.received).isoformat(),
             sub.sha256,
             sub.size,
-            sub.client_name,
-            sub.error or "",
+            "" if scrub else sub.client_name,
+            scrub(sub.error or "") if scrub else sub.error or "",
             "yes" if kept else "pruned",
             *out_of.get((phase, f"{team} run {sub.run}"), ("", "")),
         ]
@@ -705,6 +791,7 @@ def _phase_folder(
     folder: Path,
     title: str,
     order: list[str],
+    scrub: Any = None,
 ) -> list[Path]:
     """A phase's results folder, written by the results store from the scored runs' own
     store files (items copied as they are), and its final leaderboard read back from it."""
@@ -717,7 +804,7 @@ def _phase_folder(
     (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
     for sub, team in scored:
         found, source = stored_records(storage, sub)
-        records = records_of([(team, sub.run or 0, found)])
+        records = records_of([(team, sub.run or 0, scrub(found) if scrub else found)])
         kept = [source / r["items_file"] if r.get("items_file") else None for r in records]
         save_records(folder, records, kept)
     written = [save_records(folder, [])]  # the file, also for a phase without runs
