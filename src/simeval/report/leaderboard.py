@@ -24,6 +24,7 @@ every benchmark of the table, the rest are ranked by the sum of their main score
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import math
@@ -106,7 +107,8 @@ def dominators(
 def competition_ranks(keys: Sequence[Any]) -> list[int]:
     """Competition ranks (1, 2, 2, 4) of sort keys, smaller first: 1 + the number of keys
     strictly ahead."""
-    return [1 + sum(k < x for k in keys) for x in keys]
+    ordered = sorted(keys)  # n log n: a 10,000-run board counted pairs in seconds
+    return [1 + bisect.bisect_left(ordered, x) for x in keys]
 
 
 def _mark_best(table: Table, columns: Sequence[int], lower: Collection[int] = ()) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.routers.forms import BadForm, read_json
@@ -73,17 +73,29 @@ async def api_one(submission_id: str, request: Request, w: W) -> dict[str, Any]:
 
 
 @router.get("/api/campaigns/{campaign}/phases/{phase}/leaderboard")
-async def api_board(campaign: str, phase: str, w: W) -> dict[str, Any]:
-    p, table = w.service.leaderboard(campaign, phase)
+async def api_board(campaign: str, phase: str, w: W) -> Response:
+    # built in a worker thread (a board of thousands of runs takes a second to build, once),
+    # and its JSON kept with it: FastAPI's encoder would walk every cell on every request
+    p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase)
     if table is None:
-        return {"phase": p.name, "hidden": True, "columns": [], "rows": []}
+        return JSONResponse({"phase": p.name, "hidden": True, "columns": [], "rows": []})
+    known = _answers.get(id(table))
+    if known is not None and known[0] is table:
+        return Response(known[1], media_type="application/json")
     rows = [[None if _nan(v) else v for v in row] for row in table.rows]
     excluded = [
         {"system": system, "kind": kind, "reason": reason}
         for system, (kind, reason) in w.service.excluded(p.id).items()
     ]
-    return {"phase": p.name, "hidden": False, "columns": table.columns, "rows": rows,
-            "excluded": excluded}  # fmt: skip
+    body = JSONResponse({"phase": p.name, "hidden": False, "columns": table.columns,
+                         "rows": rows, "excluded": excluded}).body  # fmt: skip
+    if len(_answers) >= 64:
+        _answers.clear()
+    _answers[id(table)] = (table, body)  # the table kept alive: its id is not reused
+    return Response(body, media_type="application/json")
+
+
+_answers: dict[int, tuple[Any, bytes]] = {}  # id(board table) -> (table, its JSON answer)
 
 
 @router.get("/api/campaigns/{campaign}/phases/{phase}/inputs/{target}")

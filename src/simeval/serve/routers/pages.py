@@ -115,7 +115,7 @@ async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
 @router.get("/campaigns/{campaign}/phases/{phase}", response_class=HTMLResponse)
 async def board_page(campaign: str, phase: str, request: Request, w: W) -> Any:
     team = await w.signed_in(request)
-    p, table = w.service.leaderboard(campaign, phase)
+    p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase)
     mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
     excluded = w.service.excluded(p.id) if table is not None else {}
     body = pages.board_page(campaign, p, table, mine, w.clock(), excluded)

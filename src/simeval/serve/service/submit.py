@@ -41,6 +41,7 @@ from simeval.serve.db.models import (
     REJECTED,
     REVOKED,
     SCORED,
+    AuditEntry,
     Campaign,
     Phase,
     Submission,
@@ -130,6 +131,13 @@ class Service:
         self.organisers = OrganiserTokens(db)  # :mod:`.organisers`
         self._turns: dict[tuple[int, int, str], threading.Lock] = {}
         self._turns_lock = threading.Lock()
+        # phase id -> (what the table was built from, the table): a leaderboard is built again
+        # only when a run was recorded (here: one server per database records every upload)
+        # or an organiser changed something (every change is audited: exclusions, baselines,
+        # renames, re-scoring, publication), whichever process made it; readers must not
+        # change the table they get
+        self._boards: dict[int, tuple[tuple[Any, ...], Any]] = {}
+        self._boards_lock = threading.Lock()
 
     def close(self) -> None:
         """Stop the scoring processes (the server is shutting down)."""
@@ -407,6 +415,8 @@ class Service:
         except BaseException:
             self.storage.drop(upload.id)
             raise
+        with self._boards_lock:  # the phase's board is built again at its next request
+            self._boards.pop(ticket.phase_id, None)
         log.info(
             "submission %s by %s to %s/%s: %s run %s",
             row.id,
@@ -478,6 +488,12 @@ class Service:
         if p.hidden and p.published is None:
             return p, None
         with self.db.reading() as s:
+            key = (p.id, c.title, s.scalar(select(func.max(AuditEntry.id))))
+        with self._boards_lock:
+            cached = self._boards.get(p.id)
+        if cached is not None and cached[0] == key:
+            return p, cached[1]
+        with self.db.reading() as s:
             rows = s.execute(
                 select(Team.name, Submission.run, Submission.results, Team.baseline)
                 .join(Team, Submission.team_id == Team.id)
@@ -488,8 +504,11 @@ class Service:
         kept = [(team, run, results or []) for team, run, results, _ in rows
                 if system_of(team, run) not in out]  # fmt: skip
         baselines = {system_of(team, run) for team, run, _, base in rows if base}
-        return p, board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
-                        order=p.targets, baselines=baselines)  # fmt: skip
+        table = board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
+                      order=p.targets, baselines=baselines)  # fmt: skip
+        with self._boards_lock:
+            self._boards[p.id] = (key, table)
+        return p, table
 
     def excluded(self, phase_id: int) -> dict[str, tuple[str, str]]:
         """The phase's disqualified and withdrawn runs: ``{system: (kind, reason)}``."""

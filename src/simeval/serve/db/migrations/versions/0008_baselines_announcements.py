@@ -18,10 +18,17 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("team") as batch:
-        batch.add_column(
-            sa.Column("baseline", sa.Boolean, nullable=False, server_default=sa.false())
-        )
+    # a plain ADD COLUMN (no CHECK constraint): a batch would copy the team table, and SQLite
+    # refuses to drop a table that submissions point at while foreign keys are on
+    op.add_column(
+        "team",
+        sa.Column(
+            "baseline",
+            sa.Boolean(create_constraint=False),
+            nullable=False,
+            server_default=sa.false(),
+        ),
+    )
     op.create_table(
         "announcement",
         sa.Column("id", sa.Integer, primary_key=True),
