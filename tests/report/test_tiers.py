@@ -1,0 +1,267 @@
+"""Rank tiers on hand-made results whose tiers are known by construction: rank intervals,
+LMArena's upper bound, the greedy tiers with Holm's correction, their p-values against
+``compare``'s, and the detectable difference against formulas and a simulation written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+from simeval.api import score
+from simeval.api.reporting import compare_systems
+from simeval.metrics.stats import williams_test
+from simeval.metrics.tiers import (
+    detectable_difference,
+    greedy_tiers,
+    rank_interval,
+    rank_upper_bounds,
+    replicate_ranks,
+)
+from simeval.report.collect import load_grid
+from simeval.report.tiers import grid_tiers
+from simeval.results.store import save_results
+
+N = 2000
+
+
+def _results(tmp_path: Path, systems: dict[str, np.ndarray], gold: np.ndarray, kind: str) -> Path:
+    """A results folder: each system's scores scored against ``gold`` as a pair file."""
+    from simeval.kinds.pairs import pair_file
+
+    gold_file = tmp_path / "gold.csv"
+    gold_file.write_text("".join(f"w{i},v{i},{y!r}\n" for i, y in enumerate(gold.tolist())))
+    target = pair_file(gold_file, kind)
+    folder = tmp_path / "res"
+    for name, scores in systems.items():
+        f = tmp_path / f"{name}.csv"
+        f.write_text("".join(f"w{i},v{i},{s!r}\n" for i, s in enumerate(scores.tolist())))
+        save_results(folder, score(target, f, system={"name": name}))
+    return folder
+
+
+def _transposed(values: np.ndarray, swaps: int, gap: int, seed: int) -> np.ndarray:
+    """``values`` with ``swaps`` disjoint pairs of positions ``gap`` apart exchanged: every
+    such ranking has Σd² = swaps · 2 · gap² against the original, so the same Spearman ρ."""
+    rng = np.random.default_rng(seed)
+    out, used = values.copy(), np.zeros(len(values), dtype=bool)
+    done = 0
+    for i in rng.permutation(len(values) - gap):
+        if done == swaps:
+            break
+        if not (used[i] or used[i + gap]):
+            out[i], out[i + gap] = out[i + gap], out[i]
+            used[i] = used[i + gap] = True
+            done += 1
+    assert done == swaps
+    return out
+
+
+@pytest.fixture(scope="module")
+def equal_three(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three systems with exactly equal Spearman ρ on 2,000 items (each the gold's order
+    with 400 different transpositions 150 apart: ρ = 1 − 6·400·2·150²/(n(n²−1)) ≈ 0.973)
+    and one clearly worse (the gold plus noise: ρ ≈ 0.70)."""
+    gold = np.arange(N, dtype=float)
+    noise = np.random.default_rng(9).normal(scale=N * 0.6, size=N)
+    systems = {name: _transposed(gold, 400, 150, seed) for name, seed in zip("ABC", (1, 2, 3))}
+    systems["D"] = gold + noise
+    return _results(tmp_path_factory.mktemp("equal"), systems, gold, "graded")
+
+
+@pytest.fixture(scope="module")
+def chain(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ≈ B and B ≈ C, but A ≫ C: the gold plus independent noise of SD 0.9, 0.96, 1.02."""
+    gold = np.random.default_rng(7).normal(size=N)
+    systems = {
+        name: gold + np.random.default_rng(seed).normal(scale=sd, size=N)
+        for name, sd, seed in (("A", 0.9, 1), ("B", 0.96, 2), ("C", 1.02, 3))
+    }
+    return _results(tmp_path_factory.mktemp("chain"), systems, gold, "graded")
+
+
+def _tiers(folder: Path, replicates: int = 1000, seed: int = 0):
+    grid = load_grid(folder)
+    (bench,) = grid.benchmarks
+    return bench, grid_tiers(grid, bench, replicates, seed)
+
+
+# -- the statistics over arrays ------------------------------------------------------------
+
+
+def test_replicate_ranks_competition_ties_and_nan_last() -> None:
+    """Per replicate: 1 + the systems strictly better; equal values share a rank; NaN last."""
+    samples = np.array([[0.5, 0.1], [0.5, np.nan], [0.2, 0.3], [np.nan, np.nan]])
+    assert replicate_ranks(samples).tolist() == [[1, 2], [1, 3], [3, 1], [4, 3]]
+
+
+def test_rank_interval_reads_the_empirical_distribution() -> None:
+    """1,000 replicates: rank 1 thirty times, 2 940 times, 3 thirty times. The 2.5% point
+    is the smallest rank whose cumulative count reaches 25 (rank 1: 30), the 97.5% point the
+    smallest reaching 975 (rank 2 reaches 970 only: rank 3); with rank 1 twenty times, 2."""
+    ranks = np.array([1] * 30 + [2] * 940 + [3] * 30)
+    assert rank_interval(ranks, 0.95) == (1, 3)
+    ranks = np.array([1] * 20 + [2] * 960 + [3] * 20)
+    assert rank_interval(ranks, 0.95) == (2, 2)
+
+
+def test_upper_bound_counts_the_intervals_wholly_above() -> None:
+    intervals = {"A": (1, 1), "B": (2, 3), "C": (2, 4), "D": (4, 4)}
+    # D: A (1) and B (3) end above 4; C ends at 4, which overlaps
+    assert rank_upper_bounds(intervals) == {"A": 1, "B": 2, "C": 2, "D": 3}
+
+
+def test_greedy_rule_on_a_chain_and_holm_joining() -> None:
+    """A ≈ B, B ≈ C, A ≫ C: B joins A's tier; C does not, although B cannot be told from it.
+    Then two raw p-values under 0.05 (0.03, 0.04) that Holm lifts to 0.06 join the tier."""
+    p = {("A", "B"): 0.3, ("A", "C"): 0.001, ("B", "C"): 0.3}
+    placed = greedy_tiers(["A", "B", "C"], lambda a, b: p[(a, b)])
+    assert {s: t.tier for s, t in placed.items()} == {"A": 1, "B": 1, "C": 2}
+    # Holm by hand: 0.001·2 = 0.002, then max(0.002, 0.3·1) = 0.3
+    assert placed["B"].p_value == pytest.approx(0.3)
+    assert placed["C"].best == "C"
+    q = {("A", "B"): 0.03, ("A", "C"): 0.04}
+    placed = greedy_tiers(["A", "B", "C"], lambda a, b: q[(a, b)])
+    assert {s: t.tier for s, t in placed.items()} == {"A": 1, "B": 1, "C": 1}
+    assert placed["B"].p_value == pytest.approx(0.06)  # 0.03 · 2
+    assert placed["C"].p_value == pytest.approx(0.06)  # max(0.06, 0.04 · 1)
+
+
+# -- on results --------------------------------------------------------------------------
+
+
+def test_three_equal_systems_and_a_worse_one(equal_three: Path) -> None:
+    """Tiers {A, B, C}, {D}; D's interval is rank 4 alone, UB 4; A, B, C are within 1-3,
+    UB 1, each interval holding the observed rank (all three tie at 1)."""
+    bench, found = _tiers(equal_three)
+    grid = load_grid(equal_three)
+    rho = [grid.get(s, bench).score for s in "ABC"]
+    expected = 1 - 6 * 400 * 2 * 150**2 / (N * (N**2 - 1))
+    assert rho == pytest.approx([expected] * 3, abs=1e-12)
+    s = found.standings
+    assert {k: v.tier for k, v in s.items()} == {"A": 1, "B": 1, "C": 1, "D": 2}
+    assert s["D"].interval == (4, 4) and s["D"].upper_bound == 4
+    for name in "ABC":
+        low, high = s[name].interval
+        assert low == 1 and high <= 3 and s[name].upper_bound == 1
+    # the tests between equal correlations: Williams' t is 0, p = 1
+    assert found.tests == ["Williams"]
+    assert found.p_values[("A", "B")] == pytest.approx(1.0)
+
+
+def test_a_chain_splits_by_the_greedy_rule(chain: Path) -> None:
+    """compare's own p-values set the premise (A vs B and B vs C not significant, A vs C
+    significant after Holm's ×2); the tiers are then {A, B}, {C}."""
+    bench, found = _tiers(chain)
+    p = {
+        (a, b): compare_systems(chain, a, b, bench, 1000, 0)[2].main.p_value
+        for a, b in (("A", "B"), ("B", "C"), ("A", "C"))
+    }
+    assert p[("A", "B")] > 0.05 and p[("B", "C")] > 0.05 and 2 * p[("A", "C")] < 0.05
+    assert {k: v.tier for k, v in found.standings.items()} == {"A": 1, "B": 1, "C": 2}
+
+
+def test_rank_intervals_hold_the_rank_and_shrink_with_n(chain: Path, tmp_path: Path) -> None:
+    """The same three systems on their first 200 items, then on all 2,000: every interval
+    holds the observed rank, and the intervals are narrower on 2,000 items."""
+    grid = load_grid(chain)
+    (bench,) = grid.benchmarks
+    items = {s: grid.get(s, bench).items() for s in grid.systems}
+    few = _results(
+        tmp_path, {s: it["score"][:200] for s, it in items.items()}, items["A"]["gold"][:200],
+        "graded",
+    )  # fmt: skip
+    widths = []
+    for folder in (few, chain):
+        g = load_grid(folder)
+        (b,) = g.benchmarks
+        found = grid_tiers(g, b, 1000, 0)
+        observed = sorted(g.systems, key=lambda s: -g.get(s, b).score)
+        for rank, s in enumerate(observed, 1):
+            low, high = found.standings[s].interval
+            assert low <= rank <= high
+        widths.append(sum(v.interval[1] - v.interval[0] for v in found.standings.values()))
+    assert widths[1] < widths[0]
+
+
+@pytest.fixture(scope="module")
+def related(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Related pairs (AP: approximate randomization): 600 pairs, half related; four systems,
+    the label plus noise of SD 0.8, 0.85, 1.2 and 3."""
+    labels = np.array([1.0, 0.0] * 300)
+    systems = {
+        name: labels + np.random.default_rng(seed).normal(scale=sd, size=len(labels))
+        for name, sd, seed in (("P", 0.8, 11), ("Q", 0.85, 12), ("R", 1.2, 13), ("S", 3, 14))
+    }
+    return _results(tmp_path_factory.mktemp("related"), systems, labels, "related")
+
+
+@pytest.mark.parametrize("case", ["chain", "related"])
+def test_tier_p_values_are_compares(case: str, request: pytest.FixtureRequest) -> None:
+    """Every p-value the tiers rest on equals ``simeval compare``'s for the same pair, seed and
+    replicates (compare_systems is what the command prints), Williams and AR alike."""
+    folder = request.getfixturevalue(case)
+    bench, found = _tiers(folder, 300, 4)
+    assert found.p_values
+    for (a, b), p in found.p_values.items():
+        assert p == compare_systems(folder, a, b, bench, 300, 4)[2].main.p_value
+    assert found.tests == (["Williams"] if case == "chain" else ["approximate randomization"])
+
+
+def test_leaderboard_tiers_on_the_command_line(related: Path) -> None:
+    """``simeval leaderboard --tiers``: the columns, the tiers, the method line; the table
+    lines fit 80 columns; --tiers with --metric is refused."""
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["leaderboard", str(related), "--tiers", "-B", "300"])
+    assert shown.exit_code == 0, shown.output
+    rows = [line for line in shown.stdout.splitlines() if line.startswith("|")]
+    assert rows[-6].endswith("| rank interval | UB | tier |")
+    assert all(len(line) <= 80 for line in rows[-6:])
+    assert "B = 300, seed 0" in shown.stdout and "Holm-corrected" in shown.stdout
+    # S (SD 3) is the only system in its tier, ranked last in every replicate
+    assert rows[-1].startswith("| 4 | S |") and rows[-1].endswith("| 4–4 | 4 | 3 |")
+    refused = runner.invoke(app, ["leaderboard", str(related), "--tiers", "-m", "ap"])
+    assert refused.exit_code == 2
+    assert "--tiers ranks by each benchmark's main metric" in refused.output
+
+
+# -- the smallest detectable difference ---------------------------------------------------
+
+
+def test_detectable_difference_of_a_share_by_hand() -> None:
+    """Accuracy on 1,000 items, p = 0.5, per-item correlation 0.7, α 0.05, power 0.8:
+    (1.959964 + 0.841621)·√(2·0.25·0.3/1000) = 0.034313."""
+    d = detectable_difference(1000, "accuracy", 0.05, 0.8, between=0.7)
+    z = norm.ppf(0.975) + norm.ppf(0.8)
+    assert d.difference == pytest.approx(z * np.sqrt(2 * 0.25 * 0.3 / 1000), rel=1e-12)
+    assert d.difference == pytest.approx(0.034313, abs=1e-6)
+    # AP over the positives only (half the items): √2 times wider
+    ap = detectable_difference(1000, "ap", between=0.7).difference
+    assert ap == pytest.approx(d.difference * np.sqrt(2), rel=1e-12)
+    with pytest.raises(ValueError):
+        detectable_difference(1000, "sum")
+
+
+def test_detectable_difference_of_pearson_has_its_power_in_a_simulation() -> None:
+    """Draw (gold, A, B) normal with corr(gold, A) = 0.6, corr(gold, B) = 0.6 − Δ and
+    corr(A, B) = 0.7 on 400 items, Δ the detectable difference: Williams' test rejects at
+    0.05 in about 80% of 600 draws (binomial SD 1.6%)."""
+    n, r, between = 400, 0.6, 0.7
+    delta = detectable_difference(n, "pearson", value=r, between=between).difference
+    assert 0.05 < delta < 0.15
+    cov = np.array([[1, r, r - delta], [r, 1, between], [r - delta, between, 1]])
+    rng = np.random.default_rng(3)
+    rejected = 0
+    for _ in range(600):
+        g, a, b = rng.multivariate_normal(np.zeros(3), cov, size=n).T
+        r12, r13, r23 = np.corrcoef(a, g)[0, 1], np.corrcoef(b, g)[0, 1], np.corrcoef(a, b)[0, 1]
+        rejected += williams_test(r12, r13, r23, n)[1] < 0.05
+    assert 0.74 < rejected / 600 < 0.86
+    # Spearman: its variance is (1 + r²/2) times Pearson's, so a wider difference
+    assert detectable_difference(n, "spearman", value=r, between=between).difference > delta
