@@ -66,7 +66,7 @@ def equal_three(tmp_path_factory: pytest.TempPathFactory) -> Path:
     and one clearly worse (the gold plus noise: ρ ≈ 0.70)."""
     gold = np.arange(N, dtype=float)
     noise = np.random.default_rng(9).normal(scale=N * 0.6, size=N)
-    systems = {name: _transposed(gold, 400, 150, seed) for name, seed in zip("ABC", (1, 2, 3))}
+    systems = {name: _transposed(gold, 400, 150, seed) for seed, name in enumerate("ABC", 1)}
     systems["D"] = gold + noise
     return _results(tmp_path_factory.mktemp("equal"), systems, gold, "graded")
 
@@ -265,3 +265,24 @@ def test_detectable_difference_of_pearson_has_its_power_in_a_simulation() -> Non
     assert 0.74 < rejected / 600 < 0.86
     # Spearman: its variance is (1 + r²/2) times Pearson's, so a wider difference
     assert detectable_difference(n, "spearman", value=r, between=between).difference > delta
+
+
+def test_report_shows_the_tiers(related: Path, tmp_path: Path) -> None:
+    """The HTML report's benchmark section holds the tiered leaderboard: the same intervals
+    and tiers as grid_tiers computes, and the method under it."""
+    import re
+
+    from simeval.api.reporting import write_report
+
+    page = tmp_path / "report.html"
+    write_report(related, page, replicates=300, seed=2, jobs=1)
+    text = page.read_text()
+    _, found = _tiers(related, 300, 2)
+    start = text.index(": rank tiers</caption>")
+    table = text[start : text.index("</table>", start)]
+    assert "<th>rank interval</th>" in table or ">rank interval<" in table
+    for s in found.standings.values():
+        row = table[table.index(f">{s.system}<") :].split("</tr>")[0]
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        assert cells[-3:] == ["{}–{}".format(*s.interval), str(s.upper_bound), str(s.tier)]
+    assert "B = 300, seed 2" in text[start:]
