@@ -231,6 +231,7 @@ def leaderboard_tables(
     tables = [board]
     for b in have if top else columns:
         table = grid_top(grid, b, top or len(grid.systems), flags)
+        table.title = table.title if top else f"{b}: rank tiers"
         tables.append(with_tiers(table, grid_tiers(grid, b, replicates, seed, level, alpha)))
     return tables
 
