@@ -100,3 +100,25 @@ def test_leaderboard_command_prints_the_readme_table(main_results: Path) -> None
     expected = [line for line in lines[start + 1 : start + 12] if line.startswith("|")]
     printed = [line for line in done.stdout.splitlines() if line.startswith("|")]
     assert printed == expected
+
+
+TIERS = "From the main job's results, `simeval leaderboard results/main --tiers"
+
+
+def tier_tables_match_the_guide(results: Path) -> None:
+    """The guide's two rank-tier tables are what the command prints after the overall table."""
+    done = CliRunner().invoke(
+        app, ["leaderboard", str(results), "--tiers", "-b", "sts12", "-b", "wordsim353"]
+    )
+    assert done.exit_code == 0, done.output
+    page = (Path(__file__).parents[2] / "docs" / "guide" / "reports.md").read_text()
+    section = page[page.index(TIERS) :].split("\n\n")
+    expected = [line for part in section[1:3] for line in part.splitlines()]
+    printed = [line for line in done.stdout.splitlines() if line.startswith("|")]
+    first = next(i for i, line in enumerate(printed) if "| rank interval |" in line)
+    assert printed[first:] == expected
+
+
+@pytest.mark.slow
+def test_leaderboard_tiers_print_the_guide_tables(main_results: Path) -> None:
+    tier_tables_match_the_guide(main_results)
