@@ -286,3 +286,20 @@ def test_report_shows_the_tiers(related: Path, tmp_path: Path) -> None:
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
         assert cells[-3:] == ["{}–{}".format(*s.interval), str(s.upper_bound), str(s.tier)]
     assert "B = 300, seed 2" in text[start:]
+
+
+def test_leaderboard_tiers_of_results_in_memory() -> None:
+    """``simeval.leaderboard(results, tiers=True)`` on what ``simeval.evaluate`` returns (rows
+    held in memory, no results folder) tiers the systems: on MC-30's 30 pairs orthographic
+    (ρ 0.118) and random (−0.360) cannot be told apart by compare's test, so one tier, each
+    interval covering ranks 1 and 2."""
+    import simeval
+
+    results = [*simeval.evaluate("orthographic:kind=prefix", "mc30"),
+               *simeval.evaluate("random:seed=1", "mc30")]  # fmt: skip
+    board = simeval.leaderboard(results, tiers=True, replicates=300)
+    rows = [line for line in board.splitlines() if line.startswith("| ")]
+    assert rows[-2].startswith("| 1 | orthographic:kind=prefix |")
+    assert rows[-2].endswith("| 1–2 | 1 | 1 |") and rows[-1].endswith("| 1–2 | 1 | 1 |")
+    verdict = simeval.compare(results[0], results[1], replicates=300).verdicts[0]
+    assert verdict.main.p_value > 0.05
