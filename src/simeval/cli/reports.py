@@ -97,6 +97,19 @@ Level = Annotated[
 ]
 
 
+def _significance(value: float) -> float:
+    """A significance level: strictly between 0 and 1 (NaN is not)."""
+    if not 0 < value < 1:
+        raise typer.BadParameter(f"expected a number between 0 and 1, both excluded, got {value}")
+    return value
+
+
+Alpha = Annotated[
+    float,
+    typer.Option(callback=_significance, help="Significance level of the tests (0 < α < 1)."),
+]
+
+
 @app.command("agreement")
 @guarded
 def agreement_cmd(data_dir: DataDir = None, wide: Wide = False) -> None:
@@ -193,13 +206,6 @@ def report_cmd(
     )
 
 
-def _significance(value: float) -> float:
-    """A significance level: strictly between 0 and 1 (NaN is not)."""
-    if not 0 < value < 1:
-        raise typer.BadParameter(f"expected a number between 0 and 1, both excluded, got {value}")
-    return value
-
-
 class BoardFormat(StrEnum):
     text = "text"
     markdown = "markdown"
@@ -257,10 +263,7 @@ def leaderboard_cmd(
     replicates: Replicates = 1000,
     seed: Seed = 0,
     level: Level = 0.95,
-    alpha: Annotated[
-        float,
-        typer.Option(callback=_significance, help="Significance level of the tiers (0 < α < 1)."),
-    ] = 0.05,
+    alpha: Alpha = 0.05,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores; best per column
@@ -307,10 +310,7 @@ def compare_cmd(
     replicates: Replicates = 1000,
     seed: Seed = 0,
     level: Level = 0.95,
-    alpha: Annotated[
-        float,
-        typer.Option(callback=_significance, help="Significance level of the verdict (0 < α < 1)."),
-    ] = 0.05,
+    alpha: Alpha = 0.05,
     registry: RegistryFiles = None,
     wide: Wide = False,
 ) -> None:
