@@ -208,6 +208,16 @@ def test_tier_p_values_are_compares(case: str, request: pytest.FixtureRequest) -
     for (a, b), p in found.p_values.items():
         assert p == compare_systems(folder, a, b, bench, 300, 4)[2].main.p_value
     assert found.tests == (["Williams"] if case == "chain" else ["approximate randomization"])
+    # and the command's verdict line shows the same p for the last pair
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+    from simeval.report.format import p_is
+
+    args = ["compare", a, b, "-b", bench, "--results", str(folder), "-B", "300", "--seed", "4"]
+    shown = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert f"p {p_is(p)}" in shown.stdout
 
 
 def test_leaderboard_tiers_on_the_command_line(related: Path) -> None:
