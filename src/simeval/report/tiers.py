@@ -24,7 +24,7 @@ import numpy as np
 
 from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
-from simeval.metrics.stats import bootstrap, holm
+from simeval.metrics.stats import bootstrap
 from simeval.metrics.tiers import greedy_tiers, rank_intervals, rank_upper_bounds
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import aligned, compare
@@ -106,18 +106,6 @@ def rank_intervals_of(
         values = drawn[e.main_metric]
         samples[e.system] = values if e.higher_is_better else -values
     return rank_intervals(samples, level), n
-
-
-def holm_against(
-    best: Entry, others: Sequence[Entry], replicates: int = 1000, seed: int = 0,
-    level: float = 0.95,
-) -> tuple[dict[str, float], dict[str, float], list[str]]:  # fmt: skip
-    """``compare(best, other)``'s main p-value for each other system, those p-values adjusted
-    by Holm over the comparisons, and the tests used."""
-    found = [compare(best, e, replicates, seed, level, True).main for e in others]
-    raw = {e.system: c.p_value for e, c in zip(others, found, strict=True)}
-    adjusted = dict(zip(raw, holm(list(raw.values())), strict=True)) if raw else {}
-    return raw, adjusted, list(dict.fromkeys(c.test for c in found))
 
 
 def tiers(
