@@ -228,3 +228,22 @@ def test_leaderboard_tiers_of_results_in_memory() -> None:
     assert rows[-2].endswith("| 1–2 | 1 | 1 |") and rows[-1].endswith("| 1–2 | 1 | 1 |")
     verdict = simeval.compare(results[0], results[1], replicates=300).verdicts[0]
     assert verdict.main.p_value > 0.05
+
+
+def test_one_paired_bootstrap_for_every_system(tmp_path: Path) -> None:
+    """B is A with every related pair's score lowered and every unrelated pair's raised by
+    0.01: on any set of items B orders no (related, unrelated) couple better than A does, so
+    when both are ranked on the same resampled items A is first in every replicate. Their AP
+    differs by less than 0.01, under half of AP's own standard error here (binomial, over 300
+    positives: √(0.8·0.2/300) ≈ 0.023), so draws made apart for each system would cross
+    (with a seed per system this test fails: B's interval is 1-2)."""
+    labels = np.array([1.0, 0.0] * 300)
+    a = labels + np.random.default_rng(21).normal(size=len(labels))
+    b = a - 0.01 * labels + 0.01 * (1 - labels)
+    folder = _results(tmp_path, {"A": a, "B": b}, labels, "related")
+    grid = load_grid(folder)
+    (bench,) = grid.benchmarks
+    assert 0 < grid.get("A", bench).score - grid.get("B", bench).score < 0.01
+    found = grid_tiers(grid, bench, 500, 0)
+    assert found.standings["A"].interval == (1, 1)
+    assert found.standings["B"].interval == (2, 2)
