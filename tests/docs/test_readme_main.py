@@ -102,13 +102,24 @@ def test_leaderboard_command_prints_the_readme_table(main_results: Path) -> None
     assert printed == expected
 
 
-TIERS = "From the main job's results, `simeval leaderboard results/main --tiers"
+TIERS = "`simeval leaderboard results/main --tiers -f markdown"
 
 
 def tier_tables_match_the_guide(results: Path) -> None:
     """The guide's two rank-tier tables are what the command prints after the overall table."""
     done = CliRunner().invoke(
-        app, ["leaderboard", str(results), "--tiers", "-b", "sts12", "-b", "wordsim353"]
+        app,
+        [
+            "leaderboard",
+            str(results),
+            "--tiers",
+            "-f",
+            "markdown",
+            "-b",
+            "sts12",
+            "-b",
+            "wordsim353",
+        ],
     )
     assert done.exit_code == 0, done.output
     page = (Path(__file__).parents[2] / "docs" / "guide" / "reports.md").read_text()

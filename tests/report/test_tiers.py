@@ -172,21 +172,28 @@ def test_tier_p_values_are_compares(case: str, request: pytest.FixtureRequest) -
 
 
 def test_leaderboard_tiers_on_the_command_line(related: Path) -> None:
-    """``simeval leaderboard --tiers``: the columns, the tiers, the method line; the table
-    lines fit 80 columns; --tiers with --metric is refused."""
+    """``simeval leaderboard --tiers``: the columns, the tiers, the method line (Markdown);
+    the terminal table and its note within 80 columns; --tiers with --metric is refused."""
     from typer.testing import CliRunner
 
     from simeval.cli import app
 
     runner = CliRunner()
-    shown = runner.invoke(app, ["leaderboard", str(related), "--tiers", "-B", "300"])
+    args = ["leaderboard", str(related), "--tiers", "-B", "300"]
+    shown = runner.invoke(app, [*args, "-f", "markdown"])
     assert shown.exit_code == 0, shown.output
     rows = [line for line in shown.stdout.splitlines() if line.startswith("|")]
     assert rows[-6].endswith("| rank interval | UB | tier |")
-    assert all(len(line) <= 80 for line in rows[-6:])
     assert "B = 300, seed 0" in shown.stdout and "Holm-corrected" in shown.stdout
     # S (SD 3) is the only system in its tier, ranked last in every replicate
     assert rows[-1].startswith("| 4 | S |") and rows[-1].endswith("| 4–4 | 4 | 3 |")
+    text = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any("rank interval" in line and "tier" in line for line in lines)
+    cells = [[c.strip() for c in line.split("│")[1:-1]] for line in lines if "│" in line]
+    assert ["4", "S", "0.5991", "4–4", "4", "3"] in cells
     refused = runner.invoke(app, ["leaderboard", str(related), "--tiers", "-m", "ap"])
     assert refused.exit_code == 2
     assert "--tiers ranks by each benchmark's main metric" in refused.output

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -170,4 +170,4 @@ def with_tiers(table: Table, found: Tiers) -> Table:
         rows.append([*row, lo_hi, bound, tier])
     note = (table.note + " " if table.note else "") + found.note()
     columns = [*table.columns, *TIER_COLUMNS]
-    return Table(table.title, columns, rows, set(table.best), note, set(table.constant))
+    return replace(table, columns=columns, rows=rows, note=note)
