@@ -254,3 +254,26 @@ def test_one_paired_bootstrap_for_every_system(tmp_path: Path) -> None:
     found = grid_tiers(grid, bench, 500, 0)
     assert found.standings["A"].interval == (1, 1)
     assert found.standings["B"].interval == (2, 2)
+
+
+def test_a_system_of_tied_scores_is_ranked_last_and_not_tiered(tmp_path: Path) -> None:
+    """T scores 0 on 1,995 of 2,000 items (99.75% tied: no information, the report's rule)
+    and ranks those five best: its Spearman ρ is above the noisy system's, yet it gets no
+    tier and rank 3 in every replicate; A and N are tiered as if T were not there."""
+    gold = np.random.default_rng(5).normal(size=N)
+    tied = np.zeros(N)
+    top = np.argsort(gold)[-5:]
+    tied[top] = gold[top]
+    systems = {
+        "A": gold + np.random.default_rng(6).normal(scale=0.5, size=N),
+        "N": gold + np.random.default_rng(7).normal(scale=20, size=N),
+        "T": tied,
+    }
+    folder = _results(tmp_path, systems, gold, "graded")
+    grid = load_grid(folder)
+    (bench,) = grid.benchmarks
+    assert grid.get("T", bench).score > grid.get("N", bench).score
+    found = grid_tiers(grid, bench, 300, 0).standings
+    assert found["T"].tier is None and found["T"].interval == (3, 3)
+    assert found["A"].interval == (1, 1) and found["A"].tier == 1
+    assert found["N"].interval == (2, 2) and found["N"].tier == 2

@@ -10,8 +10,10 @@ a significance tier for every system, from the recorded per-item rows.
   whose test against it is not significant after Holm's correction; then the best left. The
   test and its p-value are :func:`simeval.report.compare.compare`'s for the main metric (the
   p-value ``simeval compare`` prints for the same pair, seed and replicates).
-- Systems not tiered: no per-item rows (an older record), an undefined score, or constant
-  scores (no information); they rank last in every replicate and show no tier.
+- Systems not tiered: no per-item rows (an older record), an undefined score, or scores that
+  carry no information (constant, or at least 99% tied: :mod:`simeval.report.ties`, the
+  report's rule for never crowning a system); they rank last in every replicate and show no
+  tier.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from simeval.metrics.tiers import greedy_tiers, rank_intervals, rank_upper_bound
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import aligned, compare
 from simeval.report.leaderboard import Table
-from simeval.results.record import CONSTANT
 
 SHORT = {"approximate randomization": "approximate-randomization"}
 
@@ -72,13 +73,15 @@ class Tiers:
             "whose whole interval lies above. Tier: the best system left and every system "
             f"whose {tests} test against it (on {self.metric}) is not significant at "
             f"α = {self.alpha:g}, Holm-corrected over its comparisons with that best. "
-            "–: not tiered (no per-item rows, undefined or constant scores)."
+            "–: not tiered (no per-item rows, an undefined score, or no information: "
+            "constant or ≥ 99% tied scores)."
         )
 
 
 def testable(e: Entry) -> bool:
-    """Whether a system can be ranked by its rows: rows kept, a score, not constant."""
-    return e.has_items and not math.isnan(e.score) and CONSTANT not in e.record.get("flags", [])
+    """Whether a system can be ranked by its rows: rows kept, a score, and information in it
+    (not constant nor nearly so: :mod:`simeval.report.ties`)."""
+    return e.has_items and not math.isnan(e.score) and not e.no_information
 
 
 def _oriented(e: Entry) -> float:
