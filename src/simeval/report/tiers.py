@@ -68,7 +68,7 @@ class Tiers:
         tests = " / ".join(SHORT.get(t, t) for t in self.tests) or "paired"
         return (
             f"Rank interval: the {self.level:.0%} percentile interval of the rank (1 + the "
-            f"systems strictly better) over a paired bootstrap of the {self.n} items all "
+            f"systems strictly better) over a paired bootstrap of the {self.n:,} items all "
             f"systems scored (B = {self.replicates}, seed {self.seed}). UB: 1 + the systems "
             "whose whole interval lies above. Tier: the best system left and every system "
             f"whose {tests} test against it (on {self.metric}) is not significant at "
