@@ -100,3 +100,36 @@ def test_leaderboard_command_prints_the_readme_table(main_results: Path) -> None
     expected = [line for line in lines[start + 1 : start + 12] if line.startswith("|")]
     printed = [line for line in done.stdout.splitlines() if line.startswith("|")]
     assert printed == expected
+
+
+TIERS = "`simeval leaderboard results/main --tiers -f markdown"
+
+
+def tier_tables_match_the_guide(results: Path) -> None:
+    """The guide's two rank-tier tables are what the command prints after the overall table."""
+    done = CliRunner().invoke(
+        app,
+        [
+            "leaderboard",
+            str(results),
+            "--tiers",
+            "-f",
+            "markdown",
+            "-b",
+            "sts12",
+            "-b",
+            "wordsim353",
+        ],
+    )
+    assert done.exit_code == 0, done.output
+    page = (Path(__file__).parents[2] / "docs" / "guide" / "reports.md").read_text()
+    section = page[page.index(TIERS) : page.index("On STS-2012's 3,108 pairs")]
+    expected = [line for line in section.splitlines() if line.startswith(("|", "**"))]
+    printed = [line for line in done.stdout.splitlines() if line.startswith(("|", "**"))]
+    first = printed.index("**sts12: rank tiers**")
+    assert printed[first:] == expected
+
+
+@pytest.mark.slow
+def test_leaderboard_tiers_print_the_guide_tables(main_results: Path) -> None:
+    tier_tables_match_the_guide(main_results)

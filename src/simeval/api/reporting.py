@@ -144,6 +144,11 @@ def leaderboard(
     keep_dominated: bool = False,
     metric: str | None = None,
     registry: Any = None,
+    tiers: bool = False,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    alpha: float = 0.05,
 ) -> str:
     """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
     by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
@@ -157,6 +162,12 @@ def leaderboard(
     :func:`simeval.evaluate` and :func:`simeval.score` return), the latest of each system and
     benchmark counting.
 
+    ``tiers``: every benchmark's table (the top N, or every system when ``top`` is 0) gains a
+    rank interval, LMArena's rank upper bound and a significance tier per system, from a
+    paired bootstrap of ``replicates`` at ``level`` (``seed``) and the main metric's paired
+    test at ``alpha`` with Holm's correction (:mod:`simeval.report.tiers`); the method is
+    stated under each table.
+
     Examples:
         >>> import simeval
         >>> results = [*simeval.evaluate("orthographic:kind=prefix", "mc30", "rg65"),
@@ -167,7 +178,10 @@ def leaderboard(
     from simeval.report.leaderboard import RENDERERS
 
     render = RENDERERS[fmt]
-    tables = leaderboard_tables(folder, benchmarks, top, keep_dominated, metric, registry)
+    tables = leaderboard_tables(
+        folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates, seed,
+        level, alpha,
+    )  # fmt: skip
     return "\n".join(render(table) for table in tables)
 
 
@@ -178,9 +192,15 @@ def leaderboard_tables(
     keep_dominated: bool = False,
     metric: str | None = None,
     registry: Any = None,
+    tiers: bool = False,
+    replicates: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    alpha: float = 0.05,
 ) -> list[Any]:
     """The tables :func:`leaderboard` renders: the overall one, then with ``top`` the top N
-    of every benchmark (:class:`simeval.report.leaderboard.Table`)."""
+    of every benchmark (:class:`simeval.report.leaderboard.Table`), with ``tiers`` each
+    benchmark's table with its rank tiers (every system when ``top`` is 0)."""
     from simeval.api.targets import recorded_benchmarks
     from simeval.report.html import grid_top, overall_benchmarks
     from simeval.report.leaderboard import overall_table
@@ -192,6 +212,10 @@ def leaderboard_tables(
         if benchmarks
         else overall_benchmarks(grid)
     )
+    if tiers and metric is not None:
+        raise InputError(
+            None, None, "--tiers ranks by each benchmark's main metric (its test's); drop --metric"
+        )
     scores = grid.scores(metric)
     have = [b for b in grid.benchmarks if any(b in v for v in scores.values())]
     if metric is not None:
@@ -200,7 +224,16 @@ def leaderboard_tables(
             raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
     flags = grid.no_information()
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
-    return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
+    if not tiers:
+        return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
+    from simeval.report.tiers import grid_tiers, with_tiers
+
+    tables = [board]
+    for b in have if top else columns:
+        table = grid_top(grid, b, top or len(grid.systems), flags)
+        table.title = table.title if top else f"{b}: rank tiers"
+        tables.append(with_tiers(table, grid_tiers(grid, b, replicates, seed, level, alpha)))
+    return tables
 
 
 def _grid(results: str | Path | Sequence[Any]) -> Any:

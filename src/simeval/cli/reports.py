@@ -97,6 +97,19 @@ Level = Annotated[
 ]
 
 
+def _significance(value: float) -> float:
+    """A significance level: strictly between 0 and 1 (NaN is not)."""
+    if not 0 < value < 1:
+        raise typer.BadParameter(f"expected a number between 0 and 1, both excluded, got {value}")
+    return value
+
+
+Alpha = Annotated[
+    float,
+    typer.Option(callback=_significance, help="Significance level of the tests (0 < α < 1)."),
+]
+
+
 @app.command("agreement")
 @guarded
 def agreement_cmd(data_dir: DataDir = None, wide: Wide = False) -> None:
@@ -238,15 +251,30 @@ def leaderboard_cmd(
     ] = None,
     registry: RegistryFiles = None,
     wide: Wide = False,
+    tiers: Annotated[
+        bool,
+        typer.Option(
+            "--tiers",
+            help="Every benchmark's table (the top N, or every system) with each system's rank "
+            "interval (paired bootstrap), rank upper bound and significance tier (the main "
+            "metric's paired test, Holm). Takes seconds per benchmark.",
+        ),
+    ] = False,
+    replicates: Replicates = 1000,
+    seed: Seed = 0,
+    level: Level = 0.95,
+    alpha: Alpha = 0.05,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores; best per column
     marked, each metric in its declared direction. With --top N, the top N per benchmark too
-    (RUSSE Tables 6-9)."""
+    (RUSSE Tables 6-9). With --tiers, each benchmark's table shows every system's rank
+    interval, rank upper bound and significance tier, the method stated under it."""
     from simeval.api.reporting import leaderboard, leaderboard_tables
     from simeval.report.leaderboard import to_terminal
 
-    how = (benchmark or (), top, keep_dominated, metric, registry_of(registry))
+    how = (benchmark or (), top, keep_dominated, metric, registry_of(registry), tiers,
+           replicates, seed, level, alpha)  # fmt: skip
     if fmt is BoardFormat.text:
         print_tables([to_terminal(table) for table in leaderboard_tables(folder, *how)], wide)
     else:
@@ -254,13 +282,6 @@ def leaderboard_cmd(
 
 
 SHORT_TESTS = {"approximate randomization": "AR", "paired bootstrap": "bootstrap"}
-
-
-def _significance(value: float) -> float:
-    """A significance level: strictly between 0 and 1 (NaN is not)."""
-    if not 0 < value < 1:
-        raise typer.BadParameter(f"expected a number between 0 and 1, both excluded, got {value}")
-    return value
 
 
 @app.command("compare")
@@ -289,10 +310,7 @@ def compare_cmd(
     replicates: Replicates = 1000,
     seed: Seed = 0,
     level: Level = 0.95,
-    alpha: Annotated[
-        float,
-        typer.Option(callback=_significance, help="Significance level of the verdict (0 < α < 1)."),
-    ] = 0.05,
+    alpha: Alpha = 0.05,
     registry: RegistryFiles = None,
     wide: Wide = False,
 ) -> None:

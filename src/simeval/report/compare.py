@@ -22,7 +22,9 @@ Every metric also gets the paired-bootstrap interval of A − B.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Any, ClassVar
 
 import numpy as np
@@ -68,26 +70,31 @@ class Verdict:
         return self.a if ahead else self.b
 
 
-def _aligned(a: Entry, b: Entry) -> tuple[Items, Items]:
-    """The two item tables restricted to the items both results counted, in one order."""
-    ia, ib = a.items(), b.items()
-    if outputs_of(member_kinds(a.task, ia)) != ("score",):  # per-query values, by query
-        _, rows_a, rows_b = np.intersect1d(ia["qid"], ib["qid"], return_indices=True)
-        return {k: v[rows_a] for k, v in ia.items()}, {k: v[rows_b] for k, v in ib.items()}
-    same = len(ia["gold"]) == len(ib["gold"]) and np.array_equal(
-        ia["gold"], ib["gold"], equal_nan=True
-    )
-    for key in ("word1", "word2", "benchmark"):
-        same = same and (key not in ia or np.array_equal(ia[key], ib.get(key)))
-    if not same:
-        raise InputError(
-            None,
-            None,
-            f"{a.system} and {b.system} were not scored on the same items of {a.benchmark} "
-            "(different data?); they cannot be compared item by item",
+def aligned(entries: Sequence[Entry]) -> list[Items]:
+    """The entries' item tables restricted to the items every one of them counted, in one
+    order (linking: the queries all have, by query id)."""
+    tables = [e.items() for e in entries]
+    first = entries[0]
+    if outputs_of(member_kinds(first.task, tables[0])) != ("score",):  # per-query values
+        common = reduce(np.intersect1d, [t["qid"] for t in tables])
+        picked = [np.intersect1d(common, t["qid"], return_indices=True)[2] for t in tables]
+        return [{k: v[rows] for k, v in t.items()} for t, rows in zip(tables, picked, strict=True)]
+    ia = tables[0]
+    for other, ib in zip(entries[1:], tables[1:], strict=True):
+        same = len(ia["gold"]) == len(ib["gold"]) and np.array_equal(
+            ia["gold"], ib["gold"], equal_nan=True
         )
-    both = (ia["counted"] > 0) & (ib["counted"] > 0)
-    return {k: v[both] for k, v in ia.items()}, {k: v[both] for k, v in ib.items()}
+        for key in ("word1", "word2", "benchmark"):
+            same = same and (key not in ia or np.array_equal(ia[key], ib.get(key)))
+        if not same:
+            raise InputError(
+                None,
+                None,
+                f"{first.system} and {other.system} were not scored on the same items of "
+                f"{first.benchmark} (different data?); they cannot be compared item by item",
+            )
+    every = np.logical_and.reduce([t["counted"] > 0 for t in tables])
+    return [{k: v[every] for k, v in t.items()} for t in tables]
 
 
 def compare(
@@ -101,7 +108,7 @@ def compare(
     """Compare two results on the same benchmark (module docstring)."""
     if a.benchmark != b.benchmark or a.task != b.task:
         raise InputError(None, None, f"cannot compare {a.benchmark} with {b.benchmark}")
-    ia, ib = _aligned(a, b)
+    ia, ib = aligned([a, b])
     ma = ItemMetrics(a.task, ia, main_only)
     mb = ItemMetrics(a.task, ib, main_only)
     n = ma.n

@@ -2,9 +2,10 @@
 
 Sections: the overall leaderboard (dominated systems dropped, ranked by the sum), the top
 systems per benchmark, then per benchmark every metric with its bootstrap interval, the
-p-value of each system against the best (Holm-corrected), subsets with interval whiskers and
-agreement ceilings, and a plot: human vs system scatter for graded benchmarks, precision-recall
-curves for related/unrelated ones, bars per member for suites.
+p-value of each system against the best (Holm-corrected), the rank tiers (every system's rank
+interval, rank upper bound and significance tier: :mod:`simeval.report.tiers`), subsets with
+interval whiskers and agreement ceilings, and a plot: human vs system scatter for graded
+benchmarks, precision-recall curves for related/unrelated ones, bars per member for suites.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from simeval.report.leaderboard import (
 )
 from simeval.report.page import page
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
+from simeval.report.tiers import grid_tiers, with_tiers
 
 Progress = Callable[[str], None]
 
@@ -56,6 +58,9 @@ class ReportOptions:
     jobs: int = 1  # processes building the benchmarks' sections (forked: they share the rows)
     registry: Registry | None = None  # whose views the subsets show (None: the default one)
     figure_format: str = "png"  # or "svg" (the docs' pages draw the figures so)
+
+
+TIER_ALPHA = 0.05  # the report's tiers are judged at the level its * marks use
 
 
 def overall_benchmarks(grid: Grid) -> list[str]:
@@ -248,6 +253,15 @@ class ReportBuilder:
         )
         return table + METRIC_NOTE + n_note(entries, shared)
 
+    def tier_table(self, bench: str) -> str:
+        """The benchmark's leaderboard with every system's rank interval, rank upper bound and
+        significance tier (:mod:`simeval.report.tiers`), the method stated under it."""
+        o, grid = self.o, self.grid
+        table = grid_top(grid, bench, len(grid.systems))
+        table.title = f"{bench}: rank tiers"
+        found = grid_tiers(grid, bench, o.replicates, o.seed, o.level, TIER_ALPHA)
+        return to_html(with_tiers(table, found))
+
     def subset_section(self, bench: str, entries: list[Entry]) -> str:
         first = entries[0].items()
         views: dict[str, list[Subset]] = {}
@@ -397,6 +411,7 @@ class ReportBuilder:
         entries = self.entries(bench)
         parts = [f"<h2 id='{html_text(bench)}'>{html_text(bench)}</h2>"]
         parts.append(self.metric_table(bench, entries))
+        parts.append(self.tier_table(bench))
         with_rows = [e for e in entries if e.has_items]
         if len(with_rows) < len(entries):
             old = ", ".join(e.system for e in entries if not e.has_items)
