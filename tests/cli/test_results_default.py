@@ -38,7 +38,9 @@ def test_simeval_results_names_the_folder_for_writing_and_reading(tmp_path, monk
     monkeypatch.setenv("SIMEVAL_RESULTS", str(tmp_path / "lab"))
     done = CliRunner().invoke(app, EVALUATE)
     assert done.exit_code == 0, done.output
-    assert f"appended 1 record(s) to {tmp_path / 'lab'} (--results or" in done.stderr
+    said = " ".join(done.stderr.split())
+    assert f"appended 1 record(s) to {tmp_path / 'lab'}" in said
+    assert "(--results or" not in said  # the user chose the folder: no hint
     assert len(_records(tmp_path / "lab")) == 1 and not (tmp_path / "results").exists()
     shown = CliRunner().invoke(app, ["results"], env={"COLUMNS": "200"})  # reads it back
     assert shown.exit_code == 0, shown.output
@@ -53,6 +55,8 @@ def test_the_main_job_names_its_folder_and_gets_it(tmp_path, monkeypatch):
     assert done.exit_code == 0, done.output
     assert len(_records(tmp_path / "results" / "main")) == 1
     assert not (tmp_path / "lab").exists()
+    assert "appended 1 record(s) to results/main" in done.stderr
+    assert "--results or SIMEVAL_RESULTS" not in done.stderr  # named: no hint (a new user's trial)
 
 
 @pytest.mark.parametrize("command", ["evaluate", "train", "results", "compare"])

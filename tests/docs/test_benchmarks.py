@@ -32,6 +32,7 @@ SMALL = {
     "dask_encoding.py": ["--texts", "300"],
     "main_job.py": ["--measures", "overlap"],
     "kill_loop.py": ["-n", "4"],  # its kill_loop runs in tests/results/test_results_store.py
+    "leaderboard_speed.py": ["--runs", "300", "--repeat", "3"],
 }
 
 
@@ -254,3 +255,11 @@ def test_serve_burst_prints_both_runs_and_counts_every_attempt(tmp_path: Path) -
     for r, (p50, p95, _) in zip(runs, ratios, strict=True):
         assert float(p50) == pytest.approx(r["during"][0] / r["alone"][0], abs=0.006)
         assert float(p95) == pytest.approx(r["during"][1] / r["alone"][1], abs=0.006)
+
+
+def test_leaderboard_speed_answers_alike_built_or_kept() -> None:
+    pytest.importorskip("fastapi")
+    shown = run("leaderboard_speed.py")
+    assert "300 runs written" in shown and "every answer identical, built or kept" in shown
+    found = re.search(r"leaderboard at 300 runs: built ([\d.]+) ms, kept ([\d.]+) ms", shown)
+    assert found and float(found.group(1)) > 0 and float(found.group(2)) > 0, shown

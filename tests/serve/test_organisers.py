@@ -179,8 +179,10 @@ def test_the_commands_edit_list_and_print_the_log(tmp_path: Path, run_cli) -> No
     code, text = run_cli("serve", "audit", str(tmp_path), "-c", "lex25")
     lines = text.strip().splitlines()
     assert code == 0 and len(lines) == 2
-    assert "command line  registration" in lines[0] and '"closed"' in lines[0]
-    assert "command line  edit phase" in lines[1] and '"2031-01-01T00:00:00Z"' in lines[1]
+    assert "command line  registration  state open → closed" in lines[0]
+    assert (
+        "edit phase  phase test: deadline 2025-02-10T00:00:00Z → 2031-01-01T00:00:00Z" in lines[1]
+    )
     code, text = run_cli("serve", "audit", str(tmp_path))  # every entry: the account too
     assert "add organiser" in text
     code, text = run_cli("serve", "organiser", "revoke", str(tmp_path), "Ada")

@@ -383,7 +383,7 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
 
 def said_appended(count: int, folder: Path, how_to_change: bool = False) -> None:
     """Say on standard error how many records went to which results folder
-    (``how_to_change``: and how to send them elsewhere, where it may be the default one)."""
+    (``how_to_change``: and how to send them elsewhere, when the default folder took them)."""
     hint = f" ({HOW_TO_CHANGE})" if how_to_change else ""
     err.print(plain(f"appended {count} record(s) to {folder}{hint}", style="dim"))
 

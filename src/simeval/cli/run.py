@@ -140,7 +140,7 @@ def evaluate_cmd(
         )
     print_results(found, as_json, f"{measure}", wide)
     if save:
-        said_appended(len(found), results, how_to_change=True)
+        said_appended(len(found), results, how_to_change=results == DEFAULT_RESULTS)
 
 
 @app.command("predict")
@@ -346,4 +346,5 @@ def train_cmd(
         else:
             title = f"{settings.kind} on {Path(str(settings.corpus)).name}"
         print_results(trained.results, False, title)
-        said_appended(len(trained.results), settings.results, how_to_change=True)
+        said_appended(len(trained.results), settings.results,
+                      how_to_change=settings.results == DEFAULT_RESULTS)  # fmt: skip

@@ -331,12 +331,12 @@ def audit_cmd(
     """Print the audit log, newest first: when, who (an organiser or the command line), what,
     and the values before and after."""
     from simeval.serve.service.campaigns import campaign_id
-    from simeval.serve.service.organisers import audit_log
+    from simeval.serve.service.organisers import audit_log, detail_text
 
     database, _ = _open(folder, db)
     wanted = campaign_id(database, campaign) if campaign is not None else None
     for entry in audit_log(database, wanted):
-        detail = json.dumps(entry.detail, ensure_ascii=False, sort_keys=True)
+        detail = detail_text(entry.detail)
         out.print(
             f"{entry.at:%Y-%m-%d %H:%M:%S}Z  {terminal_text(entry.actor)}  "
             f"{terminal_text(entry.action)}  {terminal_text(detail)}",
@@ -452,6 +452,7 @@ def organiser_add_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> 
 
     database, _ = _open(folder, db)
     out.print(add_organiser(database, name, datetime.now(UTC)), highlight=False)
+    err.print("the organiser's token, shown this once: keep it (sign in at /organiser)")
 
 
 @organiser_app.command("list")
@@ -502,6 +503,8 @@ def register_cmd(
 
     answer = registration(server, campaign, team, accept_terms)
     out.print(str(answer["token"]), highlight=False)
+    err.print("your team's token, shown this once: keep it (simeval submit --token, or "
+              "SIMEVAL_TOKEN)")  # fmt: skip
     if answer.get("status") == "pending":
         err.print("waiting for the organiser's approval: uploads open once approved")
 

@@ -41,6 +41,9 @@ from simeval.registry.schema import (
     declared,
 )
 
+# a name ending so is a file the user meant, not a benchmark's name (no name has a dot)
+FILE_SUFFIXES = {".tsv", ".csv", ".txt", ".gz", ".zip", ".json", ".jsonl", ".trec", ".qrels"}
+
 
 def _catalog() -> Declared:
     """What the built-in catalog declares (parsed once: ``catalog_files`` is cached)."""
@@ -178,9 +181,12 @@ class Registry:
         return list(suite.members) if suite is not None and suite.aggregate is None else [name]
 
     def check(self, name: str) -> None:
+        """Refuse a name that is neither a benchmark, a suite nor an existing path: one that
+        looks like a path (a slash, a leading dot, a data file's suffix) as a missing file,
+        anything else as an unknown name with the closest names."""
         if name in self.entries or name in self.suites or Path(name).exists():
             return
-        if "/" in name or name.startswith("."):
+        if "/" in name or name.startswith(".") or Path(name).suffix.lower() in FILE_SUFFIXES:
             raise InputError(name, None, "no such file or folder")
         close = difflib.get_close_matches(name, self.names, n=3)
         hint = f"; did you mean {' or '.join(close)}?" if close else ""

@@ -248,6 +248,27 @@ def require_server(folder: Path, db_url: str | None) -> None:
         )
 
 
+def require_port(host: str, port: int) -> None:
+    """Refuse, in one line, an address that cannot be listened on (another server has the
+    port), before anything starts: uvicorn would log a traceback-like error and exit 3."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise SimevalError(f"cannot listen on {host}: {exc.strerror or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise SimevalError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc} (another server? "
+                "choose another with --port)"
+            ) from None
+
+
 def run(
     folder: Path,
     db_url: str | None = None,
@@ -272,6 +293,7 @@ def run(
     from simeval.serve.db import default_url
 
     require_server(folder, db_url)
+    require_port(host, port)
     logs = copy.deepcopy(LOGGING_CONFIG)
     logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     logging.config.dictConfig(logs)

@@ -117,7 +117,10 @@ def opening(url: str) -> Iterator[None]:
     try:
         yield
     except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as e:
-        raise SimevalError(f"cannot use the database URL {shown_url(url)}: {_reason(e)}") from None
+        hint = "" if "://" in url else f" (a file is sqlite:///{Path(url).resolve()})"
+        raise SimevalError(
+            f"cannot use the database URL {shown_url(url)}: {_reason(e)}{hint}"
+        ) from None
     except (exc.OperationalError, exc.InterfaceError) as e:
         raise SimevalError(f"cannot open the database {shown_url(url)}: {_reason(e)}") from None
     except Exception as e:  # psycopg's own connection errors, when raised unwrapped

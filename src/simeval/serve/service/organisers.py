@@ -136,3 +136,11 @@ class OrganiserTokens:
             return None
         self.verified.add(token, row.id, row.token_hash)
         return row
+
+
+def detail_text(detail: dict[str, Any]) -> str:
+    """An audit entry's detail as a reader wants it: ``phase trial: deadline A → B``."""
+    changes = detail.get("changes", {})
+    head = ", ".join(f"{k} {v}" for k, v in sorted(detail.items()) if k != "changes")
+    moved = "; ".join(f"{k} {b} → {a}" for k, (b, a) in sorted(changes.items()))
+    return f"{head}: {moved}" if head and moved else head or moved

@@ -57,13 +57,21 @@ class Answer:
     warnings: tuple[str, ...] = ()
 
 
+# the command line's way out of a refusal, which a participant of a campaign does not have
+CLI_HINTS = {"; use --missing zero|skip to score anyway": "; give every gold pair a score"}
+
+
 def remap_error(exc: InputError, stored: Path, name: str) -> InputError:
-    """``exc`` naming the client's file instead of the server's copy."""
+    """``exc`` naming the client's file instead of the server's copy, without advice that
+    only ``simeval score`` can follow (:data:`CLI_HINTS`)."""
     where = str(stored)
     path = exc.path
     if path is not None and path.startswith(where):
         path = name + path[len(where) :]
-    return InputError(path, exc.line, exc.message.replace(where, name))
+    message = exc.message.replace(where, name)
+    for cli, served in CLI_HINTS.items():
+        message = message.replace(cli, served)
+    return InputError(path, exc.line, message)
 
 
 def score_upload(job: Job, targets: Targets | None = None) -> Answer:

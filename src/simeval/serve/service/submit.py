@@ -418,13 +418,13 @@ class Service:
         with self._boards_lock:  # the phase's board is built again at its next request
             self._boards.pop(ticket.phase_id, None)
         log.info(
-            "submission %s by %s to %s/%s: %s run %s",
+            "submission %s by %s to %s/%s: %s%s",
             row.id,
             ticket.team,
             ticket.phase,
             ticket.target,
             row.status,
-            row.run,
+            f" run {row.run}" if row.run is not None else " (no run used)",
         )
         return Recorded(row, answer.error if refused else None)
 

@@ -19,6 +19,7 @@ from simeval.serve.service.console import (
     SubmissionRow,
     TeamRow,
 )
+from simeval.serve.service.organisers import detail_text
 from simeval.serve.service.rescoring import Rescore
 from simeval.serve.views.pages import csrf_input
 
@@ -289,14 +290,6 @@ def campaign_html(
     parts.append("<h2>Announcements</h2>" + news_html(c.name, news, csrf))
     parts.append("<h2>Audit log</h2>" + audit_html(log))
     return "".join(parts)
-
-
-def detail_text(detail: dict[str, Any]) -> str:
-    """An audit entry's detail as a reader wants it: ``phase trial: deadline A → B``."""
-    changes = detail.get("changes", {})
-    head = ", ".join(f"{k} {v}" for k, v in sorted(detail.items()) if k != "changes")
-    moved = "; ".join(f"{k} {b} → {a}" for k, (b, a) in sorted(changes.items()))
-    return f"{head}: {moved}" if head and moved else head or moved
 
 
 def audit_html(log: Sequence[AuditEntry]) -> str:
