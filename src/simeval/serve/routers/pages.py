@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
+from simeval.serve.db.models import utc
 from simeval.serve.db.storage import TooLarge
 from simeval.serve.routers.forms import BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
@@ -41,8 +42,10 @@ async def campaign_page(campaign: str, request: Request, w: W) -> Any:
     value = w.form_value(request, browser_id)
     status = team.status if member and team is not None else None
     news = await run_in_threadpool(announcements, w.service.db, c.id)
-    body = pages.campaign_html(c, phases, w.clock(), value, member, team is not None, status,
-                               news)  # fmt: skip
+    now = w.clock()
+    detectable = {p.name: w.service.detectable(c, p) for p in phases if now < utc(p.opens)}
+    body = pages.campaign_html(c, phases, now, value, member, team is not None, status,
+                               news, detectable)  # fmt: skip
     return w.html(c.title, body, team, browser_id, request)
 
 

@@ -510,6 +510,29 @@ class Service:
             self._boards[p.id] = (key, table)
         return p, table
 
+    def detectable(self, c: Campaign, phase: Phase) -> list[tuple[str, Any]]:
+        """``(benchmark, Detectable)`` per scored benchmark of the phase (a suite's members
+        each): the smallest difference in its main metric that the test set can detect
+        (:func:`simeval.metrics.tiers.detectable_difference`), for the campaign page before
+        the phase opens. A metric without a formula (RUSSE's sum) is left out."""
+        from simeval.metrics.tiers import detectable_difference
+
+        out = []
+        for name in phase.targets:
+            try:
+                target = self.targets.get(list(c.registry_files), name)
+            except Exception:  # a target that does not load is the campaign's own problem
+                continue
+            for member in getattr(target, "members", None) or [target]:
+                gold = getattr(member, "gold", None)
+                try:
+                    n = len(gold) if gold is not None else 0
+                    if n:
+                        out.append((member.name, detectable_difference(n, member.main_metric)))
+                except (TypeError, ValueError):
+                    continue
+        return out
+
     def excluded(self, phase_id: int) -> dict[str, tuple[str, str]]:
         """The phase's disqualified and withdrawn runs: ``{system: (kind, reason)}``."""
         from simeval.serve.service.editing import exclusions

@@ -275,6 +275,7 @@ def campaign_html(
     signed_in: bool,
     status: str | None = None,
     news: Sequence[Any] = (),
+    detectable: dict[str, Sequence[tuple[str, Any]]] | None = None,
 ) -> str:
     """A campaign's description, phases with their input files; the upload forms for a
     ``member`` team (a note instead while its ``status`` is pending or revoked), the register
@@ -307,7 +308,7 @@ def campaign_html(
             f"<p>Time left: {deadline_span(utc(p.deadline), now)}"
             f"; {p.runs} run(s) per target, files up to {p.max_bytes:,} bytes"
             f"{'; scores hidden until published' if not visible(p) else ''}.</p>"
-            f"<p>Input files: {links}</p>"
+            f"<p>Input files: {links}</p>" + _detectable_html((detectable or {}).get(p.name, ()))
         )
         if member:
             options = "".join(f"<option>{escape(t)}</option>" for t in p.targets)
@@ -337,6 +338,21 @@ def campaign_html(
             "<button>Sign in</button></form>"
         )
     return "".join(parts)
+
+
+def _detectable_html(found: Sequence[tuple[str, Any]]) -> str:
+    """How small a difference each benchmark of a phase can tell apart (the method stated)."""
+    if not found:
+        return ""
+    items = ", ".join(
+        f"{escape(name)} {escape(d.metric)} {d.difference:.3f} (n = {d.n:,})" for name, d in found
+    )
+    first = found[0][1]
+    return (
+        f'<p class="note">Smallest difference the test set can detect (two-sided α = '
+        f"{first.alpha:g}, power {first.power:.0%}): {items}. Method: {escape(first.assumptions)}."
+        "</p>"
+    )
 
 
 def registered_html(campaign: str, token: str, status: str = "approved") -> str:
