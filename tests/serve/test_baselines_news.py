@@ -5,21 +5,12 @@ appear on the campaign's page, newest first, rendered without raw HTML."""
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
-from serve_kit import OPENS, Clock, make_server, page_csrf, pair_file, register, upload
+from serve_kit import page_csrf, pair_file, register, upload
 
 pytest.importorskip("fastapi")
-
-
-@pytest.fixture
-def srv(tmp_path: Path, serve_db: str):
-    clock = Clock(OPENS + timedelta(days=1))
-    server = make_server(serve_db, tmp_path / "srv", clock)
-    yield server, clock
-    server.db.dispose()
 
 
 def test_a_baseline_is_shown_marked_and_never_ranked(srv, mc30, tmp_path) -> None:

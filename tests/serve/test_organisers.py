@@ -38,15 +38,6 @@ def run_cli():
     return run
 
 
-@pytest.fixture
-def srv(tmp_path: Path, serve_db: str):
-    """A server of :data:`serve_kit.CAMPAIGN` on SQLite, and on PostgreSQL where one is given."""
-    clock = Clock(OPENS + timedelta(days=1))
-    server = make_server(serve_db, tmp_path / "srv", clock)
-    yield server, clock
-    server.db.dispose()
-
-
 def test_an_organiser_token_is_shown_once_stored_hashed_and_revocable(srv) -> None:
     from sqlalchemy import text
 

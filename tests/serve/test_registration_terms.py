@@ -3,23 +3,12 @@ and teams approved, revoked, renamed and given a new token from the console (iss
 
 from __future__ import annotations
 
-from datetime import timedelta
-from pathlib import Path
-
 import pytest
 
-from serve_kit import OPENS, Clock, make_server, page_csrf, pair_file, register, upload
+from serve_kit import page_csrf, pair_file, register, upload
 from simeval.errors import InputError
 
 pytest.importorskip("fastapi")
-
-
-@pytest.fixture
-def srv(tmp_path: Path, serve_db: str):
-    clock = Clock(OPENS + timedelta(days=1))
-    server = make_server(serve_db, tmp_path / "srv", clock)
-    yield server, clock
-    server.db.dispose()
 
 
 def _organiser(server, clock) -> str:

@@ -33,14 +33,6 @@ def _tamper(server, submission_id: str, wrong: float) -> None:
         row.results = records
 
 
-@pytest.fixture
-def srv(tmp_path: Path, serve_db: str):
-    clock = Clock(OPENS + timedelta(days=1))
-    server = make_server(serve_db, tmp_path / "srv", clock)
-    yield server, clock
-    server.db.dispose()
-
-
 def test_rescore_shows_what_moved_and_applied_restores_todays_scores(srv, mc30) -> None:
     from simeval.serve.service.organisers import audit_log
     from simeval.serve.service.rescoring import history, rescore_campaign

@@ -159,11 +159,17 @@ def publish_cmd(
     db: DbUrl = None,
 ) -> None:
     """Show a hidden phase's scores to participants (after its deadline)."""
-    from simeval.serve.service.editing import publish
+    _publication(folder, db, campaign, phase, True)
+
+
+def _publication(folder: Path, db: str | None, campaign: str, phase: str, shown: bool) -> None:
+    """Publish a phase's scores or hide them again (audited), and say which."""
+    from simeval.serve.service.editing import publish, unpublish
 
     database, _ = _open(folder, db)
-    publish(database, campaign, phase, datetime.now(UTC))
-    out.print(f"{terminal_text(campaign)}/{terminal_text(phase)} published", highlight=False)
+    (publish if shown else unpublish)(database, campaign, phase, datetime.now(UTC))
+    said = "published" if shown else "hidden"
+    out.print(f"{terminal_text(campaign)}/{terminal_text(phase)} {said}", highlight=False)
 
 
 @serve_app.command("rotate-token")
@@ -277,11 +283,7 @@ def unpublish_cmd(
     db: DbUrl = None,
 ) -> None:
     """Hide a published phase's scores again (audited)."""
-    from simeval.serve.service.editing import unpublish
-
-    database, _ = _open(folder, db)
-    unpublish(database, campaign, phase, datetime.now(UTC))
-    out.print(f"{terminal_text(campaign)}/{terminal_text(phase)} hidden", highlight=False)
+    _publication(folder, db, campaign, phase, False)
 
 
 @serve_app.command("phase")

@@ -107,28 +107,23 @@ async def console_phase(campaign: str, phase: str, request: Request, w: W) -> An
     if action not in ACTIONS:
         raise Refused(422, f"unknown action {action!r}")
     now, actor, db = w.clock(), actor_of(who), w.service.db
-    try:
-        if action == "publish":
-            await run_in_threadpool(editing.publish, db, campaign, phase, now, actor)
-            message = f"{phase}: published"
-        elif action == "unpublish":
-            await run_in_threadpool(editing.unpublish, db, campaign, phase, now, actor)
-            message = f"{phase}: scores hidden again"
-        else:
-            edit = editing.PhaseEdit(
-                opens=_text(fields, "opens"),
-                deadline=None if action == "close" else _text(fields, "deadline"),
-                runs=_whole(fields, "runs"),
-                max_bytes=_whole(fields, "max_bytes"),
-                close=action == "close",
-            )
-            changed = await run_in_threadpool(
-                editing.edit_phase, db, campaign, phase, edit, now, actor
-            )
-            shown = "; ".join(f"{k} {b} → {a}" for k, (b, a) in changed.items())
-            message = f"{phase}: {shown}" if changed else f"{phase}: nothing changed"
-    except InputError as exc:
-        raise Refused(422, str(exc)) from None
+    if action == "publish":
+        await _apply(editing.publish, db, campaign, phase, now, actor)
+        message = f"{phase}: published"
+    elif action == "unpublish":
+        await _apply(editing.unpublish, db, campaign, phase, now, actor)
+        message = f"{phase}: scores hidden again"
+    else:
+        edit = editing.PhaseEdit(
+            opens=_text(fields, "opens"),
+            deadline=None if action == "close" else _text(fields, "deadline"),
+            runs=_whole(fields, "runs"),
+            max_bytes=_whole(fields, "max_bytes"),
+            close=action == "close",
+        )
+        changed = await _apply(editing.edit_phase, db, campaign, phase, edit, now, actor)
+        shown = "; ".join(f"{k} {b} → {a}" for k, (b, a) in changed.items())
+        message = f"{phase}: {shown}" if changed else f"{phase}: nothing changed"
     return await _campaign_page(request, w, who, campaign, message)
 
 
@@ -146,23 +141,16 @@ async def console_runs(campaign: str, phase: str, request: Request, w: W) -> Any
     if not team or run is None:
         raise Refused(422, "name the team and the run's number")
     now, actor, db = w.clock(), actor_of(who), w.service.db
-    try:
-        if action == "reinstate":
-            await run_in_threadpool(
-                editing.reinstate_run, db, campaign, phase, team, run, now, actor
-            )
-            message = f"{team} run {run}: ranked again"
-        elif action in ("disqualify", "withdraw"):
-            kind = DISQUALIFIED if action == "disqualify" else WITHDRAWN
-            reason = fields.get("reason", "")
-            await run_in_threadpool(
-                editing.exclude_run, db, campaign, phase, team, run, kind, reason, now, actor
-            )
-            message = f"{team} run {run}: {kind}"
-        else:
-            raise Refused(422, f"unknown action {action!r}")
-    except InputError as exc:
-        raise Refused(422, str(exc)) from None
+    if action == "reinstate":
+        await _apply(editing.reinstate_run, db, campaign, phase, team, run, now, actor)
+        message = f"{team} run {run}: ranked again"
+    elif action in ("disqualify", "withdraw"):
+        kind = DISQUALIFIED if action == "disqualify" else WITHDRAWN
+        reason = fields.get("reason", "")
+        await _apply(editing.exclude_run, db, campaign, phase, team, run, kind, reason, now, actor)
+        message = f"{team} run {run}: {kind}"
+    else:
+        raise Refused(422, f"unknown action {action!r}")
     return await _campaign_page(request, w, who, campaign, message)
 
 
@@ -185,12 +173,9 @@ async def console_rescore(campaign: str, request: Request, w: W) -> Any:
     fields = await w.checked_form(request, ORGANISER_COOKIE)
     apply = fields.get("action") == "apply"
     reason = " ".join(fields.get("reason", "re-score all").split())[:200] or "re-score all"
-    try:
-        done = await run_in_threadpool(
-            rescore_campaign, w.service, campaign, w.clock(), actor_of(who), apply, reason
-        )
-    except InputError as exc:
-        raise Refused(422, str(exc)) from None
+    done = await _apply(
+        rescore_campaign, w.service, campaign, w.clock(), actor_of(who), apply, reason
+    )
     body = partial(console.rescore_html, campaign, done)
     return _page(w, request, f"{campaign}: re-scoring", lambda csrf: body(csrf), who)
 
@@ -202,29 +187,24 @@ async def console_teams(campaign: str, request: Request, w: W) -> Any:
     fields = await w.checked_form(request, ORGANISER_COOKIE)
     action, team = fields.get("action", ""), fields.get("team", "")
     now, actor, db = w.clock(), actor_of(who), w.service.db
-    try:
-        if action in editing.TEAM_ACTIONS:
-            status = await run_in_threadpool(
-                editing.set_team_status, db, campaign, team, action, now, actor
-            )
-            message = f"{team}: {status}"
-        elif action == "rename":
-            new = await run_in_threadpool(
-                editing.rename_team, db, campaign, team, fields.get("new_name", ""), now, actor
-            )
-            message = f"{team} is now {new}"
-        elif action in ("baseline", "team"):
-            on = action == "baseline"
-            await run_in_threadpool(editing.set_baseline, db, campaign, team, on, now, actor)
-            message = f"{team}: {'a baseline of the organisers' if on else 'a team'}"
-        elif action == "reset":
-            token = await run_in_threadpool(editing.rotate_token, db, campaign, team, now, actor)
-            body = console.token_html(campaign, team, token)
-            return _page(w, request, f"{campaign}: new token", lambda _: body, who)
-        else:
-            raise Refused(422, f"unknown action {action!r}")
-    except InputError as exc:
-        raise Refused(422, str(exc)) from None
+    if action in editing.TEAM_ACTIONS:
+        status = await _apply(editing.set_team_status, db, campaign, team, action, now, actor)
+        message = f"{team}: {status}"
+    elif action == "rename":
+        new = await _apply(
+            editing.rename_team, db, campaign, team, fields.get("new_name", ""), now, actor
+        )
+        message = f"{team} is now {new}"
+    elif action in ("baseline", "team"):
+        on = action == "baseline"
+        await _apply(editing.set_baseline, db, campaign, team, on, now, actor)
+        message = f"{team}: {'a baseline of the organisers' if on else 'a team'}"
+    elif action == "reset":
+        token = await _apply(editing.rotate_token, db, campaign, team, now, actor)
+        body = console.token_html(campaign, team, token)
+        return _page(w, request, f"{campaign}: new token", lambda _: body, who)
+    else:
+        raise Refused(422, f"unknown action {action!r}")
     return await _campaign_page(request, w, who, campaign, message)
 
 
@@ -234,19 +214,16 @@ async def console_announcements(campaign: str, request: Request, w: W) -> Any:
     who = await _organiser(request, w)
     fields = await w.checked_form(request, ORGANISER_COOKIE, TEXT_FORM)
     now, actor, db = w.clock(), actor_of(who), w.service.db
-    try:
-        if fields.get("action") == "withdraw":
-            number = _whole(fields, "id")
-            if number is None:
-                raise Refused(422, "which announcement?")
-            await run_in_threadpool(editing.withdraw_announcement, db, campaign, number, now, actor)
-            message = "announcement taken down"
-        else:
-            await run_in_threadpool(editing.announce, db, campaign, fields.get("title", ""),
-                                    fields.get("body", ""), now, actor)  # fmt: skip
-            message = "announcement posted"
-    except InputError as exc:
-        raise Refused(422, str(exc)) from None
+    if fields.get("action") == "withdraw":
+        number = _whole(fields, "id")
+        if number is None:
+            raise Refused(422, "which announcement?")
+        await _apply(editing.withdraw_announcement, db, campaign, number, now, actor)
+        message = "announcement taken down"
+    else:
+        await _apply(editing.announce, db, campaign, fields.get("title", ""),
+                                fields.get("body", ""), now, actor)  # fmt: skip
+        message = "announcement posted"
     return await _campaign_page(request, w, who, campaign, message)
 
 
@@ -255,13 +232,10 @@ async def console_texts(campaign: str, request: Request, w: W) -> Any:
     """Save the campaign's description and terms (Markdown)."""
     who = await _organiser(request, w)
     fields = await w.checked_form(request, ORGANISER_COOKIE, TEXT_FORM)
-    try:
-        await run_in_threadpool(
-            editing.set_texts, w.service.db, campaign, fields.get("description"),
-            fields.get("terms"), w.clock(), actor_of(who),
-        )  # fmt: skip
-    except InputError as exc:
-        raise Refused(422, str(exc)) from None
+    await _apply(
+        editing.set_texts, w.service.db, campaign, fields.get("description"),
+        fields.get("terms"), w.clock(), actor_of(who),
+    )  # fmt: skip
     return await _campaign_page(request, w, who, campaign, "description and terms saved")
 
 
@@ -269,15 +243,21 @@ async def console_texts(campaign: str, request: Request, w: W) -> Any:
 async def console_registration(campaign: str, request: Request, w: W) -> Any:
     who = await _organiser(request, w)
     fields = await w.checked_form(request, ORGANISER_COOKIE)
-    try:
-        now = await run_in_threadpool(
-            editing.set_registration, w.service.db, campaign, fields.get("state"),
-            _whole(fields, "max_teams"), w.clock(), actor_of(who),
-        )  # fmt: skip
-    except InputError as exc:
-        raise Refused(422, str(exc)) from None
+    now = await _apply(
+        editing.set_registration, w.service.db, campaign, fields.get("state"),
+        _whole(fields, "max_teams"), w.clock(), actor_of(who),
+    )  # fmt: skip
     cap = f"at most {now.max_teams} teams" if now.max_teams else "no cap"
     return await _campaign_page(request, w, who, campaign, f"registration {now.state}, {cap}")
+
+
+async def _apply(change: Callable[..., Any], *args: Any) -> Any:
+    """``change(*args)`` (a service function that may refuse) in a worker thread; a refusal
+    answers 422 with its reason, and nothing was changed."""
+    try:
+        return await run_in_threadpool(change, *args)
+    except InputError as exc:
+        raise Refused(422, str(exc)) from None
 
 
 def _text(fields: dict[str, str], key: str) -> str | None:
