@@ -113,7 +113,9 @@ def _same_campaign(doc: dict[str, Any]) -> Callable[[Outcome], str | None]:
             return f"stored {(title, registration, max_teams)} != {want}"
         if len(phases) != len(doc["phase"]):
             return f"{len(phases)} phases stored, {len(doc['phase'])} in the file"
-        for row, p in zip(phases, doc["phase"], strict=True):
+        # stored as they open, then as the file declares them (the campaign page's order)
+        declared = sorted(enumerate(doc["phase"]), key=lambda ip: (ip[1]["opens"], ip[0]))
+        for row, (_, p) in zip(phases, declared, strict=True):
             hidden = p.get("hidden", p["name"].lower() == "test")
             want_row = (
                 p["name"],
