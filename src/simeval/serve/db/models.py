@@ -12,6 +12,7 @@
   the campaign's terms; ``baseline`` marks a team the organisers run (its runs are shown,
   marked, and never ranked among the teams);
 - ``announcement``: a dated note (Markdown) on the campaign's page;
+- ``fact_sheet``: a team's description of its system for a phase (Markdown), in the export;
 - ``submission``: one upload, stored under the server's name ``id`` (never the client's), with
   its sha256, size, time and either the result records (``status='scored'``, ``run`` = 1, 2, …)
   or the validation error (``status='rejected'``, ``run`` NULL: it does not count). The unique
@@ -225,3 +226,14 @@ class Announcement(Base):
     at: Mapped[datetime] = mapped_column(DateTime)
     title: Mapped[str] = mapped_column(String(200))
     body: Mapped[str] = mapped_column(Text)
+
+
+class FactSheet(Base):
+    __tablename__ = "fact_sheet"
+    __table_args__ = (UniqueConstraint("team_id", "phase_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("team.id"))
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phase.id"))
+    text: Mapped[str] = mapped_column(Text)
+    updated: Mapped[datetime] = mapped_column(DateTime)

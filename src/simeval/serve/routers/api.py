@@ -24,7 +24,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from simeval.serve.routers.forms import BadForm, read_json
+from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_json
 from simeval.serve.routers.web import Web, web
 from simeval.serve.service.submit import Refused
 
@@ -61,6 +61,26 @@ async def api_submit(
 async def api_mine(request: Request, w: W) -> list[dict[str, Any]]:
     team = await w.bearer(request)
     return w.views(team.id)
+
+
+@router.get("/api/phases/{phase}/factsheet")
+async def api_fact_sheet(phase: str, request: Request, w: W) -> dict[str, str]:
+    team = await w.bearer(request)
+    return {"phase": phase, "text": await run_in_threadpool(w.service.fact_sheet, team, phase)}
+
+
+@router.put("/api/phases/{phase}/factsheet")
+async def api_save_fact_sheet(phase: str, request: Request, w: W) -> dict[str, str]:
+    team = await w.bearer(request)
+    try:
+        body = await read_json(request, limit=TEXT_FORM, seconds=w.upload_seconds)
+    except BadForm as exc:
+        raise Refused(exc.status, 'send {"text": MARKDOWN}') from None
+    text = body.get("text") if isinstance(body, dict) else None
+    if not isinstance(text, str):
+        raise Refused(422, 'send {"text": MARKDOWN}')
+    saved = await run_in_threadpool(w.service.fact_sheet, team, phase, text)
+    return {"phase": phase, "text": saved}
 
 
 @router.get("/api/submissions/{submission_id}")

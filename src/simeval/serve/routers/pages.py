@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.db.models import utc
 from simeval.serve.db.storage import TooLarge
-from simeval.serve.routers.forms import BadForm, read_form
+from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
 from simeval.serve.service.editing import announcements
 from simeval.serve.service.security import CSRF_FIELD
@@ -130,5 +130,19 @@ async def mine_page(request: Request, w: W) -> Any:
     team = await w.signed_in(request)
     if team is None:
         raise Refused(401, "sign in with your team's token first")
-    body = pages.submissions_html(w.views(team.id))
-    return w.html(f"Submissions of {team.name}", body, team)
+    browser_id = w.browser(request)
+    csrf = w.form_value(request, browser_id)
+    c, phases = w.service.campaign(w.service.campaign_name(team.campaign_id))
+    sheets = [(p.name, w.service.fact_sheet(team, p.name)) for p in phases]
+    body = pages.submissions_html(w.views(team.id)) + pages.fact_sheets_html(c.name, sheets, csrf)
+    return w.html(f"Submissions of {team.name}", body, team, browser_id, request)
+
+
+@router.post("/campaigns/{campaign}/phases/{phase}/factsheet", response_class=HTMLResponse)
+async def fact_sheet_page(campaign: str, phase: str, request: Request, w: W) -> Any:
+    team = await w.signed_in(request)
+    if team is None or w.service.campaign_name(team.campaign_id) != campaign:
+        raise Refused(401, "sign in with your team's token first")
+    fields = await w.checked_form(request, limit=TEXT_FORM)
+    await run_in_threadpool(w.service.fact_sheet, team, phase, fields.get("text", ""))
+    return RedirectResponse("/mine", status_code=303)

@@ -71,6 +71,7 @@ from simeval.serve.db.models import (
     SCORED,
     Campaign,
     Exclusion,
+    FactSheet,
     Phase,
     Submission,
     Team,
@@ -614,7 +615,8 @@ def export(
     - ``<phase>/``: a results folder (``results.jsonl`` + ``items/``) written by the results
       store: the records of scored runs, each named ``<team> run <n>``, for ``simeval
       results``/``leaderboard``/``report <phase>``;
-    - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped).
+    - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped);
+    - ``<phase>/factsheets.md``: each team's description of its system, where teams gave one.
 
     The folder is written under a temporary name and renamed when complete.
 
@@ -645,6 +647,13 @@ def export(
             raise InputError(key, None, "the key names every team: keep it outside the export")
         scrub = _scrubber(alias, {sub.client_name for sub in subs}) if anonymise else None
         rows = [(sub, alias[sub.team.name], sub.phase.name) for sub in subs]
+        sheets = s.execute(
+            select(Phase.name, Team.name, FactSheet.text)
+            .join(Phase, FactSheet.phase_id == Phase.id)
+            .join(Team, FactSheet.team_id == Team.id)
+            .where(Phase.campaign_id == c.id, FactSheet.text != "")
+            .order_by(Team.name)
+        ).all()
         out_of = {
             (p, f"{alias[team]} run {run}"): (kind, scrub(reason) if scrub else reason)
             for p, team, run, kind, reason in s.execute(
@@ -662,6 +671,14 @@ def export(
                       and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
             title = f"{c.title}: {p.name}"
             written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub)
+            told = [(alias[team], scrub(text) if scrub else text)
+                    for phase, team, text in sheets if phase == p.name]  # fmt: skip
+            if told:
+                path = tmp / p.name / "factsheets.md"
+                parts = [f"# {title}: fact sheets\n"]
+                parts += [f"\n## {team}\n\n{text.strip()}\n" for team, text in sorted(told)]
+                path.write_text("".join(parts), encoding="utf-8")
+                written.append(path)
         if anonymise:
             found = _leaks(tmp, secrets_)
             if found:

@@ -43,6 +43,7 @@ from simeval.serve.db.models import (
     SCORED,
     AuditEntry,
     Campaign,
+    FactSheet,
     Phase,
     Submission,
     Team,
@@ -64,6 +65,8 @@ from simeval.serve.service.security import (
 )
 
 log = logging.getLogger("simeval.serve")
+MAX_FACT_SHEET = 20_000  # characters of a fact sheet (the team's form fits in TEXT_FORM)
+FACT_SHEET_GRACE = timedelta(days=7)  # a visible phase's fact sheets stay open this long
 Clock = Callable[[], datetime]
 RETRIES = 20
 
@@ -532,6 +535,30 @@ class Service:
                 except (TypeError, ValueError):
                     continue
         return out
+
+    def fact_sheet(self, team: Team, phase_name: str, text: str | None = None) -> str:
+        """The team's fact sheet for a phase (its system described, Markdown); with ``text``,
+        replaced first: until the phase's scores are published (a hidden phase) or its
+        deadline has passed by a week (a visible one), so the export holds what was said
+        with the final runs."""
+        p = self.phase(team.campaign_id, phase_name)
+        with self.db.session() as s:
+            row = s.scalar(
+                select(FactSheet).where(FactSheet.team_id == team.id, FactSheet.phase_id == p.id)
+            )
+            if text is None:
+                return row.text if row is not None else ""
+            now = self.clock()
+            if p.published is not None or now > utc(p.deadline) + FACT_SHEET_GRACE:
+                raise Refused(403, f"the fact sheets of {p.name} are closed")
+            text = text.replace("\r\n", "\n")
+            if len(text) > MAX_FACT_SHEET or "\x00" in text:
+                raise Refused(422, f"a fact sheet has at most {MAX_FACT_SHEET:,} characters")
+            if row is None:
+                row = FactSheet(team_id=team.id, phase_id=p.id, text=text, updated=naive(now))
+                s.add(row)
+            row.text, row.updated = text, naive(now)
+            return row.text
 
     def excluded(self, phase_id: int) -> dict[str, tuple[str, str]]:
         """The phase's disqualified and withdrawn runs: ``{system: (kind, reason)}``."""

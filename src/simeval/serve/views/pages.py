@@ -258,6 +258,24 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
     return f'<div class="scroll">{html_table(names, rows, head=_button_head)}</div>'
 
 
+def fact_sheets_html(campaign: str, sheets: Sequence[tuple[str, str]], csrf: str) -> str:
+    """A form per phase for the team's fact sheet: its system described, in Markdown (what
+    it is, the resources it used, what it was trained on), shown in the organisers' export."""
+    forms = "".join(
+        f'<h3>{escape(phase)}</h3><form method="post" '
+        f'action="/campaigns/{escape(campaign)}/phases/{escape(phase)}/factsheet">'
+        f'{csrf_input(csrf)}<textarea name="text" rows="6" cols="80">{escape(text)}'
+        "</textarea><br><button>Save the fact sheet</button></form>"
+        for phase, text in sheets
+    )
+    return (
+        '<h2>Fact sheets</h2><p class="note">Describe the system behind your runs (Markdown): '
+        "the method, the resources and data it used, which runs are which. The organisers "
+        "publish them with the results; a hidden phase's stay open until they are published, "
+        "a visible phase's for a week after its deadline.</p>" + forms
+    )
+
+
 def home_html(campaigns: Sequence[tuple[str, str]]) -> str:
     """The list of campaigns ``(name, title)``."""
     items = "".join(
