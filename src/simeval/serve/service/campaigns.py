@@ -546,13 +546,33 @@ def check_apart(a: Scope, b: Scope, path: Path) -> None:
                 )
 
 
-def campaign_id(db: Database, campaign: str) -> int:
-    """The id of the campaign named ``campaign`` (refused when there is none)."""
-    with db.reading() as s:
-        found = s.scalar(select(Campaign.id).where(Campaign.name == campaign))
+def find_campaign(s: Any, campaign: str) -> Campaign:
+    """The campaign named ``campaign`` in session ``s`` (refused when there is none)."""
+    found = s.scalar(select(Campaign).where(Campaign.name == campaign))
     if found is None:
         raise InputError(None, None, f"no campaign {campaign!r}")
     return found
+
+
+def campaign_id(db: Database, campaign: str) -> int:
+    """The id of the campaign named ``campaign`` (refused when there is none)."""
+    with db.reading() as s:
+        return find_campaign(s, campaign).id
+
+
+def excluded_runs(s: Any, *where: Any) -> list[tuple[int, str, int, str, str]]:
+    """``(phase id, team, run, kind, reason)`` of the disqualified and withdrawn runs that
+    match ``where``, by team and run: the one query the board, the console and the export
+    read them with."""
+    return [
+        tuple(row)
+        for row in s.execute(
+            select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+            .join(Team, Exclusion.team_id == Team.id)
+            .where(*where)
+            .order_by(Team.name, Exclusion.run)
+        )
+    ]
 
 
 def find_phase(s: Any, campaign: str, phase: str) -> Phase:
@@ -630,9 +650,7 @@ def export(
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
     with db.session() as s:
-        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
-        if c is None:
-            raise InputError(None, None, f"no campaign {campaign!r}")
+        c = find_campaign(s, campaign)
         phases = list(c.phases)
         subs = s.scalars(
             select(Submission)
@@ -654,14 +672,10 @@ def export(
             .where(Phase.campaign_id == c.id, FactSheet.text != "")
             .order_by(Team.name)
         ).all()
+        named = {p.id: p.name for p in phases}
         out_of = {
-            (p, f"{alias[team]} run {run}"): (kind, scrub(reason) if scrub else reason)
-            for p, team, run, kind, reason in s.execute(
-                select(Phase.name, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
-                .join(Phase, Exclusion.phase_id == Phase.id)
-                .join(Team, Exclusion.team_id == Team.id)
-                .where(Phase.campaign_id == c.id)
-            )
+            (named[pid], f"{alias[team]} run {run}"): (kind, scrub(reason) if scrub else reason)
+            for pid, team, run, kind, reason in excluded_runs(s, Exclusion.phase_id.in_([*named]))
         }
     with staged(out, folder=True) as tmp:  # the whole export or nothing (a full disk)
         written = [_submissions_csv(rows, storage, tmp, out_of, scrub)]

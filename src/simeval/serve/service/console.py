@@ -9,7 +9,8 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from simeval.serve.db import Database
-from simeval.serve.db.models import SCORED, Campaign, Exclusion, Phase, Submission, Team, utc
+from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, Team, utc
+from simeval.serve.service.campaigns import excluded_runs
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,7 @@ def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]
             )
         }
         out: dict[int, dict[str, tuple[str, str]]] = {}
-        for pid, team, run, kind, reason in s.execute(
-            select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
-            .join(Team, Exclusion.team_id == Team.id)
-            .order_by(Team.name, Exclusion.run)
-        ):
+        for pid, team, run, kind, reason in excluded_runs(s):
             out.setdefault(pid, {})[f"{team} run {run}"] = (kind, reason)
         return [
             CampaignSummary(
@@ -144,11 +141,8 @@ def submissions(
         ).all()
         out = {
             (pid, f"{team} run {run}"): f"{kind}: {reason}"
-            for pid, team, run, kind, reason in s.execute(
-                select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind,
-                       Exclusion.reason).join(Team, Exclusion.team_id == Team.id)
-            )
-        }  # fmt: skip
+            for pid, team, run, kind, reason in excluded_runs(s)
+        }
     rows = []
     for sub, team, phase in found:
         if sub.status == SCORED:

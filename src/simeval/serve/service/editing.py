@@ -48,6 +48,8 @@ from simeval.serve.service.campaigns import (
     Registration,
     check_time,
     check_whole,
+    excluded_runs,
+    find_campaign,
     find_phase,
 )
 from simeval.serve.service.organisers import COMMAND_LINE, audit
@@ -166,9 +168,7 @@ def set_registration(
     if max_teams:  # 0 lifts the cap
         max_teams = check_whole(max_teams, f"{campaign} max_teams", None)
     with db.session() as s:
-        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
-        if c is None:
-            raise InputError(None, None, f"no campaign {campaign!r}")
+        c = find_campaign(s, campaign)
         before = Registration(c.registration, c.max_teams)
         if state is not None:
             c.registration = state
@@ -259,13 +259,8 @@ def reinstate_run(
 def exclusions(db: Database, phase_id: int) -> dict[str, tuple[str, str]]:
     """``{"<team> run <n>": (kind, reason)}`` of a phase's excluded runs."""
     with db.reading() as s:
-        rows = s.execute(
-            select(Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
-            .join(Team, Exclusion.team_id == Team.id)
-            .where(Exclusion.phase_id == phase_id)
-            .order_by(Team.name, Exclusion.run)
-        ).all()
-    return {f"{team} run {run}": (kind, reason) for team, run, kind, reason in rows}
+        rows = excluded_runs(s, Exclusion.phase_id == phase_id)
+    return {f"{team} run {run}": (kind, reason) for _, team, run, kind, reason in rows}
 
 
 TEAM_ACTIONS = {"approve": APPROVED, "revoke": REVOKED}
@@ -335,9 +330,7 @@ def set_texts(
     import hashlib
 
     with db.session() as s:
-        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
-        if c is None:
-            raise InputError(None, None, f"no campaign {campaign!r}")
+        c = find_campaign(s, campaign)
         changes = {}
         for key, value in (("description", description), ("terms", terms)):
             if value is None:
@@ -396,9 +389,7 @@ def announce(
     if len(body) > MAX_TEXT or "\x00" in body:
         raise InputError(None, None, f"an announcement's text has at most {MAX_TEXT:,} characters")
     with db.session() as s:
-        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
-        if c is None:
-            raise InputError(None, None, f"no campaign {campaign!r}")
+        c = find_campaign(s, campaign)
         row = Announcement(campaign_id=c.id, at=naive(now), title=title,
                            body=body.replace("\r\n", "\n"))  # fmt: skip
         s.add(row)

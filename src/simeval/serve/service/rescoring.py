@@ -32,7 +32,6 @@ from sqlalchemy import select
 
 from simeval.serve.db.models import (
     SCORED,
-    Campaign,
     Phase,
     ScoreHistory,
     Submission,
@@ -41,6 +40,7 @@ from simeval.serve.db.models import (
 )
 from simeval.serve.db.storage import UPLOAD
 from simeval.serve.service.board import system_of
+from simeval.serve.service.campaigns import find_campaign
 from simeval.serve.service.organisers import audit
 from simeval.serve.service.results import stored_records
 from simeval.serve.service.scoring import Job
@@ -121,14 +121,11 @@ def rescore_campaign(
     service: Any, campaign: str, now: datetime, actor: str, apply: bool, reason: str
 ) -> Rescore:
     """Score every scored submission of ``campaign`` again (module docstring)."""
-    from simeval.errors import InputError
     from simeval.results.store import RESULTS_FILE
 
     db, storage = service.db, service.storage
     with db.reading() as s:
-        c = s.scalar(select(Campaign).where(Campaign.name == campaign))
-        if c is None:
-            raise InputError(None, None, f"no campaign {campaign!r}")
+        c = find_campaign(s, campaign)
         rows = s.execute(
             select(Submission, Team.name, Phase)
             .join(Team, Submission.team_id == Team.id)
