@@ -211,9 +211,7 @@ def exclude_run(
         )
     with db.session() as s:
         p = find_phase(s, campaign, phase)
-        t = s.scalar(select(Team).where(Team.campaign_id == p.campaign_id, Team.name == team))
-        if t is None:
-            raise InputError(None, None, f"no team {team!r} in a campaign {campaign!r}")
+        t = _team(s, campaign, team)
         scored = s.scalar(
             select(func.count()).select_from(Submission).where(
                 Submission.phase_id == p.id, Submission.team_id == t.id, Submission.run == run,
