@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 
 from simeval.cli.common import DataDir, build_app, guarded, out, plain, print_tables, store_of
@@ -144,6 +143,8 @@ def simulate_cmd(
         answers_of=answers_of,
         store=store_of(data_dir),
     )
+    import numpy as np  # here, not at the top: `simeval --help` need not load numpy
+
     heads = ("target", "mode", "all pairs done", "90% done", "capped")
     rows = [
         [
