@@ -33,6 +33,7 @@ SMALL = {
     "main_job.py": ["--measures", "overlap"],
     "kill_loop.py": ["-n", "4"],  # its kill_loop runs in tests/results/test_results_store.py
     "leaderboard_speed.py": ["--runs", "300", "--repeat", "3"],
+    "cli_startup.py": ["--repeat", "2"],
 }
 
 
@@ -263,3 +264,17 @@ def test_leaderboard_speed_answers_alike_built_or_kept() -> None:
     assert "300 runs written" in shown and "every answer identical, built or kept" in shown
     found = re.search(r"leaderboard at 300 runs: built ([\d.]+) ms, kept ([\d.]+) ms", shown)
     assert found and float(found.group(1)) > 0 and float(found.group(2)) > 0, shown
+
+
+def test_cli_startup_ratios_follow_from_its_medians() -> None:
+    shown = run("cli_startup.py")
+    ms = dict(
+        re.findall(r"^(simeval --help|python -c pass|import typer, rich) +(\d+) ms", shown, re.M)
+    )
+    assert set(ms) == {"simeval --help", "python -c pass", "import typer, rich"}, shown
+    found = re.search(r"([\d.]+)x the interpreter's start, ([\d.]+)x importing", shown)
+    assert found, shown
+    own = int(ms["simeval --help"])
+    # the printed ms are rounded, so the ratio is checked to what they allow
+    assert float(found.group(1)) == pytest.approx(own / int(ms["python -c pass"]), rel=0.1)
+    assert float(found.group(2)) == pytest.approx(own / int(ms["import typer, rich"]), rel=0.1)
