@@ -322,7 +322,8 @@ def print_results(
     results: Sequence[Any], as_json: bool, title: str = "", wide: bool = False
 ) -> None:
     """Print results: a table per task kind (or JSON lines), warnings on standard error."""
-    from simeval.results.record import CONSTANT, Result
+    from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE
+    from simeval.results.record import Result
 
     seen: set[str] = set()
     for r in results:
@@ -351,7 +352,7 @@ def print_results(
         cells = []
         for r in rows:
             cov = r.coverage
-            mark = " †" if CONSTANT in r.flags else ""
+            mark = f" {CONSTANT_MARK}" if _no_information(r) else ""
             cells.append(
                 [
                     r.benchmark,
@@ -365,10 +366,21 @@ def print_results(
         tables.append((TerminalTable(columns, cells, title, SIMPLE), []))
     if tables:
         notes = ["* main metric"]
-        if any(CONSTANT in r.flags for r in results):
-            notes.insert(0, "† constant scores: no information")
+        if any(_no_information(r) for r in results):
+            notes.insert(0, CONSTANT_NOTE)
         tables[-1] = (tables[-1][0], notes)
     print_tables(tables, wide)
+
+
+def _no_information(result: Any) -> bool:
+    """Whether ``result``'s scores carry no information, by the rule every report marks with
+    † (:mod:`simeval.report.ties`): constant, or at least 99% of its items tied."""
+    from simeval.report import ties
+    from simeval.results.record import CONSTANT
+
+    if CONSTANT in result.flags:
+        return True
+    return result.items is not None and ties.no_information(result.items)
 
 
 def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) -> None:
