@@ -139,3 +139,30 @@ def test_a_file_that_is_not_fasttext_is_refused(tmp_path: Path, data: bytes, mes
     path.write_bytes(data)
     with pytest.raises(InputError, match=message):
         _score(path, "fasttext-bin")
+
+
+@pytest.mark.parametrize(
+    ("oov", "said"),
+    [
+        ("zero", "their pairs are scored 0 (oov=zero); oov=skip leaves them unscored"),
+        ("skip", "their pairs are left unscored (oov=skip); oov=zero scores them 0"),
+    ],
+)
+def test_words_missing_from_the_file_are_counted_and_the_oov_option_named(
+    tmp_path: Path, oov: str, said: str
+) -> None:
+    """Two of the four words asked (zebra, yak) are not in the file: the warning counts them,
+    names the first and says what oov= does with their pairs and how to change it."""
+    path = _text(tmp_path, ["3 3", *ROWS])
+    measure = create_measure(f"vectors:path={path},oov={oov}")
+    scores = measure.score_words([("cat", "dog"), ("zebra", "yak")])
+    assert scores[0] == pytest.approx(0.6) and np.isnan(scores[1])
+    (warning,) = measure.warnings()
+    assert "2 of 4 words are not in its vocabulary (first: 'yak', 'zebra')" in warning
+    assert said in warning
+
+
+def test_no_vocabulary_warning_when_every_word_is_found(tmp_path: Path) -> None:
+    measure = create_measure(f"vectors:path={_text(tmp_path, ['3 3', *ROWS])}")
+    measure.score_words([("cat", "dog")])
+    assert measure.warnings() == []

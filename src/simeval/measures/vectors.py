@@ -552,7 +552,31 @@ class WordVectors(Measure):
         return {w: a / (a + word_frequency(w.lower(), lang)) for w in words}
 
     def warnings(self) -> list[str]:
-        """Words the file holds more than once (among those the run looked up)."""
+        """Words the run looked up that the file lacks, with what ``oov`` does with their
+        pairs and how to change it; words the file holds more than once."""
+        return [*self._unknown_words(), *self._repeated_words()]
+
+    def _unknown_words(self) -> list[str]:
+        unknown = sorted(self.words_seen - set(self.found))
+        if not unknown:
+            return []
+        first = ", ".join(repr(w) for w in unknown[:3])
+        policy = self.params["oov"]
+        done = {
+            "zero": "their pairs are scored 0 (oov=zero); oov=skip leaves them unscored, "
+            "oov=backoff tries their lemmas and normal forms first",
+            "skip": "their pairs are left unscored (oov=skip); oov=zero scores them 0, "
+            "oov=backoff tries their lemmas and normal forms first",
+            "backoff": "not even as a lemma or normal form (oov=backoff); their pairs are "
+            f"{'left unscored' if self.missing == 'skip' else 'scored 0'} "
+            f"(fallback={self.params['fallback']})",
+        }[policy]
+        return [
+            f"{self.path}: {len(unknown)} of {len(self.words_seen)} words are not in its "
+            f"vocabulary (first: {first}); {done}"
+        ]
+
+    def _repeated_words(self) -> list[str]:
         if self.vocab is None or not self.vocab.duplicates:
             return []
         shown = [
