@@ -149,6 +149,21 @@ def test_predict_checks_member_paths(folder: Path) -> None:
     assert not (folder / "gold.tsv.csv").exists() and not out.exists()
 
 
+@pytest.mark.parametrize(("column", "said"), [('"score"', "no column named 'score'"),
+                                             ('"7"', "column 7 does not exist")])  # fmt: skip
+def test_a_column_the_gold_lacks_points_at_the_registry_line(
+    folder: Path, column: str, said: str
+) -> None:
+    """The fix is in the registry, so the error names its line (line 3: ``column``) as well
+    as the gold file; before, it named the gold file's header alone."""
+    registry = folder / "lab.toml"
+    registry.write_text(WORDS + f"column = {column}\n")
+    args = ["evaluate", "overlap", "-b", "a", "--registry", str(registry), "--no-save"]
+    _refused(args, f"{registry}:3", f"benchmark a: column {column.strip(chr(34))!r}: ")
+    _refused(args, f"{registry}:3", f"{folder / 'gold.tsv'}")
+    _refused(args, f"{registry}:3", said)
+
+
 def test_load_error_points_at_the_table(folder: Path) -> None:
     """What only loading finds (a builder no one registered) named no file; now the table."""
     registry = folder / "lab.toml"

@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,17 @@ from simeval.data.textio import NUMBER, iter_lines, parse_float, shown
 from simeval.errors import InputError, InputWarning, Problems
 
 SEPARATORS = {"comma": ",", "tab": "\t", "space": None}
+
+
+class ColumnError(InputError):
+    """A column asked for by name or number that the file does not have; ``column`` is what
+    was asked (a registry entry's ``column`` points the error at its own line)."""
+
+    column: str | int | None = None  # None when unpickled (a scoring process's answer)
+
+    def __init__(self, column: str | int, *args: Any) -> None:
+        self.column = column
+        super().__init__(*args)
 
 
 @dataclass
@@ -45,7 +57,8 @@ class PairTable:
         if isinstance(column, int) or (isinstance(column, str) and column.isdigit()):
             i = int(column) - 1
             if not 0 <= i < len(self.columns):
-                raise InputError(
+                raise ColumnError(
+                    column,
                     self.path,
                     None,
                     f"column {column} does not exist (the file has {len(self.columns)} columns)",
@@ -53,7 +66,8 @@ class PairTable:
             return i
         if column in self.columns:
             return self.columns.index(column)
-        raise InputError(
+        raise ColumnError(
+            column,
             self.path,
             1 if self.has_header else None,
             f"no column named {column!r}; columns are {', '.join(self.columns)}",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from simeval.data.catalog import catalog_files
+from simeval.data.pair_files import ColumnError
 from simeval.data.store import DataStore
 from simeval.data.textio import SHOWN, shown
 from simeval.data.tomlfile import TomlFile
@@ -224,8 +225,15 @@ class Registry:
         declared_in = self.user.get(name)
         if declared_in is not None:
             self._check_paths(declared_in, self.entries[name])
+        entry = self.entries[name]
         try:
-            return load_benchmark(self.entries[name], self._files(name, store), store, build)
+            return load_benchmark(entry, self._files(name, store), store, build)
+        except ColumnError as exc:
+            asked = getattr(entry, "column", None)
+            if declared_in is None or asked is None or str(exc.column) != str(asked):
+                raise
+            text = f"benchmark {name}: column {asked!r}: {exc}"
+            raise declared_in.error("benchmark", name, text, "column") from None
         except InputError as exc:
             if exc.path is not None or declared_in is None:
                 raise
