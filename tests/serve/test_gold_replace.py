@@ -1,0 +1,211 @@
+"""Replacing a benchmark's gold on the server (issue 32, item 1): the new file is checked (it
+reads as the gold, asks for the same pairs, differs from the gold in use), kept, audited, and
+every stored run that reads it is scored again against it, the old scores kept in history.
+Expected scores are scipy's over the test's own gold and submitted scores, never the
+server's; checksums are hashlib's of the test's file."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from scipy.stats import spearmanr
+
+from serve_kit import (
+    OPENS,
+    Clock,
+    campaign_toml,
+    make_server,
+    mine,
+    pair_file,
+    phase_toml,
+    register,
+    stop,
+    upload,
+)
+
+pytest.importorskip("fastapi")
+
+MC30_GOLD = "mc30/EN-MC-30.txt"  # the catalog path of mc30's gold (the records' ``data`` key)
+
+
+def _changed_gold(mc30, folder: Path) -> tuple[Path, list[float]]:
+    """MC-30's gold with the first pair's score changed by hand (3.92 -> 0.2), as a file."""
+    gold = [g for *_, g in mc30]
+    gold[0] = 0.2
+    path = folder / "EN-MC-30-fixed.txt"
+    lines = [f"{a}\t{b}\t{g}\n" for (a, b, _), g in zip(mc30, gold, strict=True)]
+    path.write_text("".join(lines), encoding="utf-8")
+    return path, gold
+
+
+def _board(client) -> dict[str, float]:
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    column = board["columns"].index("mc30")
+    return {row[1]: row[column] for row in board["rows"]}
+
+
+def _mc30_record(records: list[dict]) -> dict:
+    (found,) = [r for r in records if r["benchmark"] == "mc30"]
+    return found
+
+
+def test_replacing_gold_rescores_keeps_history_and_scores_new_runs_against_it(
+    srv, mc30, tmp_path
+) -> None:
+    from simeval.serve.service.gold_replace import replace_gold
+    from simeval.serve.service.organisers import audit_log
+    from simeval.serve.service.rescoring import history
+
+    server, clock = srv
+    client, service = server.client, server.app.state.service
+    old_gold = [g for *_, g in mc30]
+    alpha = register(client, "alpha")
+    data, scores = pair_file(mc30, 5)
+    first = upload(client, alpha, data, target="mc30").json()
+    beta = register(client, "beta")
+    assert upload(client, beta, pair_file(mc30, 6)[0], target="mc30").status_code == 201
+    path, new_gold = _changed_gold(mc30, tmp_path)
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    before = spearmanr(old_gold, scores).statistic
+    after = spearmanr(new_gold, scores).statistic
+    assert abs(after - before) > 1e-3  # the hand-made change moves alpha's score
+
+    dry = replace_gold(
+        service, "lex25", "mc30", path, "fixed.txt", clock.now, "organiser:Ada", apply=False
+    )
+    assert not dry.rescore.applied and dry.after == sha and len(dry.rescore.moved) == 2
+    assert _board(client)["alpha run 1"] == pytest.approx(before, abs=1e-12)  # nothing changed
+    assert audit_log(server.db) == []
+
+    done = replace_gold(service, "lex25", "mc30", path, "fixed.txt", clock.now, "organiser:Ada")
+    assert done.targets == ["mc30"] and done.after == sha and done.rescore.submissions == 2
+    moved = {c.system: c for c in done.rescore.moved}
+    assert moved["alpha run 1"].before == pytest.approx(before, abs=1e-12)
+    assert moved["alpha run 1"].after == pytest.approx(after, abs=1e-12)
+    assert _board(client)["alpha run 1"] == pytest.approx(after, abs=1e-12)
+    old = history(server.db, first["id"])
+    assert len(old) == 1 and old[0].reason.startswith("gold of mc30 replaced (sha256 ")
+    assert _mc30_record(old[0].results)["metrics"]["spearman"] == pytest.approx(before, abs=1e-12)
+    assert _mc30_record(old[0].results)["data"][MC30_GOLD] != sha
+    from simeval.serve.db.models import Submission
+
+    with server.db.reading() as s:
+        record = _mc30_record(s.get(Submission, first["id"]).results)
+    assert record["data"] == {MC30_GOLD: sha}  # the same key, the new file's sha256
+    log = audit_log(server.db)
+    assert [e.action for e in log] == ["re-score", "gold-replace"]
+    assert log[1].detail == {
+        "benchmark": "mc30",
+        "file": "fixed.txt",
+        "before": dry.before,
+        "after": sha,
+    }
+    stored = service.storage.root / "gold" / "1" / sha
+    assert stored.read_bytes() == path.read_bytes() and stored.stat().st_mode & 0o777 == 0o600
+
+    # a run uploaded after the replacement is scored against the new gold
+    later, later_scores = pair_file(mc30, 7)
+    assert upload(client, alpha, later, target="mc30").status_code == 201
+    expected = spearmanr(new_gold, later_scores).statistic
+    assert _board(client)["alpha run 2"] == pytest.approx(expected, abs=1e-12)
+    assert _mc30_record(_records(server, alpha, 2))["data"] == {MC30_GOLD: sha}
+
+    # a restarted server (a new app on the same folder) keeps the replaced gold
+    from fastapi.testclient import TestClient
+
+    from simeval.serve.app import create_app
+
+    server.app.state.service.close()
+    stop(server.app)
+    restarted = create_app(server.url, server.files, clock=clock, rate_limits={}, scorers=1)
+    with TestClient(restarted) as again:  # with a scoring process: the job carries the gold
+        third, third_scores = pair_file(mc30, 8)
+        assert upload(again, beta, third, target="mc30").status_code == 201
+        expected = spearmanr(new_gold, third_scores).statistic
+        assert _board(again)["beta run 2"] == pytest.approx(expected, abs=1e-12)
+
+
+def _records(server, token: str, run: int) -> list[dict]:
+    """The stored records of the team's run ``run`` of mc30 (by the team's API view)."""
+    from simeval.serve.db.models import Submission
+
+    found = [m for m in mine(server.client, token) if m["run"] == run and m["target"] == "mc30"]
+    with server.db.reading() as s:
+        return s.get(Submission, found[0]["id"]).results
+
+
+def test_refusals_name_what_is_wrong_and_change_nothing(srv, mc30, data_dir, tmp_path) -> None:
+    from simeval.errors import InputError
+    from simeval.serve.service.gold_replace import replace_gold
+    from simeval.serve.service.organisers import audit_log
+
+    server, clock = srv
+    service = server.app.state.service
+
+    def replace(path: Path, benchmark: str = "mc30") -> None:
+        replace_gold(service, "lex25", benchmark, path, path.name, clock.now, "organiser:Ada")
+
+    rows = [f"{a}\t{b}\t{g}\n" for a, b, g in mc30]
+    same = tmp_path / "same.txt"  # the catalog's file, byte for byte
+    same.write_bytes((data_dir / MC30_GOLD).read_bytes())
+    with pytest.raises(InputError, match=r"nothing to replace: this is the gold of mc30 in use"):
+        replace(same)
+    other = tmp_path / "other.txt"  # the last pair swapped for a pair no participant was given
+    other.write_text("".join(rows[:-1]) + "moon\tsun\t2.5\n", encoding="utf-8")
+    a, b, _ = mc30[-1]
+    with pytest.raises(InputError) as refused:
+        replace(other)
+    assert refused.value.message == (
+        f"the new gold of mc30 has other pairs than the gold in use (1 pair(s) of the gold in "
+        f"use missing: ({a} | {b}); 1 pair(s) not in it: (moon | sun)); a gold must keep the "
+        "pairs participants were given"
+    )
+    broken = tmp_path / "broken.txt"
+    broken.write_text("".join(rows[:3]) + f"{mc30[3][0]}\t{mc30[3][1]}\thigh\n" + "".join(rows[4:]))
+    with pytest.raises(InputError, match="not a gold of mc30: ") as refused:
+        replace(broken)
+    assert refused.value.path == "broken.txt" and "/" not in str(refused.value)
+    with pytest.raises(
+        InputError,
+        match=r"simlex999 is not scored in campaign lex25; "
+        r"replaceable: mc30, rg65, sts12-msrvid, yp130",
+    ):
+        replace(same, "simlex999")
+    assert audit_log(server.db) == []
+    assert not (service.storage.root / "gold").exists()
+
+
+def test_a_linking_target_has_no_gold_to_replace(tmp_path, serve_db) -> None:
+    from simeval.errors import InputError
+    from simeval.serve.service.gold_replace import replace_gold
+
+    clock = Clock(OPENS + timedelta(days=1))
+    campaign = campaign_toml("l25", phase_toml("test", ["xling-fr-en"], max_bytes=200_000))
+    s = make_server(serve_db, tmp_path / "link", clock, campaign=campaign)
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    with pytest.raises(InputError) as refused:
+        replace_gold(s.app.state.service, "l25", "xling-fr-en", qrels, "qrels", clock.now, "me")
+    assert refused.value.message == (
+        "xling-fr-en has no gold file to replace: a linking benchmark; replaceable: none"
+    )
+    s.db.dispose()
+
+
+def test_the_campaign_page_lists_each_gold_and_its_source(srv, mc30, tmp_path) -> None:
+    from simeval.serve.service.gold import gold_states
+    from simeval.serve.service.gold_replace import replace_gold
+
+    server, clock = srv
+    service = server.app.state.service
+    path, _ = _changed_gold(mc30, tmp_path)
+    clock.now += timedelta(hours=1)
+    replace_gold(service, "lex25", "mc30", path, "fixed.txt", clock.now, "organiser:Ada")
+    states = {g.benchmark: g for g in gold_states(service, 1)}
+    assert list(states) == ["mc30", "rg65", "sts12-msrvid", "yp130"]
+    assert states["mc30"].sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert states["mc30"].source == "replaced by organiser:Ada at 2025-01-02 01:00 UTC (fixed.txt)"
+    assert states["rg65"].source == "catalog" and states["rg65"].replaceable is None
