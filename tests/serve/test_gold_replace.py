@@ -209,3 +209,82 @@ def test_the_campaign_page_lists_each_gold_and_its_source(srv, mc30, tmp_path) -
     assert states["mc30"].sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     assert states["mc30"].source == "replaced by organiser:Ada at 2025-01-02 01:00 UTC (fixed.txt)"
     assert states["rg65"].source == "catalog" and states["rg65"].replaceable is None
+
+
+def test_the_console_replaces_gold_with_a_preview_first(srv, mc30, tmp_path) -> None:
+    from serve_kit import page_csrf
+    from simeval.serve.service.organisers import add_organiser
+
+    server, clock = srv
+    client = server.client
+    data, scores = pair_file(mc30, 9)
+    upload(client, register(client, "alpha"), data, target="mc30")
+    path, new_gold = _changed_gold(mc30, tmp_path)
+    before = spearmanr([g for *_, g in mc30], scores).statistic
+    after = spearmanr(new_gold, scores).statistic
+    client.post(
+        "/organiser/login",
+        data={
+            "csrf": page_csrf(client, "/organiser"),
+            "token": add_organiser(server.db, "Ada", clock.now),
+        },
+    )
+    page = client.get("/organiser/campaigns/lex25").text
+    assert "<h2>Gold</h2>" in page and "Replace and re-score" in page
+    csrf = page_csrf(client, "/organiser/campaigns/lex25")
+
+    def send(action: str, content: bytes, **fields: str):
+        form = {"csrf": csrf, "benchmark": "mc30", "action": action, **fields}
+        return client.post(
+            "/organiser/campaigns/lex25/gold",
+            data=form,
+            files={"file": ("C:\\work\\fixed.txt", content)},
+        )
+
+    r = send("dry", path.read_bytes())
+    assert r.status_code == 200 and "would be replaced (nothing kept yet)" in r.text
+    assert f"{before:.6f}" in r.text and f"{after:.6f}" in r.text
+    assert "Apply: keep the new scores" not in r.text  # that button re-scores with the old gold
+    assert _board(client)["alpha run 1"] == pytest.approx(before, abs=1e-12)
+    r = send("apply", path.read_bytes())
+    assert r.status_code == 200 and "Re-scored: 1 submission(s), 1 score(s) moved" in r.text
+    assert _board(client)["alpha run 1"] == pytest.approx(after, abs=1e-12)
+    page = client.get("/organiser/campaigns/lex25").text
+    assert "replaced by organiser:Ada at 2025-01-02 00:00 UTC (fixed.txt)" in page
+    assert "gold-replace" in page  # the audit log
+    r = send("apply", path.read_bytes())
+    assert r.status_code == 422 and "nothing to replace" in r.text
+    r = client.post(
+        "/organiser/campaigns/lex25/gold",
+        data={"csrf": "x", "benchmark": "mc30"},
+        files={"file": ("g.txt", b"a\tb\t1\n")},
+    )
+    assert r.status_code == 403
+    assert not list((server.files / "tmp").iterdir())  # no upload left behind
+
+
+def test_the_command_line_replaces_gold(tmp_path, mc30) -> None:
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    clock = Clock(OPENS + timedelta(days=1))
+    server = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path, clock)
+    data, scores = pair_file(mc30, 10)
+    upload(server.client, register(server.client, "alpha"), data, target="mc30")
+    server.app.state.service.close()
+    server.db.dispose()
+    stop(server.app)
+    path, new_gold = _changed_gold(mc30, tmp_path)
+    before = spearmanr([g for *_, g in mc30], scores).statistic
+    after = spearmanr(new_gold, scores).statistic
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    args = ["serve", "gold", str(tmp_path), "mc30", str(path), "-c", "lex25"]
+    dry = CliRunner().invoke(app, [*args, "--dry-run"], env={"COLUMNS": "200"})
+    assert dry.exit_code == 0, dry.output
+    assert f"alpha run 1  mc30  mc30  spearman  {before:.6f} -> {after:.6f}" in dry.output
+    assert "would replace the gold of mc30: sha256 " in dry.output and f"{sha[:12]}" in dry.output
+    done = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert done.exit_code == 0 and "re-scored: 1 submission(s), 1 score(s) moved" in done.output
+    again = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert again.exit_code == 2 and "nothing to replace" in again.output
