@@ -145,8 +145,14 @@ def test_refusals_name_what_is_wrong_and_change_nothing(srv, mc30, data_dir, tmp
     server, clock = srv
     service = server.app.state.service
 
+    said: list[str] = []
+
     def replace(path: Path, benchmark: str = "mc30") -> None:
-        replace_gold(service, "lex25", benchmark, path, path.name, clock.now, "organiser:Ada")
+        try:
+            replace_gold(service, "lex25", benchmark, path, path.name, clock.now, "organiser:Ada")
+        except InputError as exc:
+            said.append(str(exc))
+            raise
 
     rows = [f"{a}\t{b}\t{g}\n" for a, b, g in mc30]
     same = tmp_path / "same.txt"  # the catalog's file, byte for byte
@@ -176,6 +182,10 @@ def test_refusals_name_what_is_wrong_and_change_nothing(srv, mc30, data_dir, tmp
         replace(same, "simlex999")
     assert audit_log(server.db) == []
     assert not (service.storage.root / "gold").exists()
+    from fuzzing.test_surfaces import catalogued
+
+    patterns = catalogued()  # every refusal is listed in docs/errors.md
+    assert len(said) == 4 and all(any(p.search(m) for p in patterns) for m in said), said
 
 
 def test_a_linking_target_has_no_gold_to_replace(tmp_path, serve_db) -> None:
