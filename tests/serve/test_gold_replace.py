@@ -298,3 +298,64 @@ def test_the_command_line_replaces_gold(tmp_path, mc30) -> None:
     assert done.exit_code == 0 and "re-scored: 1 submission(s), 1 score(s) moved" in done.output
     again = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert again.exit_code == 2 and "nothing to replace" in again.output
+
+
+@pytest.mark.slow
+def test_the_console_gold_upload_in_chromium(serve_db, mc30, tmp_path) -> None:
+    """An organiser signs in, replaces mc30's gold in the browser and sees the moves table:
+    the score after equals scipy's on the new gold. Screenshots of the campaign page's Gold
+    section and of the answer (copied to SIMEVAL_SCREENSHOTS when set)."""
+    import os
+    import shutil
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from browser import chromium
+    from serve_kit import live
+    from simeval.serve.service.organisers import add_organiser
+
+    pytest.importorskip("uvicorn")
+    clock = Clock(OPENS + timedelta(days=1))
+    server = make_server(serve_db, tmp_path / "server", clock)
+    data, scores = pair_file(mc30, 11)
+    upload(server.client, register(server.client, "alpha"), data, target="mc30")
+    path, new_gold = _changed_gold(mc30, tmp_path)
+    before = spearmanr([g for *_, g in mc30], scores).statistic
+    after = spearmanr(new_gold, scores).statistic
+    token = add_organiser(server.db, "Ada", clock.now)
+    shots = []
+    driver = chromium(1280, 1400)
+    try:
+        with live(server.app) as base:
+            driver.get(f"{base}/organiser")
+            driver.find_element(By.NAME, "token").send_keys(token)
+            driver.find_element(By.CSS_SELECTOR, "form[action$='/login'] button").click()
+            WebDriverWait(driver, 30).until(lambda d: "lex25" in d.page_source)
+            driver.get(f"{base}/organiser/campaigns/lex25")
+            form = driver.find_element(By.CSS_SELECTOR, "form[action$='/gold']")
+            heading = driver.find_element(By.XPATH, "//h2[text()='Gold']")
+            driver.execute_script("arguments[0].scrollIntoView()", heading)
+            shots.append(tmp_path / "console-gold-section.png")
+            assert driver.save_screenshot(str(shots[-1]))
+            Select(form.find_element(By.NAME, "benchmark")).select_by_visible_text("mc30")
+            form.find_element(By.NAME, "file").send_keys(str(path))
+            form.find_element(By.CSS_SELECTOR, "button[value=apply]").click()
+            WebDriverWait(driver, 30).until(lambda d: "Re-scored" in d.page_source)
+            cells = driver.execute_script(
+                "return [...document.querySelectorAll('table tbody tr')]"
+                ".map(r => [...r.cells].map(c => c.textContent));"
+            )
+            shots.append(tmp_path / "console-gold-replaced.png")
+            assert driver.save_screenshot(str(shots[-1]))
+    finally:
+        driver.quit()
+        server.db.dispose()
+    assert [c[:5] for c in cells] == [["trial", "alpha run 1", "mc30", "mc30", "spearman"]]
+    assert float(cells[0][5]) == pytest.approx(before, abs=1e-6)
+    assert float(cells[0][6]) == pytest.approx(after, abs=1e-6)
+    keep = os.environ.get("SIMEVAL_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        for shot in shots:
+            shutil.copy(shot, Path(keep) / shot.name)
