@@ -15,6 +15,7 @@ from scipy.stats import spearmanr
 
 from serve_kit import (
     OPENS,
+    TRIAL_END,
     Clock,
     campaign_toml,
     make_server,
@@ -359,3 +360,93 @@ def test_the_console_gold_upload_in_chromium(serve_db, mc30, tmp_path) -> None:
         Path(keep).mkdir(parents=True, exist_ok=True)
         for shot in shots:
             shutil.copy(shot, Path(keep) / shot.name)
+
+
+def test_an_sts_gold_is_replaced_line_for_line(srv, data_dir, tmp_path) -> None:
+    """STS: the gold is aligned with the input by line; a changed score re-scores (Pearson
+    equals scipy's on the new gold), a line left blank (no longer scored) is another pair set."""
+    import numpy as np
+    from scipy.stats import pearsonr
+
+    from simeval.errors import InputError
+    from simeval.serve.service.gold_replace import replace_gold
+
+    server, clock = srv
+    client, service = server.client, server.app.state.service
+    lines = (data_dir / "sts2012/test/STS.gs.MSRvid.txt").read_text().splitlines()
+    gs = [float(x) for x in lines]
+    scores = np.round(np.random.default_rng(12).random(len(gs)) * 5, 6)
+    token = register(client, "alpha")
+    r = upload(client, token, "".join(f"{s:.6f}\n" for s in scores).encode(),
+               target="sts12-msrvid")  # fmt: skip
+    assert r.status_code == 201, r.text
+    blank = tmp_path / "STS.gs.MSRvid.txt"
+    blank.write_text("\n".join(["", *lines[1:]]) + "\n")
+    with pytest.raises(InputError, match=r"1 pair\(s\) of the gold in use missing: \("):
+        replace_gold(service, "lex25", "sts12-msrvid", blank, "gs.txt", clock.now, "me")
+    fixed = tmp_path / "fixed.txt"
+    fixed.write_text("\n".join(["0.000", *lines[1:]]) + "\n")
+    done = replace_gold(service, "lex25", "sts12-msrvid", fixed, "fixed.txt", clock.now, "me")
+    (change,) = done.rescore.moved
+    assert change.before == pytest.approx(pearsonr(gs, scores).statistic, abs=1e-9)
+    assert change.after == pytest.approx(pearsonr([0.0, *gs[1:]], scores).statistic, abs=1e-9)
+    assert mine(client, token)[0]["results"][0]["score"] == pytest.approx(change.after, abs=1e-12)
+
+
+def test_a_suite_members_gold_in_a_hidden_phase_shows_nothing_until_published(
+    serve_db, data_dir, tmp_path
+) -> None:
+    """RUSSE's one-file suite: the gold of its member russe-hj is replaced; the run's hj score
+    moves (scipy's Spearman over hj's pairs, the test's own alignment), the other members'
+    scores do not, and in a hidden phase the team sees no score before publication."""
+    import csv
+    import io
+
+    import numpy as np
+
+    from simeval.serve.service.editing import publish
+    from simeval.serve.service.gold_replace import replace_gold
+
+    clock = Clock(OPENS + timedelta(days=1))
+    campaign = campaign_toml("r25", phase_toml("final", ["russe"], max_bytes=2_000_000,
+                                               hidden=True))  # fmt: skip
+    server = make_server(serve_db, tmp_path / "srv", clock, campaign=campaign)
+    client, service = server.client, server.app.state.service
+    pairs = [
+        tuple(r[:2]) for r in csv.reader(io.StringIO((data_dir / "russe/test.csv").read_text()))
+    ][1:]
+    pairs = list(dict.fromkeys(pairs))  # test.csv repeats some pairs: one score each
+    scores = np.round(np.random.default_rng(13).random(len(pairs)), 6)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["word1", "word2", "sim"])
+    writer.writerows((a, b, s) for (a, b), s in zip(pairs, scores, strict=True))
+    token = register(client, "alpha", campaign="r25")
+    r = upload(client, token, text.getvalue().encode(), phase="final", target="russe")
+    assert r.status_code == 201, r.text
+    score_of = dict(zip(pairs, scores, strict=True))
+    hj = list(csv.reader(io.StringIO((data_dir / "russe/hj-test.csv").read_text())))
+    header, rows = hj[0], hj[1:]
+    gold = [float(g) for *_, g in rows]
+    mine_ = [score_of[(a, b)] for a, b, _ in rows]
+    rows[0][2] = "0.1"  # the first pair's judgement corrected by hand (0.958333 -> 0.1)
+    fixed = tmp_path / "hj-test.csv"
+    fixed.write_text("".join(",".join(r) + "\n" for r in [header, *rows]), encoding="utf-8")
+
+    done = replace_gold(service, "r25", "russe-hj", fixed, "hj-test.csv", clock.now, "me")
+    assert done.targets == ["russe"]
+    moved = {c.benchmark: c for c in done.rescore.moved}
+    assert set(moved) <= {"russe-hj", "russe"}  # the suite's sum moves with its member
+    assert moved["russe-hj"].before == pytest.approx(spearmanr(gold, mine_).statistic, abs=1e-9)
+    after = spearmanr([0.1, *gold[1:]], mine_).statistic
+    assert moved["russe-hj"].after == pytest.approx(after, abs=1e-9)
+    (view,) = mine(client, token)
+    assert view["hidden"] is True and view["results"] is None  # the team sees no score
+    board = client.get("/campaigns/r25/phases/final").text
+    assert "alpha" not in board and f"{after:.3f}" not in board
+    clock.now = TRIAL_END + timedelta(hours=1)  # the phase closed: its scores may be published
+    publish(server.db, "r25", "final", clock.now, "me")
+    results = mine(client, token)[0]["results"]
+    (hj_score,) = [x["score"] for x in results if x["benchmark"] == "russe-hj"]
+    assert hj_score == pytest.approx(after, abs=1e-12)
+    server.db.dispose()
