@@ -450,3 +450,36 @@ def test_a_suite_members_gold_in_a_hidden_phase_shows_nothing_until_published(
     (hj_score,) = [x["score"] for x in results if x["benchmark"] == "russe-hj"]
     assert hj_score == pytest.approx(after, abs=1e-12)
     server.db.dispose()
+
+
+def test_a_run_scored_against_the_old_gold_during_the_replacement_is_scored_again(
+    srv, mc30, tmp_path
+) -> None:
+    """An upload that read the old gold and was recorded after the re-scoring chose its runs
+    (simulated: its records written back as the old gold gave them) is found by the records'
+    gold sha256 and scored again against the new gold."""
+    from simeval.serve.db.models import Submission
+    from simeval.serve.service.gold_replace import replace_gold, rescore_late
+    from simeval.serve.service.rescoring import history
+
+    server, clock = srv
+    client, service = server.client, server.app.state.service
+    data, scores = pair_file(mc30, 14)
+    sid = upload(client, register(client, "alpha"), data, target="mc30").json()["id"]
+    with server.db.reading() as s:
+        old_records = s.get(Submission, sid).results
+    path, new_gold = _changed_gold(mc30, tmp_path)
+    done = replace_gold(service, "lex25", "mc30", path, "fixed.txt", clock.now, "me")
+    assert (
+        rescore_late(service, "lex25", "mc30", MC30_GOLD, done.after, clock.now, "me", "-") is None
+    )
+    (old,) = history(server.db, sid)
+    assert old.results == old_records
+    with server.db.session() as s:  # as if scored against the old gold, recorded late
+        row = s.get(Submission, sid)
+        row.results, row.results_file = old.results, old.results_file
+    late = rescore_late(service, "lex25", "mc30", MC30_GOLD, done.after, clock.now, "me", "late")
+    assert late is not None and late.submissions == 1
+    expected = spearmanr(new_gold, scores).statistic
+    assert late.moved[0].after == pytest.approx(expected, abs=1e-12)
+    assert _board(client)["alpha run 1"] == pytest.approx(expected, abs=1e-12)

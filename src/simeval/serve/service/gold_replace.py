@@ -21,10 +21,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from simeval.data.atomic import write_atomic
 from simeval.data.textio import sha256_file
 from simeval.errors import InputError
-from simeval.serve.db.models import GoldFile, naive
+from simeval.serve.db.models import SCORED, GoldFile, Phase, Submission, naive
 from simeval.serve.service.campaigns import find_campaign
 from simeval.serve.service.gold import (
     GOLD_FOLDER,
@@ -140,7 +142,45 @@ def replace_gold(
             after=after,
         )
     done = rescore_campaign(service, campaign, now, actor, True, reason, holding)
+    late = rescore_late(service, campaign, benchmark, gold_path, after, now, actor, reason)
+    if late is not None:
+        done.submissions += late.submissions
+        done.changes += late.changes
+        done.refused += late.refused
     return GoldReplaced(benchmark, holding, before, after, done)
+
+
+def rescore_late(
+    service: Any,
+    campaign: str,
+    benchmark: str,
+    gold_path: str,
+    sha256: str,
+    now: datetime,
+    actor: str,
+    reason: str,
+) -> Rescore | None:
+    """Score again, against the gold in use, each run whose record of ``benchmark`` names
+    another gold than ``sha256``: an upload scored while the gold was being replaced (it read
+    the old gold, and its row came after the re-scoring had chosen its runs). None when there
+    is none."""
+    with service.db.reading() as s:
+        c = find_campaign(s, campaign)
+        rows = s.execute(
+            select(Submission.id, Submission.results)
+            .join(Phase, Submission.phase_id == Phase.id)
+            .where(Phase.campaign_id == c.id, Submission.status == SCORED)
+        ).all()
+    late = [
+        sid
+        for sid, records in rows
+        for r in records or []
+        if r.get("benchmark") == benchmark
+        and (r.get("data") or {}).get(gold_path, sha256) != sha256
+    ]
+    if not late:
+        return None
+    return rescore_campaign(service, campaign, now, actor, True, reason, ids=late)
 
 
 def _load(reg: Any, target: str) -> Any:

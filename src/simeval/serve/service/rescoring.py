@@ -128,10 +128,12 @@ def rescore_campaign(
     reason: str,
     targets: Collection[str] | None = None,
     gold: Replaced | None = None,
+    ids: Collection[str] | None = None,
 ) -> Rescore:
     """Score every scored submission of ``campaign`` again (module docstring); only those of
-    ``targets`` when given. Each is scored against the campaign's gold in use (:mod:`.gold`),
-    or against ``gold``'s files for the benchmarks it names (a replacement's dry run)."""
+    ``targets``, or those of ``ids``, when given. Each is scored against the campaign's gold in
+    use (:mod:`.gold`), or against ``gold``'s files for the benchmarks it names (a
+    replacement's dry run)."""
     from simeval.results.store import RESULTS_FILE
 
     db, storage = service.db, service.storage
@@ -146,6 +148,8 @@ def rescore_campaign(
         )
         if targets is not None:
             query = query.where(Submission.target.in_(list(targets)))
+        if ids is not None:
+            query = query.where(Submission.id.in_(list(ids)))
         rows = s.execute(query).all()
         campaign_id, registry = c.id, tuple(c.registry_files)
         files = {**replaced(s, storage.root, campaign_id), **(gold or {})}
