@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from simeval.cli.common import app, err, guarded, out
+from simeval.errors import InputError
 from simeval.report.format import number, terminal_text
 
 serve_app = typer.Typer(
@@ -422,6 +423,11 @@ def rescore_cmd(
         done = rescore_campaign(service, campaign, datetime.now(UTC), COMMAND_LINE, apply, reason)
     finally:
         service.close()
+    _print_rescore(done, "re-scored" if apply else "would re-score (dry run; --apply keeps it)")
+
+
+def _print_rescore(done: Any, verb: str) -> None:
+    """Each score a re-scoring moved (before -> after), what it refused, and a count."""
     for c in done.moved:
         out.print(
             f"{terminal_text(c.system)}  {terminal_text(c.target)}  {terminal_text(c.benchmark)}"
@@ -432,9 +438,47 @@ def rescore_cmd(
     for system, target, why in done.refused:
         err.print(f"refused now: {terminal_text(system)} {terminal_text(target)}: "
                   f"{terminal_text(why)}", highlight=False)  # fmt: skip
-    verb = "re-scored" if apply else "would re-score (dry run; --apply keeps it)"
     out.print(f"{verb}: {done.submissions} submission(s), {len(done.moved)} score(s) moved, "
               f"{len(done.refused)} refused now", highlight=False)  # fmt: skip
+
+
+@serve_app.command("gold")
+@guarded
+def gold_cmd(
+    folder: Folder,
+    benchmark: Annotated[
+        str, typer.Argument(help="The benchmark whose gold is replaced (a target or its member).")
+    ],
+    file: Annotated[Path, typer.Argument(help="The new gold file, in the benchmark's format.")],
+    campaign: CampaignName,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would move; keep nothing.")
+    ] = False,
+    db: DbUrl = None,
+) -> None:
+    """Replace a benchmark's gold in a campaign and score every stored submission that reads
+    it again, printing each main score that moves (before, after). The file must read as the
+    benchmark's gold and ask for exactly the same pairs; the old scores are kept in the
+    scores' history, and the replacement is audited (gold-replace, old and new sha256)."""
+    from simeval.serve.service.gold_replace import replace_gold, stored_gold_name
+    from simeval.serve.service.organisers import COMMAND_LINE
+    from simeval.serve.service.submit import Service
+
+    if not file.is_file():
+        raise InputError(file, None, "no such file")
+    database, storage = _open(folder, db)
+    service = Service(database, storage, lambda: datetime.now(UTC))
+    now = datetime.now(UTC)
+    try:
+        done = replace_gold(service, campaign, benchmark, file, stored_gold_name(file.name), now,
+                            COMMAND_LINE, apply=not dry_run)  # fmt: skip
+    finally:
+        service.close()
+    verb = "would re-score (dry run)" if dry_run else "re-scored"
+    _print_rescore(done.rescore, verb)
+    what = "would replace" if dry_run else "replaced"
+    out.print(f"{what} the gold of {terminal_text(benchmark)}: sha256 {done.before[:12]}… -> "
+              f"{done.after[:12]}…", highlight=False)  # fmt: skip
 
 
 organiser_app = typer.Typer(

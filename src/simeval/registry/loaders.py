@@ -47,6 +47,14 @@ def plain_files(path: str) -> tuple[Path, str]:
     return Path(path), sha256_of([path])[path]
 
 
+def with_gold(files: Files, gold: str, replaced: tuple[Path, str]) -> Files:
+    """``files``, except that the entry's gold path ``gold`` is the file ``replaced`` (local
+    path, sha256): a gold an organiser replaced on the server. Every other file of the entry is
+    read as before, and the records' ``data`` name the replacement's sha256 under the entry's
+    own path."""
+    return lambda p: replaced if p == gold else files(p)
+
+
 def load_benchmark(
     entry: Entry, files: Files, store: DataStore | None, build: Builder | None
 ) -> Any:

@@ -32,6 +32,7 @@ from simeval.registry.loaders import (
     load_suite,
     plain_files,
     store_files,
+    with_gold,
 )
 from simeval.registry.schema import (
     REGISTRY_ENV,
@@ -107,6 +108,8 @@ class Registry:
     suites: dict[str, SuiteEntry] = field(default_factory=dict)
     # names whose files are plain paths, and the registry file that declared each
     user: dict[str, TomlFile] = field(default_factory=dict)
+    # benchmark name -> (local path, sha256) of a gold file read instead of the entry's own
+    gold: dict[str, tuple[Path, str]] = field(default_factory=dict)
 
     @classmethod
     def catalog(cls) -> Registry:
@@ -126,6 +129,25 @@ class Registry:
         for f in given.values():
             registry.add_file(f)
         return registry
+
+    def with_gold(self, gold: dict[str, tuple[Path, str]]) -> Registry:
+        """This registry, with the gold of each benchmark in ``gold`` read from the file given
+        there (:func:`~.loaders.with_gold`; refused for an entry without a gold file)."""
+        for name in gold:
+            self.gold_path(name)
+        return Registry(self.entries, self.suites, self.user, {**self.gold, **gold})
+
+    def gold_path(self, name: str) -> str:
+        """The gold file of benchmark ``name`` (a catalog path, or the user's path); refused
+        for a suite or a benchmark whose kind reads no single gold file (linking)."""
+        entry = self.entries.get(name)
+        gold = getattr(entry, "gold", None)
+        if not isinstance(gold, str):
+            what = "a suite" if name in self.suites else "not a benchmark"
+            if entry is not None:
+                what = f"a {entry.kind} benchmark"
+            raise InputError(None, None, f"{name} has no gold file to replace: {what}")
+        return gold
 
     @property
     def names(self) -> list[str]:
@@ -226,8 +248,11 @@ class Registry:
         if declared_in is not None:
             self._check_paths(declared_in, self.entries[name])
         entry = self.entries[name]
+        files = self._files(name, store)
+        if name in self.gold:
+            files = with_gold(files, self.gold_path(name), self.gold[name])
         try:
-            return load_benchmark(entry, self._files(name, store), store, build)
+            return load_benchmark(entry, files, store, build)
         except ColumnError as exc:
             asked = getattr(entry, "column", None)
             if declared_in is None or asked is None or str(exc.column) != str(asked):

@@ -28,6 +28,9 @@
   organiser disqualified or withdrew: kept, shown with its reason, ranked nowhere;
 - ``score_history``: a submission's earlier scores, kept when it is scored again (an
   upgrade of simeval, a replaced gold): its records, their store file, when, who and why;
+- ``gold_file``: a gold file an organiser uploaded in place of a benchmark's own (per
+  campaign): the newest row of a (campaign, benchmark) is the gold scored with, older rows the
+  history of replacements (:mod:`simeval.serve.service.gold`);
 - ``audit``: every change an organiser (or the command line) made to a campaign: when, who,
   what (``action``) and the values before and after (``detail``).
 """
@@ -41,6 +44,7 @@ from sqlalchemy import (
     BigInteger,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -237,3 +241,18 @@ class FactSheet(Base):
     phase_id: Mapped[int] = mapped_column(ForeignKey("phase.id"))
     text: Mapped[str] = mapped_column(Text)
     updated: Mapped[datetime] = mapped_column(DateTime)
+
+
+class GoldFile(Base):
+    __tablename__ = "gold_file"
+    __table_args__ = (Index("ix_gold_file_campaign_benchmark", "campaign_id", "benchmark"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id"))
+    benchmark: Mapped[str] = mapped_column(String(128))
+    file: Mapped[str] = mapped_column(Text)  # relative to the storage folder
+    sha256: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(BigInteger)
+    client_name: Mapped[str] = mapped_column(String(128))  # shown, never a path
+    at: Mapped[datetime] = mapped_column(DateTime)
+    actor: Mapped[str] = mapped_column(String(128))

@@ -17,14 +17,19 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.errors import InputError
 from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN, Organiser
-from simeval.serve.routers.forms import TEXT_FORM
+from simeval.serve.db.storage import TooLarge
+from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import ORGANISER_COOKIE, Web, cookie, web
 from simeval.serve.service import editing
 from simeval.serve.service.console import FILTERS, overview, submissions, teams
+from simeval.serve.service.gold import gold_states
+from simeval.serve.service.gold_replace import MAX_GOLD, replace_gold, stored_gold_name
 from simeval.serve.service.organisers import actor_of, audit_log
 from simeval.serve.service.rescoring import rescore_campaign
+from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import console
+from simeval.serve.views.gold import gold_html, replaced_html
 
 router = APIRouter()
 W = Annotated[Web, Depends(web)]
@@ -87,10 +92,12 @@ async def _campaign_page(request: Request, w: Web, who: Organiser, name: str, me
     log = await run_in_threadpool(audit_log, w.service.db, found[0].id)
     rows = await run_in_threadpool(teams, w.service.db, found[0].id)
     news = await run_in_threadpool(editing.announcements, w.service.db, found[0].id)
+    golds = await run_in_threadpool(gold_states, w.service, found[0].id)
     now = w.clock()
     body = partial(console.campaign_html, found[0], log, now, message=message, team_rows=rows,
                    news=news)  # fmt: skip
-    return _page(w, request, f"{found[0].title} (organiser)", lambda csrf: body(csrf=csrf), who)
+    return _page(w, request, f"{found[0].title} (organiser)",
+                 lambda csrf: body(csrf=csrf, gold=gold_html(name, golds, csrf)), who)  # fmt: skip
 
 
 @router.get("/organiser/campaigns/{campaign}", response_class=HTMLResponse)
@@ -178,6 +185,37 @@ async def console_rescore(campaign: str, request: Request, w: W) -> Any:
     )
     body = partial(console.rescore_html, campaign, done)
     return _page(w, request, f"{campaign}: re-scoring", lambda csrf: body(csrf), who)
+
+
+@router.post("/organiser/campaigns/{campaign}/gold", response_class=HTMLResponse)
+async def console_gold(campaign: str, request: Request, w: W) -> Any:
+    """Replace a benchmark's gold (a multipart form): ``action=dry`` shows what would move and
+    keeps nothing, ``apply`` keeps the file and the new scores (:mod:`.gold_replace`)."""
+    who = await _organiser(request, w)
+    new = partial(w.service.storage.new_upload, MAX_GOLD)
+    try:
+        form = await read_form(request, new, "file", MAX_GOLD, w.upload_seconds)
+    except TooLarge as exc:
+        raise Refused(413, str(exc)) from None
+    except BadForm as exc:
+        raise Refused(exc.status, str(exc)) from None
+    upload = form.upload
+    try:
+        if not w.csrf_checked(request, form.fields.get(CSRF_FIELD), ORGANISER_COOKIE):
+            raise Refused(403, "the form has expired (CSRF check failed); reload the page")
+        if upload is None or not upload.size:
+            raise Refused(422, "no gold file in the form")
+        upload.finish()
+        done = await _apply(
+            replace_gold, w.service, campaign, form.fields.get("benchmark", ""), upload.path,
+            stored_gold_name(form.filename), w.clock(), actor_of(who),
+            form.fields.get("action") == "apply",
+        )  # fmt: skip
+    finally:
+        if upload is not None:
+            upload.discard()
+    body = partial(replaced_html, campaign, done)
+    return _page(w, request, f"{campaign}: gold", lambda csrf: body(csrf), who)
 
 
 @router.post("/organiser/campaigns/{campaign}/teams", response_class=HTMLResponse)

@@ -98,6 +98,9 @@ def check_name(value: Any, what: str, path: Path | None = None) -> str:
     return value
 
 
+Gold = tuple[tuple[str, str, str], ...]  # (benchmark, stored gold file, its sha256), sorted
+
+
 class Targets:
     """Loaded benchmarks and suites by (campaign registry files, name), loaded once, and the
     registries they come from."""
@@ -107,11 +110,16 @@ class Targets:
         self._registries: dict[tuple[str, ...], Any] = {}
         self._lock = threading.Lock()  # uploads arriving together load a target once
 
-    def get(self, registry: list[str], name: str) -> Any:
-        key = (tuple(registry), name)
+    def get(self, registry: list[str], name: str, gold: Gold = ()) -> Any:
+        """Target ``name``; ``gold``: the benchmarks whose gold an organiser replaced, each
+        with the file read instead (:mod:`.gold`), part of what a loaded target is kept by."""
+        key = (tuple(registry), name, *gold)
         with self._lock:
             if key not in self._loaded:
-                self._loaded[key] = self._load(self._registry(registry), name)
+                reg = self._registry(registry)
+                if gold:
+                    reg = reg.with_gold({b: (Path(path), sha) for b, path, sha in gold})
+                self._loaded[key] = self._load(reg, name)
             return self._loaded[key]
 
     def registry(self, registry: list[str]) -> Any:

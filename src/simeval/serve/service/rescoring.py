@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -41,6 +42,7 @@ from simeval.serve.db.models import (
 from simeval.serve.db.storage import UPLOAD
 from simeval.serve.service.board import system_of
 from simeval.serve.service.campaigns import find_campaign
+from simeval.serve.service.gold import Replaced, job_gold, replaced
 from simeval.serve.service.organisers import audit
 from simeval.serve.service.results import stored_records
 from simeval.serve.service.scoring import Job
@@ -118,22 +120,40 @@ def _scratch(folder: Path, upload: Path) -> None:
 
 
 def rescore_campaign(
-    service: Any, campaign: str, now: datetime, actor: str, apply: bool, reason: str
+    service: Any,
+    campaign: str,
+    now: datetime,
+    actor: str,
+    apply: bool,
+    reason: str,
+    targets: Collection[str] | None = None,
+    gold: Replaced | None = None,
+    ids: Collection[str] | None = None,
 ) -> Rescore:
-    """Score every scored submission of ``campaign`` again (module docstring)."""
+    """Score every scored submission of ``campaign`` again (module docstring); only those of
+    ``targets``, or those of ``ids``, when given. Each is scored against the campaign's gold in
+    use (:mod:`.gold`), or against ``gold``'s files for the benchmarks it names (a
+    replacement's dry run)."""
     from simeval.results.store import RESULTS_FILE
 
     db, storage = service.db, service.storage
     with db.reading() as s:
         c = find_campaign(s, campaign)
-        rows = s.execute(
+        query = (
             select(Submission, Team.name, Phase)
             .join(Team, Submission.team_id == Team.id)
             .join(Phase, Submission.phase_id == Phase.id)
             .where(Phase.campaign_id == c.id, Submission.status == SCORED)
             .order_by(Submission.received, Submission.id)
-        ).all()
+        )
+        if targets is not None:
+            query = query.where(Submission.target.in_(list(targets)))
+        if ids is not None:
+            query = query.where(Submission.id.in_(list(ids)))
+        rows = s.execute(query).all()
         campaign_id, registry = c.id, tuple(c.registry_files)
+        files = {**replaced(s, storage.root, campaign_id), **(gold or {})}
+    reg = service.targets.registry(list(registry))
     report = Rescore(applied=apply)
     updates: list[tuple[Submission, list[dict[str, Any]], str, str | None]] = []
     stamp = f"{naive(now):%Y%m%dT%H%M%S}"
@@ -147,7 +167,7 @@ def rescore_campaign(
             folder = storage.folder(sub.id) / RESCORED / f"{stamp}-{n}"
         _scratch(folder, storage.file(sub.id))
         job = Job(registry, sub.target, str(folder), sub.sha256, sub.client_name,
-                  phase.max_bytes, phase.hidden)  # fmt: skip
+                  phase.max_bytes, phase.hidden, job_gold(reg, sub.target, files))  # fmt: skip
         try:
             answer = service.scorers(job)
         except BaseException:

@@ -26,7 +26,7 @@ from typing import Any
 
 from simeval.errors import InputError
 from simeval.serve.db.storage import UPLOAD
-from simeval.serve.service.campaigns import Targets, json_safe
+from simeval.serve.service.campaigns import Gold, Targets, json_safe
 
 ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
 _TARGETS = Targets()  # the targets loaded by this process when it is a scoring process
@@ -43,6 +43,7 @@ class Job:
     name: str
     max_bytes: int
     hidden: bool = False  # the phase's scores are hidden: :mod:`.hidden`'s rule
+    gold: Gold = ()  # the target's golds an organiser replaced (:mod:`.gold`)
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     from simeval.serve.service.archive import is_multi_file, member_files, unpack
     from simeval.serve.service.hidden import READ, public_check
 
-    target = (targets or _TARGETS).get(list(job.registry), job.target)
+    target = (targets or _TARGETS).get(list(job.registry), job.target, job.gold)
     folder = Path(job.folder)
     upload = folder / UPLOAD
     system = {"kind": "submission", "file": job.name, "sha256": job.sha256}

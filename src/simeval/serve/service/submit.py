@@ -53,6 +53,7 @@ from simeval.serve.db.models import (
 from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
+from simeval.serve.service.gold import job_gold, replaced
 from simeval.serve.service.organisers import OrganiserTokens
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
@@ -376,6 +377,7 @@ class Service:
         try:
             with self.db.reading() as s:  # never waits for a writer: _insert counts for good
                 used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
+                files = replaced(s, self.storage.root, phase_id=ticket.phase_id)
             if used >= ticket.runs:
                 raise Refused(409, no_runs(used, ticket.runs, ticket.target, ticket.phase))
             job = Job(
@@ -386,6 +388,7 @@ class Service:
                 name,
                 ticket.max_bytes,
                 ticket.hidden,
+                job_gold(self.targets.registry(ticket.registry), ticket.target, files),
             )
             answer = self.scorers(job)
         except Exception:

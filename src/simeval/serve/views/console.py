@@ -244,6 +244,7 @@ def campaign_html(
     csrf: str,
     team_rows: Sequence[TeamRow] = (),
     news: Sequence[Any] = (),
+    gold: str = "",
 ) -> str:
     """One campaign: its phases (state, window, limits, runs; a form each), registration, and
     the audit log newest first."""
@@ -272,6 +273,8 @@ def campaign_html(
         'move)</button></form><p class="note">Every stored submission is scored again by this '
         "server's simeval, from its stored file; nothing changes until you apply it.</p>"
     )
+    if gold:  # the Gold section (:mod:`.gold`)
+        parts.append("<h2>Gold</h2>" + gold)
     options = "".join(
         f"<option{' selected' if s == c.registration else ''}>{s}</option>"
         for s in ("open", "approval", "closed")
@@ -309,8 +312,9 @@ def audit_html(log: Sequence[AuditEntry]) -> str:
     return f'<div class="scroll audit">{table}</div>'
 
 
-def rescore_html(campaign: str, done: Rescore, csrf: str) -> str:
-    """What a re-scoring moved (or would move), and the button that applies a dry run."""
+def rescore_html(campaign: str, done: Rescore, csrf: str, offer_apply: bool = True) -> str:
+    """What a re-scoring moved (or would move), and (``offer_apply``) the button that applies
+    a dry run."""
     back = f'<p><a href="{BASE}/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></p>'
     verb = "Re-scored" if done.applied else "Would re-score (nothing changed yet)"
     head = (
@@ -330,7 +334,7 @@ def rescore_html(campaign: str, done: Rescore, csrf: str) -> str:
     )
     refused = f"<h2>Refused now</h2><ul>{refused}</ul>" if refused else ""
     apply = ""
-    if not done.applied and (done.moved or done.refused):
+    if offer_apply and not done.applied and (done.moved or done.refused):
         apply = (
             f'<form method="post" action="{BASE}/campaigns/{escape(campaign)}/rescore">'
             f'{csrf_input(csrf)}<label>reason <input name="reason" value="re-score all" '
