@@ -511,7 +511,7 @@ class Service:
                 if system_of(team, run) not in out]  # fmt: skip
         baselines = {system_of(team, run) for team, run, _, base in rows if base}
         table = board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
-                      order=p.targets, baselines=baselines)  # fmt: skip
+                      order=p.targets, baselines=baselines, combine=p.combine)  # fmt: skip
         with self._boards_lock:
             self._boards[p.id] = (key, table)
         return p, table
