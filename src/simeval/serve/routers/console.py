@@ -127,6 +127,8 @@ async def console_phase(campaign: str, phase: str, request: Request, w: W) -> An
             runs=_whole(fields, "runs"),
             max_bytes=_whole(fields, "max_bytes"),
             close=action == "close",
+            per_day=_whole(fields, "per_day"),
+            combine=_text(fields, "combine"),
         )
         changed = await _apply(editing.edit_phase, db, campaign, phase, edit, now, actor)
         shown = "; ".join(f"{k} {b} → {a}" for k, (b, a) in changed.items())

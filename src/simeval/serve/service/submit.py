@@ -23,6 +23,7 @@ constraint's.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 from collections.abc import Callable
@@ -54,6 +55,7 @@ from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
 from simeval.serve.service.gold import job_gold, replaced
+from simeval.serve.service.limits import counted, per_day_text
 from simeval.serve.service.organisers import OrganiserTokens
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
@@ -109,6 +111,7 @@ class Ticket:
     max_bytes: int
     deadline: datetime
     hidden: bool
+    per_day: int | None = None  # scored runs per target in any 24 hours (:mod:`.limits`)
 
 
 class Recorded(NamedTuple):
@@ -338,11 +341,8 @@ class Service:
         if target not in p.targets:
             raise Refused(422, f"{target!r} is not a target of {p.name}: {', '.join(p.targets)}")
         with self.db.reading() as s:
-            used = self._runs_used(s, team.id, p.id, target)
             registry = list(s.get(Campaign, team.campaign_id).registry_files)
-        if used >= p.runs:
-            raise Refused(409, no_runs(used, p.runs, target, p.name))
-        return Ticket(
+        ticket = Ticket(
             team.id,
             team.name,
             p.id,
@@ -353,7 +353,26 @@ class Service:
             p.max_bytes,
             utc(p.deadline),
             p.hidden,
+            p.per_day,
         )
+        with self.db.reading() as s:
+            self._runs_left(s, ticket, self.clock())
+        return ticket
+
+    def _runs_left(self, s: Any, ticket: Ticket, at: datetime) -> int:
+        """The runs the team used on the ticket's target (counted in ``s``), refused (409)
+        when none is left or the per-day limit is reached ``at`` that moment."""
+        used, next_at = counted(
+            s, ticket.team_id, ticket.phase_id, ticket.target, ticket.per_day, at
+        )
+        if used >= ticket.runs:
+            raise Refused(409, no_runs(used, ticket.runs, ticket.target, ticket.phase))
+        if next_at is not None:
+            assert ticket.per_day is not None
+            wait = str(max(1, math.ceil((next_at - at).total_seconds())))
+            text = per_day_text(ticket.per_day, ticket.target, ticket.phase, next_at)
+            raise Refused(409, text, {"retry-after": wait})
+        return used
 
     def record(self, ticket: Ticket, upload: Upload, client_name: str | None) -> Recorded:
         """Score a received upload and record it (module docstring); the upload is kept
@@ -376,10 +395,8 @@ class Service:
     def _record(self, ticket: Ticket, upload: Upload, name: str, received: datetime) -> Recorded:
         try:
             with self.db.reading() as s:  # never waits for a writer: _insert counts for good
-                used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
+                self._runs_left(s, ticket, received)
                 files = replaced(s, self.storage.root, phase_id=ticket.phase_id)
-            if used >= ticket.runs:
-                raise Refused(409, no_runs(used, ticket.runs, ticket.target, ticket.phase))
             job = Job(
                 tuple(ticket.registry),
                 ticket.target,
@@ -440,12 +457,7 @@ class Service:
             try:
                 with self.db.session() as s:
                     if row.status == SCORED:
-                        used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
-                        if used >= ticket.runs:
-                            raise Refused(
-                                409, no_runs(used, ticket.runs, ticket.target, ticket.phase)
-                            )
-                        row.run = used + 1
+                        row.run = self._runs_left(s, ticket, utc(row.received)) + 1
                     s.add(row)
                 return row
             except IntegrityError:  # another upload took that run number first: count again

@@ -11,6 +11,7 @@ from typing import Any
 from simeval.report.format import html_text as escape
 from simeval.report.format import number
 from simeval.report.html_table import html_table
+from simeval.report.policy import SHORT
 from simeval.serve.db.models import AuditEntry
 from simeval.serve.service.console import (
     FILTERS,
@@ -21,7 +22,7 @@ from simeval.serve.service.console import (
 )
 from simeval.serve.service.organisers import detail_text
 from simeval.serve.service.rescoring import Rescore
-from simeval.serve.views.pages import csrf_input
+from simeval.serve.views.pages import csrf_input, per_day_text, policy_html
 
 BASE = "/organiser"
 
@@ -94,9 +95,20 @@ def _phase_form(campaign: str, p: PhaseSummary, now: datetime, csrf: str) -> str
         f'<form method="post" action="{action}" class="phase">{csrf_input(csrf)}{opens}'
         f'<label>deadline <input name="deadline" value="{p.deadline:{iso}}" size="22"></label> '
         f'<label>runs <input name="runs" value="{p.runs}" size="4"></label> '
+        f'<label>per day (0: no limit) <input name="per_day" value="{p.per_day or 0}" '
+        'size="4"></label> '
         f'<label>max bytes <input name="max_bytes" value="{p.max_bytes}" size="10"></label> '
-        f"{buttons}</form>"
+        f"{combine_select(p.combine)} {buttons}</form>"
     )
+
+
+def combine_select(chosen: str = "sum") -> str:
+    """The ranking policy's choice (how a run's targets combine on the board)."""
+    options = "".join(
+        f'<option value="{key}"{" selected" if key == chosen else ""}>{escape(words)}</option>'
+        for key, words in SHORT.items()
+    )
+    return f'<label>ranked by <select name="combine">{options}</select></label>'
 
 
 def _runs_html(campaign: str, p: PhaseSummary, csrf: str) -> str:
@@ -257,9 +269,10 @@ def campaign_html(
         parts.append(
             f"<h2>{escape(p.name)} <small>({escape(p.state(now))})</small></h2>"
             f"<p>{_when(p.opens)} – {_when(p.deadline)}; targets "
-            f"{escape(', '.join(p.targets))}; {p.runs} run(s) per team and target, files up "
-            f"to {p.max_bytes:,} bytes{hidden}; {p.scored} scored run(s), {p.rejected} "
-            "refused upload(s).</p>"
+            f"{escape(', '.join(p.targets))}; {p.runs} run(s) per team and target"
+            f"{per_day_text(p.per_day)}, files up to {p.max_bytes:,} bytes{hidden}; "
+            f"{p.scored} scored run(s), {p.rejected} refused upload(s).</p>"
+            + policy_html(p.combine)
             + _phase_form(c.name, p, now, csrf)
             + _runs_html(c.name, p, csrf)
         )
