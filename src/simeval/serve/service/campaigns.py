@@ -397,21 +397,24 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
         )
         s.add(campaign)
         for p in phases:
-            s.add(
-                Phase(
-                    campaign=campaign,
-                    name=p.name,
-                    targets=p.targets,
-                    opens=naive(p.opens),
-                    deadline=naive(p.deadline),
-                    runs=p.runs,
-                    max_bytes=p.max_bytes,
-                    hidden=p.hidden,
-                    per_day=p.per_day,
-                    combine=p.combine,
-                )
-            )
+            s.add(phase_row(p, campaign=campaign))
     return campaign
+
+
+def phase_row(p: PhaseSpec, **campaign: Any) -> Phase:
+    """The row of a checked phase; ``campaign``: ``campaign=`` its row or ``campaign_id=``."""
+    return Phase(
+        **campaign,
+        name=p.name,
+        targets=p.targets,
+        opens=naive(p.opens),
+        deadline=naive(p.deadline),
+        runs=p.runs,
+        max_bytes=p.max_bytes,
+        hidden=p.hidden,
+        per_day=p.per_day,
+        combine=p.combine,
+    )
 
 
 def check_targets(

@@ -374,16 +374,23 @@ class Service:
             raise Refused(409, text, {"retry-after": wait})
         return used
 
-    def record(self, ticket: Ticket, upload: Upload, client_name: str | None) -> Recorded:
+    def record(
+        self,
+        ticket: Ticket,
+        upload: Upload,
+        client_name: str | None,
+        carried_from: str | None = None,
+    ) -> Recorded:
         """Score a received upload and record it (module docstring); the upload is kept
-        or discarded, never left half-way."""
+        or discarded, never left half-way. ``carried_from``: the submission of an earlier
+        phase whose stored file this is (:mod:`.carry`)."""
         name = shown_name(client_name)
         received = self.clock()
         if received > ticket.deadline:
             upload.discard()
             raise Refused(403, f"{ticket.phase} closed at {ticket.deadline:%Y-%m-%d %H:%M} UTC")
         with self._turn(ticket):
-            return self._record(ticket, upload, name, received)
+            return self._record(ticket, upload, name, received, carried_from)
 
     def _turn(self, ticket: Ticket) -> threading.Lock:
         """The lock that orders the uploads of one team to one target of a phase."""
@@ -392,7 +399,14 @@ class Service:
                 (ticket.team_id, ticket.phase_id, ticket.target), threading.Lock()
             )
 
-    def _record(self, ticket: Ticket, upload: Upload, name: str, received: datetime) -> Recorded:
+    def _record(
+        self,
+        ticket: Ticket,
+        upload: Upload,
+        name: str,
+        received: datetime,
+        carried_from: str | None = None,
+    ) -> Recorded:
         try:
             with self.db.reading() as s:  # never waits for a writer: _insert counts for good
                 self._runs_left(s, ticket, received)
@@ -426,6 +440,7 @@ class Service:
             results=answer.results,
             warnings=list(answer.warnings) if ticket.hidden else None,
             results_file=None if refused else results_file(self.storage, upload.id),
+            carried_from=carried_from,
         )
         try:
             self.storage.keep(upload)
@@ -604,5 +619,5 @@ class Service:
 def _fresh(row: Submission) -> Submission:
     """A transient copy of a row whose insert failed (the session that held it is gone)."""
     keys = ("id", "team_id", "phase_id", "target", "status", "client_name", "sha256", "size")
-    more = ("received", "error", "results", "warnings", "results_file")
+    more = ("received", "error", "results", "warnings", "results_file", "carried_from")
     return Submission(**{k: getattr(row, k) for k in (*keys, *more)})

@@ -239,11 +239,20 @@ def _button_head(column: str, i: int) -> str:
     return f'<th scope="col"><button type="button">{escape(column)}</button></th>'
 
 
+def _carried(view: dict[str, Any], phase_of: dict[str, str]) -> str:
+    """`` carried from trial`` under a carried run's status (its source: one of the team's)."""
+    source = view.get("carried_from")
+    if not source:
+        return ""
+    return f'<br><span class="note">carried from {escape(phase_of.get(source, "a phase"))}</span>'
+
+
 def submissions_html(views: Sequence[dict[str, Any]]) -> str:
     """A team's own submissions, newest first."""
     if not views:
         return "<p>No submissions yet.</p>"
     names = ("received (UTC)", "phase", "target", "run", "file", "status", "scores")
+    phase_of = {v["id"]: v["phase"] for v in views}  # a carried run's source is the team's
     rows = []
     for v in views:
         if v["status"] == "rejected":
@@ -262,7 +271,8 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
                 Cell(escape(when(v["received"])), None, "when"),
                 *(value_cell(v[k]) for k in ("phase", "target")),
                 str(v["run"] or "–"),
-                *(value_cell(v[k]) for k in ("file", "status")),
+                value_cell(v["file"]),
+                escape(v["status"]) + _carried(v, phase_of),
                 scores,
             ]
         )
