@@ -135,7 +135,7 @@ def add_phase_html(campaign: str, known: Sequence[str], csrf: str) -> str:
     """The form that adds a phase (its keys as a campaign file's ``[[phase]]``)."""
     boxes = "".join(
         f'<label class="target"><input type="checkbox" name="target:{escape(name)}" '
-        f'value="yes"> {escape(name)}</label> '
+        f'value="yes">&nbsp;{escape(name)}</label> '
         for name in known
     )
     return (
