@@ -133,6 +133,17 @@ def test_a_campaign_file_declares_the_policy_and_the_board_states_it(tmp_path, d
     assert "Ranking policy." in page and "the lower mean rank ranks first" in page
     assert "never first" in page
     assert "ranked by the mean rank over targets" in server.client.get("/campaigns/pol").text
+    # the export's final table is the phase's policy, and simeval leaderboard --combine
+    # reproduces it from the exported results
+    from simeval.api.reporting import leaderboard
+    from simeval.serve.db.storage import Storage
+    from simeval.serve.service.campaigns import export
+
+    export(server.db, Storage(server.files), "pol", tmp_path / "final")
+    final = (tmp_path / "final" / "trial" / "leaderboard.md").read_text(encoding="utf-8")
+    assert "| mean rank |" in final
+    offline = leaderboard(tmp_path / "final" / "trial", "markdown", combine="mean-rank")
+    assert offline.split("\n", 2)[2] == final.split("\n", 2)[2]  # all but the titles
     server.db.dispose()
 
 

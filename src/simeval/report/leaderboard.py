@@ -369,8 +369,9 @@ def to_terminal(table: Table) -> tuple[TerminalTable, list[str]]:
     """The table for a terminal (:mod:`simeval.report.terminal`) and its note: rank and
     system repeated in every part of a narrow terminal, long system names numbered, the best
     cells in bold, the columns of ``table.priority`` first."""
-    combined_last = table.columns[-1] in COMBINE.values() if len(table.columns) > 2 else False
-    last = len(table.columns) - 1 if combined_last else len(table.columns)
+    end = table.columns[-1:]  # the combined column of an overall table (sum, mean, mean rank)
+    combined = end == ["sum"] or any(c in table.priority for c in end)
+    last = len(table.columns) - 1 if combined else len(table.columns)
     columns = [
         Column(
             c,
