@@ -164,3 +164,41 @@ def test_a_carry_is_refused_with_its_reason(relay, mc30) -> None:
     clock.now = TRIAL_END + timedelta(days=11)
     with pytest.raises(InputError, match="final closed at 2025-02-11 00:00 UTC: extend it first"):
         carry_runs(service, "relay", "trial", "final", None, clock.now, "command line")
+
+
+def test_the_commands_carry_and_set_the_daily_limit_and_policy(tmp_path, serve_db, mc30) -> None:
+    """The commands run on the real clock: phases around now."""
+    from datetime import UTC, datetime
+
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    now = datetime.now(UTC).replace(microsecond=0)
+    campaign = campaign_toml(
+        "relay",
+        phase_toml("trial", ["mc30"], now - timedelta(days=1), now + timedelta(days=5)),
+        phase_toml("final", ["mc30"], now - timedelta(days=1), now + timedelta(days=9)),
+    )
+    clock = Clock(now)
+    server = make_server(serve_db, tmp_path / "srv", clock, campaign)
+    token = register(server.client, "alpha", "relay")
+    assert upload(server.client, token, pair_file(mc30, 5)[0], target="mc30").status_code == 201
+    folder, db = str(server.folder), ["--db", server.url]
+
+    def run(*args: str):
+        return CliRunner().invoke(app, ["serve", *args, *db], env={"COLUMNS": "200"})
+
+    r = run("phase", folder, "-c", "relay", "-p", "final", "--per-day", "1", "--combine",
+            "mean-rank")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "per_day: None -> 1" in r.output and "combine: sum -> mean-rank" in r.output
+    r = run("carry", folder, "-c", "relay", "--from", "trial", "-p", "final", "--team", "alpha")
+    assert r.exit_code == 0, r.output
+    assert "carried: alpha run 1 mc30 → run 1" in r.output
+    assert "1 run(s) carried into final, 0 not" in r.output
+    ((team, sub),) = _rows(server, "final")
+    assert team == "alpha" and sub.run == 1 and sub.carried_from is not None
+    r = run("carry", folder, "-c", "relay", "--from", "final", "-p", "final")
+    assert r.exit_code == 2 and "final: carry runs into another phase" in r.output
+    server.db.dispose()
