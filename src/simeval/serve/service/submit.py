@@ -55,7 +55,7 @@ from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
 from simeval.serve.service.gold import job_gold, replaced
-from simeval.serve.service.limits import counted, per_day_text
+from simeval.serve.service.limits import next_run_at, per_day_text
 from simeval.serve.service.organisers import OrganiserTokens
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
@@ -362,13 +362,13 @@ class Service:
     def _runs_left(self, s: Any, ticket: Ticket, at: datetime) -> int:
         """The runs the team used on the ticket's target (counted in ``s``), refused (409)
         when none is left or the per-day limit is reached ``at`` that moment."""
-        used, next_at = counted(
-            s, ticket.team_id, ticket.phase_id, ticket.target, ticket.per_day, at
-        )
+        used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
         if used >= ticket.runs:
             raise Refused(409, no_runs(used, ticket.runs, ticket.target, ticket.phase))
+        if ticket.per_day is None:
+            return used
+        next_at = next_run_at(s, ticket.team_id, ticket.phase_id, ticket.target, ticket.per_day, at)
         if next_at is not None:
-            assert ticket.per_day is not None
             wait = str(max(1, math.ceil((next_at - at).total_seconds())))
             text = per_day_text(ticket.per_day, ticket.target, ticket.phase, next_at)
             raise Refused(409, text, {"retry-after": wait})
