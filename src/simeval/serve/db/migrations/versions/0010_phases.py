@@ -4,7 +4,7 @@ combines a run's targets: ``sum``, every phase made before, ``mean`` or ``mean-r
 ``submission.carried_from`` (the id of the submission a carried run was scored from).
 
 Revision ID: 0010_phases
-Revises: 0009
+Revises: 0010_gold (chained after the gold branch, merged first)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_phases"
-down_revision = "0009"
+down_revision = "0010_gold"
 branch_labels = None
 depends_on = None
 
