@@ -149,13 +149,16 @@ def leaderboard(
     seed: int = 0,
     level: float = 0.95,
     alpha: float = 0.05,
+    combine: str = "sum",
 ) -> str:
     """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
     by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
-    scores), then with ``top`` the top N of every benchmark (Tables 6-9), rendered as
-    ``fmt``: markdown, latex, csv or html. ``benchmarks``: the overall table's columns
-    (default: every benchmark; RUSSE as its four parts, STS as ALL), a suite of the catalog
-    or of the ``registry`` files standing for its members (:func:`simeval.api.targets.
+    scores, or their mean or mean rank: ``combine``, as a campaign's phase declares it,
+    :func:`simeval.report.leaderboard.combined`), then with ``top`` the top N of every
+    benchmark (Tables 6-9), rendered as ``fmt``: markdown, latex, csv or html.
+    ``benchmarks``: the overall table's columns (default: every benchmark; RUSSE as its four
+    parts, STS as ALL), a suite of the catalog or of the ``registry`` files standing for its
+    members (:func:`simeval.api.targets.
     recorded_benchmarks`). ``metric``: rank by this
     metric instead of each benchmark's main one. Each metric ranks in its declared direction
     (:mod:`simeval.metrics.catalog`). ``folder``: a results folder, or results in memory (what
@@ -180,7 +183,7 @@ def leaderboard(
     render = RENDERERS[fmt]
     tables = leaderboard_tables(
         folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates, seed,
-        level, alpha,
+        level, alpha, combine,
     )  # fmt: skip
     return "\n".join(render(table) for table in tables)
 
@@ -197,6 +200,7 @@ def leaderboard_tables(
     seed: int = 0,
     level: float = 0.95,
     alpha: float = 0.05,
+    combine: str = "sum",
 ) -> list[Any]:
     """The tables :func:`leaderboard` renders: the overall one, then with ``top`` the top N
     of every benchmark (:class:`simeval.report.leaderboard.Table`), with ``tiers`` each
@@ -223,7 +227,12 @@ def leaderboard_tables(
         if not columns:
             raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
     flags = grid.no_information()
-    board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric)
+    from simeval.report.leaderboard import COMBINE
+
+    if combine not in COMBINE:
+        raise InputError(None, None, f"--combine {combine!r}: use {', '.join(COMBINE)}")
+    board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric,
+                          combine)  # fmt: skip
     if not tiers:
         return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
     from simeval.report.tiers import grid_tiers, with_tiers

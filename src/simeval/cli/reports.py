@@ -214,6 +214,14 @@ class BoardFormat(StrEnum):
     html = "html"
 
 
+class Combine(StrEnum):
+    """How ``simeval leaderboard`` combines benchmarks (report.leaderboard.COMBINE)."""
+
+    sum = "sum"
+    mean = "mean"
+    mean_rank = "mean-rank"
+
+
 @app.command("leaderboard")
 @guarded
 def leaderboard_cmd(
@@ -264,9 +272,18 @@ def leaderboard_cmd(
     seed: Seed = 0,
     level: Level = 0.95,
     alpha: Alpha = 0.05,
+    combine: Annotated[
+        Combine,
+        typer.Option(
+            help="How the overall table combines a system's benchmarks: the sum of main "
+            "scores (RUSSE's), their mean, or the mean of its ranks (lower first), as a "
+            "campaign's phase declares it.",
+        ),
+    ] = Combine.sum,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
-    another are dropped, the rest ranked by the sum of their main scores; best per column
+    another are dropped, the rest ranked by the sum of their main scores (or, with --combine,
+    their mean or mean rank); best per column
     marked, each metric in its declared direction. With --top N, the top N per benchmark too
     (RUSSE Tables 6-9). With --tiers, each benchmark's table shows every system's rank
     interval, rank upper bound and significance tier, the method stated under it."""
@@ -274,7 +291,7 @@ def leaderboard_cmd(
     from simeval.report.leaderboard import to_terminal
 
     how = (benchmark or (), top, keep_dominated, metric, registry_of(registry), tiers,
-           replicates, seed, level, alpha)  # fmt: skip
+           replicates, seed, level, alpha, combine.value)  # fmt: skip
     if fmt is BoardFormat.text:
         print_tables([to_terminal(table) for table in leaderboard_tables(folder, *how)], wide)
     else:

@@ -303,17 +303,26 @@ def phase_cmd(
     close: Annotated[bool, typer.Option("--close", help="Close the phase now.")] = False,
     runs: Annotated[int | None, typer.Option(help="Scored runs per team and target.")] = None,
     max_bytes: Annotated[int | None, typer.Option(help="The upload size cap in bytes.")] = None,
+    per_day: Annotated[
+        int | None,
+        typer.Option(help="Scored runs per team and target in any 24 hours (0: no limit)."),
+    ] = None,
+    combine: Annotated[
+        str | None,
+        typer.Option(help="The ranking policy: how targets combine (sum, mean, mean-rank)."),
+    ] = None,
     db: DbUrl = None,
 ) -> None:
     """Change a phase's window or limits after `serve campaign` made it: extend or move the
-    deadline, close it early, change the runs per team or the upload cap. Each change is
+    deadline, close it early, change the runs per team (in all, or per day), the upload cap or
+    the ranking policy. Each change is
     written to the audit log (`serve audit`) with its values before and after; an opening
     that has passed stays, and a published phase is not reopened."""
     from simeval.serve.service.editing import PhaseEdit, edit_phase
     from simeval.serve.service.organisers import COMMAND_LINE
 
     database, _ = _open(folder, db)
-    edit = PhaseEdit(opens, deadline, runs, max_bytes, close)
+    edit = PhaseEdit(opens, deadline, runs, max_bytes, close, per_day, combine)
     changed = edit_phase(database, campaign, phase, edit, datetime.now(UTC), COMMAND_LINE)
     for key, (before, after) in changed.items():
         out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
@@ -479,6 +488,39 @@ def gold_cmd(
     what = "would replace" if dry_run else "replaced"
     out.print(f"{what} the gold of {terminal_text(benchmark)}: sha256 {done.before[:12]}… -> "
               f"{done.after[:12]}…", highlight=False)  # fmt: skip
+
+
+@serve_app.command("carry")
+@guarded
+def carry_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    source: Annotated[str, typer.Option("--from", help="The phase whose runs are carried.")],
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase they are carried into.")],
+    team: Annotated[
+        str | None, typer.Option(help="Only this team's runs (default: every team's).")
+    ] = None,
+    db: DbUrl = None,
+) -> None:
+    """Carry the scored runs of one phase into another on the targets both have: each becomes
+    a run of the other phase, scored again from its stored file, counted against that phase's
+    limits (a run that exceeds them is listed, not carried). Audited."""
+    from simeval.serve.service.carry import carry_runs
+    from simeval.serve.service.organisers import COMMAND_LINE
+    from simeval.serve.service.submit import Service
+
+    database, storage = _open(folder, db)
+    service = Service(database, storage, lambda: datetime.now(UTC))
+    try:
+        done = carry_runs(service, campaign, source, phase, team, datetime.now(UTC), COMMAND_LINE)
+    finally:
+        service.close()
+    for line in done.carried:
+        out.print(f"carried: {terminal_text(line)}", highlight=False)
+    for line in done.refused:
+        err.print(f"not carried: {terminal_text(line)}", highlight=False)
+    out.print(f"{len(done.carried)} run(s) carried into {terminal_text(phase)}, "
+              f"{len(done.refused)} not", highlight=False)  # fmt: skip
 
 
 organiser_app = typer.Typer(

@@ -15,6 +15,11 @@ every benchmark of the table, the rest are ranked by the sum of their main score
 - *Missing target*: a system with no result on a benchmark of the table shows "—" there and is
   ranked after every system that has them all (never first), by the sum of what it has; the
   rule is printed under the table (:data:`ABSENT_NOTE`).
+- *Combining targets* (``combine``): the ``sum`` of main scores (RUSSE's, the default), their
+  ``mean`` (over the benchmarks the system has a result on), or the ``mean-rank``: each
+  system's mean of its competition ranks per benchmark (lower first; a missing or undefined
+  score ranked last on that benchmark, after every score, tied with the other missing ones; a
+  no-information score beats no one). :func:`combined` computes all three (:data:`COMBINE`).
 - *Ranks*: competition ranking (1, 2, 2, 4): equal sums share a rank; ties are listed by name.
   A top list ranks the informative scores only; the flagged ones follow them, rank "–".
 - *Direction*: every main metric of the built-in kinds ranks higher first; a benchmark whose
@@ -140,6 +145,45 @@ def _add_note(table: Table, text: str) -> None:
     table.note = (table.note + " " if table.note else "") + text
 
 
+# how a phase's board combines a run's targets -> the combined column's name
+COMBINE = {"sum": "sum", "mean": "mean", "mean-rank": "mean rank"}
+
+
+def combined(
+    up: Scores,
+    benchmarks: Sequence[str],
+    systems: Sequence[str],
+    combine: str = "sum",
+    flags: Flags = frozenset(),
+    among: Collection[str] | None = None,
+) -> dict[str, float]:
+    """Each system's combined score over ``benchmarks`` (``up``: higher is better everywhere,
+    :func:`oriented`), by ``combine`` (module docstring): ``sum`` and ``mean`` are higher
+    first, ``mean-rank`` lower first. A system's rank on a benchmark is 1 + the number of
+    systems of ``among`` (default ``systems``) with a strictly better informative score; with
+    no score it is 1 + the number of them that have one (last)."""
+    if combine not in COMBINE:
+        raise ValueError(f"combine {combine!r}: one of {', '.join(COMBINE)}")
+    if combine != "mean-rank":
+        sums = {s: float(sum(up[s][b] for b in benchmarks if _has(up, s, b))) for s in systems}
+        if combine == "sum":
+            return sums
+        return {s: sums[s] / max(1, sum(b in up[s] for b in benchmarks)) for s in systems}
+    among = list(systems if among is None else among)
+    out = {}
+    for s in systems:
+        ranks = []
+        for b in benchmarks:
+            scored = [y for y in among if y != s and _has(up, y, b)]
+            if not _has(up, s, b):
+                ranks.append(1 + len(scored))
+            else:
+                ahead = [y for y in scored if (y, b) not in flags and up[y][b] > up[s][b]]
+                ranks.append(1 + len(ahead))
+        out[s] = sum(ranks) / max(1, len(ranks))
+    return out
+
+
 def overall_table(
     scores: Scores,
     benchmarks: Sequence[str],
@@ -147,18 +191,24 @@ def overall_table(
     flags: Flags = frozenset(),
     lower: Collection[str] = frozenset(),
     metric: str | None = None,
+    combine: str = "sum",
+    among: Collection[str] | None = None,
 ) -> Table:
-    """Systems ranked by the sum of their main scores (``scores`` of ``metric``, when given)
-    after dropping dominated ones (``lower``: benchmarks whose metric ranks lower first)."""
+    """Systems ranked by the sum of their main scores (``scores`` of ``metric``, when given;
+    or their mean or mean rank: ``combine``, :func:`combined`; ``among``: the systems the mean
+    ranks count, default all) after dropping dominated ones (``lower``: benchmarks whose metric
+    ranks lower first)."""
     lower = set(lower) & set(benchmarks)
     up = oriented(scores, lower)
     beaten = dominators(up, benchmarks, flags) if prune else {}
     kept = [s for s in scores if s not in beaten]
-    sums = {s: float(sum(up[s][b] for b in benchmarks if _has(up, s, b))) for s in kept}
+    among = kept if among is None else [s for s in kept if s in among]
+    sums = combined(up, benchmarks, kept, combine, flags, among)
+    sign = 1 if combine == "mean-rank" else -1  # lower mean rank first; higher sum first
     # a sum that adds a no-information score is not ranked (module docstring)
     blind = {s for s in kept if any(_has(up, s, b) and (s, b) in flags for b in benchmarks)}
     # incomplete systems after complete ones; a sum of fewer targets is not comparable
-    order = {s: (any(b not in scores[s] for b in benchmarks), -sums[s]) for s in kept}
+    order = {s: (any(b not in scores[s] for b in benchmarks), sign * sums[s]) for s in kept}
     kept.sort(key=lambda s: (s in blind, order[s], s))
     ranked = [s for s in kept if s not in blind]
     ranks = [*competition_ranks([order[s] for s in ranked]), *[None] * len(blind)]
@@ -166,8 +216,9 @@ def overall_table(
         [rank, s, *(scores[s][b] if _has(scores, s, b) else None for b in benchmarks), sums[s]]
         for rank, s in zip(ranks, kept, strict=True)
     ]
-    title = f"Overall: sum of {metric or 'main scores'}"
-    table = Table(title, ["rank", "system", *benchmarks, "sum"], rows, priority={"sum": 1})
+    label = COMBINE[combine]
+    title = f"Overall: {label} of {metric or 'main scores'}"
+    table = Table(title, ["rank", "system", *benchmarks, label], rows, priority={label: 1})
     table.absent = {
         (i, 2 + j)
         for i, s in enumerate(kept)
@@ -318,7 +369,9 @@ def to_terminal(table: Table) -> tuple[TerminalTable, list[str]]:
     """The table for a terminal (:mod:`simeval.report.terminal`) and its note: rank and
     system repeated in every part of a narrow terminal, long system names numbered, the best
     cells in bold, the columns of ``table.priority`` first."""
-    last = len(table.columns) - 1 if table.columns[-1:] == ["sum"] else len(table.columns)
+    end = table.columns[-1:]  # the combined column of an overall table (sum, mean, mean rank)
+    combined = end == ["sum"] or any(c in table.priority for c in end)
+    last = len(table.columns) - 1 if combined else len(table.columns)
     columns = [
         Column(
             c,

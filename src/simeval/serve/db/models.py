@@ -4,8 +4,9 @@
 - ``campaign``: a named shared task; ``registry`` (``registry_files``) lists the organiser's
   registry files, so
   targets may be catalog names or the organiser's own benchmarks;
-- ``phase``: a window (``opens`` … ``deadline``) with its targets, a runs-per-team limit, an
-  upload size cap and whether scores are hidden until ``published`` (a test phase);
+- ``phase``: a window (``opens`` … ``deadline``) with its targets, a runs-per-team limit (and
+  ``per_day``, runs in any 24 hours), an upload size cap, whether scores are hidden until
+  ``published`` (a test phase) and how its board combines targets (``combine``);
 - ``team``: a name and a hashed token (``token_key`` finds the row, ``token_hash`` =
   scrypt(secret, ``token_salt``) checks the secret; the token itself is never stored), its
   ``status`` (approved, pending the organiser's approval, or revoked) and when it accepted
@@ -20,7 +21,8 @@
   phase a scored row may hold an error and no records (the gold refused a counted run), and
   ``warnings`` keeps what the upload was told (:mod:`.hidden`). ``results_file`` names the
   results store's file of a scored row (relative to the storage folder, :mod:`.results`);
-  ``results`` is the board's copy of its records;
+  ``results`` is the board's copy of its records; ``carried_from`` names the submission of an
+  earlier phase that an organiser carried into this one (scored again from its bytes);
 - ``organiser``: a person who runs the server's campaigns from the browser (``simeval serve
   organiser add``); a hashed token as a team's, ``revoked`` once taken away (the row stays, so
   the audit log's names keep meaning);
@@ -122,6 +124,8 @@ class Phase(Base):
     max_bytes: Mapped[int] = mapped_column(BigInteger)
     hidden: Mapped[bool] = mapped_column(default=False)  # scores hidden until published
     published: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    per_day: Mapped[int | None] = mapped_column(Integer, nullable=True)  # runs in any 24 h
+    combine: Mapped[str] = mapped_column(String(16), default="sum", server_default="sum")
     campaign: Mapped[Campaign] = relationship(back_populates="phases")
 
 
@@ -164,6 +168,7 @@ class Submission(Base):
     results: Mapped[list[dict] | None] = mapped_column(JSON, nullable=True)
     warnings: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # hidden phases
     results_file: Mapped[str | None] = mapped_column(Text, nullable=True)  # the store's file
+    carried_from: Mapped[str | None] = mapped_column(String(32), nullable=True)  # a run's id
     team: Mapped[Team] = relationship()
     phase: Mapped[Phase] = relationship()
 

@@ -21,10 +21,12 @@ from simeval.serve.db.storage import TooLarge
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import ORGANISER_COOKIE, Web, cookie, web
 from simeval.serve.service import editing
+from simeval.serve.service.carry import carry_runs
 from simeval.serve.service.console import FILTERS, overview, submissions, teams
 from simeval.serve.service.gold import gold_states
 from simeval.serve.service.gold_replace import MAX_GOLD, replace_gold, stored_gold_name
 from simeval.serve.service.organisers import actor_of, audit_log
+from simeval.serve.service.phases import add_phase, campaign_targets
 from simeval.serve.service.rescoring import rescore_campaign
 from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.service.submit import Refused
@@ -93,9 +95,10 @@ async def _campaign_page(request: Request, w: Web, who: Organiser, name: str, me
     rows = await run_in_threadpool(teams, w.service.db, found[0].id)
     news = await run_in_threadpool(editing.announcements, w.service.db, found[0].id)
     golds = await run_in_threadpool(gold_states, w.service, found[0].id)
+    known = await run_in_threadpool(campaign_targets, w.service.db, w.service.targets, name)
     now = w.clock()
     body = partial(console.campaign_html, found[0], log, now, message=message, team_rows=rows,
-                   news=news)  # fmt: skip
+                   news=news, known=known)  # fmt: skip
     return _page(w, request, f"{found[0].title} (organiser)",
                  lambda csrf: body(csrf=csrf, gold=gold_html(name, golds, csrf)), who)  # fmt: skip
 
@@ -127,10 +130,54 @@ async def console_phase(campaign: str, phase: str, request: Request, w: W) -> An
             runs=_whole(fields, "runs"),
             max_bytes=_whole(fields, "max_bytes"),
             close=action == "close",
+            per_day=_whole(fields, "per_day"),
+            combine=_text(fields, "combine"),
         )
         changed = await _apply(editing.edit_phase, db, campaign, phase, edit, now, actor)
         shown = "; ".join(f"{k} {b} → {a}" for k, (b, a) in changed.items())
         message = f"{phase}: {shown}" if changed else f"{phase}: nothing changed"
+    return await _campaign_page(request, w, who, campaign, message)
+
+
+@router.post("/organiser/campaigns/{campaign}/new-phase", response_class=HTMLResponse)
+async def console_add_phase(campaign: str, request: Request, w: W) -> Any:
+    """Add a phase: the keys of a campaign file's ``[[phase]]``, checked as there; each
+    target a ``target:<name>`` box or named in ``targets`` (commas or spaces)."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    named = fields.get("targets", "").replace(",", " ").split()
+    ticked = [k.removeprefix("target:") for k, v in fields.items() if k.startswith("target:") and v]
+    spec: dict[str, Any] = {
+        "name": fields.get("name", "").strip(),
+        "targets": list(dict.fromkeys([*ticked, *named])),
+        "hidden": fields.get("hidden") == "yes",
+        "combine": fields.get("combine") or "sum",
+    }
+    for key in ("opens", "deadline"):
+        if _text(fields, key) is not None:
+            spec[key] = _text(fields, key)
+    for key in ("runs", "max_bytes", "per_day"):
+        value = _whole(fields, key)
+        if value is not None and not (key == "per_day" and value == 0):
+            spec[key] = value
+    added = await _apply(
+        add_phase, w.service.db, w.service.targets, campaign, spec, w.clock(), actor_of(who)
+    )
+    return await _campaign_page(request, w, who, campaign, f"phase {added.name} added")
+
+
+@router.post("/organiser/campaigns/{campaign}/phases/{phase}/carry", response_class=HTMLResponse)
+async def console_carry(campaign: str, phase: str, request: Request, w: W) -> Any:
+    """Carry a team's (or every team's) scored runs of phase ``source`` into ``phase``."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    source, team = fields.get("source", ""), fields.get("team", "").strip() or None
+    done = await _apply(
+        carry_runs, w.service, campaign, source, phase, team, w.clock(), actor_of(who)
+    )
+    message = f"{phase}: {len(done.carried)} run(s) carried from {source}"
+    if done.refused:
+        message += f"; not carried: {'; '.join(done.refused)}"
     return await _campaign_page(request, w, who, campaign, message)
 
 

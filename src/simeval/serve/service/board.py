@@ -1,6 +1,7 @@
 """Leaderboards of a phase from the recorded result records, by the rules of
 :mod:`simeval.report.leaderboard` (RUSSE 2015 Table 5: dominated systems dropped, ranked by
-the sum of main scores). Nothing is scored again here.
+the sum of main scores, or by the phase's ``combine``: their mean or mean rank). Nothing is
+scored again here.
 
 A system is one run of a team: ``"<team> run <n>"`` — run n of each target of the phase, so a
 team's first mc30 file and first rg65 file are one system, as an STS run covered every set.
@@ -59,11 +60,14 @@ def board(
     title: str = "",
     order: Sequence[str] = (),
     baselines: Collection[str] = (),
+    combine: str = "sum",
 ) -> Table:
     """The overall table of these records: the columns ``simeval leaderboard`` shows (RUSSE
     as its four parts, an STS suite as ALL), in the ``order`` of the phase's targets (others
-    after them), ranked by the sum of main scores. ``baselines``: the organisers' systems,
-    marked and left out of the teams' ranks (:data:`BASELINE_NOTE`)."""
+    after them), ranked by the sum of main scores (or their mean or mean rank: ``combine``,
+    :func:`simeval.report.leaderboard.combined`). ``baselines``: the organisers' systems,
+    marked and left out of the teams' ranks (:data:`BASELINE_NOTE`); a mean rank counts the
+    teams only."""
     from simeval.report.html import overall_benchmarks
 
     grid = grid_of(records)
@@ -73,13 +77,16 @@ def board(
     scores, flags = grid.scores(), grid.flagged(CONSTANT)
     baselines = set(baselines) & set(scores)
     if not baselines:
-        table = overall_table(scores, columns, prune=prune, flags=flags)
+        table = overall_table(scores, columns, prune=prune, flags=flags, combine=combine)
     else:
         if prune:  # dominance among the teams alone
             teams = {s: v for s, v in scores.items() if s not in baselines}
             kept = {row[1] for row in overall_table(teams, columns, prune=True, flags=flags).rows}
             scores = {s: v for s, v in scores.items() if s in kept or s in baselines}
-        table = overall_table(scores, columns, prune=False, flags=flags)
+        teams = [s for s in scores if s not in baselines]
+        table = overall_table(
+            scores, columns, prune=False, flags=flags, combine=combine, among=teams
+        )
         _rank_teams_only(table, baselines)
     if title:
         table.title = title

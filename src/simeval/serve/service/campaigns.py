@@ -16,6 +16,8 @@ A campaign file::
     runs = 3                             # scored runs per team and target
     max_bytes = 1_000_000                # upload size cap
     hidden = false                       # scores hidden until published (see below)
+    per_day = 3                          # optional: scored runs per team and target in any 24 h
+    combine = "sum"                      # optional: how targets combine: "mean", "mean-rank"
 
 The whole file is checked before anything is written, each error naming the file and the key:
 names are taken once whatever their case (a campaign ``Lex25`` beside ``lex25``, phases
@@ -84,7 +86,8 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmat
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
 REGISTRATION = ("open", "approval", "closed")  # approval: a team waits for the organiser
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell so begun as a formula
-PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", "hidden"}
+OPTIONAL_KEYS = {"hidden", "per_day", "combine"}  # a phase may leave these out
+PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", *OPTIONAL_KEYS}
 MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
 MAX_TITLE = 200  # the title column's length
 BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")  # reorder what follows
@@ -224,6 +227,8 @@ class PhaseSpec:
     max_bytes: int
     hidden: bool
     hidden_default: bool = False  # the file left ``hidden`` out: the phase's name decided
+    per_day: int | None = None  # scored runs per team and target in any 24 hours
+    combine: str = "sum"  # how the board combines the targets (report.leaderboard.COMBINE)
 
 
 @dataclass
@@ -290,47 +295,7 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
     tables = doc.get("phase", [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise InputError(path, None, "phase: expected [[phase]] tables (an array of tables)")
-    phases = []
-    for i, spec in enumerate(tables, start=1):
-        where = f"phase {i}"
-        unknown = set(spec) - PHASE_KEYS
-        if unknown:
-            known = ", ".join(sorted(PHASE_KEYS))
-            raise InputError(
-                path, None, f"{where}: unknown key(s) {sorted(unknown)}; known: {known}"
-            )
-        missing = PHASE_KEYS - {"hidden"} - set(spec)
-        if missing:
-            raise InputError(path, None, f"{where}: missing {sorted(missing)}")
-        pname = check_name(spec["name"], f"{where} name", path)
-        targets = _list_of_text(spec["targets"], f"{where} targets", "benchmark names", path)
-        if not targets:
-            raise InputError(path, None, f"{where}: targets is a list of benchmark names")
-        opens = check_time(spec["opens"], f"{where} opens", path)
-        deadline = check_time(spec["deadline"], f"{where} deadline", path)
-        if deadline <= opens:
-            raise InputError(path, None, f"{where}: the deadline must come after the opening")
-        hidden_default = "hidden" not in spec
-        hidden = spec.get("hidden", pname.lower() == "test")
-        if not isinstance(hidden, bool):
-            raise InputError(
-                path,
-                None,
-                f"{where} ({pname}): hidden must be true or false (a TOML boolean, "
-                f"without quotes), not {hidden!r}",
-            )
-        phases.append(
-            PhaseSpec(
-                pname,
-                [str(t) for t in targets],
-                opens,
-                deadline,
-                check_whole(spec["runs"], f"{where} runs", path),
-                check_whole(spec["max_bytes"], f"{where} max_bytes", path),
-                hidden,
-                hidden_default,
-            )
-        )
+    phases = [read_phase(spec, f"phase {i}", path) for i, spec in enumerate(tables, start=1)]
     if not phases:
         raise InputError(path, None, "no [[phase]]: a campaign needs at least one")
     if len({p.name.casefold() for p in phases}) != len(phases):
@@ -339,6 +304,55 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
         )
     phases.sort(key=lambda p: p.opens)  # stable: phases opening together keep the file's order
     return name, _title(doc.get("title"), name, path), registry, phases
+
+
+def read_phase(spec: dict[str, Any], where: str, path: Path | None) -> PhaseSpec:
+    """One phase's table (of a campaign file, or the console's form as the file would say
+    it), checked; ``where`` names it in errors."""
+    from simeval.report.leaderboard import COMBINE
+
+    unknown = set(spec) - PHASE_KEYS
+    if unknown:
+        known = ", ".join(sorted(PHASE_KEYS))
+        raise InputError(path, None, f"{where}: unknown key(s) {sorted(unknown)}; known: {known}")
+    missing = PHASE_KEYS - OPTIONAL_KEYS - set(spec)
+    if missing:
+        raise InputError(path, None, f"{where}: missing {sorted(missing)}")
+    pname = check_name(spec["name"], f"{where} name", path)
+    targets = _list_of_text(spec["targets"], f"{where} targets", "benchmark names", path)
+    if not targets:
+        raise InputError(path, None, f"{where}: targets is a list of benchmark names")
+    opens = check_time(spec["opens"], f"{where} opens", path)
+    deadline = check_time(spec["deadline"], f"{where} deadline", path)
+    if deadline <= opens:
+        raise InputError(path, None, f"{where}: the deadline must come after the opening")
+    hidden_default = "hidden" not in spec
+    hidden = spec.get("hidden", pname.lower() == "test")
+    if not isinstance(hidden, bool):
+        raise InputError(
+            path,
+            None,
+            f"{where} ({pname}): hidden must be true or false (a TOML boolean, "
+            f"without quotes), not {hidden!r}",
+        )
+    per_day = spec.get("per_day")
+    combine = spec.get("combine", "sum")
+    if combine not in COMBINE:
+        raise InputError(
+            path, None, f"{where}: combine = {combine!r}: use {', '.join(map(repr, COMBINE))}"
+        )
+    return PhaseSpec(
+        pname,
+        [str(t) for t in targets],
+        opens,
+        deadline,
+        check_whole(spec["runs"], f"{where} runs", path),
+        check_whole(spec["max_bytes"], f"{where} max_bytes", path),
+        hidden,
+        hidden_default,
+        None if per_day is None else check_whole(per_day, f"{where} per_day", path),
+        combine,
+    )
 
 
 def phase_lines(path: Path) -> list[str]:
@@ -366,23 +380,77 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
     """Add the campaign of ``path`` (every target loaded and checked first; no benchmark or
     item both visible and hidden, within it or against any campaign already made)."""
     name, title, registry, phases, registration = check_campaign_file(path)
-    covers: dict[str, set[str]] = {}  # the benchmarks each phase scores, suites' members too
-    for p in phases:
-        for t in p.targets:
-            try:
-                loaded = targets.get(registry, t)
-                check_target(loaded)
-                check_views(targets.registry(registry).entries, loaded)
-            except InputError as exc:
-                raise InputError(path, None, f"phase {p.name}: target {t}: {exc}") from None
-            members = {m.name for m in getattr(loaded, "members", None) or []}
-            covers.setdefault(p.name, set()).update({loaded.name, *members})
+    covers = {p.name: check_targets(targets, registry, p, path) for p in phases}
     check_hidden_apart(phases, covers, path)
-    new = [
-        Scope(name, p.name, p.hidden, scored_items(targets, registry, p.targets)) for p in phases
-    ]
     with db.session() as s:
         check_new_name(s, name, path)
+    check_against_server(db, targets, name, registry, phases, path)
+    with db.session() as s:
+        check_new_name(s, name, path)
+        campaign = Campaign(
+            name=name,
+            title=title,
+            registry_files=registry,
+            created=naive(now),
+            registration=registration.state,
+            max_teams=registration.max_teams,
+        )
+        s.add(campaign)
+        for p in phases:
+            s.add(phase_row(p, campaign=campaign))
+    return campaign
+
+
+def phase_row(p: PhaseSpec, **campaign: Any) -> Phase:
+    """The row of a checked phase; ``campaign``: ``campaign=`` its row or ``campaign_id=``."""
+    return Phase(
+        **campaign,
+        name=p.name,
+        targets=p.targets,
+        opens=naive(p.opens),
+        deadline=naive(p.deadline),
+        runs=p.runs,
+        max_bytes=p.max_bytes,
+        hidden=p.hidden,
+        per_day=p.per_day,
+        combine=p.combine,
+    )
+
+
+def check_targets(
+    targets: Targets, registry: list[str], p: PhaseSpec, path: Path | None
+) -> set[str]:
+    """Load and check each target of ``p`` (it loads, a file answers it, its views name
+    columns it has); the benchmarks the phase scores, suites' members too."""
+    covers: set[str] = set()
+    for t in p.targets:
+        try:
+            loaded = targets.get(registry, t)
+            check_target(loaded)
+            check_views(targets.registry(registry).entries, loaded)
+        except InputError as exc:
+            raise InputError(path, None, f"phase {p.name}: target {t}: {exc}") from None
+        members = {m.name for m in getattr(loaded, "members", None) or []}
+        covers.update({loaded.name, *members})
+    return covers
+
+
+def check_against_server(
+    db: Database,
+    targets: Targets,
+    campaign: str,
+    registry: list[str],
+    phases: list[PhaseSpec],
+    path: Path | None,
+) -> None:
+    """Refuse new ``phases`` of ``campaign`` that share a benchmark or an item, one visible
+    and one hidden, with each other or with any phase already in the database (module
+    docstring)."""
+    new = [
+        Scope(campaign, p.name, p.hidden, scored_items(targets, registry, p.targets))
+        for p in phases
+    ]
+    with db.reading() as s:
         rows = s.execute(
             select(Campaign.name, Campaign.registry_files, Phase.name, Phase.hidden, Phase.targets)
             .join(Phase)
@@ -403,31 +471,6 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
     for i, a in enumerate(new):
         for b in (*new[i + 1 :], *old):
             check_apart(a, b, path)
-    with db.session() as s:
-        check_new_name(s, name, path)
-        campaign = Campaign(
-            name=name,
-            title=title,
-            registry_files=registry,
-            created=naive(now),
-            registration=registration.state,
-            max_teams=registration.max_teams,
-        )
-        s.add(campaign)
-        for p in phases:
-            s.add(
-                Phase(
-                    campaign=campaign,
-                    name=p.name,
-                    targets=p.targets,
-                    opens=naive(p.opens),
-                    deadline=naive(p.deadline),
-                    runs=p.runs,
-                    max_bytes=p.max_bytes,
-                    hidden=p.hidden,
-                )
-            )
-    return campaign
 
 
 def check_new_name(s: Any, name: str, path: Path) -> None:
@@ -692,7 +735,8 @@ def export(
             scored = [(sub, team) for sub, team in scored if sub.status == SCORED
                       and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
             title = f"{c.title}: {p.name}"
-            written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub)
+            written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub,
+                                     p.combine)  # fmt: skip
             told = [(alias[team], scrub(text) if scrub else text)
                     for phase, team, text in sheets if phase == p.name]  # fmt: skip
             if told:
@@ -831,6 +875,7 @@ def _phase_folder(
     title: str,
     order: list[str],
     scrub: Any = None,
+    combine: str = "sum",
 ) -> list[Path]:
     """A phase's results folder, written by the results store from the scored runs' own
     store files (items copied as they are), and its final leaderboard read back from it."""
@@ -850,7 +895,8 @@ def _phase_folder(
     records = load_results(folder)
     if records:
         baselines = {system_of(team, sub.run or 0) for sub, team in scored if sub.team.baseline}
-        final = board(records, prune=True, title=title, order=order, baselines=baselines)
+        final = board(records, prune=True, title=title, order=order, baselines=baselines,
+                      combine=combine)  # fmt: skip
         suffix = {"markdown": "md", "csv": "csv", "latex": "tex", "html": "html"}
         for fmt, render in RENDERERS.items():
             path = folder / f"leaderboard.{suffix[fmt]}"

@@ -26,6 +26,8 @@ class PhaseSummary:
     scored: int  # scored runs
     rejected: int  # refused uploads
     excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
+    per_day: int | None = None  # scored runs per team and target in any 24 hours
+    combine: str = "sum"  # the ranking policy
 
     def state(self, now: datetime) -> str:
         """``not open yet``, ``open`` or ``closed`` (and ``published`` for a hidden phase)."""
@@ -58,7 +60,8 @@ def _phase(
     rejected = sum(n for (pid, status), n in counts.items() if pid == p.id and status != SCORED)
     return PhaseSummary(p.name, list(p.targets), utc(p.opens), utc(p.deadline), p.runs,
                         p.max_bytes, p.hidden, utc(p.published) if p.published else None,
-                        scored, rejected, out.get(p.id, {}))  # fmt: skip
+                        scored, rejected, out.get(p.id, {}), p.per_day,
+                        p.combine)  # fmt: skip
 
 
 def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]:

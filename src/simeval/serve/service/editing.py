@@ -7,9 +7,10 @@ A phase's window and limits:
   Extending a deadline (also of a phase already closed: it reopens) and closing a phase early
   (``close``: the deadline becomes now) are the same edit. A phase whose opening has passed
   keeps its opening: moving it would change which uploads were on time.
-- ``runs`` (scored runs per team and target) and ``max_bytes`` (the upload cap) are whole
-  numbers from 1. Lowering ``runs`` below what a team already used takes no run away: its
-  further uploads are refused.
+- ``runs`` (scored runs per team and target), ``per_day`` (of them in any 24 hours; 0 lifts
+  the limit) and ``max_bytes`` (the upload cap) are whole numbers from 1; ``combine`` is the
+  ranking policy (``sum``, ``mean``, ``mean-rank``). Lowering ``runs`` below what a team
+  already used takes no run away: its further uploads are refused.
 - A published hidden phase cannot be reopened: its scores are public, and an upload after
   them could be tuned to the gold. Unpublish first (:func:`unpublish`).
 
@@ -27,6 +28,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from simeval.errors import InputError
+from simeval.report.leaderboard import COMBINE
 from simeval.serve.db import Database
 from simeval.serve.db.models import (
     APPROVED,
@@ -67,6 +69,8 @@ class PhaseEdit:
     runs: Any = None
     max_bytes: Any = None
     close: bool = False
+    per_day: Any = None  # 0 lifts the per-day limit
+    combine: Any = None  # the ranking policy (report.leaderboard.COMBINE)
 
 
 def _shown(value: Any) -> Any:
@@ -92,6 +96,14 @@ def edit_phase(
         new["runs"] = check_whole(edit.runs, f"{where} runs", None)
     if edit.max_bytes is not None:
         new["max_bytes"] = check_whole(edit.max_bytes, f"{where} max_bytes", None)
+    if edit.per_day is not None:  # 0: no per-day limit
+        lifted = edit.per_day == 0 and not isinstance(edit.per_day, bool)
+        new["per_day"] = None if lifted else check_whole(edit.per_day, f"{where} per_day", None)
+    if edit.combine is not None:
+        if edit.combine not in COMBINE:
+            raise InputError(None, None, f"{where}: combine {edit.combine!r}: use "
+                             f"{', '.join(COMBINE)}")  # fmt: skip
+        new["combine"] = edit.combine
     with db.session() as s:
         p = find_phase(s, campaign, phase)
         _check(p, new, edit.close, now, where)

@@ -23,6 +23,7 @@ constraint's.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 from collections.abc import Callable
@@ -54,6 +55,7 @@ from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.campaigns import Targets
 from simeval.serve.service.gold import job_gold, replaced
+from simeval.serve.service.limits import next_run_at, per_day_text
 from simeval.serve.service.organisers import OrganiserTokens
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
@@ -109,6 +111,7 @@ class Ticket:
     max_bytes: int
     deadline: datetime
     hidden: bool
+    per_day: int | None = None  # scored runs per target in any 24 hours (:mod:`.limits`)
 
 
 class Recorded(NamedTuple):
@@ -338,11 +341,8 @@ class Service:
         if target not in p.targets:
             raise Refused(422, f"{target!r} is not a target of {p.name}: {', '.join(p.targets)}")
         with self.db.reading() as s:
-            used = self._runs_used(s, team.id, p.id, target)
             registry = list(s.get(Campaign, team.campaign_id).registry_files)
-        if used >= p.runs:
-            raise Refused(409, no_runs(used, p.runs, target, p.name))
-        return Ticket(
+        ticket = Ticket(
             team.id,
             team.name,
             p.id,
@@ -353,18 +353,44 @@ class Service:
             p.max_bytes,
             utc(p.deadline),
             p.hidden,
+            p.per_day,
         )
+        with self.db.reading() as s:
+            self._runs_left(s, ticket, self.clock())
+        return ticket
 
-    def record(self, ticket: Ticket, upload: Upload, client_name: str | None) -> Recorded:
+    def _runs_left(self, s: Any, ticket: Ticket, at: datetime) -> int:
+        """The runs the team used on the ticket's target (counted in ``s``), refused (409)
+        when none is left or the per-day limit is reached ``at`` that moment."""
+        used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
+        if used >= ticket.runs:
+            raise Refused(409, no_runs(used, ticket.runs, ticket.target, ticket.phase))
+        if ticket.per_day is None:
+            return used
+        next_at = next_run_at(s, ticket.team_id, ticket.phase_id, ticket.target, ticket.per_day, at)
+        if next_at is not None:
+            wait = str(max(1, math.ceil((next_at - at).total_seconds())))
+            text = per_day_text(ticket.per_day, ticket.target, ticket.phase, next_at)
+            raise Refused(409, text, {"retry-after": wait})
+        return used
+
+    def record(
+        self,
+        ticket: Ticket,
+        upload: Upload,
+        client_name: str | None,
+        carried_from: str | None = None,
+    ) -> Recorded:
         """Score a received upload and record it (module docstring); the upload is kept
-        or discarded, never left half-way."""
+        or discarded, never left half-way. ``carried_from``: the submission of an earlier
+        phase whose stored file this is (:mod:`.carry`)."""
         name = shown_name(client_name)
         received = self.clock()
         if received > ticket.deadline:
             upload.discard()
             raise Refused(403, f"{ticket.phase} closed at {ticket.deadline:%Y-%m-%d %H:%M} UTC")
         with self._turn(ticket):
-            return self._record(ticket, upload, name, received)
+            return self._record(ticket, upload, name, received, carried_from)
 
     def _turn(self, ticket: Ticket) -> threading.Lock:
         """The lock that orders the uploads of one team to one target of a phase."""
@@ -373,13 +399,18 @@ class Service:
                 (ticket.team_id, ticket.phase_id, ticket.target), threading.Lock()
             )
 
-    def _record(self, ticket: Ticket, upload: Upload, name: str, received: datetime) -> Recorded:
+    def _record(
+        self,
+        ticket: Ticket,
+        upload: Upload,
+        name: str,
+        received: datetime,
+        carried_from: str | None = None,
+    ) -> Recorded:
         try:
             with self.db.reading() as s:  # never waits for a writer: _insert counts for good
-                used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
+                self._runs_left(s, ticket, received)
                 files = replaced(s, self.storage.root, phase_id=ticket.phase_id)
-            if used >= ticket.runs:
-                raise Refused(409, no_runs(used, ticket.runs, ticket.target, ticket.phase))
             job = Job(
                 tuple(ticket.registry),
                 ticket.target,
@@ -409,6 +440,7 @@ class Service:
             results=answer.results,
             warnings=list(answer.warnings) if ticket.hidden else None,
             results_file=None if refused else results_file(self.storage, upload.id),
+            carried_from=carried_from,
         )
         try:
             self.storage.keep(upload)
@@ -440,12 +472,7 @@ class Service:
             try:
                 with self.db.session() as s:
                     if row.status == SCORED:
-                        used = self._runs_used(s, ticket.team_id, ticket.phase_id, ticket.target)
-                        if used >= ticket.runs:
-                            raise Refused(
-                                409, no_runs(used, ticket.runs, ticket.target, ticket.phase)
-                            )
-                        row.run = used + 1
+                        row.run = self._runs_left(s, ticket, utc(row.received)) + 1
                     s.add(row)
                 return row
             except IntegrityError:  # another upload took that run number first: count again
@@ -511,7 +538,7 @@ class Service:
                 if system_of(team, run) not in out]  # fmt: skip
         baselines = {system_of(team, run) for team, run, _, base in rows if base}
         table = board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
-                      order=p.targets, baselines=baselines)  # fmt: skip
+                      order=p.targets, baselines=baselines, combine=p.combine)  # fmt: skip
         with self._boards_lock:
             self._boards[p.id] = (key, table)
         return p, table
@@ -592,5 +619,5 @@ class Service:
 def _fresh(row: Submission) -> Submission:
     """A transient copy of a row whose insert failed (the session that held it is gone)."""
     keys = ("id", "team_id", "phase_id", "target", "status", "client_name", "sha256", "size")
-    more = ("received", "error", "results", "warnings", "results_file")
+    more = ("received", "error", "results", "warnings", "results_file", "carried_from")
     return Submission(**{k: getattr(row, k) for k in (*keys, *more)})

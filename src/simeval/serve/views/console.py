@@ -11,6 +11,7 @@ from typing import Any
 from simeval.report.format import html_text as escape
 from simeval.report.format import number
 from simeval.report.html_table import html_table
+from simeval.report.policy import SHORT
 from simeval.serve.db.models import AuditEntry
 from simeval.serve.service.console import (
     FILTERS,
@@ -21,7 +22,7 @@ from simeval.serve.service.console import (
 )
 from simeval.serve.service.organisers import detail_text
 from simeval.serve.service.rescoring import Rescore
-from simeval.serve.views.pages import csrf_input
+from simeval.serve.views.pages import csrf_input, per_day_text, policy_html
 
 BASE = "/organiser"
 
@@ -94,8 +95,67 @@ def _phase_form(campaign: str, p: PhaseSummary, now: datetime, csrf: str) -> str
         f'<form method="post" action="{action}" class="phase">{csrf_input(csrf)}{opens}'
         f'<label>deadline <input name="deadline" value="{p.deadline:{iso}}" size="22"></label> '
         f'<label>runs <input name="runs" value="{p.runs}" size="4"></label> '
+        f'<label>per day (0: no limit) <input name="per_day" value="{p.per_day or 0}" '
+        'size="4"></label> '
         f'<label>max bytes <input name="max_bytes" value="{p.max_bytes}" size="10"></label> '
-        f"{buttons}</form>"
+        f"{combine_select(p.combine)} {buttons}</form>"
+    )
+
+
+def combine_select(chosen: str = "sum") -> str:
+    """The ranking policy's choice (how a run's targets combine on the board)."""
+    options = "".join(
+        f'<option value="{key}"{" selected" if key == chosen else ""}>{escape(words)}</option>'
+        for key, words in SHORT.items()
+    )
+    return f'<label>ranked by <select name="combine">{options}</select></label>'
+
+
+def carry_html(campaign: str, p: PhaseSummary, phases: Sequence[PhaseSummary], csrf: str) -> str:
+    """The form that carries scored runs of another phase with a target of ``p`` into ``p``
+    (empty when no other phase has one)."""
+    sources = [q.name for q in phases if q.name != p.name and set(q.targets) & set(p.targets)]
+    if not sources:
+        return ""
+    action = f"{BASE}/campaigns/{escape(campaign)}/phases/{escape(p.name)}/carry"
+    options = "".join(f"<option>{escape(name)}</option>" for name in sources)
+    return (
+        f"<details><summary>Carry runs into {escape(p.name)}</summary>"
+        f'<form method="post" action="{action}">{csrf_input(csrf)}'
+        f'<label>from <select name="source">{options}</select></label> '
+        '<label>team (empty: every team) <input name="team" size="14"></label> '
+        "<button>Carry</button></form>"
+        '<p class="note">Each scored run on a target both phases have becomes a run of this '
+        "phase, scored again from its stored file, counted against this phase's limits "
+        "(what exceeds them is refused and listed).</p></details>"
+    )
+
+
+def add_phase_html(campaign: str, known: Sequence[str], csrf: str) -> str:
+    """The form that adds a phase (its keys as a campaign file's ``[[phase]]``)."""
+    boxes = "".join(
+        f'<label class="target"><input type="checkbox" name="target:{escape(name)}" '
+        f'value="yes">&nbsp;{escape(name)}</label> '
+        for name in known
+    )
+    return (
+        f'<form method="post" action="{BASE}/campaigns/{escape(campaign)}/new-phase" '
+        f'class="phase">{csrf_input(csrf)}'
+        '<p><label>name <input name="name" required size="16" maxlength="64"></label> '
+        '<label>opens <input name="opens" required size="22" '
+        'placeholder="2026-01-01T00:00:00Z"></label> '
+        '<label>deadline <input name="deadline" required size="22" '
+        'placeholder="2026-02-01T00:00:00Z"></label></p>'
+        '<p><label>runs <input name="runs" required size="4" value="3"></label> '
+        '<label>per day (0: no limit) <input name="per_day" size="4" value="0"></label> '
+        '<label>max bytes <input name="max_bytes" required size="10" value="1000000"></label> '
+        '<label><input type="checkbox" name="hidden" value="yes"> scores hidden until '
+        f"published</label> {combine_select()}</p>"
+        f"<details><summary>Targets</summary><p>{boxes}</p></details>"
+        '<p><label>or name them <input name="targets" size="40" '
+        'placeholder="mc30, rg65"></label> <button>Add the phase</button></p></form>'
+        '<p class="note">Times with their zone (Z for UTC). Checked as a campaign file\'s '
+        "phase: no benchmark or item may be both in a visible and a hidden phase.</p>"
     )
 
 
@@ -245,6 +305,7 @@ def campaign_html(
     team_rows: Sequence[TeamRow] = (),
     news: Sequence[Any] = (),
     gold: str = "",
+    known: Sequence[str] = (),
 ) -> str:
     """One campaign: its phases (state, window, limits, runs; a form each), registration, and
     the audit log newest first."""
@@ -257,12 +318,15 @@ def campaign_html(
         parts.append(
             f"<h2>{escape(p.name)} <small>({escape(p.state(now))})</small></h2>"
             f"<p>{_when(p.opens)} – {_when(p.deadline)}; targets "
-            f"{escape(', '.join(p.targets))}; {p.runs} run(s) per team and target, files up "
-            f"to {p.max_bytes:,} bytes{hidden}; {p.scored} scored run(s), {p.rejected} "
-            "refused upload(s).</p>"
+            f"{escape(', '.join(p.targets))}; {p.runs} run(s) per team and target"
+            f"{per_day_text(p.per_day)}, files up to {p.max_bytes:,} bytes{hidden}; "
+            f"{p.scored} scored run(s), {p.rejected} refused upload(s).</p>"
+            + policy_html(p.combine)
             + _phase_form(c.name, p, now, csrf)
+            + carry_html(c.name, p, c.phases, csrf)
             + _runs_html(c.name, p, csrf)
         )
+    parts.append("<h2>Add a phase</h2>" + add_phase_html(c.name, known, csrf))
     parts.append(
         f'<p><a href="{BASE}/campaigns/{escape(c.name)}/submissions">every submission</a> '
         "(filter by phase, team, target, status)</p>"

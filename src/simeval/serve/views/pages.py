@@ -11,6 +11,7 @@ from simeval.report.format import html_text as escape
 from simeval.report.format import number
 from simeval.report.html_table import Cell, html_table, value_cell
 from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Table
+from simeval.report.policy import SHORT, ranking_policy
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.views.markdown import markdown_html
@@ -194,29 +195,39 @@ def board_page(
         when = f"opens {opens:%Y-%m-%d %H:%M} UTC, " + when
     head = (
         f'<p class="countdown">Time left: {countdown(deadline, now, "strong")}<br>'
-        f'<span class="note">{when}; {phase.runs} run(s) per target</span></p>'
+        f'<span class="note">{when}; {phase.runs} run(s) per target'
+        f"{per_day_text(phase.per_day)}</span></p>"
     )
+    policy = policy_html(phase.combine)
     if table is None:
         return (
             back
             + head
             + ("<p>Scores are hidden until the organiser publishes them after the deadline.</p>")
+            + policy
         )
     gone = excluded_html(excluded or {})
     if not table.rows:
-        return back + head + "<p>No ranked runs yet.</p>" + gone
+        return back + head + "<p>No ranked runs yet.</p>" + policy + gone
     yours = " Highlighted: your team's runs." if mine else ""
     note = (
         '<p class="note">One row per system: run <em>n</em> of a team is its <em>n</em>-th '
         f"scored file for each target (at most {phase.runs} per target in this phase; a "
-        "rejected file uses no run). Each benchmark column is its main score; <em>sum</em> "
-        "adds them (an undefined score, –, counts 0) and ranks the rows, equal sums sharing a "
-        f"rank; a run with no score on a target ({ABSENT}) comes after every run that has "
-        "them all. Bold: the best in its column." + yours + " Click a header to sort. Every run "
-        "is listed here; the final table also drops the <em>dominated</em> systems, those "
-        "beaten on every benchmark by another one (RUSSE 2015).</p>"
+        f"rejected file uses no run). Each benchmark column is its main score ({ABSENT}: no "
+        "score). Bold: the best in its column." + yours + " Click a header to sort.</p>"
     )
-    return back + head + board_html(table, mine) + note + gone
+    return back + head + board_html(table, mine) + note + policy + gone
+
+
+def per_day_text(per_day: int | None) -> str:
+    """``, at most 3 a day (any 24 hours)`` for a phase's per-day limit; empty without one."""
+    return f", at most {per_day} a day (any 24 hours)" if per_day else ""
+
+
+def policy_html(combine: str, pruned: bool = False) -> str:
+    """The phase's declared ranking policy (:func:`simeval.report.policy.ranking_policy`)."""
+    text = " ".join(ranking_policy(combine, pruned))
+    return f'<p class="note policy"><strong>Ranking policy.</strong> {escape(text)}</p>'
 
 
 def when(iso: str) -> str:
@@ -228,11 +239,20 @@ def _button_head(column: str, i: int) -> str:
     return f'<th scope="col"><button type="button">{escape(column)}</button></th>'
 
 
+def _carried(view: dict[str, Any], phase_of: dict[str, str]) -> str:
+    """`` carried from trial`` under a carried run's status (its source: one of the team's)."""
+    source = view.get("carried_from")
+    if not source:
+        return ""
+    return f'<br><span class="note">carried from {escape(phase_of.get(source, "a phase"))}</span>'
+
+
 def submissions_html(views: Sequence[dict[str, Any]]) -> str:
     """A team's own submissions, newest first."""
     if not views:
         return "<p>No submissions yet.</p>"
     names = ("received (UTC)", "phase", "target", "run", "file", "status", "scores")
+    phase_of = {v["id"]: v["phase"] for v in views}  # a carried run's source is the team's
     rows = []
     for v in views:
         if v["status"] == "rejected":
@@ -251,7 +271,8 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
                 Cell(escape(when(v["received"])), None, "when"),
                 *(value_cell(v[k]) for k in ("phase", "target")),
                 str(v["run"] or "–"),
-                *(value_cell(v[k]) for k in ("file", "status")),
+                value_cell(v["file"]),
+                escape(v["status"]) + _carried(v, phase_of),
                 scores,
             ]
         )
@@ -324,8 +345,9 @@ def campaign_html(
             f'<h2><a href="/campaigns/{escape(c.name)}/phases/{escape(p.name)}">'
             f"{escape(p.name)}</a></h2>"
             f"<p>Time left: {deadline_span(utc(p.deadline), now)}"
-            f"; {p.runs} run(s) per target, files up to {p.max_bytes:,} bytes"
-            f"{'; scores hidden until published' if not visible(p) else ''}.</p>"
+            f"; {p.runs} run(s) per target{per_day_text(p.per_day)}, files up to "
+            f"{p.max_bytes:,} bytes{'; scores hidden until published' if not visible(p) else ''}"
+            f"; ranked by {SHORT[p.combine]}.</p>"
             f"<p>Input files: {links}</p>" + _detectable_html((detectable or {}).get(p.name, ()))
         )
         if member:

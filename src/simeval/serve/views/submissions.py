@@ -44,4 +44,5 @@ def submission_view(sub: Submission, phase: Phase) -> dict[str, Any]:
         "hidden": sub.status == SCORED and not visible(phase),
         "results": results,
         "warnings": list(sub.warnings or []),  # a hidden phase's: the file and input's alone
+        "carried_from": sub.carried_from,  # the id of the run it was carried from
     }
