@@ -13,6 +13,7 @@ from simeval.report.html_table import Cell, html_table, value_cell
 from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Table
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.service.tiers import method, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
 
@@ -184,9 +185,12 @@ def board_page(
     mine: str | None,
     now: datetime,
     excluded: dict[str, tuple[str, str]] | None = None,
+    tiers: dict[str, Any] | None = None,
 ) -> str:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
-    there is none) and what its columns mean."""
+    there is none) and what its columns mean; with ``tiers`` (:mod:`simeval.serve.service.
+    tiers`) each benchmark's rank interval, upper bound and tier, and how they were computed,
+    else a line saying they are being computed."""
     deadline, opens = utc(phase.deadline), utc(phase.opens)
     back = f'<nav><a href="/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></nav>'
     when = f"deadline {deadline:%Y-%m-%d %H:%M} UTC"
@@ -216,7 +220,21 @@ def board_page(
         "is listed here; the final table also drops the <em>dominated</em> systems, those "
         "beaten on every benchmark by another one (RUSSE 2015).</p>"
     )
-    return back + head + board_html(table, mine) + note + gone
+    if tiers:
+        shown, how = tiered(table, tiers), tiers_html(tiers)
+    elif tiers is not None:  # nothing to tier (baselines only)
+        shown, how = table, ""
+    else:
+        shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
+    return back + head + board_html(shown, mine) + how + note + gone
+
+
+def tiers_html(found: dict[str, Any]) -> str:
+    """The "How tiers are computed" paragraph under a tiered board."""
+    return (
+        '<h2 id="tiers">How tiers are computed</h2>'
+        f'<p class="note tiers">{escape(method(found))}</p>'
+    )
 
 
 def when(iso: str) -> str:

@@ -1,0 +1,193 @@
+"""Rank tiers on the server's leaderboard, computed as ``simeval leaderboard --tiers`` computes
+them on a results folder (:func:`simeval.report.tiers.grid_tiers`, no second implementation):
+each benchmark column of a phase's board gets every run's 95% rank interval from a paired
+bootstrap over items, LMArena's rank upper bound and a significance tier.
+
+- **From what**: each scored run's records as the results store holds them, with their
+  per-item rows (:func:`.results.stored_records`), named ``<team> run <n>`` as on the board.
+- **Which runs**: the runs the board ranks. Disqualified and withdrawn runs are not on it;
+  the organisers' baselines are shown on the board (marked) but left out of the tiers, as they
+  are left out of the teams' ranks: a team's interval counts teams only.
+- **Parameters**: those of ``simeval leaderboard --tiers`` by default (:data:`REPLICATES`,
+  :data:`SEED`, :data:`LEVEL`, :data:`ALPHA`), so the same results give the same tiers, here
+  and offline.
+- **Off the request path**: the bootstrap takes seconds on a large phase. :class:`BoardTiers`
+  computes it in one background thread and keeps it with the board table it was computed for
+  (the board cache of :class:`.submit.Service` decides when a table is stale, so the tiers of
+  a table are never stale); until they are ready the page shows the strict board.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from simeval.report.leaderboard import Table
+
+log = logging.getLogger("simeval.serve")
+
+REPLICATES = 1000
+SEED = 0
+LEVEL = 0.95
+ALPHA = 0.05
+Found = dict[str, Any]  # benchmark -> simeval.report.tiers.Tiers
+
+
+def board_benchmarks(table: Table) -> list[str]:
+    """The benchmark columns of a board (between the system and the sum)."""
+    return list(table.columns[2:-1])
+
+
+def grid_of_runs(runs: Sequence[tuple[str, Sequence[dict[str, Any]], Path]]) -> Any:
+    """Runs ``(system, records, folder of their items)`` as a grid whose entries read their
+    per-item rows (a later record of a system and benchmark wins, as in a results folder)."""
+    from simeval.report.collect import Entry, grid_of
+
+    return grid_of([Entry(system, r, folder) for system, records, folder in runs for r in records])
+
+
+def tiers_of_grid(
+    grid: Any,
+    benchmarks: Sequence[str],
+    replicates: int = REPLICATES,
+    seed: int = SEED,
+    level: float = LEVEL,
+    alpha: float = ALPHA,
+) -> Found:
+    """Each benchmark's tiers (:func:`simeval.report.tiers.grid_tiers`) over the grid's runs."""
+    from simeval.report.tiers import grid_tiers
+
+    present = [b for b in benchmarks if any(grid.get(s, b) for s in grid.systems)]
+    return {b: grid_tiers(grid, b, replicates, seed, level, alpha) for b in present}
+
+
+def tiered(table: Table, found: Found) -> Table:
+    """The board with each benchmark's rank interval, upper bound and tier appended (named
+    ``<benchmark> tier`` … when the board has more than one benchmark); a run not tiered (a
+    baseline, a run without per-item rows) shows none. The method goes in :func:`method`,
+    not in the table's note."""
+    from dataclasses import replace
+
+    from simeval.report.tiers import TIER_COLUMNS, with_tiers
+
+    note, several = table.note, len(found) > 1
+    for bench, tiers in found.items():
+        size = len(table.columns)
+        table = with_tiers(table, tiers)
+        if several:
+            names = [f"{bench} {c}" for c in TIER_COLUMNS]
+            table = replace(table, columns=[*table.columns[:size], *names])
+    return replace(table, note=note)
+
+
+def method(found: Found) -> str:
+    """How the tiers were computed, in words (for the page and the export)."""
+    if not found:
+        return ""
+    first = next(iter(found.values()))
+    tests = sorted({t for tiers in found.values() for t in tiers.tests}) or ["paired"]
+    items = "; ".join(f"{b}: {t.n:,} items, {t.metric}" for b, t in found.items())
+    return (
+        f"Per benchmark, every run's rank interval is the {first.level:.0%} percentile interval "
+        f"of its rank over B = {first.replicates} paired bootstrap replicates of the items "
+        f"(every run's score recomputed on the same resampled items; seed {first.seed}). "
+        "UB, the rank upper bound (LMArena): 1 + the runs whose whole interval lies above. "
+        "Tier: the best run left and every run whose paired test against it "
+        f"({', '.join(tests)}, on the benchmark's main metric) is not significant at "
+        f"α = {first.alpha:g} after Holm's correction over the comparisons with that best; "
+        f"then the best run left, and so on ({items}). Baselines are shown but not tiered, "
+        "as they are not ranked. The same results give the same tiers as "
+        "simeval leaderboard --tiers on the phase's exported results folder."
+    )
+
+
+def as_json(found: Found | None) -> dict[str, Any] | None:
+    """The tiers for the JSON API: the method in words and, per benchmark, its parameters and
+    every run's ``interval`` ([lo, hi]), ``upper_bound``, ``tier`` and ``p_value`` (Holm's,
+    against its tier's best); a run not tiered has nulls. None while computing."""
+    if found is None:
+        return None
+    benchmarks = {}
+    for bench, t in found.items():
+        runs = {
+            s.system: {
+                "interval": None if s.interval is None else list(s.interval),
+                "upper_bound": s.upper_bound,
+                "tier": s.tier,
+                "p_value": s.p_value,
+            }
+            for s in t.standings.values()
+        }
+        benchmarks[bench] = {"metric": t.metric, "items": t.n, "replicates": t.replicates,
+                             "seed": t.seed, "level": t.level, "alpha": t.alpha,
+                             "tests": t.tests, "runs": runs}  # fmt: skip
+    return {"method": method(found), "benchmarks": benchmarks}
+
+
+class BoardTiers:
+    """The tiers of each phase's current board table, computed in one background thread.
+
+    :meth:`get` answers at once: the tiers of that table, or None while they are computed
+    (a first call starts the work). A table the board cache replaced is forgotten with its
+    tiers; a computation that fails is logged and the page keeps the strict board."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="simeval-tiers")
+        self._lock = threading.Lock()
+        # phase id -> (the board table, its tiers' future)
+        self._known: dict[int, tuple[Table, Future[Found]]] = {}
+        self._pending: set[int] = set()  # phases whose refresh waits in the pool
+
+    def soon(self, phase_id: int, refresh: Callable[[], None]) -> None:
+        """Run ``refresh`` (build the phase's new board and ask for its tiers) in the
+        background, once for any number of scores that arrive before it starts."""
+        with self._lock:
+            if phase_id in self._pending:
+                return
+            self._pending.add(phase_id)
+
+        def run() -> None:
+            with self._lock:
+                self._pending.discard(phase_id)
+            try:
+                refresh()
+            except Exception:
+                log.exception("building the leaderboard for its tiers failed")
+
+        with contextlib.suppress(RuntimeError):  # raised when the server is shutting down
+            self._pool.submit(run)
+
+    def get(self, phase_id: int, table: Table, compute: Callable[[], Found]) -> Found | None:
+        """The tiers of ``table`` (phase ``phase_id``'s board) if ready, else None; ``compute``
+        is run in the background when the table is new."""
+        with self._lock:
+            known = self._known.get(phase_id)
+            if known is None or known[0] is not table:
+                known = (table, self._pool.submit(self._run, compute))
+                self._known[phase_id] = known
+        future = known[1]
+        if not future.done() or future.exception() is not None:
+            return None
+        return future.result()
+
+    def wait(self, phase_id: int, timeout: float | None = None) -> Found | None:
+        """Block until the phase's tiers are computed (tests and the command line)."""
+        with self._lock:
+            known = self._known.get(phase_id)
+        return None if known is None else known[1].result(timeout)
+
+    @staticmethod
+    def _run(compute: Callable[[], Found]) -> Found:
+        try:
+            return compute()
+        except Exception:
+            log.exception("computing the leaderboard's tiers failed")
+            raise
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
