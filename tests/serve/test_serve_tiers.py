@@ -11,38 +11,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from serve_kit import register, upload
+from serve_kit import BOARD, perturbed, register, upload, wait_for_tiers
 
 pytest.importorskip("fastapi")
 
-BOARD = "/api/campaigns/lex25/phases/trial/leaderboard"
 # (team, noise sd around the gold): alpha and beta within noise of each other, gamma clearly
 # worse, delta about random; the gold runs from 0 to 4
 TEAMS = (("alpha", 0.25), ("beta", 0.3), ("gamma", 1.6), ("delta", 40.0))
-
-
-def perturbed(pairs: list[tuple[str, str, float]], sd: float, seed: int) -> bytes:
-    """A word1,word2,sim file: the gold plus seeded normal noise of ``sd``."""
-    rng = np.random.default_rng(seed)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["word1", "word2", "sim"])
-    writer.writerows((a, b, round(g + rng.normal(0, sd), 6)) for a, b, g in pairs)
-    return out.getvalue().encode()
-
-
-def wait_for_tiers(client: Any, timeout: float = 120) -> dict[str, Any]:
-    """The board's JSON once its tiers are computed."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        board = client.get(BOARD).json()
-        if board["tiers"] is not None:
-            return board
-        time.sleep(0.2)
-    raise AssertionError("the tiers were not computed in time")
 
 
 def offline_tiers(folder: Path) -> dict[str, dict[str, tuple[str, str, str]]]:
