@@ -147,3 +147,22 @@ def test_hand_made_tiers(srv, mc30) -> None:
                                  "p_value": 1.0}  # fmt: skip
     assert runs["three run 1"] == {"interval": [3, 3], "upper_bound": 3, "tier": 2,
                                    "p_value": None}  # fmt: skip
+
+
+def test_a_board_above_the_cap_gets_no_tiers(srv, mc30, monkeypatch) -> None:
+    """A board with more runs than the cap gets no tiers (the bootstrap's memory grows with
+    the square of the runs), and the page says so instead of "computing" for ever."""
+    from simeval.serve.service import tiers as tiers_module
+    from simeval.serve.views import pages
+
+    monkeypatch.setattr(tiers_module, "MAX_RUNS", 1)
+    monkeypatch.setattr(pages, "MAX_RUNS", 1)
+    server, _ = srv
+    client = server.client
+    for i, (team, sd) in enumerate(TEAMS[:2]):
+        assert upload(client, register(client, team), perturbed(mc30, sd, i),
+                      target="mc30").status_code == 201  # fmt: skip
+    assert wait_for_tiers(client)["tiers"]["benchmarks"] == {}
+    page = client.get("/campaigns/lex25/phases/trial").text
+    assert "No rank tiers: this board has more than 1 runs" in page
+    assert "computing" not in page and "mc30 tier" not in page

@@ -539,8 +539,15 @@ class Service:
         their stored records and per-item rows."""
         from simeval.serve.service.board import system_of
         from simeval.serve.service.results import stored_records
-        from simeval.serve.service.tiers import board_benchmarks, grid_of_runs, tiers_of_grid
+        from simeval.serve.service.tiers import (
+            MAX_RUNS,
+            board_benchmarks,
+            grid_of_runs,
+            tiers_of_grid,
+        )
 
+        if len(table.rows) > MAX_RUNS:  # none computed: skip reading every run's records
+            return {}
         shown = {str(row[1]) for row in table.rows}
         with self.db.reading() as s:
             subs = s.execute(

@@ -15,6 +15,10 @@ bootstrap over items, LMArena's rank upper bound and a significance tier.
   computes it in one background thread and keeps it with the board table it was computed for
   (the board cache of :class:`.submit.Service` decides when a table is stale, so the tiers of
   a table are never stale); until they are ready the page shows the strict board.
+- **Up to** :data:`MAX_RUNS` runs: the bootstrap ranks every run in every replicate (memory
+  grows with the square of the runs) and the greedy tiers test pairs of runs, so a larger
+  board (a load test's thousands) gets none; ``simeval leaderboard --tiers`` on the export
+  computes them offline.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from simeval.report.leaderboard import Table
 log = logging.getLogger("simeval.serve")
 
 REPLICATES = 1000
+MAX_RUNS = 200  # above this many runs on a board no tiers are computed (module docstring)
 SEED = 0
 LEVEL = 0.95
 ALPHA = 0.05
@@ -62,6 +67,8 @@ def tiers_of_grid(
     """Each benchmark's tiers (:func:`simeval.report.tiers.grid_tiers`) over the grid's runs."""
     from simeval.report.tiers import grid_tiers
 
+    if len(grid.systems) > MAX_RUNS:
+        return {}
     present = [b for b in benchmarks if any(grid.get(s, b) for s in grid.systems)]
     return {b: grid_tiers(grid, b, replicates, seed, level, alpha) for b in present}
 
@@ -134,7 +141,8 @@ class BoardTiers:
 
     :meth:`get` answers at once: the tiers of that table, or None while they are computed
     (a first call starts the work). A table the board cache replaced is forgotten with its
-    tiers; a computation that fails is logged and the page keeps the strict board."""
+    tiers; a computation that fails is logged and has no tiers (``{}``): the page keeps the
+    strict board."""
 
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="simeval-tiers")
@@ -171,9 +179,9 @@ class BoardTiers:
                 known = (table, self._pool.submit(self._run, compute))
                 self._known[phase_id] = known
         future = known[1]
-        if not future.done() or future.exception() is not None:
+        if not future.done():
             return None
-        return future.result()
+        return {} if future.exception() is not None else future.result()  # failed: logged
 
     def wait(self, phase_id: int, timeout: float | None = None) -> Found | None:
         """Block until the phase's tiers are computed (tests and the command line)."""

@@ -13,7 +13,7 @@ from simeval.report.html_table import Cell, html_table, value_cell
 from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Table
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
-from simeval.serve.service.tiers import method, tiered
+from simeval.serve.service.tiers import MAX_RUNS, method, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
 
@@ -222,11 +222,20 @@ def board_page(
     )
     if tiers:
         shown, how = tiered(table, tiers), tiers_html(tiers)
-    elif tiers is not None:  # nothing to tier (baselines only)
-        shown, how = table, ""
+    elif tiers is not None:  # nothing to tier (baselines only), or too many runs
+        shown, how = table, _untiered(len(table.rows))
     else:
         shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
     return back + head + board_html(shown, mine) + how + note + gone
+
+
+def _untiered(runs: int) -> str:
+    if runs <= MAX_RUNS:
+        return ""
+    return (
+        f'<p class="note tiers">No rank tiers: this board has more than {MAX_RUNS} runs '
+        "(the organisers compute them offline from the export).</p>"
+    )
 
 
 def tiers_html(found: dict[str, Any]) -> str:
