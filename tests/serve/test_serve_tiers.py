@@ -166,3 +166,24 @@ def test_a_board_above_the_cap_gets_no_tiers(srv, mc30, monkeypatch) -> None:
     page = client.get("/campaigns/lex25/phases/trial").text
     assert "No rank tiers: this board has more than 1 runs" in page
     assert "computing" not in page and "mc30 tier" not in page
+
+
+def test_tiers_in_a_process_of_their_own_are_the_same(srv, mc30) -> None:
+    """With scoring processes, the tiers are computed in a spawned process of their own (the
+    bootstrap never holds the server's interpreter lock): the same tiers as in the thread."""
+    from simeval.serve.service.tiers import BoardTiers, as_json
+
+    server, _ = srv
+    client, service = server.client, server.app.state.service
+    for i, (team, sd) in enumerate(TEAMS[:3]):
+        assert upload(client, register(client, team), perturbed(mc30, sd, i),
+                      target="mc30").status_code == 201  # fmt: skip
+    here = wait_for_tiers(client)["tiers"]
+    p, table = service.leaderboard("lex25", "trial")
+    aside = BoardTiers(process=True)
+    try:
+        found = aside.run(*service.tier_runs(p.id, table))
+        assert aside._worker is not None  # it ran in the process
+    finally:
+        aside.close()
+    assert as_json(found) == here and len(here["benchmarks"]["mc30"]["runs"]) == 3

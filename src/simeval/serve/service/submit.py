@@ -143,7 +143,9 @@ class Service:
         # change the table they get
         self._boards: dict[int, tuple[tuple[Any, ...], Any]] = {}
         self._boards_lock = threading.Lock()
-        self.board_tiers = BoardTiers()  # each board's rank tiers, computed aside (:mod:`.tiers`)
+        # each board's rank tiers, computed aside (:mod:`.tiers`), in a process of their own
+        # when the uploads are scored in processes
+        self.board_tiers = BoardTiers(process=scorers > 0)
 
     def close(self) -> None:
         """Stop the scoring processes and the tiers' thread (the server is shutting down)."""
@@ -535,19 +537,22 @@ class Service:
         return self.board_tiers.get(p.id, table, lambda: self._compute_tiers(p.id, table))
 
     def _compute_tiers(self, phase_id: int, table: Any) -> Any:
-        """The tiers of the runs ``table`` ranks (baselines left out: :mod:`.tiers`), from
-        their stored records and per-item rows."""
-        from simeval.serve.service.board import system_of
-        from simeval.serve.service.results import stored_records
-        from simeval.serve.service.tiers import (
-            MAX_RUNS,
-            board_benchmarks,
-            grid_of_runs,
-            tiers_of_grid,
-        )
+        """The tiers of the runs ``table`` ranks (:meth:`tier_runs`), here or in the tiers'
+        process (:mod:`.tiers`)."""
+        from simeval.serve.service.tiers import MAX_RUNS
 
         if len(table.rows) > MAX_RUNS:  # none computed: skip reading every run's records
             return {}
+        return self.board_tiers.run(*self.tier_runs(phase_id, table))
+
+    def tier_runs(self, phase_id: int, table: Any) -> tuple[list[Any], list[str]]:
+        """What the tiers of ``table`` are computed from: the runs it ranks (baselines left
+        out: :mod:`.tiers`) as ``(system, stored records, their items' folder)``, and its
+        benchmark columns."""
+        from simeval.serve.service.board import system_of
+        from simeval.serve.service.results import stored_records
+        from simeval.serve.service.tiers import board_benchmarks
+
         shown = {str(row[1]) for row in table.rows}
         with self.db.reading() as s:
             subs = s.execute(
@@ -559,7 +564,7 @@ class Service:
             ).all()  # fmt: skip
         runs = [(system_of(team, sub.run), *stored_records(self.storage, sub))
                 for team, sub in subs if system_of(team, sub.run) in shown]  # fmt: skip
-        return tiers_of_grid(grid_of_runs(runs), board_benchmarks(table))
+        return runs, board_benchmarks(table)
 
     def _refresh_tiers(self, phase_id: int) -> None:
         """Build the phase's board and start its tiers (after a new score)."""

@@ -11,10 +11,14 @@ bootstrap over items, LMArena's rank upper bound and a significance tier.
 - **Parameters**: those of ``simeval leaderboard --tiers`` by default (:data:`REPLICATES`,
   :data:`SEED`, :data:`LEVEL`, :data:`ALPHA`), so the same results give the same tiers, here
   and offline.
-- **Off the request path**: the bootstrap takes seconds on a large phase. :class:`BoardTiers`
-  computes it in one background thread and keeps it with the board table it was computed for
-  (the board cache of :class:`.submit.Service` decides when a table is stale, so the tiers of
-  a table are never stale); until they are ready the page shows the strict board.
+- **Off the request path**: the bootstrap takes seconds to minutes on a large phase
+  (``benchmarks/tiers_speed.py``). :class:`BoardTiers` computes it from one background
+  thread and keeps it with the board table it was computed for (the board cache of
+  :class:`.submit.Service` decides when a table is stale, so the tiers of a table are never
+  stale); until they are ready the page shows the strict board. A server with scoring
+  processes (``--scorers N``) computes them in one more process of its own, started afresh
+  (spawn) like the scorers, so the bootstrap never holds the server's interpreter lock nor
+  takes a scorer; without, in the thread itself.
 - **Up to** :data:`MAX_RUNS` runs: the bootstrap ranks every run in every replicate (memory
   grows with the square of the runs) and the greedy tiers test pairs of runs, so a larger
   board (a load test's thousands) gets none; ``simeval leaderboard --tiers`` on the export
@@ -25,9 +29,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +47,7 @@ SEED = 0
 LEVEL = 0.95
 ALPHA = 0.05
 Found = dict[str, Any]  # benchmark -> simeval.report.tiers.Tiers
+Run = tuple[str, Sequence[dict[str, Any]], Path]  # system, its records, their items' folder
 
 
 def board_benchmarks(table: Table) -> list[str]:
@@ -48,7 +55,7 @@ def board_benchmarks(table: Table) -> list[str]:
     return list(table.columns[2:-1])
 
 
-def grid_of_runs(runs: Sequence[tuple[str, Sequence[dict[str, Any]], Path]]) -> Any:
+def grid_of_runs(runs: Sequence[Run]) -> Any:
     """Runs ``(system, records, folder of their items)`` as a grid whose entries read their
     per-item rows (a later record of a system and benchmark wins, as in a results folder)."""
     from simeval.report.collect import Entry, grid_of
@@ -71,6 +78,14 @@ def tiers_of_grid(
         return {}
     present = [b for b in benchmarks if any(grid.get(s, b) for s in grid.systems)]
     return {b: grid_tiers(grid, b, replicates, seed, level, alpha) for b in present}
+
+
+def compute(
+    runs: Sequence[tuple[str, Sequence[dict[str, Any]], Path]], benchmarks: Sequence[str]
+) -> Found:
+    """:func:`tiers_of_grid` of :func:`grid_of_runs` (what a tiers process is sent: names,
+    records and paths, all picklable)."""
+    return tiers_of_grid(grid_of_runs(runs), benchmarks)
 
 
 def tiered(table: Table, found: Found) -> Table:
@@ -144,8 +159,10 @@ class BoardTiers:
     tiers; a computation that fails is logged and has no tiers (``{}``): the page keeps the
     strict board."""
 
-    def __init__(self) -> None:
+    def __init__(self, process: bool = False) -> None:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="simeval-tiers")
+        self._process = process  # compute in a process of its own (module docstring)
+        self._worker: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         # phase id -> (the board table, its tiers' future)
         self._known: dict[int, tuple[Table, Future[Found]]] = {}
@@ -197,5 +214,29 @@ class BoardTiers:
             log.exception("computing the leaderboard's tiers failed")
             raise
 
+    def run(self, runs: Sequence[Run], benchmarks: Sequence[str]) -> Found:
+        """:func:`compute` here or in the tiers process (called from the background thread;
+        a process that died is started again at the next board)."""
+        if not self._process:
+            return compute(runs, benchmarks)
+        with self._lock:
+            if self._worker is None:
+                from simeval.serve.service.scoring import _exit_with_parent
+
+                context = multiprocessing.get_context("spawn")
+                self._worker = ProcessPoolExecutor(1, context, _exit_with_parent)
+            worker = self._worker
+        try:
+            return worker.submit(compute, runs, benchmarks).result()
+        except BrokenProcessPool:
+            with self._lock:
+                if self._worker is worker:
+                    self._worker = None
+            raise
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            if self._worker is not None:
+                self._worker.shutdown(wait=False, cancel_futures=True)
+                self._worker = None
