@@ -126,23 +126,35 @@ def test_final_tables_tiers_top_and_per_item_scores(srv, mc30, rg65, tmp_path) -
 
 
 def test_the_anonymised_paper_files_name_no_team(srv, mc30, rg65, tmp_path) -> None:
-    from simeval.serve.service.campaigns import export
+    """The command of docs/guide/shared-task.md ("Tiers on the leaderboard") writes the files
+    the page lists, and with --anonymise none of them names a team."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
 
     server, _ = srv
     campaign(srv, mc30, rg65)
-    storage = server.app.state.service.storage
-    written = export(
-        server.db, storage, "lex25", tmp_path / "out", anonymise=True, top=3, keep_dominated=True
-    )
-    names = {p.relative_to(tmp_path / "out").as_posix() for p in written}
-    assert {"trial/final.csv", "trial/final.tex", "trial/final.md", "trial/top.csv",
-            "trial/per-item/mc30.csv", "trial/per-item/rg65.csv"} <= names  # fmt: skip
+    page = (Path(__file__).parents[2] / "docs/guide/shared-task.md").read_text()
+    command = next(line for line in page.splitlines() if "--out paper --top 5" in line)
+    args = command.split()[1:]  # after "simeval"
+    args[args.index("srv")] = str(server.folder)
+    args[args.index("paper")] = str(tmp_path / "paper")
+    args[args.index("key.csv")] = str(tmp_path / "key.csv")
+    done = CliRunner().invoke(app, [*args, "--db", server.url, "--keep-dominated"])
+    assert done.exit_code == 0, done.output
+    listed = set(re.findall(r"`paper/<phase>/([\w./-]+)`", page))
+    listed |= {f"{m}.{x}" for m in ("final", "top") for x in ("csv", "tex", "md")}
+    assert "per-item" in page
+    for name in [*sorted(listed), "per-item/mc30.csv", "per-item/rg65.csv"]:
+        assert (tmp_path / "paper" / "trial" / name).is_file(), name
     teams = ["alpha", "deep_sim", "deep\\_sim", "gamma", "delta", "orgbase"]
-    for path in (tmp_path / "out").rglob("*"):
+    for path in (tmp_path / "paper").rglob("*"):
         if path.is_file() and path.parent.name != "submissions":
             raw = path.read_bytes()
             text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode().lower()
             assert not [n for n in teams if n in text], path
-    (final,) = tables(tmp_path / "out" / "trial" / "final.csv")
+    (final,) = tables(tmp_path / "paper" / "trial" / "final.csv")
     assert all(r["system"].startswith("team-") for r in final)
     assert len({r["mc30 tier"] for r in final if r["mc30 tier"]}) >= 2

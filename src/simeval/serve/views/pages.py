@@ -17,6 +17,8 @@ from simeval.serve.service.tiers import MAX_RUNS, method, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
 
+INTERVAL = "rank interval"  # the tiers' interval column (``<benchmark> rank interval``)
+
 STYLE = """
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;max-width:72rem;margin:1.5rem auto;padding:0 1rem;
@@ -33,6 +35,7 @@ th[aria-sort=ascending] button::after{content:" \\25B2";color:#1a56b0}
 th[aria-sort=descending] button::after{content:" \\25BC";color:#1a56b0}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.best{font-weight:700}td.when{white-space:nowrap}td.system{overflow-wrap:anywhere}
+.board td.system{min-width:9em}
 tr.mine{background:#fff4c2}tr.mine td:first-child{box-shadow:inset 4px 0 #d9a400}
 .scroll{overflow-x:auto}
 .countdown{font-size:1.15rem;background:#eef4ff;border-left:4px solid #1a56b0;
@@ -147,6 +150,8 @@ def board_html(table: Table, mine: str | None) -> str:
         [
             Cell(ABSENT, "", "num")
             if (i, j) in table.absent
+            else _interval_cell(v)
+            if table.columns[j].endswith(INTERVAL) and isinstance(v, str)
             else value_cell(
                 v,
                 "system" if j == 1 else "best" if (i, j) in table.best else "",
@@ -165,6 +170,12 @@ def board_html(table: Table, mine: str | None) -> str:
     note = "".join(f'<p class="note">{escape(n)}</p>' for n in notes)
     board = html_table(table.columns, rows, classes="sortable board", head=_head, row_classes=own)
     return f'<div class="scroll">{board}</div>{note}'
+
+
+def _interval_cell(value: str) -> Cell:
+    """A rank interval ("2–4"), right-aligned as the numbers and sorted by its best rank."""
+    low = value.split("–")[0]
+    return Cell(escape(value), float(low) if low.isdigit() else None, "num")
 
 
 def excluded_html(excluded: dict[str, tuple[str, str]]) -> str:
