@@ -187,3 +187,35 @@ def test_tiers_in_a_process_of_their_own_are_the_same(srv, mc30) -> None:
     finally:
         aside.close()
     assert as_json(found) == here and len(here["benchmarks"]["mc30"]["runs"]) == 3
+
+
+def test_a_burst_of_scores_queues_one_computation(srv, mc30, monkeypatch) -> None:
+    """While the tiers of one board are computed, boards that a new score replaced before
+    their turn are dropped: three scores and three page views during one computation start
+    two computations (the running one and the newest), not three, and the newest has every
+    run."""
+    from simeval.serve.service import tiers as tiers_module
+
+    server, _ = srv
+    client = server.client
+    gate, calls = threading.Event(), []
+    real = tiers_module.tiers_of_grid
+
+    def held(grid: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(len(grid.systems))
+        assert gate.wait(60)
+        return real(grid, *args, **kwargs)
+
+    monkeypatch.setattr(tiers_module, "tiers_of_grid", held)
+    for i, (team, sd) in enumerate(TEAMS[:3]):
+        assert upload(client, register(client, team), perturbed(mc30, sd, i),
+                      target="mc30").status_code == 201  # fmt: skip
+        for _ in range(50):  # the first computation has started (and waits at the gate)
+            if calls:
+                break
+            time.sleep(0.05)
+        assert "tiers: computing" in client.get("/campaigns/lex25/phases/trial").text
+    gate.set()
+    board = wait_for_tiers(client)
+    assert len(board["tiers"]["benchmarks"]["mc30"]["runs"]) == 3
+    assert calls == [1, 3]

@@ -193,18 +193,14 @@ class BoardTiers:
         with self._lock:
             known = self._known.get(phase_id)
             if known is None or known[0] is not table:
+                if known is not None:  # superseded: dropped unless already running, so a
+                    known[1].cancel()  # burst of scores queues one computation, not one each
                 known = (table, self._pool.submit(self._run, compute))
                 self._known[phase_id] = known
         future = known[1]
-        if not future.done():
+        if not future.done() or future.cancelled():
             return None
         return {} if future.exception() is not None else future.result()  # failed: logged
-
-    def wait(self, phase_id: int, timeout: float | None = None) -> Found | None:
-        """Block until the phase's tiers are computed (tests and the command line)."""
-        with self._lock:
-            known = self._known.get(phase_id)
-        return None if known is None else known[1].result(timeout)
 
     @staticmethod
     def _run(compute: Callable[[], Found]) -> Found:
