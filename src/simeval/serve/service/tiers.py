@@ -123,8 +123,8 @@ def method(found: Found) -> str:
         f"({', '.join(tests)}, on the benchmark's main metric) is not significant at "
         f"α = {first.alpha:g} after Holm's correction over the comparisons with that best; "
         f"then the best run left, and so on ({items}). Baselines are shown but not tiered, "
-        "as they are not ranked. The same results give the same tiers as "
-        "simeval leaderboard --tiers on the phase's exported results folder."
+        "as they are not ranked. simeval leaderboard --tiers gives the same tiers on a "
+        "results folder of the same runs (the teams', without the baselines)."
     )
 
 
