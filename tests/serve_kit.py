@@ -145,6 +145,30 @@ def pair_file(pairs: list[tuple[str, str, float]], seed: int) -> tuple[bytes, li
     return text.getvalue().encode(), scores
 
 
+def perturbed(pairs: list[tuple[str, str, float]], sd: float, seed: int) -> bytes:
+    """A word1,word2,sim file: the gold plus seeded normal noise of ``sd``."""
+    rng = np.random.default_rng(seed)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["word1", "word2", "sim"])
+    writer.writerows((a, b, round(g + rng.normal(0, sd), 6)) for a, b, g in pairs)
+    return out.getvalue().encode()
+
+
+BOARD = "/api/campaigns/lex25/phases/trial/leaderboard"
+
+
+def wait_for_tiers(client: Any, timeout: float = 120, path: str = BOARD) -> dict[str, Any]:
+    """A leaderboard's JSON once its rank tiers are computed (in the server's background)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        board = client.get(path).json()
+        if board["tiers"] is not None:
+            return board
+        time.sleep(0.2)
+    raise AssertionError("the tiers were not computed in time")
+
+
 def bad_file(pairs: list[tuple[str, str, float]]) -> bytes:
     """A pair file whose line :data:`BAD_LINE` has ``high`` for a score."""
     data, _ = pair_file(pairs, 0)

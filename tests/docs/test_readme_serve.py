@@ -31,8 +31,9 @@ pytest.importorskip("fastapi")
 
 SECTION = readme_text.section("## Run a shared task")
 (CAMPAIGN,) = readme_text.blocks(SECTION, "toml")
-# the curl upload's block is run by tests/serve/test_docs_upload_curl.py
-ORGANISER, PARTICIPANT, _CURL, AFTER, POSTGRES = readme_text.blocks(SECTION, "bash")
+# the curl upload's block is run by tests/serve/test_docs_upload_curl.py, the export for the
+# overview paper's by tests/serve/test_export_paper.py
+ORGANISER, PARTICIPANT, _CURL, AFTER, _PAPER, POSTGRES = readme_text.blocks(SECTION, "bash")
 BIN = Path(sys.executable).parent
 
 

@@ -238,16 +238,31 @@ def export_cmd(
             "(outside the export)."
         ),
     ] = None,
+    top: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Also write top.csv/.tex/.md: the top N runs of every target with their "
+            "tiers (RUSSE Tables 6-9; 0: none).",
+        ),
+    ] = 0,
+    keep_dominated: Annotated[
+        bool,
+        typer.Option(help="Keep in final.* the runs another beats on every target."),
+    ] = False,
     db: DbUrl = None,
 ) -> None:
     """Write every submission (submissions.csv and the files), each phase's results.jsonl
     (for `simeval leaderboard` and `simeval report`) and its final leaderboard, RUSSE Table 5
-    style, as leaderboard.md, .csv, .tex and .html; with --anonymise, no team's name anywhere
-    (CodaLab's exports leaked usernames)."""
+    style, as leaderboard.md, .csv, .tex and .html; for the overview paper, final.csv, .tex
+    (booktabs) and .md with each target's rank interval, rank upper bound and tier, and
+    per-item/<benchmark>.csv with every run's per-item scores; with --anonymise, no team's
+    name anywhere (CodaLab's exports leaked usernames). Takes seconds per target (the
+    tiers' bootstrap)."""
     from simeval.serve.service.campaigns import export
 
     database, storage = _open(folder, db)
-    for path in export(database, storage, campaign, to, anonymise, key):
+    for path in export(database, storage, campaign, to, anonymise, key, top, keep_dominated):
         out.print(terminal_text(str(path)), highlight=False)
 
 

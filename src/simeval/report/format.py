@@ -4,7 +4,7 @@ Numbers and p-values are plain text here; each medium then escapes them with its
 :func:`html_text` for pages, :func:`terminal_text` for rich markup (tables, messages),
 :func:`plain_text` for a rich ``Text`` and any other stream a terminal shows,
 :func:`plot_text` for matplotlib labels, :func:`markdown_text` and :func:`latex_text` for
-leaderboards.
+leaderboards, :func:`sheet_text` for a CSV cell.
 """
 
 from __future__ import annotations
@@ -59,6 +59,15 @@ def html_text(text: Any) -> str:
     to a terminal (``simeval leaderboard -f html``) carries no raw escape sequence."""
     escaped = html.escape(str(text), quote=True)
     return _CONTROL.sub(lambda m: f"&#{ord(m.group())};", escaped)
+
+
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell so begun as a formula
+
+
+def sheet_text(text: str) -> str:
+    """Text for a CSV cell a spreadsheet shows as text: one that begins like a formula (``=``,
+    ``+``, ``-``, ``@``, tab, carriage return) gets a leading ``'`` (OWASP's advice)."""
+    return "'" + text if text.startswith(FORMULA) else text
 
 
 def plain_text(text: Any) -> str:

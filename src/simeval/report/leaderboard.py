@@ -39,7 +39,14 @@ from typing import Any
 
 from rich.text import Text
 
-from simeval.report.format import html_text, latex_text, markdown_text, number, plain_text
+from simeval.report.format import (
+    html_text,
+    latex_text,
+    markdown_text,
+    number,
+    plain_text,
+    sheet_text,
+)
 from simeval.report.html_table import Cell, html_table
 from simeval.report.terminal import Column, TerminalTable
 
@@ -83,6 +90,13 @@ def oriented(scores: Scores, lower: Collection[str]) -> dict[str, dict[str, floa
     """The scores with those of the ``lower`` (lower-is-better) benchmarks negated, so that
     higher is better everywhere."""
     return {s: {b: -v if b in lower else v for b, v in row.items()} for s, row in scores.items()}
+
+
+def dropped_note(beaten: dict[str, list[str]]) -> str:
+    """The note naming the dominated systems dropped, each with those that beat it."""
+    return "Dropped (beaten on every benchmark): " + "; ".join(
+        f"{y} (by {', '.join(xs)})" for y, xs in beaten.items()
+    )
 
 
 def _has(scores: Scores, system: str, benchmark: str) -> bool:
@@ -226,9 +240,7 @@ def overall_table(
         if b not in scores[s]
     }
     if beaten:
-        table.note = "Dropped (beaten on every benchmark): " + "; ".join(
-            f"{y} (by {', '.join(xs)})" for y, xs in beaten.items()
-        )
+        table.note = dropped_note(beaten)
     if lower:
         _add_note(table, LOWER_NOTE.format(", ".join(b for b in benchmarks if b in lower)))
     sum_column = 2 + len(benchmarks)
@@ -299,15 +311,18 @@ def to_markdown(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_latex(table: Table) -> str:
+def to_latex(table: Table, booktabs: bool = False) -> str:
+    """A LaTeX table; ``booktabs``: ruled with the booktabs package's \\toprule, \\midrule
+    and \\bottomrule (a paper's style) instead of \\hline."""
     spec = "r" + "l" + "r" * (len(table.columns) - 2)
+    top, mid, bottom = (r"\toprule", r"\midrule", r"\bottomrule") if booktabs else (r"\hline",) * 3
     lines = [
         r"\begin{table}[t]",
         r"\centering",
         rf"\begin{{tabular}}{{{spec}}}",
-        r"\hline",
+        top,
         " & ".join(latex_text(c) for c in table.columns) + r" \\",
-        r"\hline",
+        mid,
     ]
     for i, row in enumerate(table.rows):
         cells = [
@@ -317,7 +332,7 @@ def to_latex(table: Table) -> str:
             for j, v in enumerate(row)
         ]
         lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\hline", r"\end{tabular}", rf"\caption{{{latex_text(table.title)}}}"]
+    lines += [bottom, r"\end{tabular}", rf"\caption{{{latex_text(table.title)}}}"]
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
 
@@ -326,8 +341,7 @@ def _csv_text(value: str) -> str:
     """A text cell a spreadsheet will not run: a leading =, +, -, @ or tab gets a quote mark
     (the usual guard against formula injection); the csv module quotes the rest. Control
     characters are shown as ``?`` (:func:`plain_text`): the table may be read on a terminal."""
-    value = plain_text(value)
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t") else value
+    return sheet_text(plain_text(value))
 
 
 def to_csv(table: Table) -> str:

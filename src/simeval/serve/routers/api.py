@@ -12,8 +12,10 @@
   input alone say about it (:mod:`simeval.serve.service.hidden`);
 - ``GET /api/submissions`` and ``/api/submissions/{id}``: the team's own only (another
   team's id is 404);
-- ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` and ``…/inputs/{target}``
-  (403 before the phase opens; the same file at ``/campaigns/…/inputs/{target}``).
+- ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` (``tiers``: null while the
+  rank tiers are computed, then each benchmark's: :func:`simeval.serve.service.tiers.as_json`)
+  and ``…/inputs/{target}`` (403 before the phase opens; the same file at
+  ``/campaigns/…/inputs/{target}``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_json
 from simeval.serve.routers.web import Web, web
 from simeval.serve.service.submit import Refused
+from simeval.serve.service.tiers import as_json as tiers_view
 
 router = APIRouter()
 W = Annotated[Web, Depends(web)]
@@ -99,8 +102,9 @@ async def api_board(campaign: str, phase: str, w: W) -> Response:
     p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase)
     if table is None:
         return JSONResponse({"phase": p.name, "hidden": True, "columns": [], "rows": []})
+    tiers = w.service.tiers(p, table)  # None while computing: asked again on a later request
     known = _answers.get(id(table))
-    if known is not None and known[0] is table:
+    if known is not None and known[0] is table and known[2] is tiers:
         return Response(known[1], media_type="application/json")
     rows = [[None if _nan(v) else v for v in row] for row in table.rows]
     excluded = [
@@ -108,14 +112,16 @@ async def api_board(campaign: str, phase: str, w: W) -> Response:
         for system, (kind, reason) in w.service.excluded(p.id).items()
     ]
     body = JSONResponse({"phase": p.name, "hidden": False, "columns": table.columns,
-                         "rows": rows, "excluded": excluded}).body  # fmt: skip
+                         "rows": rows, "excluded": excluded,
+                         "tiers": tiers_view(tiers)}).body  # fmt: skip
     if len(_answers) >= 64:
         _answers.clear()
-    _answers[id(table)] = (table, body)  # the table kept alive: its id is not reused
+    _answers[id(table)] = (table, body, tiers)  # the table kept alive: its id is not reused
     return Response(body, media_type="application/json")
 
 
-_answers: dict[int, tuple[Any, bytes]] = {}  # id(board table) -> (table, its JSON answer)
+# id(board table) -> (table, its JSON answer, the tiers it showed)
+_answers: dict[int, tuple[Any, bytes, Any]] = {}
 
 
 @router.get("/api/campaigns/{campaign}/phases/{phase}/inputs/{target}")

@@ -121,7 +121,8 @@ async def board_page(campaign: str, phase: str, request: Request, w: W) -> Any:
     p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase)
     mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
     excluded = w.service.excluded(p.id) if table is not None else {}
-    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded)
+    tiers = w.service.tiers(p, table)  # at once: None while they are computed aside
+    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers)
     return w.html(f"{campaign}: {phase}", body, team)
 
 

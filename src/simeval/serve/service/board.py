@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from simeval.report.leaderboard import Table, overall_table
+from simeval.report.leaderboard import Table, dominators, dropped_note, overall_table
 from simeval.results.record import CONSTANT
 
 
@@ -79,15 +79,18 @@ def board(
     if not baselines:
         table = overall_table(scores, columns, prune=prune, flags=flags, combine=combine)
     else:
+        beaten: dict[str, list[str]] = {}
         if prune:  # dominance among the teams alone
             teams = {s: v for s, v in scores.items() if s not in baselines}
-            kept = {row[1] for row in overall_table(teams, columns, prune=True, flags=flags).rows}
-            scores = {s: v for s, v in scores.items() if s in kept or s in baselines}
+            beaten = dominators(teams, columns, flags)
+            scores = {s: v for s, v in scores.items() if s not in beaten}
         teams = [s for s in scores if s not in baselines]
         table = overall_table(
             scores, columns, prune=False, flags=flags, combine=combine, among=teams
         )
         _rank_teams_only(table, baselines)
+        if beaten:  # which runs went, as the table without baselines says
+            table.note = f"{dropped_note(beaten)}. {table.note}"
     if title:
         table.title = title
     return table

@@ -68,6 +68,7 @@ from sqlalchemy import func, select
 
 from simeval.data.atomic import staged, write_atomic
 from simeval.errors import InputError
+from simeval.report.format import sheet_text
 from simeval.serve.db import Database
 from simeval.serve.db.models import (
     SCORED,
@@ -85,7 +86,6 @@ from simeval.serve.db.storage import Storage
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
 REGISTRATION = ("open", "approval", "closed")  # approval: a team waits for the organiser
-FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell so begun as a formula
 OPTIONAL_KEYS = {"hidden", "per_day", "combine"}  # a phase may leave these out
 PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", *OPTIONAL_KEYS}
 MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
@@ -638,9 +638,7 @@ def find_phase(s: Any, campaign: str, phase: str) -> Phase:
 def cell(value: Any) -> Any:
     """A CSV cell a spreadsheet shows as text: a string that begins like a formula (``=``,
     ``+``, ``-``, ``@``, tab, carriage return) gets a leading ``'`` (OWASP's advice)."""
-    if isinstance(value, str) and value.startswith(FORMULA):
-        return "'" + value
-    return value
+    return sheet_text(value) if isinstance(value, str) else value
 
 
 def input_file(target: Any) -> tuple[str, bytes] | None:
@@ -676,6 +674,8 @@ def export(
     out: Path,
     anonymise: bool = False,
     key: Path | None = None,
+    top: int = 0,
+    keep_dominated: bool = False,
 ) -> list[Path]:
     """Write every submission, its results and each phase's final leaderboard to ``out``:
 
@@ -688,6 +688,10 @@ def export(
       results``/``leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped);
     - ``<phase>/factsheets.md``: each team's description of its system, where teams gave one.
+    - ``<phase>/final.{csv,tex,md}``, with ``top`` ``<phase>/top.{csv,tex,md}``, and
+      ``<phase>/per-item/<benchmark>.csv``: the tables for the overview paper with rank tiers
+      (``keep_dominated``: no run dropped) and every run's per-item scores
+      (:mod:`.paper`).
 
     The folder is written under a temporary name and renamed when complete.
 
@@ -736,7 +740,7 @@ def export(
                       and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
             title = f"{c.title}: {p.name}"
             written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub,
-                                     p.combine)  # fmt: skip
+                                     p.combine, (keep_dominated, top))  # fmt: skip
             told = [(alias[team], scrub(text) if scrub else text)
                     for phase, team, text in sheets if phase == p.name]  # fmt: skip
             if told:
@@ -876,13 +880,16 @@ def _phase_folder(
     order: list[str],
     scrub: Any = None,
     combine: str = "sum",
+    paper: tuple[bool, int] = (False, 0),
 ) -> list[Path]:
     """A phase's results folder, written by the results store from the scored runs' own
-    store files (items copied as they are), and its final leaderboard read back from it."""
+    store files (items copied as they are), and its final leaderboard read back from it;
+    ``paper``: (keep_dominated, top) of the paper's tables (:mod:`.paper`)."""
     from simeval.report.leaderboard import RENDERERS
     from simeval.report.page import page
     from simeval.results.store import ITEMS_FOLDER, load_results, save_records
     from simeval.serve.service.board import board, records_of, system_of
+    from simeval.serve.service.paper import paper_files
     from simeval.serve.service.results import stored_records
 
     (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
@@ -905,4 +912,5 @@ def _phase_folder(
                 text = page(final.title, text)
             path.write_text(text, encoding="utf-8")
             written.append(path)
+        written += paper_files(folder, records, title, order, baselines, *paper, combine)
     return written

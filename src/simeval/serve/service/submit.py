@@ -66,6 +66,7 @@ from simeval.serve.service.security import (
     new_token,
     split_token,
 )
+from simeval.serve.service.tiers import BoardTiers
 
 log = logging.getLogger("simeval.serve")
 MAX_FACT_SHEET = 20_000  # characters of a fact sheet (the team's form fits in TEXT_FORM)
@@ -145,10 +146,14 @@ class Service:
         # change the table they get
         self._boards: dict[int, tuple[tuple[Any, ...], Any]] = {}
         self._boards_lock = threading.Lock()
+        # each board's rank tiers, computed aside (:mod:`.tiers`), in a process of their own
+        # when the uploads are scored in processes
+        self.board_tiers = BoardTiers(process=scorers > 0)
 
     def close(self) -> None:
-        """Stop the scoring processes (the server is shutting down)."""
+        """Stop the scoring processes and the tiers' thread (the server is shutting down)."""
         self.scorers.close()
+        self.board_tiers.close()
 
     # teams
 
@@ -455,6 +460,8 @@ class Service:
             raise
         with self._boards_lock:  # the phase's board is built again at its next request
             self._boards.pop(ticket.phase_id, None)
+        if not refused:  # the new board's tiers start now, not at the next page view
+            self.board_tiers.soon(ticket.phase_id, lambda: self._refresh_tiers(ticket.phase_id))
         log.info(
             "submission %s by %s to %s/%s: %s%s",
             row.id,
@@ -539,9 +546,58 @@ class Service:
         baselines = {system_of(team, run) for team, run, _, base in rows if base}
         table = board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
                       order=p.targets, baselines=baselines, combine=p.combine)  # fmt: skip
-        with self._boards_lock:
+        with self._boards_lock:  # built twice at once (a page, the tiers' refresh): keep one
+            known = self._boards.get(p.id)
+            if known is not None and known[0] == key:
+                return p, known[1]
             self._boards[p.id] = (key, table)
         return p, table
+
+    def tiers(self, p: Phase, table: Any) -> Any:
+        """The rank tiers of ``table``, phase ``p``'s current board (:meth:`leaderboard`):
+        ``{benchmark: Tiers}``, or None while they are computed in the background (the first
+        call for a table starts it) and for a hidden board (None)."""
+        if table is None:
+            return None
+        if not table.rows:
+            return {}
+        return self.board_tiers.get(p.id, table, lambda: self._compute_tiers(p.id, table))
+
+    def _compute_tiers(self, phase_id: int, table: Any) -> Any:
+        """The tiers of the runs ``table`` ranks (:meth:`tier_runs`), here or in the tiers'
+        process (:mod:`.tiers`)."""
+        from simeval.serve.service.tiers import MAX_RUNS
+
+        if len(table.rows) > MAX_RUNS:  # none computed: skip reading every run's records
+            return {}
+        return self.board_tiers.run(*self.tier_runs(phase_id, table))
+
+    def tier_runs(self, phase_id: int, table: Any) -> tuple[list[Any], list[str]]:
+        """What the tiers of ``table`` are computed from: the runs it ranks (baselines left
+        out: :mod:`.tiers`) as ``(system, stored records, their items' folder)``, and its
+        benchmark columns."""
+        from simeval.serve.service.board import system_of
+        from simeval.serve.service.results import stored_records
+        from simeval.serve.service.tiers import board_benchmarks
+
+        shown = {str(row[1]) for row in table.rows}
+        with self.db.reading() as s:
+            subs = s.execute(
+                select(Team.name, Submission)
+                .join(Team, Submission.team_id == Team.id)
+                .where(Submission.phase_id == phase_id, Submission.status == SCORED,
+                       Team.baseline.is_(False))
+                .order_by(Submission.received, Submission.id)
+            ).all()  # fmt: skip
+        runs = [(system_of(team, sub.run), *stored_records(self.storage, sub))
+                for team, sub in subs if system_of(team, sub.run) in shown]  # fmt: skip
+        return runs, board_benchmarks(table)
+
+    def _refresh_tiers(self, phase_id: int) -> None:
+        """Build the phase's board and start its tiers (after a new score)."""
+        p = self.phase_by_id(phase_id)
+        p, table = self.leaderboard(self.campaign_name(p.campaign_id), p.name)
+        self.tiers(p, table)
 
     def detectable(self, c: Campaign, phase: Phase) -> list[tuple[str, Any]]:
         """``(benchmark, Detectable)`` per scored benchmark of the phase (a suite's members

@@ -14,8 +14,11 @@ from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Tab
 from simeval.report.policy import SHORT, ranking_policy
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.service.tiers import MAX_RUNS, method, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
+
+INTERVAL = "rank interval"  # the tiers' interval column (``<benchmark> rank interval``)
 
 STYLE = """
 *{box-sizing:border-box}
@@ -33,6 +36,7 @@ th[aria-sort=ascending] button::after{content:" \\25B2";color:#1a56b0}
 th[aria-sort=descending] button::after{content:" \\25BC";color:#1a56b0}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.best{font-weight:700}td.when{white-space:nowrap}td.system{overflow-wrap:anywhere}
+.board td.system{min-width:9em}
 tr.mine{background:#fff4c2}tr.mine td:first-child{box-shadow:inset 4px 0 #d9a400}
 .scroll{overflow-x:auto}
 .countdown{font-size:1.15rem;background:#eef4ff;border-left:4px solid #1a56b0;
@@ -147,6 +151,8 @@ def board_html(table: Table, mine: str | None) -> str:
         [
             Cell(ABSENT, "", "num")
             if (i, j) in table.absent
+            else _interval_cell(v)
+            if table.columns[j].endswith(INTERVAL) and isinstance(v, str)
             else value_cell(
                 v,
                 "system" if j == 1 else "best" if (i, j) in table.best else "",
@@ -167,6 +173,12 @@ def board_html(table: Table, mine: str | None) -> str:
     return f'<div class="scroll">{board}</div>{note}'
 
 
+def _interval_cell(value: str) -> Cell:
+    """A rank interval ("2–4"), right-aligned as the numbers and sorted by its best rank."""
+    low = value.split("–")[0]
+    return Cell(escape(value), float(low) if low.isdigit() else None, "num")
+
+
 def excluded_html(excluded: dict[str, tuple[str, str]]) -> str:
     """The runs an organiser disqualified or withdrew, each with its reason."""
     if not excluded:
@@ -185,9 +197,12 @@ def board_page(
     mine: str | None,
     now: datetime,
     excluded: dict[str, tuple[str, str]] | None = None,
+    tiers: dict[str, Any] | None = None,
 ) -> str:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
-    there is none) and what its columns mean."""
+    there is none) and what its columns mean; with ``tiers`` (:mod:`simeval.serve.service.
+    tiers`) each benchmark's rank interval, upper bound and tier, and how they were computed,
+    else a line saying they are being computed."""
     deadline, opens = utc(phase.deadline), utc(phase.opens)
     back = f'<nav><a href="/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></nav>'
     when = f"deadline {deadline:%Y-%m-%d %H:%M} UTC"
@@ -216,7 +231,30 @@ def board_page(
         f"rejected file uses no run). Each benchmark column is its main score ({ABSENT}: no "
         "score). Bold: the best in its column." + yours + " Click a header to sort.</p>"
     )
-    return back + head + board_html(table, mine) + note + policy + gone
+    if tiers:
+        shown, how = tiered(table, tiers), tiers_html(tiers)
+    elif tiers is not None:  # nothing to tier (baselines only), or too many runs
+        shown, how = table, _untiered(len(table.rows))
+    else:
+        shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
+    return back + head + board_html(shown, mine) + how + note + policy + gone
+
+
+def _untiered(runs: int) -> str:
+    if runs <= MAX_RUNS:
+        return ""
+    return (
+        f'<p class="note tiers">No rank tiers: this board has more than {MAX_RUNS} runs '
+        "(the organisers compute them offline from the export).</p>"
+    )
+
+
+def tiers_html(found: dict[str, Any]) -> str:
+    """The "How tiers are computed" paragraph under a tiered board."""
+    return (
+        '<h2 id="tiers">How tiers are computed</h2>'
+        f'<p class="note tiers">{escape(method(found))}</p>'
+    )
 
 
 def per_day_text(per_day: int | None) -> str:
