@@ -18,6 +18,8 @@ A campaign file::
     hidden = false                       # scores hidden until published (see below)
     per_day = 3                          # optional: scored runs per team and target in any 24 h
     combine = "sum"                      # optional: how targets combine: "mean", "mean-rank"
+    public_share = 0.3                   # optional: the live board scores 30% of the items
+    final_runs = 2                       # optional: final runs a team picks (default 2)
 
 The whole file is checked before anything is written, each error naming the file and the key:
 names are taken once whatever their case (a campaign ``Lex25`` beside ``lex25``, phases
@@ -47,6 +49,11 @@ Hidden phases (the test):
   word pair or a sentence pair (either order, compared case-folded; ``men`` and ``men-test``,
   ``rg65`` and ``mc30`` are refused). Document-linking targets are compared by name only;
 - a phase's input files are served only once it opens (403 before).
+
+Public and private boards (:mod:`.split`): ``public_share``, a number between 0 and 1
+(exclusive), makes the live board score that share of the items; the rest rank each team's
+final runs (``final_runs``, a whole number, 2 when left out) after the deadline. The split's
+secret seed is drawn when the campaign is created.
 """
 
 from __future__ import annotations
@@ -82,11 +89,14 @@ from simeval.serve.db.models import (
     utc,
 )
 from simeval.serve.db.storage import Storage
+from simeval.serve.service.items import Item, item_key
+from simeval.serve.service.split import new_seed
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
 REGISTRATION = ("open", "approval", "closed")  # approval: a team waits for the organiser
-OPTIONAL_KEYS = {"hidden", "per_day", "combine"}  # a phase may leave these out
+# a phase may leave these out (public_share, final_runs: a public/private split, :mod:`.split`)
+OPTIONAL_KEYS = {"hidden", "per_day", "combine", "public_share", "final_runs"}
 PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", *OPTIONAL_KEYS}
 MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
 MAX_TITLE = 200  # the title column's length
@@ -191,6 +201,18 @@ def check_whole(value: Any, where: str, path: Path | None) -> int:
     return value
 
 
+def check_share(value: Any, where: str, path: Path | None) -> float | None:
+    """``value`` as a phase's public share: None (no split) or a number strictly between 0
+    and 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise InputError(
+            path, None, f"{where}: expected a number between 0 and 1 (0.3: 30%), got {value!r}"
+        )
+    return float(value)
+
+
 def _title(value: Any, name: str, path: Path) -> str:
     """The campaign's title (its name when left out): text of at most :data:`MAX_TITLE`
     characters, none of them a control character or a bidirectional override (it reaches
@@ -229,6 +251,8 @@ class PhaseSpec:
     hidden_default: bool = False  # the file left ``hidden`` out: the phase's name decided
     per_day: int | None = None  # scored runs per team and target in any 24 hours
     combine: str = "sum"  # how the board combines the targets (report.leaderboard.COMBINE)
+    public_share: float | None = None  # the live board's share of the items (None: all)
+    final_runs: int = 2  # the runs a team picks for the private board
 
 
 @dataclass
@@ -352,6 +376,8 @@ def read_phase(spec: dict[str, Any], where: str, path: Path | None) -> PhaseSpec
         hidden_default,
         None if per_day is None else check_whole(per_day, f"{where} per_day", path),
         combine,
+        check_share(spec.get("public_share"), f"{where} public_share", path),
+        check_whole(spec.get("final_runs", 2), f"{where} final_runs", path),
     )
 
 
@@ -414,6 +440,9 @@ def phase_row(p: PhaseSpec, **campaign: Any) -> Phase:
         hidden=p.hidden,
         per_day=p.per_day,
         combine=p.combine,
+        public_share=p.public_share,
+        split_seed=None if p.public_share is None else new_seed(),
+        final_runs=p.final_runs,
     )
 
 
@@ -520,9 +549,6 @@ def check_hidden_apart(phases: list[PhaseSpec], covers: dict[str, set[str]], pat
                 )
 
 
-Item = tuple[str, str]
-
-
 @dataclass
 class Scope:
     """A phase as the hidden-apart rule sees it: the items of each benchmark it scores (a
@@ -536,13 +562,6 @@ class Scope:
     def __str__(self) -> str:
         shown = "hidden" if self.hidden else "visible"
         return f"the {shown} phase {self.phase} of campaign {self.campaign}"
-
-
-def item_key(pair: Any) -> Item:
-    """A pair as compared across benchmarks: both strings case-folded and stripped, in a
-    fixed order (``(a, b)`` and ``(b, a)`` are one item)."""
-    a, b = (" ".join(str(x).split()).casefold() for x in pair)
-    return (a, b) if a <= b else (b, a)
 
 
 def pairs_of(benchmark: Any) -> set[Item] | None:

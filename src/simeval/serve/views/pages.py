@@ -14,6 +14,7 @@ from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Tab
 from simeval.report.policy import SHORT, ranking_policy
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.service.split import PUBLIC, is_split, share_text
 from simeval.serve.service.tiers import MAX_RUNS, method, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
@@ -198,11 +199,13 @@ def board_page(
     now: datetime,
     excluded: dict[str, tuple[str, str]] | None = None,
     tiers: dict[str, Any] | None = None,
+    part: str | None = None,
 ) -> str:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
     there is none) and what its columns mean; with ``tiers`` (:mod:`simeval.serve.service.
     tiers`) each benchmark's rank interval, upper bound and tier, and how they were computed,
-    else a line saying they are being computed."""
+    else a line saying they are being computed; a split phase's ``part`` (public or private
+    board) said above the table."""
     deadline, opens = utc(phase.deadline), utc(phase.opens)
     back = f'<nav><a href="/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></nav>'
     when = f"deadline {deadline:%Y-%m-%d %H:%M} UTC"
@@ -222,6 +225,7 @@ def board_page(
             + policy
         )
     gone = excluded_html(excluded or {})
+    head += board_part_html(campaign, phase, part)
     if not table.rows:
         return back + head + "<p>No ranked runs yet.</p>" + policy + gone
     yours = " Highlighted: your team's runs." if mine else ""
@@ -268,6 +272,65 @@ def policy_html(combine: str, pruned: bool = False) -> str:
     return f'<p class="note policy"><strong>Ranking policy.</strong> {escape(text)}</p>'
 
 
+def split_statement(phase: Phase) -> str:
+    """What a split phase's pages say of it (never which pairs are public)."""
+    share = share_text(phase.public_share or 0)
+    return (
+        f"the leaderboard scores a public {share} of the pairs; the rest decide the final "
+        f"ranking after the deadline (each team's final runs: up to {phase.final_runs}, by "
+        "default its last)"
+    )
+
+
+def board_part_html(campaign: str, phase: Phase, part: str | None) -> str:
+    """Which board of a split phase this is, and a link to the other once both are shown."""
+    if part is None:
+        return ""
+    here = f"/campaigns/{escape(campaign)}/phases/{escape(phase.name)}"
+    if part == PUBLIC:
+        return (
+            f'<p class="board-part"><strong>Public leaderboard (live)</strong>: '
+            f"{escape(split_statement(phase))}.</p>"
+        )
+    private = share_text(1 - (phase.public_share or 0))
+    return (
+        f'<p class="board-part"><strong>Private leaderboard (final)</strong>: each team\'s '
+        f"final runs scored on the private {private} of the pairs. "
+        f'<a href="{here}?board={PUBLIC}">The public (live) leaderboard</a>.</p>'
+    )
+
+
+def finals_html(
+    campaign: str, finals: Sequence[tuple[Phase, list[int], list[int], bool]], csrf: str,
+    now: datetime,
+) -> str:  # fmt: skip
+    """A form per split phase for the team's final runs: a checkbox per scored run, the
+    final ones checked; after the deadline the runs alone."""
+    if not finals:
+        return ""
+    parts = [
+        '<h2>Final runs</h2><p class="note">The private leaderboard ranks your final runs '
+        "after the deadline; until you pick them, your last runs are final.</p>"
+    ]
+    for p, final, runs, picked in finals:
+        how = "picked by your team" if picked else f"your last {p.final_runs} (the default)"
+        shown = ", ".join(f"run {r}" for r in final) or "none yet"
+        parts.append(f"<h3>{escape(p.name)}</h3><p>Final: {shown} ({how}).</p>")
+        if now > utc(p.deadline) or not runs:
+            continue
+        boxes = "".join(
+            f'<label><input type="checkbox" name="run-{r}" value="yes"'
+            f"{' checked' if r in final else ''}> run {r}</label> "
+            for r in runs
+        )
+        parts.append(
+            f'<form method="post" class="finals" action="/campaigns/{escape(campaign)}/phases/'
+            f'{escape(p.name)}/final">{csrf_input(csrf)}{boxes}<button>Pick these as final '
+            f"(at most {p.final_runs})</button></form>"
+        )
+    return "".join(parts)
+
+
 def when(iso: str) -> str:
     """An ISO time in UTC as ``YYYY-MM-DD HH:MM:SS`` (still sorts as text)."""
     return iso.replace("T", " ").removesuffix("+00:00")
@@ -298,8 +361,9 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
         elif v["results"] is None:
             scores = "hidden until the organiser publishes"
         else:
+            public = "public " if v.get("part") == PUBLIC else ""
             scores = "<br>".join(
-                f"{escape(r['benchmark'])}: {escape(r['main_metric'])} {number(r['score'])}"
+                f"{escape(r['benchmark'])}: {public}{escape(r['main_metric'])} {number(r['score'])}"
                 for r in v["results"]
             )
             if v["error"]:  # a counted run of a hidden phase that the gold refused, published
@@ -385,7 +449,8 @@ def campaign_html(
             f"<p>Time left: {deadline_span(utc(p.deadline), now)}"
             f"; {p.runs} run(s) per target{per_day_text(p.per_day)}, files up to "
             f"{p.max_bytes:,} bytes{'; scores hidden until published' if not visible(p) else ''}"
-            f"; ranked by {SHORT[p.combine]}.</p>"
+            f"; ranked by {SHORT[p.combine]}"
+            f"{'; ' + escape(split_statement(p)) if is_split(p) else ''}.</p>"
             f"<p>Input files: {links}</p>" + _detectable_html((detectable or {}).get(p.name, ()))
         )
         if member:
