@@ -90,7 +90,7 @@ from simeval.serve.db.models import (
 )
 from simeval.serve.db.storage import Storage
 from simeval.serve.service.items import Item, item_key
-from simeval.serve.service.split import new_seed
+from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, new_seed, parts, revealed
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
@@ -695,6 +695,7 @@ def export(
     key: Path | None = None,
     top: int = 0,
     keep_dominated: bool = False,
+    now: datetime | None = None,
 ) -> list[Path]:
     """Write every submission, its results and each phase's final leaderboard to ``out``:
 
@@ -706,11 +707,14 @@ def export(
       store: the records of scored runs, each named ``<team> run <n>``, for ``simeval
       results``/``leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped);
-    - ``<phase>/factsheets.md``: each team's description of its system, where teams gave one.
+    - ``<phase>/factsheets.md``: each team's description of its system, where teams gave one;
     - ``<phase>/final.{csv,tex,md}``, with ``top`` ``<phase>/top.{csv,tex,md}``, and
       ``<phase>/per-item/<benchmark>.csv``: the tables for the overview paper with rank tiers
       (``keep_dominated``: no run dropped) and every run's per-item scores
-      (:mod:`.paper`).
+      (:mod:`.paper`);
+    - ``<phase>/public_private.{md,csv}``: for a split phase past its deadline (``now``, the
+      clock's time by default), how well its public board predicted the private one
+      (:mod:`.public_private`).
 
     The folder is written under a temporary name and renamed when complete.
 
@@ -760,6 +764,8 @@ def export(
             title = f"{c.title}: {p.name}"
             written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub,
                                      p.combine, (keep_dominated, top))  # fmt: skip
+            if is_split(p) and revealed(p, now or datetime.now(UTC)):
+                written += _public_private(db, storage, p, scored, tmp / p.name, title, scrub)
             told = [(alias[team], scrub(text) if scrub else text)
                     for phase, team, text in sheets if phase == p.name]  # fmt: skip
             if told:
@@ -777,6 +783,31 @@ def export(
         lines = "".join(f"{cell(alias[n])},{cell(n)}\n" for n in sorted(names, key=alias.get))
         write_atomic(key, ("alias,team\n" + lines).encode(), mode=0o600)
     return [out / path.relative_to(tmp) for path in written]
+
+
+def _public_private(
+    db: Database,
+    storage: Storage,
+    p: Phase,
+    scored: list[tuple[Submission, str]],
+    folder: Path,
+    title: str,
+    scrub: Any,
+) -> list[Path]:
+    """A split phase's ``public_private`` files over the teams' final runs among ``scored``
+    (its kept runs, ``(row, team as exported)``)."""
+    from simeval.serve.service.picks import phase_finals
+    from simeval.serve.service.public_private import public_private_files
+    from simeval.serve.service.results import stored_records
+
+    finals = phase_finals(db, p)
+    runs = []
+    for sub, team in scored:
+        if sub.team.baseline or (sub.team.name, sub.run) not in finals:
+            continue
+        both = [parts.records(*stored_records(storage, sub), p, part) for part in (PUBLIC, PRIVATE)]
+        runs.append((team, sub.run or 0, *(scrub(r) if scrub else r for r in both)))
+    return public_private_files(runs, p, folder, title)
 
 
 def _aliases(names: list[str]) -> dict[str, str]:
