@@ -9,8 +9,6 @@ pairs the test draws itself."""
 from __future__ import annotations
 
 import csv
-import hashlib
-import hmac
 import io
 import json
 import re
@@ -23,57 +21,13 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau, spearmanr
 
-from serve_kit import (
-    OPENS,
-    TRIAL_END,
-    Clock,
-    campaign_toml,
-    gold,
-    make_server,
-    mine,
-    page_csrf,
-    pair_file,
-    phase_toml,
-    register,
-    upload,
-)
-
-SPLIT = campaign_toml(
-    "priv25",
-    phase_toml("dev", ["yp130"], runs=3) + "public_share = 0.3\nfinal_runs = 2\n",
-    phase_toml("open", ["mc30"], runs=2),
-    title="Split 2025",
-)
-YP130 = "wordsets_en/EN-YP-130.txt"
+from serve_kit import TRIAL_END, Clock, gold, mine, page_csrf, pair_file, register, upload
+from split_kit import YP130, drawn_public, seed_of, split_server
 
 
 @pytest.fixture
 def split(tmp_path: Path, serve_db: str) -> Iterator[tuple[Any, Clock]]:
-    clock = Clock(OPENS + timedelta(days=1))
-    server = make_server(serve_db, tmp_path / "srv", clock, campaign=SPLIT)
-    yield server, clock
-    server.db.dispose()
-
-
-def drawn_public(seed: str, pairs: list[tuple[str, str, float]], share: float) -> np.ndarray:
-    """The documented rule, written again: the two words case-folded with whitespace
-    collapsed, in code-point order, joined by a tab; public when HMAC-SHA256(seed, key)'s
-    first 8 bytes, big-endian, are below share × 2**64."""
-    out = []
-    for a, b, _ in pairs:
-        a, b = sorted(" ".join(w.split()).casefold() for w in (a, b))
-        digest = hmac.new(seed.encode(), f"{a}\t{b}".encode(), hashlib.sha256).digest()
-        out.append(int.from_bytes(digest[:8], "big") < share * 2**64)
-    return np.array(out)
-
-
-def seed_of(server: Any, phase: str = "dev") -> str:
-    from sqlalchemy import select
-
-    from simeval.serve.db.models import Phase
-
-    with server.db.reading() as s:
-        return s.scalar(select(Phase.split_seed).where(Phase.name == phase))
+    yield from split_server(tmp_path, serve_db)
 
 
 def rho(x: Any, y: Any) -> float:
@@ -104,7 +58,7 @@ def test_the_split_is_a_keyed_draw_of_the_share_and_stable(data_dir: Path) -> No
 
 
 def test_a_split_phase_shows_public_scores_only_until_the_deadline(split, data_dir) -> None:
-    server, clock = split
+    server, _ = split
     c = server.client
     pairs = gold(data_dir / YP130)
     g = np.array([x for _, _, x in pairs])
