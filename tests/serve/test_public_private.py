@@ -192,3 +192,20 @@ def test_the_export_compares_the_public_and_private_boards(split, data_dir, tmp_
     export(server.db, storage, "priv25", tmp_path / "anon", anonymise=True, now=clock.now)
     anon = (tmp_path / "anon/dev/public_private.md").read_text()
     assert not re.search("alpha|beta|gamma", anon) and "team-0" in anon
+
+
+def test_the_console_shows_the_split_and_its_seed_after_the_deadline(split) -> None:
+    from serve_kit import page_csrf as csrf_of
+    from simeval.serve.service.organisers import add_organiser
+
+    server, clock = split
+    c = server.client
+    token = add_organiser(server.db, "Ada", clock.now)
+    r = c.post("/organiser/login", data={"csrf": csrf_of(c, "/organiser"), "token": token},
+               follow_redirects=False)  # fmt: skip
+    assert r.status_code == 303
+    page = c.get("/organiser/campaigns/priv25").text
+    assert "Public leaderboard: 30% of the pairs" in page and "up to 2" in page
+    assert seed_of(server) not in page and "shown after the deadline" in page
+    clock.now = TRIAL_END + timedelta(seconds=1)
+    assert seed_of(server) in c.get("/organiser/campaigns/priv25").text
