@@ -22,6 +22,7 @@ import pytest
 from scipy.stats import kendalltau, spearmanr
 
 from serve_kit import TRIAL_END, Clock, gold, mine, page_csrf, pair_file, register, upload
+from simeval.errors import InputError
 from split_kit import YP130, drawn_public, seed_of, split_server
 
 
@@ -209,3 +210,21 @@ def test_the_console_shows_the_split_and_its_seed_after_the_deadline(split) -> N
     assert seed_of(server) not in page and "shown after the deadline" in page
     clock.now = TRIAL_END + timedelta(seconds=1)
     assert seed_of(server) in c.get("/organiser/campaigns/priv25").text
+
+
+def test_the_guide_s_split_phase_is_read_as_documented(tmp_path: Path) -> None:
+    """The ``[[phase]]`` table of docs/guide/shared-task.md that splits a phase."""
+    import readme_text
+    from simeval.serve.service.campaigns import read_campaign_file
+
+    (block,) = [b for b in readme_text.blocks(readme_text.doc("guide/shared-task.md"), "toml")
+                if "public_share" in b]  # fmt: skip
+    path = tmp_path / "campaign.toml"
+    path.write_text('name = "lex25"\n\n' + block, encoding="utf-8")
+    (phase,) = read_campaign_file(path)[3]
+    assert (phase.public_share, phase.final_runs) == (0.3, 2)
+    bad = tmp_path / "bad.toml"
+    for value in ("0", "1", "1.5", '"0.3"', "true"):
+        bad.write_text(path.read_text().replace("public_share = 0.3", f"public_share = {value}"))
+        with pytest.raises(InputError, match="public_share: expected a number between 0 and 1"):
+            read_campaign_file(bad)
