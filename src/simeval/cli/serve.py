@@ -78,7 +78,11 @@ def campaign_cmd(
     needs the gold is found after the run is counted and never refuses the file: an STS line
     left blank where the gold has a score is scored 0, and any other error stays hidden with
     the run until publication. Warnings from the file and the input (format, pairs without a
-    score) are shown with each upload."""
+    score) are shown with each upload.
+
+    public_share = 0.3 (optional) splits a phase: its live leaderboard scores a public 30% of
+    the pairs, drawn by a secret seed, and after the deadline the rest rank each team's final
+    runs (final_runs = 2, the default: picked by the team, else its last ones)."""
     from simeval.serve.service.campaigns import (
         Targets,
         check_campaign_file,

@@ -90,7 +90,15 @@ from simeval.serve.db.models import (
 )
 from simeval.serve.db.storage import Storage
 from simeval.serve.service.items import Item, item_key
-from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, new_seed, parts, revealed
+from simeval.serve.service.split import (
+    PRIVATE,
+    PUBLIC,
+    is_split,
+    new_seed,
+    parts,
+    revealed,
+    share_text,
+)
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
@@ -391,6 +399,9 @@ def phase_lines(path: Path) -> list[str]:
         if p.hidden_default:
             why = "a phase named test" if p.hidden else "any phase not named test"
             shown += f" (hidden not set in the file: the default for {why})"
+        if p.public_share is not None:
+            shown += (f"; live board on a public {share_text(p.public_share)} of the pairs, "
+                      f"{p.final_runs} final run(s) per team")  # fmt: skip
         lines.append(f"  phase {p.name}: {', '.join(p.targets)}; scores {shown}")
     return lines
 
