@@ -20,11 +20,21 @@ from split_kit import YP130, drawn_public, seed_of, split_server
 WAIT = 30  # seconds a page may take to appear
 
 
-def _wait(driver, css: str):
+def _shows(driver, path: str, text: str) -> None:
+    """Wait for the page at ``path`` (the answer to a form just sent, not the page the form
+    was on) to show ``text``."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
+    def ready(d) -> bool:
+        try:
+            body = d.find_element(By.TAG_NAME, "body").text
+        except WebDriverException:  # the page changed under us
+            return False
+        return d.current_url.endswith(path) and text in body
+
+    WebDriverWait(driver, WAIT).until(ready)
 
 
 @pytest.mark.slow
@@ -53,13 +63,13 @@ def test_a_team_picks_its_final_runs_in_chromium(serve_db, data_dir, tmp_path) -
             form = driver.find_element(By.CSS_SELECTOR, "form[action$='/register']")
             form.find_element(By.NAME, "team").send_keys("web")
             form.find_element(By.TAG_NAME, "button").click()
-            _wait(driver, "code")
+            _shows(driver, "/register", "token")
             for path in files:
                 driver.get(f"{base}/campaigns/priv25")
                 form = driver.find_element(By.CSS_SELECTOR, "form[action$='/phases/dev/upload']")
                 form.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(path))
                 form.find_element(By.TAG_NAME, "button").click()
-                _wait(driver, "a[href='/mine']")
+                _shows(driver, "/upload", "public spearman")
             driver.get(f"{base}/mine")
             body = driver.find_element(By.TAG_NAME, "body").text
             for rho in expected:
@@ -73,7 +83,7 @@ def test_a_team_picks_its_final_runs_in_chromium(serve_db, data_dir, tmp_path) -
             boxes["run-2"].click()  # unpick run 2, pick run 1
             boxes["run-1"].click()
             driver.find_element(By.CSS_SELECTOR, "form.finals button").click()
-            _wait(driver, "form.finals")
+            _shows(driver, "/mine", "picked by your team")
             body = driver.find_element(By.TAG_NAME, "body").text
             assert "Final: run 1, run 3 (picked by your team)" in body
             checked = driver.find_elements(By.CSS_SELECTOR, "form.finals input:checked")
