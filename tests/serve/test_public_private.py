@@ -156,6 +156,9 @@ def test_after_the_deadline_the_private_board_ranks_the_final_runs(split, data_d
         assert row[2] == pytest.approx(rho(g[pub], s[pub]), abs=1e-12)
     page = c.get("/campaigns/priv25/phases/dev").text
     assert "Private leaderboard (final)" in page and "?board=public" in page
+    assert "Each team's final runs are listed here" in page
+    page = c.get("/campaigns/priv25/phases/dev?board=public").text
+    assert "Public leaderboard (live)" in page and "?board=private" in page
     # after the deadline a team sees its full scores again
     assert mine(c, made["alpha"]["authorization"].split()[1])[0]["part"] is None
 

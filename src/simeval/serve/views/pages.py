@@ -14,7 +14,7 @@ from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Tab
 from simeval.report.policy import SHORT, ranking_policy
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
-from simeval.serve.service.split import PUBLIC, is_split, share_text
+from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, revealed, share_text
 from simeval.serve.service.tiers import MAX_RUNS, method, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
@@ -225,7 +225,7 @@ def board_page(
             + policy
         )
     gone = excluded_html(excluded or {})
-    head += board_part_html(campaign, phase, part)
+    head += board_part_html(campaign, phase, part, revealed(phase, now))
     if not table.rows:
         return back + head + "<p>No ranked runs yet.</p>" + policy + gone
     yours = " Highlighted: your team's runs." if mine else ""
@@ -233,7 +233,11 @@ def board_page(
         '<p class="note">One row per system: run <em>n</em> of a team is its <em>n</em>-th '
         f"scored file for each target (at most {phase.runs} per target in this phase; a "
         f"rejected file uses no run). Each benchmark column is its main score ({ABSENT}: no "
-        "score). Bold: the best in its column." + yours + " Click a header to sort.</p>"
+        "score). Bold: the best in its column."
+        + yours
+        + " Click a header to sort."
+        + (" Each team's final runs are listed here." if part == PRIVATE else "")
+        + "</p>"
     )
     if tiers:
         shown, how = tiered(table, tiers), tiers_html(tiers)
@@ -282,15 +286,17 @@ def split_statement(phase: Phase) -> str:
     )
 
 
-def board_part_html(campaign: str, phase: Phase, part: str | None) -> str:
-    """Which board of a split phase this is, and a link to the other once both are shown."""
+def board_part_html(campaign: str, phase: Phase, part: str | None, both: bool) -> str:
+    """Which board of a split phase this is, and a link to the other when ``both`` are
+    shown (after the deadline)."""
     if part is None:
         return ""
     here = f"/campaigns/{escape(campaign)}/phases/{escape(phase.name)}"
     if part == PUBLIC:
+        other = f' <a href="{here}?board={PRIVATE}">The private (final) leaderboard</a>.'
         return (
             f'<p class="board-part"><strong>Public leaderboard (live)</strong>: '
-            f"{escape(split_statement(phase))}.</p>"
+            f"{escape(split_statement(phase))}.{other if both else ''}</p>"
         )
     private = share_text(1 - (phase.public_share or 0))
     return (
