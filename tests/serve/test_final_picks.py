@@ -79,3 +79,32 @@ def test_a_team_picks_its_final_runs_on_its_page(split, data_dir) -> None:
     clock.now = TRIAL_END + timedelta(minutes=1)
     page = c.get("/mine").text
     assert "Final: run 1 (picked by your team)" in page and 'class="finals"' not in page
+
+
+def test_simeval_submit_and_final_from_the_command_line(split, data_dir, tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from serve_kit import live
+    from simeval.cli import app as cli
+
+    server, _ = split
+    token = register(server.client, "alpha", "priv25")
+    pairs = gold(data_dir / YP130)
+    path = tmp_path / "run.csv"
+    path.write_bytes(pair_file(pairs, 5)[0])
+    runner = CliRunner()
+    env = {"SIMEVAL_TOKEN": token, "COLUMNS": "80"}
+    with live(server.app) as base:
+        where = ["--server", base, "--phase", "dev"]
+        for _ in range(3):
+            done = runner.invoke(cli, ["submit", str(path), *where], env=env)
+            assert done.exit_code == 0, done.output
+        assert "yp130  public spearman  " in done.output
+        done = runner.invoke(cli, ["final", *where], env=env)
+        assert done.output == "final runs of dev: run 2, run 3 (your last 2)\n"
+        done = runner.invoke(cli, ["final", "1", "3", *where], env=env)
+        assert done.output == "final runs of dev: run 1, run 3 (picked)\n"
+        done = runner.invoke(cli, ["final", "1", "2", "3", *where], env=env)
+        assert done.exit_code == 2 and "pick at most 2 final run(s) in dev" in done.output
+        done = runner.invoke(cli, ["final", "--reset", *where], env=env)
+        assert done.output == "final runs of dev: run 2, run 3 (your last 2)\n"

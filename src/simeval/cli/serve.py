@@ -646,12 +646,38 @@ def submit_cmd(
     )
     if answer["hidden"]:
         out.print("scores hidden until the organiser publishes them")
+    public = "public " if answer.get("part") == "public" else ""  # a split phase's live share
     for res in answer["results"] or []:
         score = number(res["score"])
-        out.print(
-            f"{terminal_text(res['benchmark'])}  {terminal_text(res['main_metric'])}  {score}",
-            highlight=False,
-        )
+        metric = terminal_text(res["main_metric"])
+        out.print(f"{terminal_text(res['benchmark'])}  {public}{metric}  {score}", highlight=False)
     shown = [w for res in answer["results"] or [] for w in res["warnings"]]
     for w in dict.fromkeys([*shown, *answer.get("warnings", [])]):  # hidden: file and input's
         err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
+
+
+@app.command("final")
+@guarded
+def final_cmd(
+    server: Server,
+    token: Annotated[
+        str, typer.Option("--token", envvar="SIMEVAL_TOKEN", help="Your team's token.")
+    ],
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase.")],
+    runs: Annotated[
+        list[int] | None,
+        typer.Argument(help="The runs to pick as final; none: show the final runs."),
+    ] = None,
+    reset: Annotated[
+        bool, typer.Option("--reset", help="Drop your pick: your last runs are final again.")
+    ] = False,
+) -> None:
+    """Show or pick your team's final runs in a phase with a private leaderboard (up to the
+    phase's limit, before its deadline): the private board ranks them after the deadline;
+    until you pick, your last runs are final."""
+    from simeval.serve.client import final_runs
+
+    answer = final_runs(server, token, phase, [] if reset else runs or None)
+    shown = ", ".join(f"run {r}" for r in answer["final"]) or "none yet"
+    how = "picked" if answer["picked"] else f"your last {answer['limit']}"
+    out.print(f"final runs of {terminal_text(phase)}: {shown} ({how})", highlight=False)
