@@ -231,3 +231,30 @@ def test_the_guide_s_split_phase_is_read_as_documented(tmp_path: Path) -> None:
         bad.write_text(path.read_text().replace("public_share = 0.3", f"public_share = {value}"))
         with pytest.raises(InputError, match="public_share: expected a number between 0 and 1"):
             read_campaign_file(bad)
+
+
+def test_a_hidden_split_phase_shows_nothing_until_published(tmp_path, serve_db, data_dir) -> None:
+    from serve_kit import TEST_END, TEST_OPENS, campaign_toml, make_server, phase_toml
+    from simeval.serve.service.editing import publish
+
+    text = campaign_toml(
+        "hid25", phase_toml("test", ["yp130"], TEST_OPENS, TEST_END) + "public_share = 0.5\n"
+    )
+    clock = Clock(TEST_OPENS + timedelta(days=1))
+    server = make_server(serve_db, tmp_path / "srv", clock, campaign=text)
+    try:
+        c = server.client
+        token = register(c, "alpha", "hid25")
+        pairs = gold(data_dir / YP130)
+        r = upload(c, token, pair_file(pairs, 1)[0], "test")
+        assert r.status_code == 201 and r.json()["results"] is None and r.json()["hidden"]
+        board = "/api/campaigns/hid25/phases/test/leaderboard"
+        assert c.get(board).json()["hidden"] is True
+        clock.now = TEST_END + timedelta(hours=1)
+        assert c.get(board).json()["hidden"] is True  # closed, not yet published
+        assert c.get(board, params={"board": "public"}).json()["hidden"] is True
+        publish(server.db, "hid25", "test", clock.now)
+        shown = c.get(board).json()
+        assert shown["board"] == "private" and shown["rows"][0][1] == "alpha run 1"
+    finally:
+        server.db.dispose()
