@@ -13,7 +13,8 @@ The rule that draws the split, stated so anyone holding the seed can redraw it:
 So the split needs no stored list, is the same for a pair wherever it occurs (the same pair in
 two RUSSE parts falls on one side), and stays the same when the gold is replaced by one with
 the same items. The seed is drawn with :mod:`secrets` when the phase is made; teams never see
-it (nor which items are public); organisers see it in the console and the export.
+it (nor which items are public); organisers see it in the console and the export once
+the deadline has passed.
 
 A run's public (or private) score is its metrics computed from its stored per-item rows
 restricted to those items, by the one metric set of its task kind

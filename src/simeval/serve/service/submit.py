@@ -637,7 +637,7 @@ class Service:
 
     def final_runs(self, team: Team, phase_name: str, runs: list[int] | None = None) -> Any:
         """The team's final runs of a split phase (:mod:`.picks`), after recording ``runs``
-        as its pick when given: ``(finals, scored runs, picked)``."""
+        as its pick when given: ``(phase, finals, scored runs, picked)``."""
         from simeval.serve.service.picks import final_runs, pick_final
 
         p = self.phase(team.campaign_id, phase_name)
