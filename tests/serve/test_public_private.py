@@ -159,8 +159,11 @@ def test_after_the_deadline_the_private_board_ranks_the_final_runs(split, data_d
     assert "Each team's final runs are listed here" in page
     page = c.get("/campaigns/priv25/phases/dev?board=public").text
     assert "Public leaderboard (live)" in page and "?board=private" in page
-    # after the deadline a team sees its full scores again
-    assert mine(c, made["alpha"]["authorization"].split()[1])[0]["part"] is None
+    # after the deadline a team sees its runs' private scores (never the full ones)
+    for view in mine(c, made["alpha"]["authorization"].split()[1]):
+        s = made["scores"][f"alpha run {view['run']}"]
+        assert view["part"] == "private"
+        assert view["results"][0]["score"] == pytest.approx(rho(g[~pub], s[~pub]), abs=1e-12)
 
 
 def test_the_export_compares_the_public_and_private_boards(split, data_dir, tmp_path) -> None:

@@ -646,7 +646,7 @@ def submit_cmd(
     )
     if answer["hidden"]:
         out.print("scores hidden until the organiser publishes them")
-    public = "public " if answer.get("part") == "public" else ""  # a split phase's live share
+    public = f"{answer['part']} " if answer.get("part") else ""  # a split phase's part
     for res in answer["results"] or []:
         score = number(res["score"])
         metric = terminal_text(res["main_metric"])

@@ -623,17 +623,19 @@ class Service:
             rows.append((team, sub.run, parts.records(records, folder, p, part), base))
         return rows
 
-    def public_records(self, sub: Submission, phase: Phase) -> list[dict[str, Any]] | None:
-        """A scored row's records on the public items alone, in a split phase whose private
-        scores are not yet shown (:mod:`.split`); else None (its own records may be shown)."""
+    def part_records(
+        self, sub: Submission, phase: Phase
+    ) -> tuple[str, list[dict[str, Any]]] | None:
+        """In a split phase (:mod:`.split`), what its team may see of a scored row: its
+        records on the public items until the private scores are shown, then on the private
+        items, as ``(part, records)``; else None (its own records)."""
         from simeval.serve.service.results import stored_records
-        from simeval.serve.service.split import PUBLIC, is_split, parts, revealed
+        from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, parts, revealed
 
-        if not is_split(phase) or revealed(phase, self.clock()):
+        if not is_split(phase) or sub.status != SCORED:
             return None
-        if sub.status != SCORED:
-            return None
-        return parts.records(*stored_records(self.storage, sub), phase, PUBLIC)
+        part = PRIVATE if revealed(phase, self.clock()) else PUBLIC
+        return part, parts.records(*stored_records(self.storage, sub), phase, part)
 
     def final_runs(self, team: Team, phase_name: str, runs: list[int] | None = None) -> Any:
         """The team's final runs of a split phase (:mod:`.picks`), after recording ``runs``

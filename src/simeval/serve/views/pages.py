@@ -367,7 +367,7 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
         elif v["results"] is None:
             scores = "hidden until the organiser publishes"
         else:
-            public = "public " if v.get("part") == PUBLIC else ""
+            public = f"{v['part']} " if v.get("part") else ""  # a split phase's part
             scores = "<br>".join(
                 f"{escape(r['benchmark'])}: {public}{escape(r['main_metric'])} {number(r['score'])}"
                 for r in v["results"]
