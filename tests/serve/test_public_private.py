@@ -261,3 +261,49 @@ def test_a_hidden_split_phase_shows_nothing_until_published(tmp_path, serve_db, 
         assert shown["board"] == "private" and shown["rows"][0][1] == "alpha run 1"
     finally:
         server.db.dispose()
+
+
+def test_an_organiser_splits_a_phase_before_it_opens(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from typer.testing import CliRunner
+
+    from serve_kit import campaign_toml, make_server, phase_toml
+    from simeval.cli import app as cli
+    from simeval.serve.service.organisers import audit_log
+
+    later = datetime(2031, 1, 1, tzinfo=UTC)
+    text = campaign_toml("fut25", phase_toml("dev", ["yp130"], later, later + timedelta(days=9)))
+    server = make_server(f"sqlite:///{tmp_path / 'srv/serve.db'}", tmp_path / "srv",
+                         Clock(later - timedelta(days=1)), campaign=text)  # fmt: skip
+    folder = str(tmp_path / "srv")
+    where = ["serve", "split", folder, "-c", "fut25", "-p", "dev"]
+    run = CliRunner().invoke
+    try:
+        assert seed_of(server) is None
+        done = run(cli, [*where, "--share", "0.25", "--final-runs", "3"], env={"COLUMNS": "80"})
+        assert done.exit_code == 0, done.output
+        assert done.output == "public_share: None -> 0.25\nfinal_runs: 2 -> 3\n"
+        first = seed_of(server)
+        assert len(first) == 32
+        (entry,) = [e for e in audit_log(server.db) if e.action == "split phase"]
+        assert first not in json.dumps(entry.detail)  # the seed stays out of the log
+        assert run(cli, [*where, "--share", "0.25"]).output == "nothing changed\n"
+        assert seed_of(server) == first  # the same share keeps its seed
+        assert run(cli, [*where, "--share", "1.5"]).exit_code == 2
+        assert run(cli, [*where]).exit_code == 2  # --share or --off
+        assert run(cli, [*where, "--off"]).output == "public_share: 0.25 -> None\n"
+        assert seed_of(server) is None
+    finally:
+        server.db.dispose()
+    text = campaign_toml("old25", phase_toml("dev", ["yp130"]))  # opened in 2025
+    server = make_server(f"sqlite:///{tmp_path / 'old/serve.db'}", tmp_path / "old",
+                         Clock(later), campaign=text)  # fmt: skip
+    try:
+        done = run(cli, ["serve", "split", str(tmp_path / "old"), "-c", "old25", "-p", "dev",
+                         "--share", "0.3"])  # fmt: skip
+        assert done.exit_code == 2 and "opened at 2025-01-01 00:00 UTC: its split stays" in (
+            done.output
+        )
+    finally:
+        server.db.dispose()

@@ -1,5 +1,5 @@
 """`simeval serve …` (the organiser's side of a shared task) and `simeval submit`,
-`simeval register` (the participant's), thin over :mod:`simeval.serve`."""
+`simeval register`, `simeval final` (the participant's), thin over :mod:`simeval.serve`."""
 
 from __future__ import annotations
 
@@ -343,6 +343,40 @@ def phase_cmd(
     database, _ = _open(folder, db)
     edit = PhaseEdit(opens, deadline, runs, max_bytes, close, per_day, combine)
     changed = edit_phase(database, campaign, phase, edit, datetime.now(UTC), COMMAND_LINE)
+    for key, (before, after) in changed.items():
+        out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
+                  highlight=False)  # fmt: skip
+    if not changed:
+        out.print("nothing changed", highlight=False)
+
+
+@serve_app.command("split")
+@guarded
+def split_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase to split.")],
+    share: Annotated[
+        float | None,
+        typer.Option(help="The live board's public share of the pairs (0.3: 30%)."),
+    ] = None,
+    off: Annotated[bool, typer.Option("--off", help="No split: every pair, every run.")] = False,
+    final_runs: Annotated[
+        int | None, typer.Option(help="How many final runs each team picks.")
+    ] = None,
+    db: DbUrl = None,
+) -> None:
+    """Give a phase a public and a private leaderboard before it opens: the live board
+    scores a public share of the pairs, drawn by a new secret seed, and after the deadline
+    the rest rank each team's final runs. Audited; refused once the phase has opened."""
+    from simeval.serve.service.organisers import COMMAND_LINE
+    from simeval.serve.service.splitting import set_split
+
+    if off == (share is not None):
+        raise InputError(None, None, "give --share or --off")
+    database, _ = _open(folder, db)
+    changed = set_split(database, campaign, phase, share, final_runs, datetime.now(UTC),
+                        COMMAND_LINE)  # fmt: skip
     for key, (before, after) in changed.items():
         out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
                   highlight=False)  # fmt: skip
