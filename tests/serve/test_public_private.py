@@ -23,6 +23,7 @@ from scipy.stats import kendalltau, spearmanr
 
 from serve_kit import TRIAL_END, Clock, gold, mine, page_csrf, pair_file, register, upload
 from simeval.errors import InputError
+from simeval.serve.service.editing import set_baseline
 from split_kit import YP130, drawn_public, seed_of, split_server
 
 
@@ -110,7 +111,8 @@ def test_a_split_phase_shows_public_scores_only_until_the_deadline(split, data_d
 
 def _three_teams(server: Any, clock: Clock, data_dir: Path) -> dict[str, Any]:
     """Teams alpha, beta, gamma with 3 runs each on yp130; alpha picks run 1, gamma runs 1 and
-    3, beta picks nothing (its last two: 2 and 3). Each run's scores, by system."""
+    3, beta picks nothing (its last two: 2 and 3); the baseline ``base`` has 2 runs. Each
+    team run's scores, by system."""
     c = server.client
     pairs = gold(data_dir / YP130)
     g = np.array([x for _, _, x in pairs])
@@ -129,6 +131,10 @@ def _three_teams(server: Any, clock: Clock, data_dir: Path) -> dict[str, Any]:
         made[team] = {"authorization": f"Bearer {token}"}
     assert c.put("/api/phases/dev/final", json={"runs": [1]}, headers=made["alpha"]).is_success
     assert c.put("/api/phases/dev/final", json={"runs": [3, 1]}, headers=made["gamma"]).is_success
+    base = register(c, "base", "priv25")  # the organisers' baseline: two runs, never ranked
+    for seed in (1, 2):
+        assert upload(c, base, pair_file(pairs, seed)[0], "dev").status_code == 201
+    set_baseline(server.db, "priv25", "base", True, clock.now)
     made["public"] = drawn_public(seed_of(server), pairs, 0.3)
     return made
 
@@ -142,6 +148,10 @@ def test_after_the_deadline_the_private_board_ranks_the_final_runs(split, data_d
     board = c.get("/api/campaigns/priv25/phases/dev/leaderboard").json()
     assert board["board"] == "private"
     finals = {"alpha run 1", "beta run 2", "beta run 3", "gamma run 1", "gamma run 3"}
+    baselines = [row for row in board["rows"] if row[1].endswith("(baseline)")]
+    assert sorted(row[1] for row in baselines) == ["base run 1 (baseline)", "base run 2 (baseline)"]
+    assert [row[0] for row in baselines] == [None, None]  # shown, never ranked
+    board["rows"] = [row for row in board["rows"] if row not in baselines]
     assert {row[1] for row in board["rows"]} == finals
     expected = {sys: rho(g[~pub], s[~pub]) for sys, s in made["scores"].items() if sys in finals}
     for row in board["rows"]:
@@ -150,8 +160,8 @@ def test_after_the_deadline_the_private_board_ranks_the_final_runs(split, data_d
     assert [row[1] for row in board["rows"]] == order
     assert [row[0] for row in board["rows"]] == [1, 2, 3, 4, 5]
     live = c.get("/api/campaigns/priv25/phases/dev/leaderboard?board=public").json()
-    assert live["board"] == "public" and len(live["rows"]) == 9
-    for row in live["rows"]:
+    assert live["board"] == "public" and len(live["rows"]) == 9 + 2
+    for row in [r for r in live["rows"] if r[0] is not None]:
         s = made["scores"][row[1]]
         assert row[2] == pytest.approx(rho(g[pub], s[pub]), abs=1e-12)
     page = c.get("/campaigns/priv25/phases/dev").text
