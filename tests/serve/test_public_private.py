@@ -95,6 +95,8 @@ def test_a_split_phase_shows_public_scores_only_until_the_deadline(split, data_d
         for name, value in hidden_values.items():
             assert not any(abs(v - value) < 5e-5 for v in shown), (what, name, value)
     assert "public 30% of the pairs" in pages["board (page)"]
+    assert "No rank tiers on a board of a public/private split" in pages["board (page)"]
+    assert board["tiers"]["benchmarks"] == {}  # tiers would read every item's rows
     assert "public 30% of the pairs" in c.get("/campaigns/priv25").text
     assert seed_of(server) not in "".join(pages.values()) + c.get("/campaigns/priv25").text
     r = c.get("/api/campaigns/priv25/phases/dev/leaderboard", params={"board": "private"})

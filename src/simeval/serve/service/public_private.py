@@ -39,7 +39,8 @@ class Agreement:
 
 
 def agreement(public: Table, private: Table) -> Agreement:
-    """Each system's score (the boards' ranking column, ``sum``) and rank on both boards,
+    """Each system's score (the boards' ranking column, the last: ``sum`` or the phase's
+    other policy) and rank on both boards,
     and the rank correlations over the systems ranked on both."""
     from scipy.stats import kendalltau, spearmanr
 
@@ -76,7 +77,7 @@ def public_private_files(
 
     def side(i: int) -> Table:
         found = [(team, run, sides[i]) for team, run, *sides in finals]
-        return board(records_of(found), prune=False, order=phase.targets)
+        return board(records_of(found), prune=False, order=phase.targets, combine=phase.combine)
 
     found = agreement(side(0), side(1))
     table = Table(f"{title}: public and private boards", COLUMNS, found.rows)

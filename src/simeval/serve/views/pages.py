@@ -241,11 +241,19 @@ def board_page(
     )
     if tiers:
         shown, how = tiered(table, tiers), tiers_html(tiers)
+    elif part is not None:  # a split board: tiers would read the private items' rows too
+        shown, how = table, SPLIT_UNTIERED
     elif tiers is not None:  # nothing to tier (baselines only), or too many runs
         shown, how = table, _untiered(len(table.rows))
     else:
         shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
     return back + head + board_html(shown, mine) + how + note + policy + gone
+
+
+SPLIT_UNTIERED = (
+    '<p class="note tiers">No rank tiers on a board of a public/private split (they would '
+    "be drawn from every item; the organisers compute them offline from the export).</p>"
+)
 
 
 def _untiered(runs: int) -> str:
