@@ -32,6 +32,7 @@ from simeval.metrics.stats import williams_test
 from simeval.report.collect import load_grid
 from simeval.report.compare import compare
 from simeval.report.leaderboard import (
+    Table,
     dominators,
     overall_table,
     to_csv,
@@ -105,6 +106,13 @@ def test_renderers() -> None:
     assert latex.count(r"\\") == len(table.rows) + 1
     html = to_html(table)
     assert html.count("<tr>") == 1 + len(table.rows) and "<strong>1.0000</strong>" in html
+
+
+def test_csv_writes_a_negative_whole_number_as_a_number() -> None:
+    """A rank change of -1 is a number (the formula guard is for text: "-1" was "'-1")."""
+    table = Table("changes", ["rank", "system", "change"], [[1, "-x", -1], [2, "y", 3]])
+    rows = list(csv.reader(io.StringIO(to_csv(table))))
+    assert rows[1:] == [["1", "'-x", "-1"], ["2", "y", "3"]]
 
 
 # -- results from real measures --------------------------------------------------------------

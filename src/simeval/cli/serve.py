@@ -1,5 +1,5 @@
 """`simeval serve …` (the organiser's side of a shared task) and `simeval submit`,
-`simeval register` (the participant's), thin over :mod:`simeval.serve`."""
+`simeval register`, `simeval final` (the participant's), thin over :mod:`simeval.serve`."""
 
 from __future__ import annotations
 
@@ -78,7 +78,11 @@ def campaign_cmd(
     needs the gold is found after the run is counted and never refuses the file: an STS line
     left blank where the gold has a score is scored 0, and any other error stays hidden with
     the run until publication. Warnings from the file and the input (format, pairs without a
-    score) are shown with each upload."""
+    score) are shown with each upload.
+
+    public_share = 0.3 (optional) splits a phase: its live leaderboard scores a public 30% of
+    the pairs, drawn by a secret seed, and after the deadline the rest rank each team's final
+    runs (final_runs = 2, the default: picked by the team, else its last ones)."""
     from simeval.serve.service.campaigns import (
         Targets,
         check_campaign_file,
@@ -339,6 +343,40 @@ def phase_cmd(
     database, _ = _open(folder, db)
     edit = PhaseEdit(opens, deadline, runs, max_bytes, close, per_day, combine)
     changed = edit_phase(database, campaign, phase, edit, datetime.now(UTC), COMMAND_LINE)
+    for key, (before, after) in changed.items():
+        out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
+                  highlight=False)  # fmt: skip
+    if not changed:
+        out.print("nothing changed", highlight=False)
+
+
+@serve_app.command("split")
+@guarded
+def split_cmd(
+    folder: Folder,
+    campaign: CampaignName,
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase to split.")],
+    share: Annotated[
+        float | None,
+        typer.Option(help="The live board's public share of the pairs (0.3: 30%)."),
+    ] = None,
+    off: Annotated[bool, typer.Option("--off", help="No split: every pair, every run.")] = False,
+    final_runs: Annotated[
+        int | None, typer.Option(help="How many final runs each team picks.")
+    ] = None,
+    db: DbUrl = None,
+) -> None:
+    """Give a phase a public and a private leaderboard before it opens: the live board
+    scores a public share of the pairs, drawn by a new secret seed, and after the deadline
+    the rest rank each team's final runs. Audited; refused once the phase has opened."""
+    from simeval.serve.service.organisers import COMMAND_LINE
+    from simeval.serve.service.splitting import set_split
+
+    if off == (share is not None):
+        raise InputError(None, None, "give --share or --off")
+    database, _ = _open(folder, db)
+    changed = set_split(database, campaign, phase, share, final_runs, datetime.now(UTC),
+                        COMMAND_LINE)  # fmt: skip
     for key, (before, after) in changed.items():
         out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
                   highlight=False)  # fmt: skip
@@ -642,12 +680,38 @@ def submit_cmd(
     )
     if answer["hidden"]:
         out.print("scores hidden until the organiser publishes them")
+    public = f"{answer['part']} " if answer.get("part") else ""  # a split phase's part
     for res in answer["results"] or []:
         score = number(res["score"])
-        out.print(
-            f"{terminal_text(res['benchmark'])}  {terminal_text(res['main_metric'])}  {score}",
-            highlight=False,
-        )
+        metric = terminal_text(res["main_metric"])
+        out.print(f"{terminal_text(res['benchmark'])}  {public}{metric}  {score}", highlight=False)
     shown = [w for res in answer["results"] or [] for w in res["warnings"]]
     for w in dict.fromkeys([*shown, *answer.get("warnings", [])]):  # hidden: file and input's
         err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
+
+
+@app.command("final")
+@guarded
+def final_cmd(
+    server: Server,
+    token: Annotated[
+        str, typer.Option("--token", envvar="SIMEVAL_TOKEN", help="Your team's token.")
+    ],
+    phase: Annotated[str, typer.Option("--phase", "-p", help="The phase.")],
+    runs: Annotated[
+        list[int] | None,
+        typer.Argument(help="The runs to pick as final; none: show the final runs."),
+    ] = None,
+    reset: Annotated[
+        bool, typer.Option("--reset", help="Drop your pick: your last runs are final again.")
+    ] = False,
+) -> None:
+    """Show or pick your team's final runs in a phase with a private leaderboard (up to the
+    phase's limit, before its deadline): the private board ranks them after the deadline;
+    until you pick, your last runs are final."""
+    from simeval.serve.client import final_runs
+
+    answer = final_runs(server, token, phase, [] if reset else runs or None)
+    shown = ", ".join(f"run {r}" for r in answer["final"]) or "none yet"
+    how = "picked" if answer["picked"] else f"your last {answer['limit']}"
+    out.print(f"final runs of {terminal_text(phase)}: {shown} ({how})", highlight=False)

@@ -344,17 +344,24 @@ def _csv_text(value: str) -> str:
     return sheet_text(plain_text(value))
 
 
+def _csv_cell(v: Any) -> str:
+    """A CSV cell: floats to 6 significant digits, ints as they are (a number, not a
+    formula: -1 stays -1), text guarded by :func:`_csv_text`."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(v)
+    return _csv_text(str(v))
+
+
 def to_csv(table: Table) -> str:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow([_csv_text(c) for c in table.columns])
     for row in table.rows:
-        writer.writerow(
-            [
-                "" if v is None else f"{v:.6g}" if isinstance(v, float) else _csv_text(str(v))
-                for v in row
-            ]
-        )
+        writer.writerow([_csv_cell(v) for v in row])
     return text.getvalue()
 
 

@@ -1,5 +1,6 @@
-"""The participant's side over HTTP: register a team, send a file (``simeval register`` and
-``simeval submit`` print what these return). Needs httpx (the ``serve`` extra).
+"""The participant's side over HTTP: register a team, send a file, pick final runs
+(``simeval register``, ``simeval submit`` and ``simeval final`` print what these return).
+Needs httpx (the ``serve`` extra).
 
 Every answer that is not the server's JSON (a proxy's error page, a timeout page) is a
 :class:`SimevalError` saying what did answer, and so is a 503 (with the server's wait); a
@@ -58,6 +59,23 @@ def send_file(
     with open(file, "rb") as f:
         r = _http("POST", url, params=params, content=f, headers=headers)
     return r.status_code, _answer(r, url)
+
+
+def final_runs(
+    server: str, token: str, phase: str, runs: list[int] | None = None
+) -> dict[str, Any]:
+    """The team's final runs of a split ``phase`` (picking ``runs`` first when given; ``[]``
+    goes back to its last runs): ``final``, ``runs`` (its scored ones), ``picked``, ``limit``."""
+    url = f"{server.rstrip('/')}/api/phases/{phase}/final"
+    headers = {"authorization": f"Bearer {token}"}
+    if runs is None:
+        r = _http("GET", url, headers=headers)
+    else:
+        r = _http("PUT", url, json={"runs": runs}, headers=headers)
+    answer = _answer(r, url)
+    if r.status_code != 200:
+        raise SimevalError(answer.get("error", r.text))
+    return answer
 
 
 def accepted(status: int, answer: dict[str, Any], file: Path) -> dict[str, Any]:

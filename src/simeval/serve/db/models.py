@@ -6,7 +6,9 @@
   targets may be catalog names or the organiser's own benchmarks;
 - ``phase``: a window (``opens`` … ``deadline``) with its targets, a runs-per-team limit (and
   ``per_day``, runs in any 24 hours), an upload size cap, whether scores are hidden until
-  ``published`` (a test phase) and how its board combines targets (``combine``);
+  ``published`` (a test phase) and how its board combines targets (``combine``); a split
+  phase's ``public_share`` of items scored live, its secret ``split_seed``, and how many
+  ``final_runs`` a team picks;
 - ``team``: a name and a hashed token (``token_key`` finds the row, ``token_hash`` =
   scrypt(secret, ``token_salt``) checks the secret; the token itself is never stored), its
   ``status`` (approved, pending the organiser's approval, or revoked) and when it accepted
@@ -33,6 +35,7 @@
 - ``gold_file``: a gold file an organiser uploaded in place of a benchmark's own (per
   campaign): the newest row of a (campaign, benchmark) is the gold scored with, older rows the
   history of replacements (:mod:`simeval.serve.service.gold`);
+- ``final_pick``: a run a team picked as final in a split phase (none: its last runs);
 - ``audit``: every change an organiser (or the command line) made to a campaign: when, who,
   what (``action``) and the values before and after (``detail``).
 """
@@ -45,6 +48,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -126,6 +130,11 @@ class Phase(Base):
     published: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     per_day: Mapped[int | None] = mapped_column(Integer, nullable=True)  # runs in any 24 h
     combine: Mapped[str] = mapped_column(String(16), default="sum", server_default="sum")
+    # the public/private split (:mod:`..service.split`): the share of items the live board
+    # scores (None: no split), the secret seed that draws them, the final runs a team picks
+    public_share: Mapped[float | None] = mapped_column(Float, nullable=True)
+    split_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    final_runs: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
     campaign: Mapped[Campaign] = relationship(back_populates="phases")
 
 
@@ -261,3 +270,14 @@ class GoldFile(Base):
     client_name: Mapped[str] = mapped_column(String(128))  # shown, never a path
     at: Mapped[datetime] = mapped_column(DateTime)
     actor: Mapped[str] = mapped_column(String(128))
+
+
+class FinalPick(Base):
+    __tablename__ = "final_pick"
+    __table_args__ = (UniqueConstraint("phase_id", "team_id", "run"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phase.id"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("team.id"))
+    run: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime)

@@ -10,10 +10,14 @@
   409 with no runs left, 429 when the client sends too fast. In a hidden phase a file is
   refused only for what the input file shows, and ``warnings`` lists what the file and the
   input alone say about it (:mod:`simeval.serve.service.hidden`);
+- ``GET``/``PUT /api/phases/{phase}/final`` (``{"runs": [1, 3]}``): the team's final runs of
+  a split phase, up to the phase's ``final_runs`` (none picked: its last ones;
+  :mod:`simeval.serve.service.picks`); ``{"final", "runs", "picked", "limit"}``;
 - ``GET /api/submissions`` and ``/api/submissions/{id}``: the team's own only (another
   team's id is 404);
 - ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` (``tiers``: null while the
-  rank tiers are computed, then each benchmark's: :func:`simeval.serve.service.tiers.as_json`)
+  rank tiers are computed, then each benchmark's: :func:`simeval.serve.service.tiers.as_json`;
+  ``?board=public`` or ``private`` for a split phase: :mod:`simeval.serve.service.split`)
   and ``…/inputs/{target}`` (403 before the phase opens; the same file at
   ``/campaigns/…/inputs/{target}``).
 """
@@ -28,6 +32,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_json
 from simeval.serve.routers.web import Web, web
+from simeval.serve.service.split import board_part
 from simeval.serve.service.submit import Refused
 from simeval.serve.service.tiers import as_json as tiers_view
 
@@ -86,6 +91,30 @@ async def api_save_fact_sheet(phase: str, request: Request, w: W) -> dict[str, s
     return {"phase": phase, "text": saved}
 
 
+@router.get("/api/phases/{phase}/final")
+async def api_finals(phase: str, request: Request, w: W) -> dict[str, Any]:
+    team = await w.bearer(request)
+    return _finals(*await run_in_threadpool(w.service.final_runs, team, phase))
+
+
+@router.put("/api/phases/{phase}/final")
+async def api_pick_finals(phase: str, request: Request, w: W) -> dict[str, Any]:
+    team = await w.bearer(request)
+    try:
+        body = await read_json(request, seconds=w.upload_seconds)
+    except BadForm as exc:
+        raise Refused(exc.status, 'send {"runs": [RUN, ...]}') from None
+    runs = body.get("runs") if isinstance(body, dict) else None
+    if not isinstance(runs, list) or not all(type(r) is int for r in runs):
+        raise Refused(422, 'send {"runs": [RUN, ...]}')
+    return _finals(*await run_in_threadpool(w.service.final_runs, team, phase, runs))
+
+
+def _finals(p: Any, finals: list[int], runs: list[int], picked: bool) -> dict[str, Any]:
+    return {"phase": p.name, "final": finals, "runs": runs, "picked": picked,
+            "limit": p.final_runs}  # fmt: skip
+
+
 @router.get("/api/submissions/{submission_id}")
 async def api_one(submission_id: str, request: Request, w: W) -> dict[str, Any]:
     team = await w.bearer(request)
@@ -96,10 +125,10 @@ async def api_one(submission_id: str, request: Request, w: W) -> dict[str, Any]:
 
 
 @router.get("/api/campaigns/{campaign}/phases/{phase}/leaderboard")
-async def api_board(campaign: str, phase: str, w: W) -> Response:
+async def api_board(campaign: str, phase: str, w: W, board: str | None = None) -> Response:
     # built in a worker thread (a board of thousands of runs takes a second to build, once),
     # and its JSON kept with it: FastAPI's encoder would walk every cell on every request
-    p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase)
+    p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase, board)
     if table is None:
         return JSONResponse({"phase": p.name, "hidden": True, "columns": [], "rows": []})
     tiers = w.service.tiers(p, table)  # None while computing: asked again on a later request
@@ -113,7 +142,8 @@ async def api_board(campaign: str, phase: str, w: W) -> Response:
     ]
     body = JSONResponse({"phase": p.name, "hidden": False, "columns": table.columns,
                          "rows": rows, "excluded": excluded,
-                         "tiers": tiers_view(tiers)}).body  # fmt: skip
+                         "tiers": tiers_view(tiers),
+                         "board": board_part(p, w.clock(), board)}).body  # fmt: skip
     if len(_answers) >= 64:
         _answers.clear()
     _answers[id(table)] = (table, body, tiers)  # the table kept alive: its id is not reused

@@ -1,8 +1,8 @@
 """The web pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and
 upload forms, ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's
-submissions. The session cookie holds the token (HttpOnly, SameSite=Strict); every form
-carries a CSRF value. Each route here renders one template of
-:mod:`simeval.serve.views.pages`.
+submissions (and its final runs in split phases). The session cookie holds the token
+(HttpOnly, SameSite=Strict); every form carries a CSRF value. Each route here renders one
+template of :mod:`simeval.serve.views.pages`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
 from simeval.serve.service.editing import announcements
 from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.service.split import board_part, is_split
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import pages
 
@@ -116,13 +117,16 @@ async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
 
 
 @router.get("/campaigns/{campaign}/phases/{phase}", response_class=HTMLResponse)
-async def board_page(campaign: str, phase: str, request: Request, w: W) -> Any:
+async def board_page(
+    campaign: str, phase: str, request: Request, w: W, board: str | None = None
+) -> Any:
     team = await w.signed_in(request)
-    p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase)
+    p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase, board)
     mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
     excluded = w.service.excluded(p.id) if table is not None else {}
     tiers = w.service.tiers(p, table)  # at once: None while they are computed aside
-    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers)
+    part = board_part(p, w.clock(), board) if table is not None else None
+    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers, part)
     return w.html(f"{campaign}: {phase}", body, team)
 
 
@@ -135,7 +139,12 @@ async def mine_page(request: Request, w: W) -> Any:
     csrf = w.form_value(request, browser_id)
     c, phases = w.service.campaign(w.service.campaign_name(team.campaign_id))
     sheets = [(p.name, w.service.fact_sheet(team, p.name)) for p in phases]
-    body = pages.submissions_html(w.views(team.id)) + pages.fact_sheets_html(c.name, sheets, csrf)
+    finals = [w.service.final_runs(team, p.name) for p in phases if is_split(p)]
+    body = (
+        pages.submissions_html(w.views(team.id))
+        + pages.finals_html(c.name, finals, csrf, w.clock())
+        + pages.fact_sheets_html(c.name, sheets, csrf)
+    )
     return w.html(f"Submissions of {team.name}", body, team, browser_id, request)
 
 
@@ -146,4 +155,19 @@ async def fact_sheet_page(campaign: str, phase: str, request: Request, w: W) -> 
         raise Refused(401, "sign in with your team's token first")
     fields = await w.checked_form(request, limit=TEXT_FORM)
     await run_in_threadpool(w.service.fact_sheet, team, phase, fields.get("text", ""))
+    return RedirectResponse("/mine", status_code=303)
+
+
+@router.post("/campaigns/{campaign}/phases/{phase}/final", response_class=HTMLResponse)
+async def finals_page(campaign: str, phase: str, request: Request, w: W) -> Any:
+    team = await w.signed_in(request)
+    if team is None or w.service.campaign_name(team.campaign_id) != campaign:
+        raise Refused(401, "sign in with your team's token first")
+    fields = await w.checked_form(request)
+    # one checkbox per run, ``run-N`` (the form's fields are read as one value per name)
+    picked = [k.removeprefix("run-") for k in fields if k.startswith("run-")]
+    if not all(r.isdecimal() and len(r) < 10 for r in picked):
+        raise Refused(422, "final runs are run numbers")
+    runs = [int(r) for r in picked]
+    await run_in_threadpool(w.service.final_runs, team, phase, runs)
     return RedirectResponse("/mine", status_code=303)

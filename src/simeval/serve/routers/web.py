@@ -166,7 +166,8 @@ class Web:
 
     def views(self, team_id: int) -> list[dict[str, Any]]:
         """The team's submissions as it may see them, newest first."""
-        return [submission_view(s, p) for s, p in self.service.submissions(team_id)]
+        shown = self.service.part_records
+        return [submission_view(s, p, shown(s, p)) for s, p in self.service.submissions(team_id)]
 
     # -- uploads
 
@@ -200,7 +201,8 @@ class Web:
             )
             if pruned:
                 log.info("pruned the stored bytes of %d rejected upload(s)", len(pruned))
-        view = submission_view(sub, self.service.phase_by_id(ticket.phase_id))
+        phase = self.service.phase_by_id(ticket.phase_id)
+        view = submission_view(sub, phase, self.service.part_records(sub, phase))
         if not api:
             return view
         if error is not None:  # as `simeval score` prints it, and its parts to reprint it

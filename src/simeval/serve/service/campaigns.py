@@ -18,6 +18,8 @@ A campaign file::
     hidden = false                       # scores hidden until published (see below)
     per_day = 3                          # optional: scored runs per team and target in any 24 h
     combine = "sum"                      # optional: how targets combine: "mean", "mean-rank"
+    public_share = 0.3                   # optional: the live board scores 30% of the items
+    final_runs = 2                       # optional: final runs a team picks (default 2)
 
 The whole file is checked before anything is written, each error naming the file and the key:
 names are taken once whatever their case (a campaign ``Lex25`` beside ``lex25``, phases
@@ -47,6 +49,11 @@ Hidden phases (the test):
   word pair or a sentence pair (either order, compared case-folded; ``men`` and ``men-test``,
   ``rg65`` and ``mc30`` are refused). Document-linking targets are compared by name only;
 - a phase's input files are served only once it opens (403 before).
+
+Public and private boards (:mod:`.split`): ``public_share``, a number between 0 and 1
+(exclusive), makes the live board score that share of the items; the rest rank each team's
+final runs (``final_runs``, a whole number, 2 when left out) after the deadline. The split's
+secret seed is drawn when the campaign is created.
 """
 
 from __future__ import annotations
@@ -82,11 +89,22 @@ from simeval.serve.db.models import (
     utc,
 )
 from simeval.serve.db.storage import Storage
+from simeval.serve.service.items import Item, item_key
+from simeval.serve.service.split import (
+    PRIVATE,
+    PUBLIC,
+    is_split,
+    new_seed,
+    parts,
+    revealed,
+    share_text,
+)
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
 REGISTRATION = ("open", "approval", "closed")  # approval: a team waits for the organiser
-OPTIONAL_KEYS = {"hidden", "per_day", "combine"}  # a phase may leave these out
+# a phase may leave these out (public_share, final_runs: a public/private split, :mod:`.split`)
+OPTIONAL_KEYS = {"hidden", "per_day", "combine", "public_share", "final_runs"}
 PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", *OPTIONAL_KEYS}
 MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
 MAX_TITLE = 200  # the title column's length
@@ -191,6 +209,18 @@ def check_whole(value: Any, where: str, path: Path | None) -> int:
     return value
 
 
+def check_share(value: Any, where: str, path: Path | None) -> float | None:
+    """``value`` as a phase's public share: None (no split) or a number strictly between 0
+    and 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise InputError(
+            path, None, f"{where}: expected a number between 0 and 1 (0.3: 30%), got {value!r}"
+        )
+    return float(value)
+
+
 def _title(value: Any, name: str, path: Path) -> str:
     """The campaign's title (its name when left out): text of at most :data:`MAX_TITLE`
     characters, none of them a control character or a bidirectional override (it reaches
@@ -229,6 +259,8 @@ class PhaseSpec:
     hidden_default: bool = False  # the file left ``hidden`` out: the phase's name decided
     per_day: int | None = None  # scored runs per team and target in any 24 hours
     combine: str = "sum"  # how the board combines the targets (report.leaderboard.COMBINE)
+    public_share: float | None = None  # the live board's share of the items (None: all)
+    final_runs: int = 2  # the runs a team picks for the private board
 
 
 @dataclass
@@ -352,6 +384,8 @@ def read_phase(spec: dict[str, Any], where: str, path: Path | None) -> PhaseSpec
         hidden_default,
         None if per_day is None else check_whole(per_day, f"{where} per_day", path),
         combine,
+        check_share(spec.get("public_share"), f"{where} public_share", path),
+        check_whole(spec.get("final_runs", 2), f"{where} final_runs", path),
     )
 
 
@@ -365,6 +399,9 @@ def phase_lines(path: Path) -> list[str]:
         if p.hidden_default:
             why = "a phase named test" if p.hidden else "any phase not named test"
             shown += f" (hidden not set in the file: the default for {why})"
+        if p.public_share is not None:
+            shown += (f"; live board on a public {share_text(p.public_share)} of the pairs, "
+                      f"{p.final_runs} final run(s) per team")  # fmt: skip
         lines.append(f"  phase {p.name}: {', '.join(p.targets)}; scores {shown}")
     return lines
 
@@ -414,6 +451,9 @@ def phase_row(p: PhaseSpec, **campaign: Any) -> Phase:
         hidden=p.hidden,
         per_day=p.per_day,
         combine=p.combine,
+        public_share=p.public_share,
+        split_seed=None if p.public_share is None else new_seed(),
+        final_runs=p.final_runs,
     )
 
 
@@ -520,9 +560,6 @@ def check_hidden_apart(phases: list[PhaseSpec], covers: dict[str, set[str]], pat
                 )
 
 
-Item = tuple[str, str]
-
-
 @dataclass
 class Scope:
     """A phase as the hidden-apart rule sees it: the items of each benchmark it scores (a
@@ -536,13 +573,6 @@ class Scope:
     def __str__(self) -> str:
         shown = "hidden" if self.hidden else "visible"
         return f"the {shown} phase {self.phase} of campaign {self.campaign}"
-
-
-def item_key(pair: Any) -> Item:
-    """A pair as compared across benchmarks: both strings case-folded and stripped, in a
-    fixed order (``(a, b)`` and ``(b, a)`` are one item)."""
-    a, b = (" ".join(str(x).split()).casefold() for x in pair)
-    return (a, b) if a <= b else (b, a)
 
 
 def pairs_of(benchmark: Any) -> set[Item] | None:
@@ -676,6 +706,7 @@ def export(
     key: Path | None = None,
     top: int = 0,
     keep_dominated: bool = False,
+    now: datetime | None = None,
 ) -> list[Path]:
     """Write every submission, its results and each phase's final leaderboard to ``out``:
 
@@ -687,11 +718,14 @@ def export(
       store: the records of scored runs, each named ``<team> run <n>``, for ``simeval
       results``/``leaderboard``/``report <phase>``;
     - ``<phase>/leaderboard.{md,csv,tex,html}``: RUSSE Table 5 (dominated runs dropped);
-    - ``<phase>/factsheets.md``: each team's description of its system, where teams gave one.
+    - ``<phase>/factsheets.md``: each team's description of its system, where teams gave one;
     - ``<phase>/final.{csv,tex,md}``, with ``top`` ``<phase>/top.{csv,tex,md}``, and
       ``<phase>/per-item/<benchmark>.csv``: the tables for the overview paper with rank tiers
       (``keep_dominated``: no run dropped) and every run's per-item scores
-      (:mod:`.paper`).
+      (:mod:`.paper`);
+    - ``<phase>/public_private.{md,csv}``: for a split phase past its deadline (``now``, the
+      clock's time by default), how well its public board predicted the private one
+      (:mod:`.public_private`).
 
     The folder is written under a temporary name and renamed when complete.
 
@@ -741,6 +775,8 @@ def export(
             title = f"{c.title}: {p.name}"
             written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub,
                                      p.combine, (keep_dominated, top))  # fmt: skip
+            if is_split(p) and revealed(p, now or datetime.now(UTC)):
+                written += _public_private(db, storage, p, scored, tmp / p.name, title, scrub)
             told = [(alias[team], scrub(text) if scrub else text)
                     for phase, team, text in sheets if phase == p.name]  # fmt: skip
             if told:
@@ -758,6 +794,31 @@ def export(
         lines = "".join(f"{cell(alias[n])},{cell(n)}\n" for n in sorted(names, key=alias.get))
         write_atomic(key, ("alias,team\n" + lines).encode(), mode=0o600)
     return [out / path.relative_to(tmp) for path in written]
+
+
+def _public_private(
+    db: Database,
+    storage: Storage,
+    p: Phase,
+    scored: list[tuple[Submission, str]],
+    folder: Path,
+    title: str,
+    scrub: Any,
+) -> list[Path]:
+    """A split phase's ``public_private`` files over the teams' final runs among ``scored``
+    (its kept runs, ``(row, team as exported)``)."""
+    from simeval.serve.service.picks import phase_finals
+    from simeval.serve.service.public_private import public_private_files
+    from simeval.serve.service.results import stored_records
+
+    finals = phase_finals(db, p)
+    runs = []
+    for sub, team in scored:
+        if sub.team.baseline or (sub.team.name, sub.run) not in finals:
+            continue
+        both = [parts.records(*stored_records(storage, sub), p, part) for part in (PUBLIC, PRIVATE)]
+        runs.append((team, sub.run or 0, *(scrub(r) if scrub else r for r in both)))
+    return public_private_files(runs, p, folder, title)
 
 
 def _aliases(names: list[str]) -> dict[str, str]:

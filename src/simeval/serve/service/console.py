@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from simeval.serve.db import Database
 from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, Team, utc
 from simeval.serve.service.campaigns import excluded_runs
+from simeval.serve.service.split import is_split
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class PhaseSummary:
     excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
     per_day: int | None = None  # scored runs per team and target in any 24 hours
     combine: str = "sum"  # the ranking policy
+    # a split phase's (public share, secret seed, final runs per team): :mod:`.split`
+    split: tuple[float, str, int] | None = None
 
     def state(self, now: datetime) -> str:
         """``not open yet``, ``open`` or ``closed`` (and ``published`` for a hidden phase)."""
@@ -58,10 +61,11 @@ def _phase(
 ) -> PhaseSummary:
     scored = counts.get((p.id, SCORED), 0)
     rejected = sum(n for (pid, status), n in counts.items() if pid == p.id and status != SCORED)
+    split = (p.public_share, p.split_seed, p.final_runs) if is_split(p) else None
     return PhaseSummary(p.name, list(p.targets), utc(p.opens), utc(p.deadline), p.runs,
                         p.max_bytes, p.hidden, utc(p.published) if p.published else None,
                         scored, rejected, out.get(p.id, {}), p.per_day,
-                        p.combine)  # fmt: skip
+                        p.combine, split)  # fmt: skip
 
 
 def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]:

@@ -57,6 +57,7 @@ from simeval.serve.service.campaigns import Targets
 from simeval.serve.service.gold import job_gold, replaced
 from simeval.serve.service.limits import next_run_at, per_day_text
 from simeval.serve.service.organisers import OrganiserTokens
+from simeval.serve.service.refused import Refused
 from simeval.serve.service.results import results_file
 from simeval.serve.service.scoring import Job, Scorers
 from simeval.serve.service.security import (
@@ -73,16 +74,6 @@ MAX_FACT_SHEET = 20_000  # characters of a fact sheet (the team's form fits in T
 FACT_SHEET_GRACE = timedelta(days=7)  # a visible phase's fact sheets stay open this long
 Clock = Callable[[], datetime]
 RETRIES = 20
-
-
-class Refused(Exception):
-    """A request the server will not take: an HTTP status and a message for the client."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers
 
 
 def shown_name(client_name: str | None) -> str:
@@ -517,9 +508,13 @@ class Service:
             ).all()
             return [(sub, sub.phase) for sub in subs]
 
-    def leaderboard(self, campaign: str, phase: str) -> tuple[Phase, Any]:
-        """The phase and its live table (every run; None while its scores are hidden)."""
+    def leaderboard(self, campaign: str, phase: str, part: str | None = None) -> tuple[Phase, Any]:
+        """The phase and its live table (every run; None while its scores are hidden). A
+        split phase's (:mod:`.split`): ``part`` ``public`` (every run on the public items) or
+        ``private`` (each team's final runs on the rest, once revealed); by default the
+        private board once revealed, else the public one."""
         from simeval.serve.service.board import board, records_of, system_of
+        from simeval.serve.service.split import board_part
 
         c, phases = self.campaign(campaign)
         p = next((x for x in phases if x.name == phase), None)
@@ -527,19 +522,23 @@ class Service:
             raise Refused(404, f"no phase {phase!r} in {campaign}")
         if p.hidden and p.published is None:
             return p, None
+        part = board_part(p, self.clock(), part)
         with self.db.reading() as s:
-            key = (p.id, c.title, s.scalar(select(func.max(AuditEntry.id))))
+            key = (p.id, c.title, s.scalar(select(func.max(AuditEntry.id))), part)
         with self._boards_lock:
             cached = self._boards.get(p.id)
         if cached is not None and cached[0] == key:
             return p, cached[1]
-        with self.db.reading() as s:
-            rows = s.execute(
-                select(Team.name, Submission.run, Submission.results, Team.baseline)
-                .join(Team, Submission.team_id == Team.id)
-                .where(Submission.phase_id == p.id, Submission.status == SCORED)
-                .order_by(Submission.received, Submission.id)
-            ).all()
+        if part is not None:
+            rows: Any = self._split_rows(p, part)
+        else:
+            with self.db.reading() as s:
+                rows = s.execute(
+                    select(Team.name, Submission.run, Submission.results, Team.baseline)
+                    .join(Team, Submission.team_id == Team.id)
+                    .where(Submission.phase_id == p.id, Submission.status == SCORED)
+                    .order_by(Submission.received, Submission.id)
+                ).all()
         out = self.excluded(p.id)
         kept = [(team, run, results or []) for team, run, results, _ in rows
                 if system_of(team, run) not in out]  # fmt: skip
@@ -557,10 +556,12 @@ class Service:
         """The rank tiers of ``table``, phase ``p``'s current board (:meth:`leaderboard`):
         ``{benchmark: Tiers}``, or None while they are computed in the background (the first
         call for a table starts it) and for a hidden board (None)."""
+        from simeval.serve.service.split import is_split
+
         if table is None:
             return None
-        if not table.rows:
-            return {}
+        if not table.rows or is_split(p):  # a split board's tiers would read every item's
+            return {}  # rows, the private ones too (:mod:`.split`): none are computed
         return self.board_tiers.get(p.id, table, lambda: self._compute_tiers(p.id, table))
 
     def _compute_tiers(self, phase_id: int, table: Any) -> Any:
@@ -598,6 +599,53 @@ class Service:
         p = self.phase_by_id(phase_id)
         p, table = self.leaderboard(self.campaign_name(p.campaign_id), p.name)
         self.tiers(p, table)
+
+    def _split_rows(self, p: Phase, part: str) -> list[tuple[str, int, list[Any], bool]]:
+        """``(team, run, records, baseline)`` of a split phase's board: every run's public
+        records, or the private records of each team's final runs (every baseline run)."""
+        from simeval.serve.service.picks import phase_finals
+        from simeval.serve.service.results import stored_records
+        from simeval.serve.service.split import PRIVATE, parts
+
+        with self.db.reading() as s:
+            found = s.execute(
+                select(Submission, Team.name, Team.baseline)
+                .join(Team, Submission.team_id == Team.id)
+                .where(Submission.phase_id == p.id, Submission.status == SCORED)
+                .order_by(Submission.received, Submission.id)
+            ).all()
+        finals = phase_finals(self.db, p) if part == PRIVATE else set()
+        rows = []
+        for sub, team, base in found:
+            if part == PRIVATE and not base and (team, sub.run) not in finals:
+                continue
+            records, folder = stored_records(self.storage, sub)
+            rows.append((team, sub.run, parts.records(records, folder, p, part), base))
+        return rows
+
+    def part_records(
+        self, sub: Submission, phase: Phase
+    ) -> tuple[str, list[dict[str, Any]]] | None:
+        """In a split phase (:mod:`.split`), what its team may see of a scored row: its
+        records on the public items until the private scores are shown, then on the private
+        items, as ``(part, records)``; else None (its own records)."""
+        from simeval.serve.service.results import stored_records
+        from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, parts, revealed
+
+        if not is_split(phase) or sub.status != SCORED:
+            return None
+        part = PRIVATE if revealed(phase, self.clock()) else PUBLIC
+        return part, parts.records(*stored_records(self.storage, sub), phase, part)
+
+    def final_runs(self, team: Team, phase_name: str, runs: list[int] | None = None) -> Any:
+        """The team's final runs of a split phase (:mod:`.picks`), after recording ``runs``
+        as its pick when given: ``(phase, finals, scored runs, picked)``."""
+        from simeval.serve.service.picks import final_runs, pick_final
+
+        p = self.phase(team.campaign_id, phase_name)
+        if runs is not None:
+            pick_final(self.db, team, p, runs, self.clock())
+        return p, *final_runs(self.db, team.id, p)
 
     def detectable(self, c: Campaign, phase: Phase) -> list[tuple[str, Any]]:
         """``(benchmark, Detectable)`` per scored benchmark of the phase (a suite's members

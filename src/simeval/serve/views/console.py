@@ -22,6 +22,7 @@ from simeval.serve.service.console import (
 )
 from simeval.serve.service.organisers import detail_text
 from simeval.serve.service.rescoring import Rescore
+from simeval.serve.service.split import share_text
 from simeval.serve.views.pages import csrf_input, per_day_text, policy_html
 
 BASE = "/organiser"
@@ -156,6 +157,21 @@ def add_phase_html(campaign: str, known: Sequence[str], csrf: str) -> str:
         'placeholder="mc30, rg65"></label> <button>Add the phase</button></p></form>'
         '<p class="note">Times with their zone (Z for UTC). Checked as a campaign file\'s '
         "phase: no benchmark or item may be both in a visible and a hidden phase.</p>"
+    )
+
+
+def _split_html(p: PhaseSummary, now: datetime) -> str:
+    """A split phase's public share, final runs and (after its deadline) its seed."""
+    if p.split is None:
+        return ""
+    share, seed, finals = p.split
+    told = "shown after the deadline"
+    if now > p.deadline:
+        told = f"<code>{escape(seed)}</code>"
+    return (
+        f'<p class="note">Public leaderboard: {share_text(share)} of the pairs, drawn by a '
+        f"secret seed ({told}); the private board ranks each team's final runs (up to "
+        f"{finals}) on the rest after the deadline.</p>"
     )
 
 
@@ -322,6 +338,7 @@ def campaign_html(
             f"{per_day_text(p.per_day)}, files up to {p.max_bytes:,} bytes{hidden}; "
             f"{p.scored} scored run(s), {p.rejected} refused upload(s).</p>"
             + policy_html(p.combine)
+            + _split_html(p, now)
             + _phase_form(c.name, p, now, csrf)
             + carry_html(c.name, p, c.phases, csrf)
             + _runs_html(c.name, p, csrf)

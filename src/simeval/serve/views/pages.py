@@ -14,6 +14,7 @@ from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Tab
 from simeval.report.policy import SHORT, ranking_policy
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
+from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, revealed, share_text
 from simeval.serve.service.tiers import MAX_RUNS, method, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
@@ -198,11 +199,13 @@ def board_page(
     now: datetime,
     excluded: dict[str, tuple[str, str]] | None = None,
     tiers: dict[str, Any] | None = None,
+    part: str | None = None,
 ) -> str:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
     there is none) and what its columns mean; with ``tiers`` (:mod:`simeval.serve.service.
     tiers`) each benchmark's rank interval, upper bound and tier, and how they were computed,
-    else a line saying they are being computed."""
+    else a line saying they are being computed; a split phase's ``part`` (public or private
+    board) said above the table."""
     deadline, opens = utc(phase.deadline), utc(phase.opens)
     back = f'<nav><a href="/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></nav>'
     when = f"deadline {deadline:%Y-%m-%d %H:%M} UTC"
@@ -222,6 +225,7 @@ def board_page(
             + policy
         )
     gone = excluded_html(excluded or {})
+    head += board_part_html(campaign, phase, part, revealed(phase, now))
     if not table.rows:
         return back + head + "<p>No ranked runs yet.</p>" + policy + gone
     yours = " Highlighted: your team's runs." if mine else ""
@@ -229,15 +233,27 @@ def board_page(
         '<p class="note">One row per system: run <em>n</em> of a team is its <em>n</em>-th '
         f"scored file for each target (at most {phase.runs} per target in this phase; a "
         f"rejected file uses no run). Each benchmark column is its main score ({ABSENT}: no "
-        "score). Bold: the best in its column." + yours + " Click a header to sort.</p>"
+        "score). Bold: the best in its column."
+        + yours
+        + " Click a header to sort."
+        + (" Each team's final runs are listed here." if part == PRIVATE else "")
+        + "</p>"
     )
     if tiers:
         shown, how = tiered(table, tiers), tiers_html(tiers)
+    elif part is not None:  # a split board: tiers would read the private items' rows too
+        shown, how = table, SPLIT_UNTIERED
     elif tiers is not None:  # nothing to tier (baselines only), or too many runs
         shown, how = table, _untiered(len(table.rows))
     else:
         shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
     return back + head + board_html(shown, mine) + how + note + policy + gone
+
+
+SPLIT_UNTIERED = (
+    '<p class="note tiers">No rank tiers on a board of a public/private split (they would '
+    "be drawn from every item; the organisers compute them offline from the export).</p>"
+)
 
 
 def _untiered(runs: int) -> str:
@@ -266,6 +282,67 @@ def policy_html(combine: str, pruned: bool = False) -> str:
     """The phase's declared ranking policy (:func:`simeval.report.policy.ranking_policy`)."""
     text = " ".join(ranking_policy(combine, pruned))
     return f'<p class="note policy"><strong>Ranking policy.</strong> {escape(text)}</p>'
+
+
+def split_statement(phase: Phase) -> str:
+    """What a split phase's pages say of it (never which pairs are public)."""
+    share = share_text(phase.public_share or 0)
+    return (
+        f"the leaderboard scores a public {share} of the pairs; the rest decide the final "
+        f"ranking after the deadline (each team's final runs: up to {phase.final_runs}, by "
+        "default its last)"
+    )
+
+
+def board_part_html(campaign: str, phase: Phase, part: str | None, both: bool) -> str:
+    """Which board of a split phase this is, and a link to the other when ``both`` are
+    shown (after the deadline)."""
+    if part is None:
+        return ""
+    here = f"/campaigns/{escape(campaign)}/phases/{escape(phase.name)}"
+    if part == PUBLIC:
+        other = f' <a href="{here}?board={PRIVATE}">The private (final) leaderboard</a>.'
+        return (
+            f'<p class="board-part"><strong>Public leaderboard (live)</strong>: '
+            f"{escape(split_statement(phase))}.{other if both else ''}</p>"
+        )
+    private = share_text(1 - (phase.public_share or 0))
+    return (
+        f'<p class="board-part"><strong>Private leaderboard (final)</strong>: each team\'s '
+        f"final runs scored on the private {private} of the pairs. "
+        f'<a href="{here}?board={PUBLIC}">The public (live) leaderboard</a>.</p>'
+    )
+
+
+def finals_html(
+    campaign: str, finals: Sequence[tuple[Phase, list[int], list[int], bool]], csrf: str,
+    now: datetime,
+) -> str:  # fmt: skip
+    """A form per split phase for the team's final runs: a checkbox per scored run, the
+    final ones checked; after the deadline the runs alone."""
+    if not finals:
+        return ""
+    parts = [
+        '<h2>Final runs</h2><p class="note">The private leaderboard ranks your final runs '
+        "after the deadline; until you pick them, your last runs are final.</p>"
+    ]
+    for p, final, runs, picked in finals:
+        how = "picked by your team" if picked else f"your last {p.final_runs} (the default)"
+        shown = ", ".join(f"run {r}" for r in final) or "none yet"
+        parts.append(f"<h3>{escape(p.name)}</h3><p>Final: {shown} ({how}).</p>")
+        if now > utc(p.deadline) or not runs:
+            continue
+        boxes = "".join(
+            f'<label><input type="checkbox" name="run-{r}" value="yes"'
+            f"{' checked' if r in final else ''}> run {r}</label> "
+            for r in runs
+        )
+        parts.append(
+            f'<form method="post" class="finals" action="/campaigns/{escape(campaign)}/phases/'
+            f'{escape(p.name)}/final">{csrf_input(csrf)}{boxes}<button>Pick these as final '
+            f"(at most {p.final_runs})</button></form>"
+        )
+    return "".join(parts)
 
 
 def when(iso: str) -> str:
@@ -298,8 +375,9 @@ def submissions_html(views: Sequence[dict[str, Any]]) -> str:
         elif v["results"] is None:
             scores = "hidden until the organiser publishes"
         else:
+            public = f"{v['part']} " if v.get("part") else ""  # a split phase's part
             scores = "<br>".join(
-                f"{escape(r['benchmark'])}: {escape(r['main_metric'])} {number(r['score'])}"
+                f"{escape(r['benchmark'])}: {public}{escape(r['main_metric'])} {number(r['score'])}"
                 for r in v["results"]
             )
             if v["error"]:  # a counted run of a hidden phase that the gold refused, published
@@ -385,7 +463,8 @@ def campaign_html(
             f"<p>Time left: {deadline_span(utc(p.deadline), now)}"
             f"; {p.runs} run(s) per target{per_day_text(p.per_day)}, files up to "
             f"{p.max_bytes:,} bytes{'; scores hidden until published' if not visible(p) else ''}"
-            f"; ranked by {SHORT[p.combine]}.</p>"
+            f"; ranked by {SHORT[p.combine]}"
+            f"{'; ' + escape(split_statement(p)) if is_split(p) else ''}.</p>"
             f"<p>Input files: {links}</p>" + _detectable_html((detectable or {}).get(p.name, ()))
         )
         if member:

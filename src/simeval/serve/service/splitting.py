@@ -1,0 +1,52 @@
+"""Setting a phase's public/private split after ``serve campaign`` made it
+(``simeval serve split``): its public share, a fresh secret seed drawn with it, and the final
+runs a team picks (:mod:`.split`). Only before the phase opens: once teams have seen public
+scores, another split would change what their scores meant. Each change is audited (the seed
+is never written to the log)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from simeval.errors import InputError
+from simeval.serve.db import Database
+from simeval.serve.db.models import utc
+from simeval.serve.service.campaigns import check_share, check_whole, find_phase
+from simeval.serve.service.organisers import audit
+from simeval.serve.service.split import new_seed
+
+
+def set_split(
+    db: Database,
+    campaign: str,
+    phase: str,
+    share: float | None,
+    final_runs: int | None,
+    now: datetime,
+    actor: str,
+) -> dict[str, tuple[Any, Any]]:
+    """Give ``phase`` the public ``share`` (None: no split) with a new seed, and
+    ``final_runs`` when given; ``{field: (before, after)}`` of what changed."""
+    where = f"{campaign}/{phase}"
+    share = check_share(share, f"{where} public_share", None)
+    if final_runs is not None:
+        final_runs = check_whole(final_runs, f"{where} final_runs", None)
+    with db.session() as s:
+        p = find_phase(s, campaign, phase)
+        if utc(p.opens) <= now:
+            raise InputError(
+                None, None, f"{where} opened at {utc(p.opens):%Y-%m-%d %H:%M} UTC: its split stays"
+            )
+        changed: dict[str, tuple[Any, Any]] = {}
+        if share != p.public_share:
+            changed["public_share"] = (p.public_share, share)
+            p.public_share = share
+            p.split_seed = None if share is None else new_seed()
+        if final_runs is not None and final_runs != p.final_runs:
+            changed["final_runs"] = (p.final_runs, final_runs)
+            p.final_runs = final_runs
+        if changed:
+            audit(s, now, actor, p.campaign_id, "split phase", phase=p.name,
+                  changes={k: list(v) for k, v in changed.items()})  # fmt: skip
+    return changed
