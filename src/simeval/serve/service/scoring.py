@@ -14,7 +14,6 @@ records or an error, so both cross the process boundary as they are.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 import threading
@@ -27,6 +26,7 @@ from typing import Any
 from simeval.errors import InputError
 from simeval.serve.db.storage import UPLOAD
 from simeval.serve.service.campaigns import Gold, Targets, json_safe
+from simeval.serve.service.processes import spawn_pool
 
 ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
 _TARGETS = Targets()  # the targets loaded by this process when it is a scoring process
@@ -127,20 +127,6 @@ def _shown(text: str, stored: Path, name: str) -> str:
     return text.replace(str(stored), name)
 
 
-def _exit_with_parent() -> None:
-    """In a scoring process: exit when the server's process ends, however it ends (a killed
-    server closes no pipe: each worker holds both ends of its job queue)."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # pragma: no cover  (only ever a pool's initializer)
-        return
-
-    def watch() -> None:
-        parent.join()
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 class Scorers:
     """Scores jobs here (``processes=0``) or in a pool of ``processes`` scoring processes."""
 
@@ -165,10 +151,7 @@ class Scorers:
     def _started(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(
-                    self.processes, mp_context=context, initializer=_exit_with_parent
-                )
+                self._pool = spawn_pool(self.processes)
             return self._pool
 
     def close(self) -> None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -217,10 +216,9 @@ class BoardTiers:
             return compute(runs, benchmarks)
         with self._lock:
             if self._worker is None:
-                from simeval.serve.service.scoring import _exit_with_parent
+                from simeval.serve.service.processes import spawn_pool
 
-                context = multiprocessing.get_context("spawn")
-                self._worker = ProcessPoolExecutor(1, context, _exit_with_parent)
+                self._worker = spawn_pool(1)
             worker = self._worker
         try:
             return worker.submit(compute, runs, benchmarks).result()
