@@ -772,6 +772,9 @@ def export(
             scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
             scored = [(sub, team) for sub, team in scored if sub.status == SCORED
                       and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
+            # the results file in the phase's order of targets: what `simeval leaderboard`
+            # reads its columns' order from, as the phase's own table has them
+            scored.sort(key=lambda x: _target_rank(p.targets, x[0].target))
             title = f"{c.title}: {p.name}"
             written += _phase_folder(scored, storage, tmp / p.name, title, p.targets, scrub,
                                      p.combine, (keep_dominated, top))  # fmt: skip
@@ -794,6 +797,10 @@ def export(
         lines = "".join(f"{cell(alias[n])},{cell(n)}\n" for n in sorted(names, key=alias.get))
         write_atomic(key, ("alias,team\n" + lines).encode(), mode=0o600)
     return [out / path.relative_to(tmp) for path in written]
+
+
+def _target_rank(targets: list[str], target: str) -> int:
+    return targets.index(target) if target in targets else len(targets)
 
 
 def _public_private(
