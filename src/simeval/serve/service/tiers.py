@@ -106,6 +106,30 @@ def tiered(table: Table, found: Found) -> Table:
     return replace(table, note=note)
 
 
+def tier_tables(table: Table, found: Found) -> list[Table]:
+    """For a board of several benchmarks, one table per benchmark, as ``simeval leaderboard
+    --tiers`` prints them: the tiered runs ranked on it, each with its score, rank interval,
+    upper bound and tier (the board itself stays narrow: three columns per benchmark beside
+    it would not fit a screen). Baselines are left out, as they are not tiered."""
+    from dataclasses import replace
+
+    from simeval.metrics.catalog import higher_is_better
+    from simeval.report.leaderboard import top_table
+    from simeval.report.tiers import with_tiers
+
+    out = []
+    for bench, tiers in found.items():
+        j = table.columns.index(bench)
+        rows = [(i, row) for i, row in enumerate(table.rows) if row[1] in tiers.standings]
+        scores = {row[1]: {bench: row[j]} for i, row in rows
+                  if row[j] is not None and (i, j) not in table.absent}  # fmt: skip
+        flags = {(row[1], bench) for i, row in rows if (i, j) in table.constant}
+        ranked = top_table(scores, bench, len(scores), tiers.metric, flags,
+                           higher_is_better(tiers.metric))  # fmt: skip
+        out.append(replace(with_tiers(ranked, tiers), title=f"{bench}: rank tiers", note=""))
+    return out
+
+
 def method(found: Found) -> str:
     """How the tiers were computed, in words (for the page and the export)."""
     if not found:

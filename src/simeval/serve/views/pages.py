@@ -15,7 +15,7 @@ from simeval.report.policy import SHORT, ranking_policy
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, revealed, share_text
-from simeval.serve.service.tiers import MAX_RUNS, method, tiered
+from simeval.serve.service.tiers import MAX_RUNS, method, tier_tables, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible
 
@@ -29,7 +29,8 @@ h1{font-size:1.6rem;margin:.4rem 0 .8rem}h2{font-size:1.25rem}
 a{color:#1a56b0}nav{font-size:.95em}
 table{border-collapse:collapse;margin:1rem 0}
 th,td{padding:.35rem .7rem;border-bottom:1px solid #ddd;vertical-align:top}
-th{background:#eef0f3;text-align:left}th.num{text-align:right}.board th{white-space:nowrap}
+th{background:#eef0f3;text-align:left}th.num{text-align:right}
+.board th,.tiered th{white-space:nowrap}
 th button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:0;
 cursor:pointer}
 th button::after{content:" \\2195";color:#999}
@@ -37,7 +38,7 @@ th[aria-sort=ascending] button::after{content:" \\25B2";color:#1a56b0}
 th[aria-sort=descending] button::after{content:" \\25BC";color:#1a56b0}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.best{font-weight:700}td.when{white-space:nowrap}td.system{overflow-wrap:anywhere}
-.board td.system{min-width:9em}
+.board td.system,.tiered td.system{min-width:9em}
 tr.mine{background:#fff4c2}tr.mine td:first-child{box-shadow:inset 4px 0 #d9a400}
 .scroll{overflow-x:auto}
 .countdown{font-size:1.15rem;background:#eef4ff;border-left:4px solid #1a56b0;
@@ -145,7 +146,7 @@ def _head(column: str, i: int) -> str:
     return f'<th scope="col" class="num" data-first="descending">{button}</th>'
 
 
-def board_html(table: Table, mine: str | None) -> str:
+def board_html(table: Table, mine: str | None, classes: str = "sortable board") -> str:
     """A sortable leaderboard (columns: rank, system, one per benchmark, sum); the rows of
     team ``mine`` highlighted, the best score of each column in bold."""
     rows = [
@@ -170,7 +171,7 @@ def board_html(table: Table, mine: str | None) -> str:
     notes = [table.note] if table.note else []
     notes += [CONSTANT_NOTE] if table.constant else []
     note = "".join(f'<p class="note">{escape(n)}</p>' for n in notes)
-    board = html_table(table.columns, rows, classes="sortable board", head=_head, row_classes=own)
+    board = html_table(table.columns, rows, classes=classes, head=_head, row_classes=own)
     return f'<div class="scroll">{board}</div>{note}'
 
 
@@ -239,15 +240,17 @@ def board_page(
         + (" Each team's final runs are listed here." if part == PRIVATE else "")
         + "</p>"
     )
-    if tiers:
+    if tiers and len(tiers) == 1:  # the board gains the benchmark's three columns
         shown, how = tiered(table, tiers), tiers_html(tiers)
+    elif tiers:  # one table of tiers per benchmark under the board
+        shown, how = table, tiers_html(tiers, tier_tables(table, tiers), mine)
     elif part is not None:  # a split board: tiers would read the private items' rows too
         shown, how = table, SPLIT_UNTIERED
     elif tiers is not None:  # nothing to tier (baselines only), or too many runs
         shown, how = table, _untiered(len(table.rows))
     else:
         shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
-    return back + head + board_html(shown, mine) + how + note + policy + gone
+    return back + head + board_html(shown, mine) + note + policy + how + gone
 
 
 SPLIT_UNTIERED = (
@@ -265,10 +268,14 @@ def _untiered(runs: int) -> str:
     )
 
 
-def tiers_html(found: dict[str, Any]) -> str:
-    """The "How tiers are computed" paragraph under a tiered board."""
+def tiers_html(found: dict[str, Any], tables: Sequence[Table] = (), mine: str | None = None) -> str:
+    """Each benchmark's table of tiers (``tables``, when the board has several), then the
+    "How tiers are computed" paragraph."""
+    shown = "".join(
+        f"<h2>{escape(t.title)}</h2>" + board_html(t, mine, "sortable tiered") for t in tables
+    )
     return (
-        '<h2 id="tiers">How tiers are computed</h2>'
+        shown + '<h2 id="tiers">How tiers are computed</h2>'
         f'<p class="note tiers">{escape(method(found))}</p>'
     )
 
