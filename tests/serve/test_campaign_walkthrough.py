@@ -27,7 +27,7 @@ import pytest
 from scipy.stats import spearmanr
 
 from browser import chromium
-from serve_kit import bad_file, gold, pair_file
+from serve_kit import bad_file, campaign_toml, gold, pair_file, phase_toml
 from test_serve_browser import wait_for
 from test_serve_security import CliServer
 
@@ -39,19 +39,6 @@ ISO = "%Y-%m-%dT%H:%M:%SZ"
 WIDTH = 1280
 REASON = "used the test gold"
 TERMS = "Teams **must not** look at the test gold.\n\nOne fact sheet per team."
-CAMPAIGN = """
-name = "walk25"
-title = "Walk-through 2025"
-
-[[phase]]
-name = "test"
-targets = ["mc30"]
-opens = {opens}
-deadline = {deadline}
-runs = 2
-max_bytes = 100_000
-hidden = true
-"""
 
 
 @dataclass
@@ -293,12 +280,9 @@ def test_a_whole_campaign_in_the_browser(serve_db: str, data_dir: Path, tmp_path
     now = datetime.now(UTC).replace(microsecond=0)
     folder = tmp_path / "srv"
     campaign = tmp_path / "walk25.toml"
-    campaign.write_text(
-        CAMPAIGN.format(
-            opens=f"{now + timedelta(days=1):{ISO}}", deadline=f"{now + timedelta(days=2):{ISO}}"
-        ),
-        encoding="utf-8",
-    )
+    test = phase_toml("test", ["mc30"], now + timedelta(days=1), now + timedelta(days=2),
+                      max_bytes=100_000, hidden=True)  # fmt: skip
+    campaign.write_text(campaign_toml("walk25", test, title="Walk-through 2025"), "utf-8")
     cli("serve", "campaign", str(folder), str(campaign), "--db", serve_db)
     printed = cli("serve", "organiser", "add", str(folder), "Ada", "--db", serve_db)
     (token,) = [t for t in printed.split() if t.startswith("so_")]

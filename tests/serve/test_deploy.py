@@ -161,6 +161,22 @@ def test_the_caddyfile_caps_uploads_and_cuts_off_slow_clients(tmp_path: Path) ->
     assert proxy["upstreams"] == [{"dial": f"127.0.0.1:{port}"}]
 
 
+def wait_serving(process: subprocess.Popen, url: str, log: Path, what: str) -> None:
+    """Wait until ``url`` answers (whatever its status; TLS unchecked); fail with ``log`` when
+    ``process`` ends first."""
+
+    def up() -> bool:
+        if process.poll() is not None:
+            raise AssertionError(f"{what} exited:\n{log.read_text()}")
+        try:
+            httpx.get(url, verify=False, timeout=2, trust_env=False)
+            return True
+        except httpx.HTTPError:
+            return False
+
+    wait_for(up, what)
+
+
 def loopback_caddyfile(port: int, upstream: int, home: Path) -> Path:
     """The Caddyfile for a test: the site on ``localhost:port`` with Caddy's own CA (``tls
     internal``, kept out of the machine's trust store), no redirect listener on port 80 and
@@ -187,18 +203,8 @@ def caddy_running(caddyfile: Path, home: Path, port: int) -> Iterator[str]:
             stdout=out, stderr=subprocess.STDOUT, env=caddy_env(home),
         )  # fmt: skip
     base = f"https://localhost:{port}"
-
-    def up() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"caddy exited:\n{log.read_text()}")
-        try:
-            httpx.get(base + "/", verify=False, timeout=2, trust_env=False)
-            return True
-        except httpx.HTTPError:
-            return False
-
     try:
-        wait_for(up, "caddy to start")
+        wait_serving(process, base + "/", log, "caddy")
         yield base
     finally:
         process.terminate()
@@ -232,17 +238,8 @@ def unit_server(folder: Path, port: int, log: Path) -> Iterator[None]:
             unit_command(folder, port), stdout=out, stderr=subprocess.STDOUT,
             env=code_under_test(),
         )  # fmt: skip
-
-    def up() -> bool:
-        if server.poll() is not None:
-            raise AssertionError(f"the server exited:\n{log.read_text()}")
-        try:
-            return httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
-
     try:
-        wait_for(up, "the server to start")
+        wait_serving(server, f"http://127.0.0.1:{port}/", log, "the server")
         yield
     finally:
         server.terminate()

@@ -17,7 +17,8 @@ import pytest
 
 import readme_text
 from serve_kit import free_port, pair_file
-from test_serve_security import CliServer, auth, wait_for
+from test_deploy import wait_serving
+from test_serve_security import CliServer, auth
 
 pytest.importorskip("fastapi")
 
@@ -71,27 +72,20 @@ def restored(
     the leaderboard (:func:`boards`)."""
     port = free_port()
     line = block_line.replace("--port 8000", f"--port {port}")
-    process = subprocess.Popen(
-        ["bash", "-c", line], cwd=cwd, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
+    log = cwd / f"restored-{port}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            ["bash", "-c", line], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"the restored server exited: {process.stderr.read()}")
-        try:
-            return httpx.get(base + "/", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
-
     try:
-        wait_for(up, "the restored server")
+        wait_serving(process, base + "/", log, "the restored server")
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as http:
             return http.get("/api/submissions", headers=auth(token)).json(), boards(http)
     finally:
         os.killpg(process.pid, 15)
-        process.communicate(timeout=30)
+        process.wait(timeout=30)
 
 
 def team_with_upload(http: httpx.Client, team: str, data: bytes) -> tuple[str, dict]:
