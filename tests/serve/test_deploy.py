@@ -294,7 +294,7 @@ def test_https_through_caddy_reaches_the_server_started_as_the_unit_starts_it(
 def test_the_backup_script_backs_up_and_keeps_the_newest(tmp_path: Path) -> None:
     """deploy/simeval-backup, as the backup unit runs it (its environment from the unit),
     three times with SIMEVAL_KEEP=2: three backups made, each a server folder with its
-    database; the oldest removed, the two newest kept."""
+    database; the oldest removed, the two newest kept; SIMEVAL_KEEP=0 refused."""
     assert (
         unit_value("simeval-backup.service", "ExecStart")
         == "/usr/local/bin/simeval-backup /srv/simeval"
@@ -316,6 +316,11 @@ def test_the_backup_script_backs_up_and_keeps_the_newest(tmp_path: Path) -> None
     assert len(set(made)) == 3 and made == sorted(made)
     assert sorted(str(p) for p in backups.iterdir()) == made[1:]
     assert f"removed {made[0]}" in done.stdout
+    env["SIMEVAL_KEEP"] = "0"  # would remove the backup just made: refused before any
+    done = subprocess.run([str(DEPLOY / "simeval-backup"), str(folder)], env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and "SIMEVAL_KEEP" in done.stderr, done.stderr
+    assert sorted(str(p) for p in backups.iterdir()) == made[1:]
 
 
 def page_blocks(kind: str) -> list[tuple[str, str]]:
