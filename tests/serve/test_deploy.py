@@ -246,6 +246,7 @@ def unit_server(folder: Path, port: int, log: Path) -> Iterator[None]:
         server.wait(timeout=30)
 
 
+@pytest.mark.slow  # a live server process and Caddy
 def test_https_through_caddy_reaches_the_server_started_as_the_unit_starts_it(
     tmp_path: Path,
 ) -> None:
@@ -291,6 +292,7 @@ def test_https_through_caddy_reaches_the_server_started_as_the_unit_starts_it(
         assert log.read_text().count(f"POST {url}") == seen + 1
 
 
+@pytest.mark.slow  # four simeval processes
 def test_the_backup_script_backs_up_and_keeps_the_newest(tmp_path: Path) -> None:
     """deploy/simeval-backup, as the backup unit runs it (its environment from the unit),
     three times with SIMEVAL_KEEP=2: three backups made, each a server folder with its
