@@ -61,6 +61,15 @@ class Walk:
     def find(self, css: str) -> Any:
         return wait_for(self.driver, css)
 
+    def submit(self, button: Any) -> None:
+        """Click a form's ``button`` and wait for the page it loads (the old page gone: its
+        elements, a message or a link, would otherwise be read as the answer's)."""
+        from selenium.webdriver.support.expected_conditions import staleness_of
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        button.click()
+        WebDriverWait(self.driver, 30).until(staleness_of(button))
+
     def text(self) -> str:
         return self.driver.find_element("tag name", "body").text
 
@@ -107,7 +116,7 @@ def step_organiser_signs_in(w: Walk, token: str) -> None:
     w.go("/organiser")
     form = w.find("form[action='/organiser/login']")
     w.fill(form, "token", token)
-    form.find_element("tag name", "button").click()
+    w.submit(form.find_element("tag name", "button"))
     w.find("a[href='/organiser/campaigns/walk25']")
     assert "walk25" in w.text() and "test: not open yet" in w.text(), w.text()
     w.shot("console-overview")
@@ -125,14 +134,14 @@ def step_open_the_phase_and_extend_it(w: Walk) -> None:
     before = form.find_element("name", "deadline").get_attribute("value")
     now = datetime.now(UTC).replace(microsecond=0)
     w.fill(form, "opens", f"{now:{ISO}}")
-    form.find_element("css selector", "button[value=save]").click()
+    w.submit(form.find_element("css selector", "button[value=save]"))
     shown = w.find("p.countdown").text
     assert shown.startswith("test: opens ") and f"→ {now:{ISO}}" in shown, shown
     assert "(open)" in w.find("h2 small").text
     form = w.find("form.phase")
     later = datetime.strptime(before, ISO).replace(tzinfo=UTC) + timedelta(days=1)
     w.fill(form, "deadline", f"{later:{ISO}}")
-    form.find_element("css selector", "button[value=save]").click()
+    w.submit(form.find_element("css selector", "button[value=save]"))
     assert w.find("p.countdown").text == f"test: deadline {before} → {later:{ISO}}"
     w.shot("console-phase-form", "form.phase")
 
@@ -141,7 +150,7 @@ def step_set_the_terms(w: Walk) -> None:
     w.go("/organiser/campaigns/walk25")
     form = w.find("form[action='/organiser/campaigns/walk25/texts']")
     w.fill(form, "terms", TERMS)
-    form.find_element("tag name", "button").click()
+    w.submit(form.find_element("tag name", "button"))
     assert w.find("p.countdown").text == "description and terms saved"
 
 
@@ -150,7 +159,7 @@ def upload(w: Walk, path: Path) -> str:
     w.go("/campaigns/walk25")
     form = w.find("form[action='/campaigns/walk25/phases/test/upload']")
     form.find_element("css selector", "input[type=file]").send_keys(str(path))
-    form.find_element("tag name", "button").click()
+    w.submit(form.find_element("tag name", "button"))
     w.find("a[href='/mine']")
     return w.text()
 
@@ -162,7 +171,7 @@ def step_team_registers_and_uploads(w: Walk) -> None:
     form = w.find("form[action='/campaigns/walk25/register']")
     w.fill(form, "team", "web")
     form.find_element("name", "accept_terms").click()
-    form.find_element("tag name", "button").click()
+    w.submit(form.find_element("tag name", "button"))
     w.find("code")
     codes = [c.text for c in w.driver.find_elements("tag name", "code")]
     assert [c[:3] for c in codes if c.startswith("st_")] == ["st_"], codes
@@ -222,12 +231,12 @@ def step_disqualify_close_and_publish(w: Walk) -> None:
     w.fill(form, "team", "web")
     w.fill(form, "run", "2")
     w.fill(form, "reason", REASON)
-    form.find_element("tag name", "button").click()
+    w.submit(form.find_element("tag name", "button"))
     assert w.find("p.countdown").text == "web run 2: disqualified"
     assert w.find("ul.excluded li").text.startswith(f"web run 2: disqualified — {REASON}")
-    w.find("form.phase button[value=close]").click()
+    w.submit(w.find("form.phase button[value=close]"))
     assert w.find("p.countdown").text.startswith("test: deadline ")
-    w.find("form.phase button[value=publish]").click()
+    w.submit(w.find("form.phase button[value=publish]"))
     assert w.find("p.countdown").text == "test: published"
     said = w.find("h2 + p").text  # the phase's paragraph: no longer "hidden until published"
     assert "scores hidden until published" not in said, said
