@@ -2,14 +2,15 @@
 PostgreSQL): after ``simeval serve campaign`` and ``simeval serve organiser add`` (the only
 steps outside the browser), the organiser signs in, opens the phase, extends its deadline and
 sets terms; a team registers accepting the terms, uploads a bad file (and sees why it was
-refused) and two good ones; the organiser disqualifies one run with a reason, closes the phase
-and publishes it; the public board then ranks the other run with scipy's Spearman's rho and
-lists the disqualified one with its reason. Every organiser page and the board are
-screenshotted at 1280 px (copied to SIMEVAL_SCREENSHOTS=DIR when set).
+refused) and two good ones (a second team uploads through the API); the organiser replaces the
+gold and sees every run's score before and after, disqualifies one run with a reason, closes
+the phase and publishes it; the public board then ranks the other runs with scipy's Spearman's
+rho on the new gold and lists the disqualified one with its reason. Every organiser page and
+the board are screenshotted at 1280 px (copied to SIMEVAL_SCREENSHOTS=DIR when set).
 
-Two steps belong to branches being built beside this one: replacing the gold (and seeing the
-re-scored board) and the team's pick of its final runs. They are step functions of their own,
-skipped until those branches land (:func:`test_the_steps_still_to_come` lists them)."""
+One step belongs to a branch being built beside this one: the team's pick of its final runs.
+It is a step function of its own, skipped until that branch lands
+(:func:`test_the_steps_still_to_come` lists it)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ class Walk:
     shots: Path
     db_kind: str
     mc30: list[tuple[str, str, float]]
-    expected: dict[str, float] = field(default_factory=dict)
+    expected: dict[str, float] = field(default_factory=dict)  # system -> scipy's rho
+    scores: dict[str, list[float]] = field(default_factory=dict)  # system -> its file's
     taken: list[Path] = field(default_factory=list)
 
     def go(self, path: str) -> None:
@@ -63,12 +65,24 @@ class Walk:
 
     def submit(self, button: Any) -> None:
         """Click a form's ``button`` and wait for the page it loads (the old page gone: its
-        elements, a message or a link, would otherwise be read as the answer's)."""
-        from selenium.webdriver.support.expected_conditions import staleness_of
+        elements, a message or a link, would otherwise be read as the answer's). The old page
+        is marked and the new one awaited by script: Chromium may answer a question about an
+        element of a page being left with an error instead of "stale"."""
+        from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.support.ui import WebDriverWait
 
+        self.driver.execute_script("window.walkLeaving = true;")
         button.click()
-        WebDriverWait(self.driver, 30).until(staleness_of(button))
+
+        def arrived(driver: Any) -> bool:
+            try:
+                return driver.execute_script(
+                    "return !window.walkLeaving && document.readyState === 'complete';"
+                )
+            except WebDriverException:  # between the two pages
+                return False
+
+        WebDriverWait(self.driver, 30).until(arrived)
 
     def text(self) -> str:
         return self.driver.find_element("tag name", "body").text
@@ -184,6 +198,7 @@ def step_team_registers_and_uploads(w: Walk) -> None:
         path.write_bytes(data)
         said = upload(w, path)
         assert f"Received: run {run} of 2; scores hidden until published." in said, said
+        w.scores[f"web run {run}"] = scores
         w.expected[f"web run {run}"] = spearman(w.mc30, scores)
     # another team, through the API (simeval submit's way), for a board of more than one
     with httpx.Client(base_url=w.base, trust_env=False, timeout=60) as http:
@@ -196,22 +211,48 @@ def step_team_registers_and_uploads(w: Walk) -> None:
             r = http.post("/api/phases/test/submissions", content=data, headers=auth,
                           params={"target": "mc30", "filename": "beta.csv"})  # fmt: skip
             assert r.status_code == 201, r.text
+            w.scores[f"beta run {r.json()['run']}"] = scores
             w.expected[f"beta run {r.json()['run']}"] = spearman(w.mc30, scores)
 
 
-# added when the gold/private branches land
+# added when the private branch lands
 def step_team_picks_its_final_runs(w: Walk | None) -> None:
     """The team picks run 1 as its final run, before the deadline (part private)."""
     pytest.skip("added when the private branch lands: the team picks its final runs")
 
 
-# added when the gold/private branches land
-def step_organiser_replaces_gold_and_sees_the_rescored_board(w: Walk | None) -> None:
-    """The organiser uploads a corrected gold; the board shows what moved (part gold)."""
-    pytest.skip("added when the gold branch lands: replacing gold, the re-scored board")
+def step_organiser_replaces_gold_and_sees_the_rescored_board(w: Walk) -> None:
+    """The organiser replaces mc30's gold (the first pair's score corrected by hand, 3.92 ->
+    0.2) on the console; the moves table lists every run, before (the old gold) and after
+    (the new), each equal to scipy's; the board published later shows the new figures."""
+    fixed = [(a, b, 0.2 if i == 0 else g) for i, (a, b, g) in enumerate(w.mc30)]
+    path = w.files / "EN-MC-30-fixed.txt"
+    path.write_text("".join(f"{a}\t{b}\t{g}\n" for a, b, g in fixed), encoding="utf-8")
+    w.go("/organiser/campaigns/walk25")
+    form = w.find("form[action='/organiser/campaigns/walk25/gold']")
+    form.find_element("css selector", "input[type=file]").send_keys(str(path))
+    w.submit(form.find_element("css selector", "button[value=apply]"))
+    assert "The gold of mc30 replaced" in w.text(), w.text()
+    moved = w.driver.execute_script(
+        "return [...document.querySelectorAll('table tbody tr')]"
+        ".map(r => [...r.cells].map(c => c.textContent));"
+    )
+    after = {system: spearman(fixed, scores) for system, scores in w.scores.items()}
+    shown = {c[1]: (float(c[5]), float(c[6])) for c in moved}  # six decimals shown
+    assert sorted(shown) == sorted(w.scores)
+    for system, (before, now) in shown.items():
+        assert before == pytest.approx(w.expected[system], abs=1e-6), system
+        assert now == pytest.approx(after[system], abs=1e-6), system
+    aligned = w.driver.execute_script(
+        "return [...document.querySelectorAll('table tbody td:nth-child(n+6)')]"
+        ".map(c => getComputedStyle(c).textAlign);"
+    )
+    assert set(aligned) == {"right"}, aligned  # the figures' digits line up
+    w.shot("console-gold-replaced")
+    w.expected.update(after)
 
 
-PENDING = (step_team_picks_its_final_runs, step_organiser_replaces_gold_and_sees_the_rescored_board)
+PENDING = (step_team_picks_its_final_runs,)
 
 
 def pending(step: Any, w: Walk) -> None:
@@ -255,7 +296,8 @@ def step_disqualify_close_and_publish(w: Walk) -> None:
     )
     assert [(who, what) for _, who, what, _ in log] == [
         ("organiser:Ada", a) for a in
-        ("publish", "edit phase", "disqualify", "edit texts", "edit phase", "edit phase")
+        ("publish", "edit phase", "disqualify", "re-score", "gold-replace", "edit texts",
+         "edit phase", "edit phase")
     ], log  # fmt: skip
 
 
@@ -311,7 +353,7 @@ def test_a_whole_campaign_in_the_browser(serve_db: str, data_dir: Path, tmp_path
             step_set_the_terms(w)
             step_team_registers_and_uploads(w)
             pending(step_team_picks_its_final_runs, w)
-            pending(step_organiser_replaces_gold_and_sees_the_rescored_board, w)
+            step_organiser_replaces_gold_and_sees_the_rescored_board(w)
             step_disqualify_close_and_publish(w)
             step_the_board_shows_the_result(w)
     finally:

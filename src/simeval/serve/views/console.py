@@ -406,7 +406,10 @@ def rescore_html(campaign: str, done: Rescore, csrf: str, offer_apply: bool = Tr
     )
     rows = [
         [escape(x) for x in (c.phase, c.system, c.target, c.benchmark, c.metric)]
-        + [escape(number(c.before, 6)), escape(number(c.after, 6)), escape(c.delta.strip(" ()"))]
+        + [
+            Cell(escape(text), classes="num")  # right-aligned, so the digits line up
+            for text in (number(c.before, 6), number(c.after, 6), c.delta.strip(" ()"))
+        ]
         for c in done.moved
     ]
     columns = ("phase", "system", "target", "benchmark", "metric", "before", "after", "change")
