@@ -84,6 +84,15 @@ class Walk:
 
         WebDriverWait(self.driver, 30).until(arrived)
 
+    def lines(self, css: str) -> list[int]:
+        """How many lines the text of each element ``css`` takes on the page."""
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map(c => {"
+            " const r = document.createRange(); r.selectNodeContents(c);"
+            " return r.getClientRects().length; });",
+            css,
+        )
+
     def text(self) -> str:
         return self.driver.find_element("tag name", "body").text
 
@@ -294,6 +303,8 @@ def step_disqualify_close_and_publish(w: Walk) -> None:
         "return [...document.querySelectorAll('div.audit tbody tr')]"
         ".map(r => [...r.cells].map(c => c.textContent));"
     )
+    # the times on one line, though the gold's entry has long checksums to show beside them
+    assert w.lines("div.audit tbody td:first-child") == [1] * len(log)
     assert [(who, what) for _, who, what, _ in log] == [
         ("organiser:Ada", a) for a in
         ("publish", "edit phase", "disqualify", "re-score", "gold-replace", "edit texts",
@@ -307,12 +318,7 @@ def step_the_board_shows_the_result(w: Walk) -> None:
     w.go("/organiser/campaigns/walk25/submissions")
     rows = w.driver.find_elements("css selector", "table tbody tr")
     assert len(rows) == 5  # web's three uploads, beta's two
-    lines = w.driver.execute_script(
-        "return [...document.querySelectorAll('tbody tr td:first-child')].map(c => {"
-        " const r = document.createRange(); r.selectNodeContents(c);"
-        " return r.getClientRects().length; });"
-    )
-    assert lines == [1] * 5  # the time received on one line, not broken at its space
+    assert w.lines("tbody tr td:first-child") == [1] * 5  # the time received: one line
     w.shot("console-submissions")
     w.go("/campaigns/walk25/phases/test")
     cells = w.driver.execute_script(

@@ -384,7 +384,7 @@ def audit_html(log: Sequence[AuditEntry]) -> str:
         return "<p>No change since the campaign was created.</p>"
     rows = [
         [
-            escape(f"{e.at:%Y-%m-%d %H:%M:%S}"),
+            Cell(escape(f"{e.at:%Y-%m-%d %H:%M:%S}"), classes="when"),  # on one line
             escape(e.actor),
             escape(e.action),
             escape(detail_text(e.detail)),
