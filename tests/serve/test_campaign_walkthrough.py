@@ -305,6 +305,7 @@ def step_disqualify_close_and_publish(w: Walk) -> None:
     )
     # the times on one line, though the gold's entry has long checksums to show beside them
     assert w.lines("div.audit tbody td:first-child") == [1] * len(log)
+    assert w.lines("div.audit tbody td:nth-child(3)") == [1] * len(log)  # the action too
     assert [(who, what) for _, who, what, _ in log] == [
         ("organiser:Ada", a) for a in
         ("publish", "edit phase", "disqualify", "re-score", "gold-replace", "edit texts",

@@ -384,9 +384,10 @@ def audit_html(log: Sequence[AuditEntry]) -> str:
         return "<p>No change since the campaign was created.</p>"
     rows = [
         [
-            Cell(escape(f"{e.at:%Y-%m-%d %H:%M:%S}"), classes="when"),  # on one line
+            # the time and the action on one line each ("when": the style's nowrap cells)
+            Cell(escape(f"{e.at:%Y-%m-%d %H:%M:%S}"), classes="when"),
             escape(e.actor),
-            escape(e.action),
+            Cell(escape(e.action), classes="when"),
             escape(detail_text(e.detail)),
         ]
         for e in log
