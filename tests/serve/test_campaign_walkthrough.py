@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -314,14 +315,23 @@ def step_disqualify_close_and_publish(w: Walk) -> None:
 
 
 def step_the_board_shows_the_result(w: Walk) -> None:
-    """The public board: web's run 1 and beta's runs ranked by scipy's figures, web's run 2
-    under Not ranked with its reason; the submissions page lists all five uploads."""
+    """The public board, once its rank tiers are computed: web's run 1 and beta's runs ranked
+    by scipy's figures, web's run 2 under Not ranked with its reason; the submissions page
+    lists all five uploads."""
     w.go("/organiser/campaigns/walk25/submissions")
     rows = w.driver.find_elements("css selector", "table tbody tr")
     assert len(rows) == 5  # web's three uploads, beta's two
     assert w.lines("tbody tr td:first-child") == [1] * 5  # the time received: one line
     w.shot("console-submissions")
-    w.go("/campaigns/walk25/phases/test")
+    heads: list[str] = []
+    for _ in range(240):  # the tiers are computed in the background: reload until shown
+        w.go("/campaigns/walk25/phases/test")
+        shown = w.driver.find_elements("css selector", "table.board thead th")
+        heads = [h.text.rstrip(" ↕▲▼") for h in shown]
+        if "tier" in heads:
+            break
+        time.sleep(0.5)
+    assert heads[:4] == ["rank", "system", "mc30", "sum"] and "tier" in heads, heads
     cells = w.driver.execute_script(
         "return [...document.querySelectorAll('table.board tbody tr')]"
         ".map(r => [...r.cells].map(c => c.textContent));"
