@@ -227,7 +227,11 @@ def step_team_registers_and_uploads(w: Walk) -> None:
 
 # added when the private branch lands
 def step_team_picks_its_final_runs(w: Walk | None) -> None:
-    """The team picks run 1 as its final run, before the deadline (part private)."""
+    """The team picks run 1 as its final run, before the deadline (part private, merged
+    into main as this branch ended). Its form (``form.finals`` on the team's *my
+    submissions* page) is shown only for a split phase (``public_share`` in the campaign
+    file), whose board then scores the public share and shows no rank tiers; the walk's
+    phase, the checks of the board and the wait for its tiers change with it."""
     pytest.skip("added when the private branch lands: the team picks its final runs")
 
 
