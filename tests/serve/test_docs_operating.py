@@ -1,6 +1,8 @@
 """docs/operating-a-server.md, run as written: a backup of a running server (SQLite, and
-PostgreSQL where a server is given), restored and started; the uploads recorded before the
-backup are all there, byte for byte, and the stamps still match."""
+PostgreSQL where a server is given), restored into a fresh folder (and a fresh database) and
+started; the uploads recorded before the backup are all there, byte for byte, the stamps still
+match, and the leaderboard (every cell of its page, and the JSON API's answer, rank tiers
+included) equals the one the live server showed, whose scores are scipy's."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 
 import readme_text
 from serve_kit import free_port, pair_file
+from test_deploy import wait_serving
 from test_serve_security import CliServer, auth, wait_for
 
 pytest.importorskip("fastapi")
@@ -40,30 +43,63 @@ def environment(**extra: str) -> dict[str, str]:
     return env
 
 
-def restored(block_line: str, cwd: Path, env: dict[str, str], token: str) -> list[dict]:
-    """Start the restored server as the page's last line does; the team's submissions."""
+BOARD = "/campaigns/live25/phases/now"  # the live campaign's leaderboard page
+
+
+def boards(http: httpx.Client) -> tuple[list[list[str]], dict]:
+    """The live campaign's leaderboard as its page shows it (every cell of the table, head
+    included) and as the JSON API answers it."""
+    import re
+    from html import unescape
+
+    page = http.get(BOARD).text
+    table = re.search(r'<table class="[^"]*\bboard\b.*?</table>', page, flags=re.S)
+    assert table, page[:2000]
+    cells = [
+        [unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(
+            r"<t[hd][^>]*>(.*?)</t[hd]>", row, flags=re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(0), flags=re.S)
+    ]  # fmt: skip
+    answer = http.get(f"/api{BOARD}/leaderboard")
+    assert answer.status_code == 200, answer.text
+    return cells, answer.json()
+
+
+def tiered_boards(http: httpx.Client) -> tuple[list[list[str]], dict]:
+    """The leaderboard (:func:`boards`) once its rank tiers are shown: the server computes
+    them in the background from the runs' per-item files and shows the strict board until
+    then, so a restored server shows them only if it has every run's items."""
+    found: list[tuple[list[list[str]], dict]] = []
+
+    def tiered() -> bool:
+        found[:] = [boards(http)]
+        return "tier" in found[0][0][0]
+
+    wait_for(tiered, "the board's rank tiers", seconds=120)
+    return found[0]
+
+
+def restored(
+    block_line: str, cwd: Path, env: dict[str, str], token: str
+) -> tuple[list[dict], tuple[list[list[str]], dict]]:
+    """Start the restored server as the page's last line does; the team's submissions and
+    the leaderboard (:func:`boards`)."""
     port = free_port()
     line = block_line.replace("--port 8000", f"--port {port}")
-    process = subprocess.Popen(
-        ["bash", "-c", line], cwd=cwd, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
+    log = cwd / f"restored-{port}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            ["bash", "-c", line], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"the restored server exited: {process.stderr.read()}")
-        try:
-            return httpx.get(base + "/", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
-
     try:
-        wait_for(up, "the restored server")
-        return httpx.get(base + "/api/submissions", headers=auth(token), timeout=30).json()
+        wait_serving(process, base + "/", log, "the restored server")
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as http:
+            return http.get("/api/submissions", headers=auth(token)).json(), tiered_boards(http)
     finally:
         os.killpg(process.pid, 15)
-        process.communicate(timeout=30)
+        process.wait(timeout=30)
 
 
 def team_with_upload(http: httpx.Client, team: str, data: bytes) -> tuple[str, dict]:
@@ -73,6 +109,31 @@ def team_with_upload(http: httpx.Client, team: str, data: bytes) -> tuple[str, d
     r = http.post("/api/phases/now/submissions", params=params, content=data, headers=auth(token))
     assert r.status_code == 201, r.text
     return token, r.json()
+
+
+def a_board(http: httpx.Client, mc30: list, seeds: range) -> dict[str, float]:
+    """Teams beta, gamma, … with one mc30 run each (seeded scores), ranked on the live board;
+    each run's Spearman's rho by scipy, by the board's system name."""
+    from scipy.stats import spearmanr
+
+    expected = {}
+    for k, seed in enumerate(seeds):
+        team = f"team{k}"
+        data, scores = pair_file(mc30, seed)
+        _, answer = team_with_upload(http, team, data)
+        rho = spearmanr([g for *_, g in mc30], scores).statistic
+        expected[f"{team} run {answer['run']}"] = float(rho)
+    return expected
+
+
+def check_board(shown: tuple[list[list[str]], dict], expected: dict[str, float]) -> None:
+    """The board (:func:`boards`) ranks every run of ``expected`` with scipy's figure."""
+    cells, answer = shown
+    head, *rows = cells
+    system, score = head.index("system"), next(i for i, h in enumerate(head) if "mc30" in h)
+    shown = {r[system]: r[score] for r in rows}
+    assert {s: shown.get(s) for s in expected} == {s: f"{r:.4f}" for s, r in expected.items()}
+    assert len(answer["rows"]) == len(rows)
 
 
 @pytest.mark.slow
@@ -88,14 +149,18 @@ def test_sqlite_backup_of_a_running_server_restores(tmp_path, mc30):
     with live.running() as http:
         token, answer = team_with_upload(http, "alpha", data)
         sid = answer["id"]
+        expected = a_board(http, mc30, range(10, 13))
+        before = tiered_boards(http)
         done = bash(lines[0], tmp_path, env)  # while the server runs
         assert done.returncode == 0, done.stderr
+    check_board(before, expected)
     backup = tmp_path / "backup" / "monday"
     assert (backup / "files" / "submissions" / sid / "upload").read_bytes() == data
     assert oct((backup / "serve.db").stat().st_mode & 0o777) == "0o600"
     assert not (backup / "files" / "server.lock").exists()
-    mine = restored(lines[1], tmp_path, env, token)
+    mine, after = restored(lines[1], tmp_path, env, token)
     assert [(m["id"], m["run"], m["sha256"]) for m in mine] == [(sid, 1, answer["sha256"])]
+    assert after == before  # the leaderboard, every cell of the page and of the API
 
 
 def test_postgres_backup_of_a_running_server_restores(tmp_path, mc30):
@@ -124,14 +189,18 @@ def test_postgres_backup_of_a_running_server_restores(tmp_path, mc30):
         with live.running() as http:
             token, answer = team_with_upload(http, "a", data)
             sid = answer["id"]
+            expected = a_board(http, mc30, range(20, 23))
+            before = tiered_boards(http)
             done = bash("\n".join(lines[:-1]), tmp_path, env)  # backup, restore the dump
             assert done.returncode == 0, done.stderr
+        check_board(before, expected)
         backup = tmp_path / "backup" / "monday"
         assert (backup / "files" / "submissions" / sid / "upload").read_bytes() == data
         assert "CREATE TABLE public.submission" in (backup / "serve.sql").read_text()
         env["SIMEVAL_SERVE_DB"] = f"{root}{name}_restored"
-        mine = restored(lines[-1], tmp_path, env, token)
+        mine, after = restored(lines[-1], tmp_path, env, token)
         assert [(m["id"], m["run"]) for m in mine] == [(sid, 1)]
+        assert after == before  # into a fresh database and folder, the same leaderboard
     finally:
         with psycopg.connect(base, autocommit=True) as con:
             for db in (name, f"{name}_restored"):

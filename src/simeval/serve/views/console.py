@@ -10,7 +10,7 @@ from typing import Any
 
 from simeval.report.format import html_text as escape
 from simeval.report.format import number
-from simeval.report.html_table import html_table
+from simeval.report.html_table import Cell, html_table
 from simeval.report.policy import SHORT
 from simeval.serve.db.models import AuditEntry
 from simeval.serve.service.console import (
@@ -219,7 +219,7 @@ def submissions_html(
     head += f" · {shown} submission(s)</p>"
     body = [
         [
-            escape(f"{r.received:%Y-%m-%d %H:%M:%S}"),
+            Cell(escape(f"{r.received:%Y-%m-%d %H:%M:%S}"), classes="when"),  # on one line
             *(escape(str(v)) for v in (r.team, r.phase, r.target, r.run or "–", r.status)),
             escape(r.file),
             f'<span class="{"error" if r.status != "scored" else ""}">{escape(r.scores)}</span>',
@@ -331,6 +331,8 @@ def campaign_html(
     )
     for p in c.phases:
         hidden = "; scores hidden until published" if p.hidden else ""
+        if p.hidden and p.published:
+            hidden = f"; hidden until its scores were published at {_when(p.published)}"
         parts.append(
             f"<h2>{escape(p.name)} <small>({escape(p.state(now))})</small></h2>"
             f"<p>{_when(p.opens)} – {_when(p.deadline)}; targets "
@@ -382,9 +384,10 @@ def audit_html(log: Sequence[AuditEntry]) -> str:
         return "<p>No change since the campaign was created.</p>"
     rows = [
         [
-            escape(f"{e.at:%Y-%m-%d %H:%M:%S}"),
+            # the time and the action on one line each ("when": the style's nowrap cells)
+            Cell(escape(f"{e.at:%Y-%m-%d %H:%M:%S}"), classes="when"),
             escape(e.actor),
-            escape(e.action),
+            Cell(escape(e.action), classes="when"),
             escape(detail_text(e.detail)),
         ]
         for e in log
@@ -404,7 +407,10 @@ def rescore_html(campaign: str, done: Rescore, csrf: str, offer_apply: bool = Tr
     )
     rows = [
         [escape(x) for x in (c.phase, c.system, c.target, c.benchmark, c.metric)]
-        + [escape(number(c.before, 6)), escape(number(c.after, 6)), escape(c.delta.strip(" ()"))]
+        + [
+            Cell(escape(text), classes="num")  # right-aligned, so the digits line up
+            for text in (number(c.before, 6), number(c.after, 6), c.delta.strip(" ()"))
+        ]
         for c in done.moved
     ]
     columns = ("phase", "system", "target", "benchmark", "metric", "before", "after", "change")

@@ -46,7 +46,7 @@ padding:.6rem .9rem;margin:1rem 0}
 .countdown strong{font-size:1.5rem;font-variant-numeric:tabular-nums;white-space:nowrap}
 .error{color:#a00;white-space:pre-wrap}
 .note{color:#555;font-size:.9em;max-width:48rem}code{background:#f4f4f4;padding:0 .2rem}
-form{margin:1rem 0}
+form{margin:1rem 0}td form{margin:0}
 @media (max-width:40rem){body{margin:.75rem auto;padding:0 .5rem}
 th,td{padding:.3rem .35rem}.countdown strong{font-size:1.25rem}}
 """

@@ -1,0 +1,397 @@
+"""A whole campaign in headless Chromium, on a real ``simeval serve run`` (SQLite and
+PostgreSQL): after ``simeval serve campaign`` and ``simeval serve organiser add`` (the only
+steps outside the browser), the organiser signs in, opens the phase, extends its deadline and
+sets terms; a team registers accepting the terms, uploads a bad file (and sees why it was
+refused) and two good ones (a second team uploads through the API); the organiser replaces the
+gold and sees every run's score before and after, disqualifies one run with a reason, closes
+the phase and publishes it; the public board then ranks the other runs with scipy's Spearman's
+rho on the new gold and lists the disqualified one with its reason. Every organiser page and
+the board are screenshotted at 1280 px (copied to SIMEVAL_SCREENSHOTS=DIR when set).
+
+One step belongs to a branch being built beside this one: the team's pick of its final runs.
+It is a step function of its own, skipped until that branch lands
+(:func:`test_the_steps_still_to_come` lists it)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+import warnings
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from scipy.stats import spearmanr
+
+from browser import chromium
+from serve_kit import bad_file, campaign_toml, gold, pair_file, phase_toml
+from test_serve_browser import wait_for
+from test_serve_security import CliServer
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("PIL.Image")  # the screenshots' pixels
+
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+WIDTH = 1280
+REASON = "used the test gold"
+TERMS = "Teams **must not** look at the test gold.\n\nOne fact sheet per team."
+
+
+@dataclass
+class Walk:
+    """What the steps share: the browser, the server, the files and what was seen."""
+
+    driver: Any
+    base: str
+    folder: Path
+    files: Path
+    shots: Path
+    db_kind: str
+    mc30: list[tuple[str, str, float]]
+    expected: dict[str, float] = field(default_factory=dict)  # system -> scipy's rho
+    scores: dict[str, list[float]] = field(default_factory=dict)  # system -> its file's
+    taken: list[Path] = field(default_factory=list)
+
+    def go(self, path: str) -> None:
+        self.driver.get(self.base + path)
+
+    def find(self, css: str) -> Any:
+        return wait_for(self.driver, css)
+
+    def submit(self, button: Any) -> None:
+        """Click a form's ``button`` and wait for the page it loads (the old page gone: its
+        elements, a message or a link, would otherwise be read as the answer's). The old page
+        is marked and the new one awaited by script: Chromium may answer a question about an
+        element of a page being left with an error instead of "stale"."""
+        from selenium.common.exceptions import WebDriverException
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        self.driver.execute_script("window.walkLeaving = true;")
+        button.click()
+
+        def arrived(driver: Any) -> bool:
+            try:
+                return driver.execute_script(
+                    "return !window.walkLeaving && document.readyState === 'complete';"
+                )
+            except WebDriverException:  # between the two pages
+                return False
+
+        WebDriverWait(self.driver, 30).until(arrived)
+
+    def lines(self, css: str) -> list[int]:
+        """How many lines the text of each element ``css`` takes on the page."""
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map(c => {"
+            " const r = document.createRange(); r.selectNodeContents(c);"
+            " return r.getClientRects().length; });",
+            css,
+        )
+
+    def text(self) -> str:
+        return self.driver.find_element("tag name", "body").text
+
+    def fill(self, form: Any, name: str, value: str) -> None:
+        box = form.find_element("name", name)
+        box.clear()
+        box.send_keys(value)
+
+    def shot(self, name: str, css: str | None = None) -> Path:
+        """The whole page in a window 1280 px wide (or the element ``css`` of it): saved,
+        checked to fit the width, kept."""
+        d = self.driver
+        d.set_window_size(WIDTH, 800)
+        inner = d.execute_script("return [window.innerWidth, window.innerHeight];")
+        height = d.execute_script("return document.documentElement.scrollHeight;")
+        d.set_window_size(2 * WIDTH - inner[0], min(int(height), 6000) + 800 - inner[1])
+        fits = d.execute_script(
+            "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;"
+        )
+        assert fits, f"{name}: the page is wider than {WIDTH} px"
+        path = self.shots / f"{self.db_kind}-{name}.png"
+        target = d.find_element("css selector", css) if css else d
+        assert (target.screenshot if css else d.save_screenshot)(str(path))
+        self.taken.append(path)
+        return path
+
+
+def spearman(pairs: list[tuple[str, str, float]], scores: list[float]) -> float:
+    return float(spearmanr([g for *_, g in pairs], scores).statistic)
+
+
+def cli(*args: str) -> str:
+    """A ``simeval`` command run in-process (typer's runner); what it printed."""
+    from typer.testing import CliRunner
+
+    from simeval.cli import app
+
+    done = CliRunner().invoke(app, list(args))
+    assert done.exit_code == 0, done.output
+    return done.output
+
+
+def step_organiser_signs_in(w: Walk, token: str) -> None:
+    w.go("/organiser")
+    form = w.find("form[action='/organiser/login']")
+    w.fill(form, "token", token)
+    w.submit(form.find_element("tag name", "button"))
+    w.find("a[href='/organiser/campaigns/walk25']")
+    assert "walk25" in w.text() and "test: not open yet" in w.text(), w.text()
+    w.shot("console-overview")
+
+
+def phase_form(w: Walk) -> Any:
+    w.go("/organiser/campaigns/walk25")
+    return w.find("form.phase[action='/organiser/campaigns/walk25/phases/test']")
+
+
+def step_open_the_phase_and_extend_it(w: Walk) -> None:
+    """The opening moved to now (the phase opens), then the deadline a day later."""
+    form = phase_form(w)
+    w.shot("console-campaign-before")
+    before = form.find_element("name", "deadline").get_attribute("value")
+    now = datetime.now(UTC).replace(microsecond=0)
+    w.fill(form, "opens", f"{now:{ISO}}")
+    w.submit(form.find_element("css selector", "button[value=save]"))
+    shown = w.find("p.countdown").text
+    assert shown.startswith("test: opens ") and f"→ {now:{ISO}}" in shown, shown
+    assert "(open)" in w.find("h2 small").text
+    form = w.find("form.phase")
+    later = datetime.strptime(before, ISO).replace(tzinfo=UTC) + timedelta(days=1)
+    w.fill(form, "deadline", f"{later:{ISO}}")
+    w.submit(form.find_element("css selector", "button[value=save]"))
+    assert w.find("p.countdown").text == f"test: deadline {before} → {later:{ISO}}"
+    w.shot("console-phase-form", "form.phase")
+
+
+def step_set_the_terms(w: Walk) -> None:
+    w.go("/organiser/campaigns/walk25")
+    form = w.find("form[action='/organiser/campaigns/walk25/texts']")
+    w.fill(form, "terms", TERMS)
+    w.submit(form.find_element("tag name", "button"))
+    assert w.find("p.countdown").text == "description and terms saved"
+
+
+def upload(w: Walk, path: Path) -> str:
+    """Upload ``path`` to mc30 from the campaign's page; the answer page's text."""
+    w.go("/campaigns/walk25")
+    form = w.find("form[action='/campaigns/walk25/phases/test/upload']")
+    form.find_element("css selector", "input[type=file]").send_keys(str(path))
+    w.submit(form.find_element("tag name", "button"))
+    w.find("a[href='/mine']")
+    return w.text()
+
+
+def step_team_registers_and_uploads(w: Walk) -> None:
+    """The terms shown and accepted; a refused file's reason shown, no run used; two runs."""
+    w.go("/campaigns/walk25")
+    assert "must not" in w.find("div.terms strong").text
+    form = w.find("form[action='/campaigns/walk25/register']")
+    w.fill(form, "team", "web")
+    form.find_element("name", "accept_terms").click()
+    w.submit(form.find_element("tag name", "button"))
+    w.find("code")
+    codes = [c.text for c in w.driver.find_elements("tag name", "code")]
+    assert [c[:3] for c in codes if c.startswith("st_")] == ["st_"], codes
+    said = upload(w, w.files / "bad.csv")
+    assert "Not accepted (no run used)" in said
+    assert w.find("p.error").text.startswith("bad.csv:4:")
+    for run, seed in ((1, 7), (2, 8)):
+        data, scores = pair_file(w.mc30, seed)
+        path = w.files / f"run{run}.csv"
+        path.write_bytes(data)
+        said = upload(w, path)
+        assert f"Received: run {run} of 2; scores hidden until published." in said, said
+        w.scores[f"web run {run}"] = scores
+        w.expected[f"web run {run}"] = spearman(w.mc30, scores)
+    # another team, through the API (simeval submit's way), for a board of more than one
+    with httpx.Client(base_url=w.base, trust_env=False, timeout=60) as http:
+        answer = http.post("/api/campaigns/walk25/teams", json={"team": "beta",
+                                                               "accept_terms": True})  # fmt: skip
+        assert answer.status_code == 201, answer.text
+        auth = {"authorization": f"Bearer {answer.json()['token']}"}
+        for seed in (11, 12):
+            data, scores = pair_file(w.mc30, seed)
+            r = http.post("/api/phases/test/submissions", content=data, headers=auth,
+                          params={"target": "mc30", "filename": "beta.csv"})  # fmt: skip
+            assert r.status_code == 201, r.text
+            w.scores[f"beta run {r.json()['run']}"] = scores
+            w.expected[f"beta run {r.json()['run']}"] = spearman(w.mc30, scores)
+
+
+# added when the private branch lands
+def step_team_picks_its_final_runs(w: Walk | None) -> None:
+    """The team picks run 1 as its final run, before the deadline (part private, merged
+    into main as this branch ended). Its form (``form.finals`` on the team's *my
+    submissions* page) is shown only for a split phase (``public_share`` in the campaign
+    file), whose board then scores the public share and shows no rank tiers; the walk's
+    phase, the checks of the board and the wait for its tiers change with it."""
+    pytest.skip("added when the private branch lands: the team picks its final runs")
+
+
+def step_organiser_replaces_gold_and_sees_the_rescored_board(w: Walk) -> None:
+    """The organiser replaces mc30's gold (the first pair's score corrected by hand, 3.92 ->
+    0.2) on the console; the moves table lists every run, before (the old gold) and after
+    (the new), each equal to scipy's; the board published later shows the new figures."""
+    fixed = [(a, b, 0.2 if i == 0 else g) for i, (a, b, g) in enumerate(w.mc30)]
+    path = w.files / "EN-MC-30-fixed.txt"
+    path.write_text("".join(f"{a}\t{b}\t{g}\n" for a, b, g in fixed), encoding="utf-8")
+    w.go("/organiser/campaigns/walk25")
+    form = w.find("form[action='/organiser/campaigns/walk25/gold']")
+    form.find_element("css selector", "input[type=file]").send_keys(str(path))
+    w.submit(form.find_element("css selector", "button[value=apply]"))
+    assert "The gold of mc30 replaced" in w.text(), w.text()
+    moved = w.driver.execute_script(
+        "return [...document.querySelectorAll('table tbody tr')]"
+        ".map(r => [...r.cells].map(c => c.textContent));"
+    )
+    after = {system: spearman(fixed, scores) for system, scores in w.scores.items()}
+    shown = {c[1]: (float(c[5]), float(c[6])) for c in moved}  # six decimals shown
+    assert sorted(shown) == sorted(w.scores)
+    for system, (before, now) in shown.items():
+        assert before == pytest.approx(w.expected[system], abs=1e-6), system
+        assert now == pytest.approx(after[system], abs=1e-6), system
+    aligned = w.driver.execute_script(
+        "return [...document.querySelectorAll('table tbody td:nth-child(n+6)')]"
+        ".map(c => getComputedStyle(c).textAlign);"
+    )
+    assert set(aligned) == {"right"}, aligned  # the figures' digits line up
+    w.shot("console-gold-replaced")
+    w.expected.update(after)
+
+
+PENDING = (step_team_picks_its_final_runs,)
+
+
+def pending(step: Any, w: Walk) -> None:
+    """Run a step still to come: its skip is a warning and the walk goes on."""
+    try:
+        step(w)
+    except pytest.skip.Exception as skipped:
+        warnings.warn(f"{step.__name__}: {skipped.msg}", stacklevel=2)
+
+
+def step_disqualify_close_and_publish(w: Walk) -> None:
+    """Run 2 disqualified with a reason (listed on the console), the phase closed now, and
+    its results published."""
+    w.go("/organiser/campaigns/walk25")
+    w.find("details summary").click()
+    form = w.find("form[action='/organiser/campaigns/walk25/phases/test/runs']")
+    w.fill(form, "team", "web")
+    w.fill(form, "run", "2")
+    w.fill(form, "reason", REASON)
+    w.submit(form.find_element("tag name", "button"))
+    assert w.find("p.countdown").text == "web run 2: disqualified"
+    assert w.find("ul.excluded li").text.startswith(f"web run 2: disqualified — {REASON}")
+    w.submit(w.find("form.phase button[value=close]"))
+    assert w.find("p.countdown").text.startswith("test: deadline ")
+    w.submit(w.find("form.phase button[value=publish]"))
+    assert w.find("p.countdown").text == "test: published"
+    said = w.find("h2 + p").text  # the phase's paragraph: no longer "hidden until published"
+    assert "scores hidden until published" not in said, said
+    assert re.search(r"; hidden until its scores were published at [\d-]+ [\d:]+ UTC;", said)
+    # each team's buttons on its row's line (a form in a cell once had the page's margins)
+    offsets = w.driver.execute_script(
+        "return [...document.querySelectorAll('td form button')].map(b =>"
+        " b.getBoundingClientRect().top - b.closest('td').getBoundingClientRect().top);"
+    )
+    assert offsets and max(offsets) < 12, offsets
+    w.shot("console-campaign")
+    w.shot("console-audit-log", "div.audit")
+    log = w.driver.execute_script(
+        "return [...document.querySelectorAll('div.audit tbody tr')]"
+        ".map(r => [...r.cells].map(c => c.textContent));"
+    )
+    # the times on one line, though the gold's entry has long checksums to show beside them
+    assert w.lines("div.audit tbody td:first-child") == [1] * len(log)
+    assert w.lines("div.audit tbody td:nth-child(3)") == [1] * len(log)  # the action too
+    assert [(who, what) for _, who, what, _ in log] == [
+        ("organiser:Ada", a) for a in
+        ("publish", "edit phase", "disqualify", "re-score", "gold-replace", "edit texts",
+         "edit phase", "edit phase")
+    ], log  # fmt: skip
+
+
+def step_the_board_shows_the_result(w: Walk) -> None:
+    """The public board, once its rank tiers are computed: web's run 1 and beta's runs ranked
+    by scipy's figures, web's run 2 under Not ranked with its reason; the submissions page
+    lists all five uploads."""
+    w.go("/organiser/campaigns/walk25/submissions")
+    rows = w.driver.find_elements("css selector", "table tbody tr")
+    assert len(rows) == 5  # web's three uploads, beta's two
+    assert w.lines("tbody tr td:first-child") == [1] * 5  # the time received: one line
+    w.shot("console-submissions")
+    heads: list[str] = []
+    for _ in range(240):  # the tiers are computed in the background: reload until shown
+        w.go("/campaigns/walk25/phases/test")
+        shown = w.driver.find_elements("css selector", "table.board thead th")
+        heads = [h.text.rstrip(" ↕▲▼") for h in shown]
+        if "tier" in heads:
+            break
+        time.sleep(0.5)
+    assert heads[:4] == ["rank", "system", "mc30", "sum"] and "tier" in heads, heads
+    cells = w.driver.execute_script(
+        "return [...document.querySelectorAll('table.board tbody tr')]"
+        ".map(r => [...r.cells].map(c => c.textContent));"
+    )
+    ranked = sorted(((s, r) for s, r in w.expected.items() if s != "web run 2"),
+                    key=lambda x: -x[1])  # fmt: skip
+    assert [c[:3] for c in cells] == [[str(k), s, f"{r:.4f}"] for k, (s, r) in enumerate(ranked, 1)]
+    assert w.find("ul.excluded li").text == f"web run 2: disqualified — {REASON}"
+    w.shot("board")
+
+
+@pytest.mark.slow
+def test_a_whole_campaign_in_the_browser(serve_db: str, data_dir: Path, tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    folder = tmp_path / "srv"
+    campaign = tmp_path / "walk25.toml"
+    test = phase_toml("test", ["mc30"], now + timedelta(days=1), now + timedelta(days=2),
+                      max_bytes=100_000, hidden=True)  # fmt: skip
+    campaign.write_text(campaign_toml("walk25", test, title="Walk-through 2025"), "utf-8")
+    cli("serve", "campaign", str(folder), str(campaign), "--db", serve_db)
+    printed = cli("serve", "organiser", "add", str(folder), "Ada", "--db", serve_db)
+    (token,) = [t for t in printed.split() if t.startswith("so_")]
+    mc30 = gold(data_dir / "mc30" / "EN-MC-30.txt")
+    files, shots = tmp_path / "files", tmp_path / "shots"
+    files.mkdir()
+    shots.mkdir()
+    (files / "bad.csv").write_bytes(bad_file(mc30))
+    server = CliServer(folder, serve_db, tmp_path / "server.log")
+    driver = chromium(WIDTH, 900)
+    kind = "sqlite" if serve_db.startswith("sqlite") else "postgres"
+    try:
+        with server.running():
+            w = Walk(driver, server.base, folder, files, shots, kind, mc30)
+            step_organiser_signs_in(w, token)
+            step_open_the_phase_and_extend_it(w)
+            step_set_the_terms(w)
+            step_team_registers_and_uploads(w)
+            pending(step_team_picks_its_final_runs, w)
+            step_organiser_replaces_gold_and_sees_the_rescored_board(w)
+            step_disqualify_close_and_publish(w)
+            step_the_board_shows_the_result(w)
+    finally:
+        driver.quit()
+    keep = os.environ.get("SIMEVAL_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        for shot in w.taken:
+            shutil.copy(shot, Path(keep) / shot.name)
+    from PIL import Image
+
+    for shot in w.taken:
+        colours = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 24)
+        assert len(colours) > 50, shot.name  # text drawn, not a blank page
+
+
+@pytest.mark.parametrize("step", PENDING, ids=lambda s: s.__name__)
+def test_the_steps_still_to_come(step: Any) -> None:
+    """Skipped, with what each will check, until its branch lands."""
+    step(None)
