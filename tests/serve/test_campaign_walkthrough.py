@@ -8,9 +8,10 @@ the phase and publishes it; the public board then ranks the other runs with scip
 rho on the new gold and lists the disqualified one with its reason. Every organiser page and
 the board are screenshotted at 1280 px (copied to SIMEVAL_SCREENSHOTS=DIR when set).
 
-One step belongs to a branch being built beside this one: the team's pick of its final runs.
-It is a step function of its own, skipped until that branch lands
-(:func:`test_the_steps_still_to_come` lists it)."""
+The campaign has a second phase, ``final``: a Kaggle-style split phase on yp130 (half its pairs
+scored live, one final run per team), where the team uploads two runs from the page, sees their
+public scores (scipy's over the public pairs the server's recorded seed draws) and picks its
+first run as its final one on its *my submissions* page."""
 
 from __future__ import annotations
 
@@ -18,18 +19,19 @@ import os
 import re
 import shutil
 import time
-import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
 from browser import chromium
 from serve_kit import bad_file, campaign_toml, gold, pair_file, phase_toml
+from split_kit import YP130, drawn_public
 from test_serve_browser import wait_for
 from test_serve_security import CliServer
 
@@ -40,6 +42,10 @@ pytest.importorskip("PIL.Image")  # the screenshots' pixels
 ISO = "%Y-%m-%dT%H:%M:%SZ"
 WIDTH = 1280
 REASON = "used the test gold"
+TEST_FORM = "form.phase[action='/organiser/campaigns/walk25/phases/test']"
+TEST_HEADING = "//h2[starts-with(normalize-space(), 'test (')]"  # the test phase's, on the console
+TEST_PARAGRAPH = f"{TEST_HEADING}/following-sibling::p[1]"
+FINAL_SHARE = 0.5  # of yp130's pairs scored live in the phase final (verbs: none in mc30)
 TERMS = "Teams **must not** look at the test gold.\n\nOne fact sheet per team."
 
 
@@ -54,6 +60,8 @@ class Walk:
     shots: Path
     db_kind: str
     mc30: list[tuple[str, str, float]]
+    yp130: list[tuple[str, str, float]] = field(default_factory=list)
+    db_url: str = ""
     expected: dict[str, float] = field(default_factory=dict)  # system -> scipy's rho
     scores: dict[str, list[float]] = field(default_factory=dict)  # system -> its file's
     taken: list[Path] = field(default_factory=list)
@@ -148,7 +156,7 @@ def step_organiser_signs_in(w: Walk, token: str) -> None:
 
 def phase_form(w: Walk) -> Any:
     w.go("/organiser/campaigns/walk25")
-    return w.find("form.phase[action='/organiser/campaigns/walk25/phases/test']")
+    return w.find(TEST_FORM)
 
 
 def step_open_the_phase_and_extend_it(w: Walk) -> None:
@@ -161,13 +169,13 @@ def step_open_the_phase_and_extend_it(w: Walk) -> None:
     w.submit(form.find_element("css selector", "button[value=save]"))
     shown = w.find("p.countdown").text
     assert shown.startswith("test: opens ") and f"→ {now:{ISO}}" in shown, shown
-    assert "(open)" in w.find("h2 small").text
-    form = w.find("form.phase")
+    assert "(open)" in w.driver.find_element("xpath", f"{TEST_HEADING}/small").text
+    form = w.find(TEST_FORM)
     later = datetime.strptime(before, ISO).replace(tzinfo=UTC) + timedelta(days=1)
     w.fill(form, "deadline", f"{later:{ISO}}")
     w.submit(form.find_element("css selector", "button[value=save]"))
     assert w.find("p.countdown").text == f"test: deadline {before} → {later:{ISO}}"
-    w.shot("console-phase-form", "form.phase")
+    w.shot("console-phase-form", TEST_FORM)
 
 
 def step_set_the_terms(w: Walk) -> None:
@@ -178,10 +186,10 @@ def step_set_the_terms(w: Walk) -> None:
     assert w.find("p.countdown").text == "description and terms saved"
 
 
-def upload(w: Walk, path: Path) -> str:
-    """Upload ``path`` to mc30 from the campaign's page; the answer page's text."""
+def upload(w: Walk, path: Path, phase: str = "test") -> str:
+    """Upload ``path`` to ``phase`` from the campaign's page; the answer page's text."""
     w.go("/campaigns/walk25")
-    form = w.find("form[action='/campaigns/walk25/phases/test/upload']")
+    form = w.find(f"form[action='/campaigns/walk25/phases/{phase}/upload']")
     form.find_element("css selector", "input[type=file]").send_keys(str(path))
     w.submit(form.find_element("tag name", "button"))
     w.find("a[href='/mine']")
@@ -225,14 +233,52 @@ def step_team_registers_and_uploads(w: Walk) -> None:
             w.expected[f"beta run {r.json()['run']}"] = spearman(w.mc30, scores)
 
 
-# added when the private branch lands
-def step_team_picks_its_final_runs(w: Walk | None) -> None:
-    """The team picks run 1 as its final run, before the deadline (part private, merged
-    into main as this branch ended). Its form (``form.finals`` on the team's *my
-    submissions* page) is shown only for a split phase (``public_share`` in the campaign
-    file), whose board then scores the public share and shows no rank tiers; the walk's
-    phase, the checks of the board and the wait for its tiers change with it."""
-    pytest.skip("added when the private branch lands: the team picks its final runs")
+def public_pairs(w: Walk, share: float) -> np.ndarray:
+    """Which of yp130's pairs the ``final`` phase scores live, drawn by the test from the seed
+    the server recorded (the organiser's to read, never shown to teams), by the rule the
+    shared-task guide states (:func:`split_kit.drawn_public`)."""
+    from sqlalchemy import create_engine, select
+
+    from simeval.serve.db.models import Phase
+
+    engine = create_engine(w.db_url)
+    with engine.connect() as connection:
+        seed = connection.execute(select(Phase.split_seed).where(Phase.name == "final")).scalar()
+    engine.dispose()
+    return drawn_public(str(seed), w.yp130, share)
+
+
+def step_team_picks_its_final_runs(w: Walk) -> None:
+    """In the split phase ``final`` web uploads two runs from the page, each answered with its
+    public score (scipy's over the public pairs) and no other; on its page its last run is
+    final by default, and it picks run 1 instead."""
+    public = public_pairs(w, FINAL_SHARE)
+    gold_scores = np.array([g for *_, g in w.yp130])
+    assert 0 < public.sum() < len(w.yp130)
+    for run, seed in ((1, 21), (2, 22)):
+        data, scores = pair_file(w.yp130, seed)
+        path = w.files / f"final{run}.csv"
+        path.write_bytes(data)
+        said = upload(w, path, "final")
+        rho = spearmanr(gold_scores[public], np.array(scores)[public]).statistic
+        assert f"public spearman {rho:.4f}" in said, said
+        whole = spearman(w.yp130, scores)
+        assert f"{whole:.4f}" not in said  # the score over every pair is not shown
+    w.go("/mine")
+    w.find("form.finals")
+    assert "Final: run 2 (your last 1 (the default))." in w.text(), w.text()
+    boxes = {
+        b.get_attribute("name"): b
+        for b in w.driver.find_elements("css selector", "form.finals input[type=checkbox]")
+    }
+    assert [n for n, b in boxes.items() if b.is_selected()] == ["run-2"]  # fmt: skip
+    boxes["run-2"].click()
+    boxes["run-1"].click()
+    w.submit(w.find("form.finals button"))
+    assert "Final: run 1 (picked by your team)." in w.text(), w.text()
+    checked = w.driver.find_elements("css selector", "form.finals input:checked")
+    assert [b.get_attribute("name") for b in checked] == ["run-1"]
+    w.shot("team-final-runs")
 
 
 def step_organiser_replaces_gold_and_sees_the_rescored_board(w: Walk) -> None:
@@ -244,6 +290,9 @@ def step_organiser_replaces_gold_and_sees_the_rescored_board(w: Walk) -> None:
     path.write_text("".join(f"{a}\t{b}\t{g}\n" for a, b, g in fixed), encoding="utf-8")
     w.go("/organiser/campaigns/walk25")
     form = w.find("form[action='/organiser/campaigns/walk25/gold']")
+    from selenium.webdriver.support.ui import Select
+
+    Select(form.find_element("name", "benchmark")).select_by_visible_text("mc30")
     form.find_element("css selector", "input[type=file]").send_keys(str(path))
     w.submit(form.find_element("css selector", "button[value=apply]"))
     assert "The gold of mc30 replaced" in w.text(), w.text()
@@ -266,34 +315,23 @@ def step_organiser_replaces_gold_and_sees_the_rescored_board(w: Walk) -> None:
     w.expected.update(after)
 
 
-PENDING = (step_team_picks_its_final_runs,)
-
-
-def pending(step: Any, w: Walk) -> None:
-    """Run a step still to come: its skip is a warning and the walk goes on."""
-    try:
-        step(w)
-    except pytest.skip.Exception as skipped:
-        warnings.warn(f"{step.__name__}: {skipped.msg}", stacklevel=2)
-
-
 def step_disqualify_close_and_publish(w: Walk) -> None:
     """Run 2 disqualified with a reason (listed on the console), the phase closed now, and
     its results published."""
     w.go("/organiser/campaigns/walk25")
-    w.find("details summary").click()
     form = w.find("form[action='/organiser/campaigns/walk25/phases/test/runs']")
+    form.find_element("xpath", "./ancestor::details/summary").click()  # the test phase's
     w.fill(form, "team", "web")
     w.fill(form, "run", "2")
     w.fill(form, "reason", REASON)
     w.submit(form.find_element("tag name", "button"))
     assert w.find("p.countdown").text == "web run 2: disqualified"
     assert w.find("ul.excluded li").text.startswith(f"web run 2: disqualified — {REASON}")
-    w.submit(w.find("form.phase button[value=close]"))
+    w.submit(w.find(f"{TEST_FORM} button[value=close]"))
     assert w.find("p.countdown").text.startswith("test: deadline ")
-    w.submit(w.find("form.phase button[value=publish]"))
+    w.submit(w.find(f"{TEST_FORM} button[value=publish]"))
     assert w.find("p.countdown").text == "test: published"
-    said = w.find("h2 + p").text  # the phase's paragraph: no longer "hidden until published"
+    said = w.driver.find_element("xpath", TEST_PARAGRAPH).text  # no longer "hidden until …"
     assert "scores hidden until published" not in said, said
     assert re.search(r"; hidden until its scores were published at [\d-]+ [\d:]+ UTC;", said)
     # each team's buttons on its row's line (a form in a cell once had the page's margins)
@@ -324,8 +362,8 @@ def step_the_board_shows_the_result(w: Walk) -> None:
     lists all five uploads."""
     w.go("/organiser/campaigns/walk25/submissions")
     rows = w.driver.find_elements("css selector", "table tbody tr")
-    assert len(rows) == 5  # web's three uploads, beta's two
-    assert w.lines("tbody tr td:first-child") == [1] * 5  # the time received: one line
+    assert len(rows) == 7  # web's three uploads to test and two to final, beta's two
+    assert w.lines("tbody tr td:first-child") == [1] * 7  # the time received: one line
     w.shot("console-submissions")
     heads: list[str] = []
     for _ in range(240):  # the tiers are computed in the background: reload until shown
@@ -354,7 +392,9 @@ def test_a_whole_campaign_in_the_browser(serve_db: str, data_dir: Path, tmp_path
     campaign = tmp_path / "walk25.toml"
     test = phase_toml("test", ["mc30"], now + timedelta(days=1), now + timedelta(days=2),
                       max_bytes=100_000, hidden=True)  # fmt: skip
-    campaign.write_text(campaign_toml("walk25", test, title="Walk-through 2025"), "utf-8")
+    final = phase_toml("final", ["yp130"], now - timedelta(hours=1), now + timedelta(days=2),
+                       runs=2) + f"public_share = {FINAL_SHARE}\nfinal_runs = 1\n"  # fmt: skip
+    campaign.write_text(campaign_toml("walk25", test + final, title="Walk-through 2025"), "utf-8")
     cli("serve", "campaign", str(folder), str(campaign), "--db", serve_db)
     printed = cli("serve", "organiser", "add", str(folder), "Ada", "--db", serve_db)
     (token,) = [t for t in printed.split() if t.startswith("so_")]
@@ -368,12 +408,13 @@ def test_a_whole_campaign_in_the_browser(serve_db: str, data_dir: Path, tmp_path
     kind = "sqlite" if serve_db.startswith("sqlite") else "postgres"
     try:
         with server.running():
-            w = Walk(driver, server.base, folder, files, shots, kind, mc30)
+            w = Walk(driver, server.base, folder, files, shots, kind, mc30,
+                     gold(data_dir / YP130), serve_db)  # fmt: skip
             step_organiser_signs_in(w, token)
             step_open_the_phase_and_extend_it(w)
             step_set_the_terms(w)
             step_team_registers_and_uploads(w)
-            pending(step_team_picks_its_final_runs, w)
+            step_team_picks_its_final_runs(w)
             step_organiser_replaces_gold_and_sees_the_rescored_board(w)
             step_disqualify_close_and_publish(w)
             step_the_board_shows_the_result(w)
@@ -389,9 +430,3 @@ def test_a_whole_campaign_in_the_browser(serve_db: str, data_dir: Path, tmp_path
     for shot in w.taken:
         colours = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 24)
         assert len(colours) > 50, shot.name  # text drawn, not a blank page
-
-
-@pytest.mark.parametrize("step", PENDING, ids=lambda s: s.__name__)
-def test_the_steps_still_to_come(step: Any) -> None:
-    """Skipped, with what each will check, until its branch lands."""
-    step(None)
