@@ -30,9 +30,10 @@ from serve_kit import free_port
 pytest.importorskip("fastapi")
 
 SECTION = readme_text.section("## Run a shared task")
-(CAMPAIGN,) = readme_text.blocks(SECTION, "toml")
-# the curl upload's block is run by tests/serve/test_docs_upload_curl.py, the export for the
-# overview paper's by tests/serve/test_export_paper.py
+# the split phase's block is read by tests/serve/test_public_private.py, the curl upload's
+# block run by tests/serve/test_docs_upload_curl.py, the export for the overview paper's by
+# tests/serve/test_export_paper.py
+CAMPAIGN, _SPLIT = readme_text.blocks(SECTION, "toml")
 ORGANISER, PARTICIPANT, _CURL, AFTER, _PAPER, POSTGRES = readme_text.blocks(SECTION, "bash")
 BIN = Path(sys.executable).parent
 
