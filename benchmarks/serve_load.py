@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import csv
 import hashlib
@@ -67,19 +68,28 @@ class Answer:
     run: int | None = None
 
 
-class RusseFiles:
-    """Files of RUSSE size: test.csv's 14,835 lines (word1,word2,sim) with seeded random
-    scores; a pair that test.csv gives twice (55 do) gets the same score both times."""
+class PairFiles:
+    """Files of a pair benchmark's size: every pair of its file (word1,word2,sim) with seeded
+    random scores; a pair that the file gives twice (55 of RUSSE's test.csv do) gets the same
+    score both times."""
 
-    def __init__(self, test_csv: Path) -> None:
-        with test_csv.open(encoding="utf-8", newline="") as f:
-            pairs = [(a, b) for a, b, *_ in list(csv.reader(f))[1:]]
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
         first = {p: i for i, p in enumerate(dict.fromkeys(pairs))}
         self.unique = len(first)
+        self.lines = len(pairs)
         self.index = [first[p] for p in pairs]
         text = io.StringIO()
         csv.writer(text, lineterminator="\n").writerows((a, b, "") for a, b in pairs)
         self.prefixes = text.getvalue().splitlines()  # "word1,word2," as csv writes them
+
+    @classmethod
+    def of(cls, path: Path) -> PairFiles:
+        """The pairs of a gold file with a header line: comma-separated (RUSSE's test.csv) or
+        tab-separated (the English word sets)."""
+        with path.open(encoding="utf-8", newline="") as f:
+            delimiter = "\t" if "\t" in f.readline() else ","
+            f.seek(0)
+            return cls([(a, b) for a, b, *_ in list(csv.reader(f, delimiter=delimiter))[1:]])
 
     def file(self, seed: int) -> bytes:
         rng = np.random.default_rng(seed)
@@ -95,12 +105,12 @@ class RusseFiles:
                 (folder / f"team{i}-{k}.csv").write_bytes(self.file(i * uploads + k))
 
 
-def campaign_text(runs: int, now: datetime) -> str:
+def campaign_text(runs: int, now: datetime, target: str = TARGET) -> str:
     return f"""name = "{CAMPAIGN}"
 title = "Load test"
 [[phase]]
 name = "{PHASE}"
-targets = ["{TARGET}"]
+targets = ["{target}"]
 opens = {(now - timedelta(hours=1)).isoformat()}
 deadline = {(now + timedelta(days=1)).isoformat()}
 runs = {runs}
@@ -168,14 +178,14 @@ async def load(url: str, files: dict[str, list[Path]]) -> tuple[list[Answer], fl
         return list(answers), time.perf_counter() - began
 
 
-def offline(paths: list[Path]) -> tuple[float, dict[str, dict[str, float]]]:
+def offline(paths: list[Path], name: str = TARGET) -> tuple[float, dict[str, dict[str, float]]]:
     """Seconds to score ``paths`` with :func:`simeval.api.score` one after another in this
     process (the target loaded once, as the server does), and each file's main scores by
     benchmark."""
     from simeval.api import load_target, score
 
     began = time.perf_counter()
-    target = load_target(TARGET)
+    target = load_target(name)
     scores = {p.name: {r.benchmark: r.score for r in score(target, p)} for p in paths}
     return time.perf_counter() - began, scores
 
@@ -195,9 +205,12 @@ def check_answers(answers: list[Answer], runs: int, uploads: int) -> list[str]:
     return problems
 
 
-def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list[str]:
+def check_stored(
+    answers: list[Answer], db: str, files: Path, runs: int, ignore: str | None = None
+) -> list[str]:
     """Every 201 has exactly one row, with the sent file's sha256, its team and run; every row
-    one stored file with that sha256; nothing else stored; runs 1…R per team."""
+    one stored file with that sha256; nothing else stored; runs 1…R per team. ``ignore``: the
+    rows of teams whose names start with it (written without an upload) are left out."""
     from sqlalchemy import select
 
     from simeval.serve.db import Database
@@ -216,6 +229,8 @@ def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list
             ).all()
     finally:
         database.dispose()
+    left_out = {r.id for r in rows if ignore is not None and r.name.startswith(ignore)}
+    rows = [r for r in rows if r.id not in left_out]
     problems = []
     by_id = {r.id: r for r in rows}
     accepted = [a for a in answers if a.status == 201]
@@ -233,7 +248,7 @@ def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list
         got = sorted(r.run for r in rows if r.name == team)
         if got != list(range(1, len(got) + 1)) or len(got) > runs:
             problems.append(f"{team}: runs {got}")
-    stored = {p.name for p in (files / "submissions").iterdir()}
+    stored = {p.name for p in (files / "submissions").iterdir()} - left_out
     if stored != set(by_id):
         problems.append(f"{len(stored)} stored folders for {len(by_id)} rows")
     for row in rows:
@@ -246,7 +261,10 @@ def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list
 
 
 def check_board(
-    board: dict[str, Any], answers: list[Answer], scores: dict[str, dict[str, float]]
+    board: dict[str, Any],
+    answers: list[Answer],
+    scores: dict[str, dict[str, float]],
+    target: str = TARGET,
 ) -> tuple[list[str], int]:
     """Every cell of the leaderboard equals offline scoring of the file of that team's run;
     the ranks are competition ranks of the offline sums. The problems and the cells checked."""
@@ -255,7 +273,7 @@ def check_board(
     problems, cells = [], 0
     if len(board["rows"]) != len(file_of):
         problems.append(f"{len(board['rows'])} leaderboard rows for {len(file_of)} scored runs")
-    sums = [scores[f][TARGET] for f in file_of.values()]
+    sums = sorted(scores[f][target] for f in file_of.values())
     for row in board["rows"]:
         system = row[columns.index("system")]
         if system not in file_of:
@@ -263,16 +281,18 @@ def check_board(
             continue
         offline_scores = scores[file_of[system]]
         expected = {c: offline_scores[c] for c in columns if c in offline_scores}
-        expected["sum"] = offline_scores[TARGET]
+        expected["sum"] = offline_scores[target]
         for column, value in expected.items():
             cell = row[columns.index(column)]
             cells += 1
             if cell is None or not math.isclose(cell, value, rel_tol=0, abs_tol=TOLERANCE):
                 problems.append(f"{system} {column}: server {cell}, offline {value}")
         cells += 1
-        if row[columns.index("rank")] != 1 + sum(x > expected["sum"] + TOLERANCE for x in sums):
+        ahead = len(sums) - bisect.bisect_right(sums, expected["sum"] + TOLERANCE)
+        if row[columns.index("rank")] != 1 + ahead:
             problems.append(f"{system}: rank {row[0]} is not its rank by the offline sums")
-    members = {b for s in scores.values() for b in s} - {TARGET}  # russe-hj, russe-rt, …
+    # a suite's members (russe-hj, russe-rt, …), or the benchmark itself
+    members = ({b for s in scores.values() for b in s} - {target}) or {target}
     if sorted(columns) != sorted(["rank", "system", "sum", *members]):
         problems.append(f"leaderboard columns {columns}")
     return problems, cells
@@ -338,7 +358,7 @@ def run(
     home.mkdir(parents=True)
     db = db or default_url(home)
     sent = folder / "sent"
-    RusseFiles(DataStore.from_env().path("russe/test.csv")).write(sent, teams, uploads)
+    PairFiles.of(DataStore.from_env().path("russe/test.csv")).write(sent, teams, uploads)
     (home / "campaign.toml").write_text(campaign_text(runs, datetime.now(UTC)), "utf-8")
     database = Database(db)
     create_campaign(database, home / "campaign.toml", datetime.now(UTC), Targets())
