@@ -34,18 +34,11 @@ def grid_of(records: Sequence[dict[str, Any]]) -> Any:
     """The records as a :class:`simeval.report.collect.Grid` (without per-item rows)."""
     from pathlib import Path
 
-    from simeval.report.collect import Entry, Grid
+    from simeval.report import collect
     from simeval.results.store import system_name
 
-    entries: dict[tuple[str, str], Entry] = {}
-    systems: list[str] = []
-    benchmarks: list[str] = []
-    for record in records:
-        system, bench = system_name(record["system"]), str(record["benchmark"])
-        entries[(system, bench)] = Entry(system, record, Path())
-        systems += [] if system in systems else [system]
-        benchmarks += [] if bench in benchmarks else [bench]
-    return Grid(entries, systems, benchmarks)
+    here = Path()
+    return collect.grid_of([collect.Entry(system_name(r["system"]), r, here) for r in records])
 
 
 BASELINE_NOTE = (
