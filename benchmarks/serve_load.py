@@ -290,7 +290,7 @@ def check_board(
         cells += 1
         ahead = len(sums) - bisect.bisect_right(sums, expected["sum"] + TOLERANCE)
         if row[columns.index("rank")] != 1 + ahead:
-            problems.append(f"{system}: rank {row[0]} is not its rank by the offline sums")
+            problems.append(f"{system}: rank {row[0]}, by the offline sums {1 + ahead}")
     # a suite's members (russe-hj, russe-rt, …), or the benchmark itself
     members = ({b for s in scores.values() for b in s} - {target}) or {target}
     if sorted(columns) != sorted(["rank", "system", "sum", *members]):
