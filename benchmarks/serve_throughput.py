@@ -34,6 +34,7 @@ import argparse
 import asyncio
 import contextlib
 import hashlib
+import math
 import sys
 import tempfile
 import time
@@ -79,6 +80,24 @@ class Load:
     board_seconds: list[float]
     quiet_board_seconds: list[float]
     seconds: float
+    cpu: tuple[float, float] = (math.nan, math.nan)  # CPU seconds: server process, scorers
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds used so far by the process ``pid`` and by its child processes (the scoring
+    processes); NaN without psutil."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover
+        return math.nan, math.nan
+    server = psutil.Process(pid)
+    times = server.cpu_times()
+    children = 0.0
+    for child in server.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            t = child.cpu_times()
+            children += t.user + t.system
+    return times.user + times.system, children
 
 
 def seed_runs(db: str, home: Path, target: str, template: Path, stored: int) -> None:
@@ -141,7 +160,7 @@ def server_argv(folder: Path, db: str, scorers: int, port: int) -> list[str]:
 
 
 async def load(
-    url: str, files: dict[str, list[Path]], target: str, seconds: float, warm: int
+    url: str, files: dict[str, list[Path]], target: str, seconds: float, warm: int, pid: int
 ) -> tuple[Load, int]:
     """Every team registers (from its own address) and ``warm`` of them send one upload (the
     scoring processes load the target: not timed); the leaderboard is read alone for a few
@@ -203,13 +222,14 @@ async def load(
                 k += 1
             return out
 
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), cpu_seconds(pid)
         board_task = asyncio.create_task(read_board(end))
         loops = await asyncio.gather(*map(team_loop, files))
         took = time.perf_counter() - began
+        used = tuple(b - a for a, b in zip(cpu, cpu_seconds(pid), strict=True))
         board_seconds = await board_task
     timed = [a for answers in loops for a in answers]
-    return Load(warmed + timed, board_seconds, quiet, took), len(warmed)
+    return Load(warmed + timed, board_seconds, quiet, took, used), len(warmed)
 
 
 @dataclass
@@ -236,6 +256,7 @@ class Report:
         b50, b95 = np.percentile(self.load.board_seconds, [50, 95]) * 1000
         q50, q95 = np.percentile(self.load.quiet_board_seconds, [50, 95]) * 1000
         offline_rate = 1 / self.offline_seconds
+        n = max(len(scored), 1)
         return [
             f"server: simeval serve run --scorers {self.scorers} on 127.0.0.1, {self.dialect}, "
             f"{self.stored:,} runs stored before",
@@ -246,6 +267,8 @@ class Report:
             f"leaderboard under load: p50 {b50:.1f} ms, p95 {b95:.1f} ms over "
             f"{len(self.load.board_seconds)} reads (goal <= 50 ms); alone: p50 {q50:.1f} ms, "
             f"p95 {q95:.1f} ms",
+            f"CPU a scored upload: server process {self.load.cpu[0] / n * 1000:.0f} ms, scoring "
+            f"processes {self.load.cpu[1] / n * 1000:.0f} ms",
             f"offline simeval.api.score, one process: {self.offline_seconds * 1000:.0f} ms a "
             f"file, {offline_rate:.1f} per second",
             f"ratio, server uploads scored per second / offline files per second: "
@@ -287,9 +310,10 @@ def run(
     database.dispose()
     seed_runs(db, home, target, template, stored)
     files = {f"team{i}": [sent / f"team{i}-{k}.csv" for k in range(per_team)] for i in range(teams)}
-    port = free_port()
-    with serving(server_argv(home, db, scorers, port), home, port, BOARD) as url:
-        result, warm = asyncio.run(load(url, files, target, seconds, min(scorers, teams) or 1))
+    port, pids = free_port(), []
+    with serving(server_argv(home, db, scorers, port), home, port, BOARD, pids.append) as url:
+        warm = min(scorers, teams) or 1
+        result, warm = asyncio.run(load(url, files, target, seconds, warm, pids[0]))
         answers = result.answers
         board = fresh_board(url, stored + sum(a.status == 201 for a in answers))
     problems = [f"{a.file}: HTTP {a.status}" for a in answers if a.status != 201]
