@@ -150,6 +150,7 @@ def create_app(
     app.state.lock = lock
     app.state.db_lock = db_lock
     app.state.service = service
+    service.boards.on_built = lambda p, table, part: api.board_answer(service, p, table, part)
     app.state.db = db
     app.state.csrf = Csrf(csrf_secret)
     app.state.web = Web(

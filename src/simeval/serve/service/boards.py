@@ -18,8 +18,9 @@ thousands of runs:
   newest scores by a few seconds at 10,000 RUSSE runs (``benchmarks/serve_throughput.py``).
   A smaller board is built before the answer, so a read after an upload shows its run.
 
-``on_built`` (set by the app) is called with each new board in the thread that built it, so
-that the answer made of it (the API's JSON) is ready before a reader asks.
+``on_built`` (set by the app) is called with each new board (the phase, the table, the part)
+in the thread that built it, so that the answer made of it (the API's JSON) is ready before a
+reader asks.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ class Boards:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.lag_from, self.lag_seconds = LAG_FROM, LAG_SECONDS
-        self.on_built: Callable[[Phase, Any], Any] | None = None
+        self.on_built: Callable[[Phase, Any, str | None], Any] | None = None
         self._kept: dict[tuple[int, str | None], Kept] = {}  # (phase id, part) -> its board
         self._recorded: dict[int, int] = {}  # phase id -> runs recorded since the start
         self._lock = threading.Lock()
@@ -140,7 +141,7 @@ class Boards:
                       title=f"{c.title}: {p.name}", order=p.targets, combine=p.combine,
                       baselines={run.system for run in shown if run.baseline})  # fmt: skip
         if self.on_built is not None:
-            self.on_built(p, table)
+            self.on_built(p, table, key[2])
         with self._lock:
             kept = self._kept[where]
             kept.audit, kept.runs = audit, {sid: runs[sid] for sid in order if sid in runs}

@@ -74,6 +74,7 @@ MAX_FACT_SHEET = 20_000  # characters of a fact sheet (the team's form fits in T
 FACT_SHEET_GRACE = timedelta(days=7)  # a visible phase's fact sheets stay open this long
 Clock = Callable[[], datetime]
 RETRIES = 20
+NO_TIERS: dict[str, Any] = {}  # a board's tiers when none are computed (never changed)
 
 
 def shown_name(client_name: str | None) -> str:
@@ -523,11 +524,15 @@ class Service:
         ``{benchmark: Tiers}``, or None while they are computed in the background (the first
         call for a table starts it) and for a hidden board (None)."""
         from simeval.serve.service.split import is_split
+        from simeval.serve.service.tiers import MAX_RUNS
 
         if table is None:
             return None
-        if not table.rows or is_split(p):  # a split board's tiers would read every item's
-            return {}  # rows, the private ones too (:mod:`.split`): none are computed
+        # none computed: a split board's would read every item's rows, the private ones too
+        # (:mod:`.split`); a board above MAX_RUNS runs gets none (:meth:`_compute_tiers`). One
+        # object: the answer kept with a table knows its tiers by identity
+        if not table.rows or is_split(p) or len(table.rows) > MAX_RUNS:
+            return NO_TIERS
         return self.board_tiers.get(p.id, table, lambda: self._compute_tiers(p.id, table))
 
     def _compute_tiers(self, phase_id: int, table: Any) -> Any:
