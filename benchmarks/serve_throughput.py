@@ -34,11 +34,12 @@ import argparse
 import asyncio
 import contextlib
 import hashlib
+import json
 import math
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -290,7 +291,8 @@ def run(
     db: str | None = None,
     scorers: int = 2,
 ) -> Report:
-    """The run in ``folder``: ``sent/`` (the files), ``server/`` (the server's folder)."""
+    """The run in ``folder``: ``sent/`` (the files), ``server/`` (the server's folder, with
+    its SQLite database unless ``db``), ``answers.jsonl`` (one line per upload)."""
     from simeval.data.store import DataStore
     from simeval.serve.db import Database, default_url
     from simeval.serve.service.campaigns import Targets, create_campaign
@@ -316,6 +318,8 @@ def run(
         result, warm = asyncio.run(load(url, files, target, seconds, warm, pids[0]))
         answers = result.answers
         board = fresh_board(url, stored + sum(a.status == 201 for a in answers))
+    with (folder / "answers.jsonl").open("w", encoding="utf-8") as f:
+        f.writelines(json.dumps(asdict(a)) + "\n" for a in answers)
     problems = [f"{a.file}: HTTP {a.status}" for a in answers if a.status != 201]
     problems += check_stored(answers, db, home / "files", RUNS, ignore=STORED)
     used = sorted({sent / a.file for a in answers if a.status == 201})
