@@ -89,3 +89,30 @@ def test_a_large_board_is_answered_from_its_last_build_while_the_next_is_built(
     r = client.get("/api/campaigns/lex25/phases/trial/leaderboard")
     assert len(r.json()["rows"]) == 3
     server.db.dispose()
+
+
+def test_a_board_built_from_rows_read_before_a_run_landed_is_not_kept(
+    tmp_path: Path, serve_db: str, mc30, monkeypatch
+):
+    """A run recorded while a board is being built (its rows already read) makes the next
+    read build again: the board is never kept without it until some later upload."""
+    import simeval.serve.service.board as board_module
+
+    server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
+    service, client = server.app.state.service, server.client
+    answer = upload(client, register(client, "alpha"), pair_file(mc30, 1)[0], target="mc30")
+    assert answer.status_code == 201
+    beta = register(client, "beta")
+    real, landed = board_module.board, []
+
+    def racing(*args: Any, **kwargs: Any) -> Any:  # beta's run lands mid-build, once
+        if not landed:
+            landed.append(upload(client, beta, pair_file(mc30, 2)[0], target="mc30"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(board_module, "board", racing)
+    during = service.leaderboard("lex25", "trial")[1]
+    assert landed[0].status_code == 201 and systems(during) == ["alpha run 1"]
+    after = service.leaderboard("lex25", "trial")[1]
+    assert systems(after) == ["alpha run 1", "beta run 1"]
+    server.db.dispose()
