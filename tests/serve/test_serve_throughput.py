@@ -2,7 +2,8 @@
 to a real ``simeval serve run`` over 1,000 stored runs, so the board is answered from its
 last build while the next is built): the script's own checks pass, and this test counts
 again without it: the answers it kept, the database read with plain SQL, and the leaderboard
-of a server over the same folder against Spearman's rho from scipy on every file sent."""
+of a server over the same folder against Spearman's rho from scipy on every file sent. The
+figures docs/speed.md gives are those of the script's full size (its commands there)."""
 
 from __future__ import annotations
 
