@@ -259,22 +259,21 @@ class Report:
         offline_rate = 1 / self.offline_seconds
         n = max(len(scored), 1)
         return [
-            f"server: simeval serve run --scorers {self.scorers} on 127.0.0.1, {self.dialect}, "
-            f"{self.stored:,} runs stored before",
-            f"load: {self.teams} teams uploading continuously for {self.load.seconds:.1f} s, "
-            f"{self.size} size ({self.lines_per_file:,} lines a file)",
+            f"server: simeval serve run --scorers {self.scorers}, 127.0.0.1, {self.dialect}",
+            f"stored before: {self.stored:,} runs; {self.size} size, "
+            f"{self.lines_per_file:,} lines a file",
+            f"load: {self.teams} teams uploading continuously for {self.load.seconds:.1f} s",
             f"uploads scored: {len(scored)}, {rate:.1f} per second (goal >= 20)",
             f"upload latency: p50 {p50:.2f} s, p95 {p95:.2f} s (goal p95 <= 2 s)",
-            f"leaderboard under load: p50 {b50:.1f} ms, p95 {b95:.1f} ms over "
-            f"{len(self.load.board_seconds)} reads (goal <= 50 ms); alone: p50 {q50:.1f} ms, "
-            f"p95 {q95:.1f} ms",
-            f"CPU a scored upload: server process {self.load.cpu[0] / n * 1000:.0f} ms, scoring "
-            f"processes {self.load.cpu[1] / n * 1000:.0f} ms",
-            f"offline simeval.api.score, one process: {self.offline_seconds * 1000:.0f} ms a "
-            f"file, {offline_rate:.1f} per second",
-            f"ratio, server uploads scored per second / offline files per second: "
-            f"{rate / offline_rate:.2f}",
-            f"checks: every upload 201, one row each with its sha256 and stored file; "
+            f"leaderboard under load: p50 {b50:.1f} ms, p95 {b95:.1f} ms "
+            f"({len(self.load.board_seconds)} reads; goal <= 50 ms)",
+            f"leaderboard alone: p50 {q50:.1f} ms, p95 {q95:.1f} ms",
+            f"CPU a scored upload: server process {self.load.cpu[0] / n * 1000:.0f} ms, "
+            f"scorers {self.load.cpu[1] / n * 1000:.0f} ms",
+            f"offline simeval.api.score, one process: {self.offline_seconds * 1000:.0f} ms "
+            f"a file, {offline_rate:.1f}/s",
+            f"ratio, server uploads/s / offline files/s: {rate / offline_rate:.2f}",
+            "checks: every upload 201, one row each with its sha256 and stored file;",
             f"{self.cells:,} leaderboard cells of {self.stored + len(scored) + self.warm:,} "
             f"runs equal offline score (abs 1e-12): "
             + ("ok" if not self.problems else f"{len(self.problems)} FAILED"),
