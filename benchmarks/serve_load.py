@@ -137,44 +137,62 @@ def client_address(team: int) -> str:
     return f"127.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
 
 
+class Teams:
+    """The teams' clients, each from its own loopback address, registered on entering: an
+    async context manager whose :meth:`send` uploads a file and times the answer."""
+
+    def __init__(self, url: str, files: dict[str, list[Path]], target: str = TARGET) -> None:
+        self.url, self.files, self.target = url, files, target
+        self.sent = {path: path.read_bytes() for paths in files.values() for path in paths}
+        self.tokens: dict[str, str] = {}
+        self.clients: dict[str, Any] = {}
+        self._stack = contextlib.AsyncExitStack()
+
+    async def __aenter__(self) -> Teams:
+        import httpx
+
+        for i, team in enumerate(self.files):
+            transport = httpx.AsyncHTTPTransport(local_address=client_address(i))
+            client = httpx.AsyncClient(
+                base_url=self.url, transport=transport, timeout=REQUEST_SECONDS
+            )
+            self.clients[team] = await self._stack.enter_async_context(client)
+        tokens = await asyncio.gather(*map(self._register, self.files))
+        self.tokens = dict(zip(self.files, tokens, strict=True))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.aclose()
+
+    async def _register(self, team: str) -> str:
+        r = await self.clients[team].post(f"/api/campaigns/{CAMPAIGN}/teams", json={"team": team})
+        r.raise_for_status()
+        return r.json()["token"]
+
+    async def send(self, team: str, path: Path) -> Answer:
+        """Upload ``path`` as ``team``: the answer, timed from sending to its end."""
+        began = time.perf_counter()
+        r = await self.clients[team].post(
+            f"/api/phases/{PHASE}/submissions",
+            params={"target": self.target, "filename": path.name},
+            content=self.sent[path],
+            headers={"authorization": f"Bearer {self.tokens[team]}"},
+        )
+        seconds = time.perf_counter() - began
+        sha = hashlib.sha256(self.sent[path]).hexdigest()
+        answer = Answer(team, path.name, sha, r.status_code, seconds)
+        if r.status_code == 201:
+            answer.id, answer.run = r.json()["id"], r.json()["run"]
+        return answer
+
+
 async def load(url: str, files: dict[str, list[Path]]) -> tuple[list[Answer], float]:
     """Every team registers (from its own address); then every upload is sent at once. The
     answers, and the seconds from the first upload sent to the last answer."""
-    import httpx
-
-    sent = {path: path.read_bytes() for paths in files.values() for path in paths}
-    async with contextlib.AsyncExitStack() as stack:
-        clients = {}
-        for i, team in enumerate(files):
-            transport = httpx.AsyncHTTPTransport(local_address=client_address(i))
-            clients[team] = await stack.enter_async_context(
-                httpx.AsyncClient(base_url=url, transport=transport, timeout=REQUEST_SECONDS)
-            )
-
-        async def register(team: str) -> str:
-            r = await clients[team].post(f"/api/campaigns/{CAMPAIGN}/teams", json={"team": team})
-            r.raise_for_status()
-            return r.json()["token"]
-
-        tokens = dict(zip(files, await asyncio.gather(*map(register, files)), strict=True))
-
-        async def send(team: str, path: Path) -> Answer:
-            began = time.perf_counter()
-            r = await clients[team].post(
-                f"/api/phases/{PHASE}/submissions",
-                params={"target": TARGET, "filename": path.name},
-                content=sent[path],
-                headers={"authorization": f"Bearer {tokens[team]}"},
-            )
-            seconds = time.perf_counter() - began
-            sha = hashlib.sha256(sent[path]).hexdigest()
-            answer = Answer(team, path.name, sha, r.status_code, seconds)
-            if r.status_code == 201:
-                answer.id, answer.run = r.json()["id"], r.json()["run"]
-            return answer
-
+    async with Teams(url, files) as teams:
         began = time.perf_counter()
-        answers = await asyncio.gather(*(send(t, p) for t, paths in files.items() for p in paths))
+        sent = (teams.send(t, p) for t, paths in files.items() for p in paths)
+        answers = await asyncio.gather(*sent)
         return list(answers), time.perf_counter() - began
 
 
@@ -404,11 +422,16 @@ def main() -> None:
         folder = args.keep or Path(tmp) / "run"
         report = run(folder, args.teams, args.uploads, args.runs, args.db, args.scorers)
         size = (folder / "sent" / "team0-0.csv").stat().st_size
-    for line in report.lines(size):
+    finish(report.lines(size), report.problems)
+
+
+def finish(lines: list[str], problems: list[str]) -> None:
+    """Print the figures and the first 50 failed checks; exit 1 when a check failed."""
+    for line in lines:
         print(line)
-    for problem in report.problems[:50]:
+    for problem in problems[:50]:
         print(f"FAILED: {problem}")
-    sys.exit(1 if report.problems else 0)
+    sys.exit(1 if problems else 0)
 
 
 if __name__ == "__main__":

@@ -53,11 +53,12 @@ from serve_load import (
     REQUEST_SECONDS,
     Answer,
     PairFiles,
+    Teams,
     campaign_text,
     check_board,
     check_stored,
-    client_address,
     dialect,
+    finish,
     httpx_get,
     offline,
 )
@@ -169,39 +170,11 @@ async def load(
     read. The load, and how many uploads were the warm-up's (the first ones)."""
     import httpx
 
-    sent = {path: path.read_bytes() for paths in files.values() for path in paths}
-    async with contextlib.AsyncExitStack() as stack:
-        clients = {}
-        for i, team in enumerate(files):
-            transport = httpx.AsyncHTTPTransport(local_address=client_address(i))
-            clients[team] = await stack.enter_async_context(
-                httpx.AsyncClient(base_url=url, transport=transport, timeout=REQUEST_SECONDS)
-            )
-        reader = await stack.enter_async_context(
-            httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS)
-        )
-
-        async def register(team: str) -> str:
-            r = await clients[team].post(f"/api/campaigns/{CAMPAIGN}/teams", json={"team": team})
-            r.raise_for_status()
-            return r.json()["token"]
-
-        tokens = dict(zip(files, await asyncio.gather(*map(register, files)), strict=True))
-
-        async def send(team: str, path: Path) -> Answer:
-            began = time.perf_counter()
-            r = await clients[team].post(
-                f"/api/phases/{PHASE}/submissions",
-                params={"target": target, "filename": path.name},
-                content=sent[path],
-                headers={"authorization": f"Bearer {tokens[team]}"},
-            )
-            took = time.perf_counter() - began
-            answer = Answer(team, path.name, hashlib.sha256(sent[path]).hexdigest(),
-                            r.status_code, took)  # fmt: skip
-            if r.status_code == 201:
-                answer.id, answer.run = r.json()["id"], r.json()["run"]
-            return answer
+    async with (
+        Teams(url, files, target) as teams,
+        httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as reader,
+    ):
+        send = teams.send
 
         async def read_board(until: float) -> list[float]:
             out = []
@@ -358,11 +331,7 @@ def main() -> None:
         folder = args.keep or Path(tmp) / "run"
         report = run(folder, args.size, args.teams, args.seconds, args.stored, args.files,
                      args.db, args.scorers)  # fmt: skip
-    for line in report.lines():
-        print(line)
-    for problem in report.problems[:50]:
-        print(f"FAILED: {problem}")
-    sys.exit(1 if report.problems else 0)
+    finish(report.lines(), report.problems)
 
 
 if __name__ == "__main__":
