@@ -74,3 +74,32 @@ def test_teams_uploading_continuously_while_the_board_is_read(data_dir: Path, tm
             sent = [float(r[2]) for r in list(csv.reader(f))[1:]]
         expected = spearmanr(gold, sent)[0]
         assert cells[f"{a['team']} run {a['run']}"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_serve_run_takes_the_uploads_a_client_may_send_a_minute(tmp_path: Path, monkeypatch):
+    """``--uploads-per-minute`` sets the upload limit of each client address (after its burst
+    of 10); 0 lifts it, which the benchmark needs: 20 teams at 20 a minute make 6.7 a second.
+    Counted here on a stopped clock: the default takes 10 at once and refuses the 11th."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import simeval.serve.app as serve_app
+    from simeval.cli import app as cli
+    from simeval.serve.service.security import RateLimiter
+
+    seen: dict = {}
+    monkeypatch.setattr(serve_app, "create_app", lambda *a, **k: seen.update(k) or object())
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "serve.db").touch()  # a server's folder (create_app is not run here)
+
+    def allowed(*options: str) -> int:
+        r = CliRunner().invoke(cli, ["serve", "run", str(folder), *options])
+        assert r.exit_code == 0, r.output
+        limiter = RateLimiter(seen["rate_limits"], clock=lambda: 0.0)
+        return sum(limiter.allow("127.0.0.2", "upload") for _ in range(100))
+
+    assert allowed() == 10
+    assert allowed("--uploads-per-minute", "0") == 100
+    assert allowed("--uploads-per-minute", "600") == 10  # the burst: the clock stands still
