@@ -24,6 +24,12 @@ def systems(table: Any) -> list[str]:
     return sorted(row[1] for row in table.rows)
 
 
+def quiet(service: Any, monkeypatch: Any) -> None:
+    """No board built in the background after an upload for its rank tiers: every build here
+    is the test's own."""
+    monkeypatch.setattr(service.board_tiers, "soon", lambda *args, **kwargs: None)
+
+
 def test_a_build_reads_only_the_runs_it_has_not_read(
     tmp_path: Path, serve_db: str, mc30, monkeypatch
 ):
@@ -31,6 +37,7 @@ def test_a_build_reads_only_the_runs_it_has_not_read(
 
     server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
     service, client = server.app.state.service, server.client
+    quiet(service, monkeypatch)
     read: list[int] = []
     real = Boards._read
     monkeypatch.setattr(Boards, "_read", lambda self, ids: read.append(len(ids)) or real(self, ids))
@@ -55,6 +62,7 @@ def test_a_large_board_is_answered_from_its_last_build_while_the_next_is_built(
 
     server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
     service, client = server.app.state.service, server.client
+    quiet(service, monkeypatch)
     service.boards.lag_from, service.boards.lag_seconds = 2, 0.0  # "large" from 2 runs
     for i, team in enumerate(["alpha", "beta"]):
         answer = upload(client, register(client, team), pair_file(mc30, i)[0], target="mc30")
@@ -100,6 +108,7 @@ def test_a_board_built_from_rows_read_before_a_run_landed_is_not_kept(
 
     server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
     service, client = server.app.state.service, server.client
+    quiet(service, monkeypatch)
     answer = upload(client, register(client, "alpha"), pair_file(mc30, 1)[0], target="mc30")
     assert answer.status_code == 201
     beta = register(client, "beta")
