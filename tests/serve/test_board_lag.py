@@ -125,3 +125,28 @@ def test_a_board_built_from_rows_read_before_a_run_landed_is_not_kept(
     after = service.leaderboard("lex25", "trial")[1]
     assert systems(after) == ["alpha run 1", "beta run 1"]
     server.db.dispose()
+
+
+def test_a_board_built_twice_at_once_is_one_table(tmp_path: Path, serve_db: str, mc30, monkeypatch):
+    """Two requests that build the same board at once (a page and the tiers' refresh) both
+    get the table kept first: the answer and the tiers kept with a table stay its own."""
+    import simeval.serve.service.board as board_module
+
+    server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
+    service, client = server.app.state.service, server.client
+    quiet(service, monkeypatch)
+    answer = upload(client, register(client, "alpha"), pair_file(mc30, 1)[0], target="mc30")
+    assert answer.status_code == 201
+    real, inner = board_module.board, []
+
+    def twice(*args: Any, **kwargs: Any) -> Any:  # another request builds it meanwhile
+        if not inner:
+            inner.append(None)
+            inner[0] = service.leaderboard("lex25", "trial")[1]
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(board_module, "board", twice)
+    outer = service.leaderboard("lex25", "trial")[1]
+    assert outer is inner[0] and systems(outer) == ["alpha run 1"]
+    assert service.leaderboard("lex25", "trial")[1] is outer
+    server.db.dispose()

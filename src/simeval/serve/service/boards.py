@@ -140,14 +140,16 @@ class Boards:
         table = board(grid_of([e for run in shown for e in run.entries]), prune=False,
                       title=f"{c.title}: {p.name}", order=p.targets, combine=p.combine,
                       baselines={run.system for run in shown if run.baseline})  # fmt: skip
-        if self.on_built is not None:
-            self.on_built(p, table, key[2])
         with self._lock:
             kept = self._kept[where]
+            if kept.built is not None and kept.built[0] == key:  # built twice at once (a page,
+                return kept.built[1]  # the tiers' refresh): every reader gets the one kept
             kept.audit, kept.runs = audit, {sid: runs[sid] for sid in order if sid in runs}
             kept.built = (key, table)
             ended = time.monotonic()
             kept.ready = ended + max(self.lag_seconds, LAG_FACTOR * (ended - began))
+        if self.on_built is not None:
+            self.on_built(p, table, key[2])
         return table
 
     def _runs(self, p: Phase, where: Any, audit: Any) -> tuple[list[str], dict[str, Run]]:
