@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,13 +20,22 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(argv: list[str], folder: Path, port: int, ready: str) -> Iterator[str]:
+def serving(
+    argv: list[str],
+    folder: Path,
+    port: int,
+    ready: str,
+    started: Callable[[int], None] | None = None,
+) -> Iterator[str]:
     """Run ``argv`` (its output to ``folder/server.log``) until the path ``ready`` answers on
-    127.0.0.1:``port``; yields the base URL and stops the process afterwards."""
+    127.0.0.1:``port``; yields the base URL and stops the process afterwards. ``started`` is
+    told the process id."""
     import httpx
 
     log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    if started is not None:
+        started(proc.pid)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS

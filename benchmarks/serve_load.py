@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import csv
 import hashlib
@@ -67,19 +68,28 @@ class Answer:
     run: int | None = None
 
 
-class RusseFiles:
-    """Files of RUSSE size: test.csv's 14,835 lines (word1,word2,sim) with seeded random
-    scores; a pair that test.csv gives twice (55 do) gets the same score both times."""
+class PairFiles:
+    """Files of a pair benchmark's size: every pair of its file (word1,word2,sim) with seeded
+    random scores; a pair that the file gives twice (55 of RUSSE's test.csv do) gets the same
+    score both times."""
 
-    def __init__(self, test_csv: Path) -> None:
-        with test_csv.open(encoding="utf-8", newline="") as f:
-            pairs = [(a, b) for a, b, *_ in list(csv.reader(f))[1:]]
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
         first = {p: i for i, p in enumerate(dict.fromkeys(pairs))}
         self.unique = len(first)
+        self.lines = len(pairs)
         self.index = [first[p] for p in pairs]
         text = io.StringIO()
         csv.writer(text, lineterminator="\n").writerows((a, b, "") for a, b in pairs)
         self.prefixes = text.getvalue().splitlines()  # "word1,word2," as csv writes them
+
+    @classmethod
+    def of(cls, path: Path) -> PairFiles:
+        """The pairs of a gold file with a header line: comma-separated (RUSSE's test.csv) or
+        tab-separated (the English word sets)."""
+        with path.open(encoding="utf-8", newline="") as f:
+            delimiter = "\t" if "\t" in f.readline() else ","
+            f.seek(0)
+            return cls([(a, b) for a, b, *_ in list(csv.reader(f, delimiter=delimiter))[1:]])
 
     def file(self, seed: int) -> bytes:
         rng = np.random.default_rng(seed)
@@ -95,12 +105,12 @@ class RusseFiles:
                 (folder / f"team{i}-{k}.csv").write_bytes(self.file(i * uploads + k))
 
 
-def campaign_text(runs: int, now: datetime) -> str:
+def campaign_text(runs: int, now: datetime, target: str = TARGET) -> str:
     return f"""name = "{CAMPAIGN}"
 title = "Load test"
 [[phase]]
 name = "{PHASE}"
-targets = ["{TARGET}"]
+targets = ["{target}"]
 opens = {(now - timedelta(hours=1)).isoformat()}
 deadline = {(now + timedelta(days=1)).isoformat()}
 runs = {runs}
@@ -127,55 +137,73 @@ def client_address(team: int) -> str:
     return f"127.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
 
 
+class Teams:
+    """The teams' clients, each from its own loopback address, registered on entering: an
+    async context manager whose :meth:`send` uploads a file and times the answer."""
+
+    def __init__(self, url: str, files: dict[str, list[Path]], target: str = TARGET) -> None:
+        self.url, self.files, self.target = url, files, target
+        self.sent = {path: path.read_bytes() for paths in files.values() for path in paths}
+        self.tokens: dict[str, str] = {}
+        self.clients: dict[str, Any] = {}
+        self._stack = contextlib.AsyncExitStack()
+
+    async def __aenter__(self) -> Teams:
+        import httpx
+
+        for i, team in enumerate(self.files):
+            transport = httpx.AsyncHTTPTransport(local_address=client_address(i))
+            client = httpx.AsyncClient(
+                base_url=self.url, transport=transport, timeout=REQUEST_SECONDS
+            )
+            self.clients[team] = await self._stack.enter_async_context(client)
+        tokens = await asyncio.gather(*map(self._register, self.files))
+        self.tokens = dict(zip(self.files, tokens, strict=True))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.aclose()
+
+    async def _register(self, team: str) -> str:
+        r = await self.clients[team].post(f"/api/campaigns/{CAMPAIGN}/teams", json={"team": team})
+        r.raise_for_status()
+        return r.json()["token"]
+
+    async def send(self, team: str, path: Path) -> Answer:
+        """Upload ``path`` as ``team``: the answer, timed from sending to its end."""
+        began = time.perf_counter()
+        r = await self.clients[team].post(
+            f"/api/phases/{PHASE}/submissions",
+            params={"target": self.target, "filename": path.name},
+            content=self.sent[path],
+            headers={"authorization": f"Bearer {self.tokens[team]}"},
+        )
+        seconds = time.perf_counter() - began
+        sha = hashlib.sha256(self.sent[path]).hexdigest()
+        answer = Answer(team, path.name, sha, r.status_code, seconds)
+        if r.status_code == 201:
+            answer.id, answer.run = r.json()["id"], r.json()["run"]
+        return answer
+
+
 async def load(url: str, files: dict[str, list[Path]]) -> tuple[list[Answer], float]:
     """Every team registers (from its own address); then every upload is sent at once. The
     answers, and the seconds from the first upload sent to the last answer."""
-    import httpx
-
-    sent = {path: path.read_bytes() for paths in files.values() for path in paths}
-    async with contextlib.AsyncExitStack() as stack:
-        clients = {}
-        for i, team in enumerate(files):
-            transport = httpx.AsyncHTTPTransport(local_address=client_address(i))
-            clients[team] = await stack.enter_async_context(
-                httpx.AsyncClient(base_url=url, transport=transport, timeout=REQUEST_SECONDS)
-            )
-
-        async def register(team: str) -> str:
-            r = await clients[team].post(f"/api/campaigns/{CAMPAIGN}/teams", json={"team": team})
-            r.raise_for_status()
-            return r.json()["token"]
-
-        tokens = dict(zip(files, await asyncio.gather(*map(register, files)), strict=True))
-
-        async def send(team: str, path: Path) -> Answer:
-            began = time.perf_counter()
-            r = await clients[team].post(
-                f"/api/phases/{PHASE}/submissions",
-                params={"target": TARGET, "filename": path.name},
-                content=sent[path],
-                headers={"authorization": f"Bearer {tokens[team]}"},
-            )
-            seconds = time.perf_counter() - began
-            sha = hashlib.sha256(sent[path]).hexdigest()
-            answer = Answer(team, path.name, sha, r.status_code, seconds)
-            if r.status_code == 201:
-                answer.id, answer.run = r.json()["id"], r.json()["run"]
-            return answer
-
+    async with Teams(url, files) as teams:
         began = time.perf_counter()
-        answers = await asyncio.gather(*(send(t, p) for t, paths in files.items() for p in paths))
+        sent = (teams.send(t, p) for t, paths in files.items() for p in paths)
+        answers = await asyncio.gather(*sent)
         return list(answers), time.perf_counter() - began
 
 
-def offline(paths: list[Path]) -> tuple[float, dict[str, dict[str, float]]]:
+def offline(paths: list[Path], name: str = TARGET) -> tuple[float, dict[str, dict[str, float]]]:
     """Seconds to score ``paths`` with :func:`simeval.api.score` one after another in this
     process (the target loaded once, as the server does), and each file's main scores by
     benchmark."""
     from simeval.api import load_target, score
 
     began = time.perf_counter()
-    target = load_target(TARGET)
+    target = load_target(name)
     scores = {p.name: {r.benchmark: r.score for r in score(target, p)} for p in paths}
     return time.perf_counter() - began, scores
 
@@ -195,9 +223,12 @@ def check_answers(answers: list[Answer], runs: int, uploads: int) -> list[str]:
     return problems
 
 
-def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list[str]:
+def check_stored(
+    answers: list[Answer], db: str, files: Path, runs: int, ignore: str | None = None
+) -> list[str]:
     """Every 201 has exactly one row, with the sent file's sha256, its team and run; every row
-    one stored file with that sha256; nothing else stored; runs 1…R per team."""
+    one stored file with that sha256; nothing else stored; runs 1…R per team. ``ignore``: the
+    rows of teams whose names start with it (written without an upload) are left out."""
     from sqlalchemy import select
 
     from simeval.serve.db import Database
@@ -216,6 +247,8 @@ def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list
             ).all()
     finally:
         database.dispose()
+    left_out = {r.id for r in rows if ignore is not None and r.name.startswith(ignore)}
+    rows = [r for r in rows if r.id not in left_out]
     problems = []
     by_id = {r.id: r for r in rows}
     accepted = [a for a in answers if a.status == 201]
@@ -233,7 +266,7 @@ def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list
         got = sorted(r.run for r in rows if r.name == team)
         if got != list(range(1, len(got) + 1)) or len(got) > runs:
             problems.append(f"{team}: runs {got}")
-    stored = {p.name for p in (files / "submissions").iterdir()}
+    stored = {p.name for p in (files / "submissions").iterdir()} - left_out
     if stored != set(by_id):
         problems.append(f"{len(stored)} stored folders for {len(by_id)} rows")
     for row in rows:
@@ -246,7 +279,10 @@ def check_stored(answers: list[Answer], db: str, files: Path, runs: int) -> list
 
 
 def check_board(
-    board: dict[str, Any], answers: list[Answer], scores: dict[str, dict[str, float]]
+    board: dict[str, Any],
+    answers: list[Answer],
+    scores: dict[str, dict[str, float]],
+    target: str = TARGET,
 ) -> tuple[list[str], int]:
     """Every cell of the leaderboard equals offline scoring of the file of that team's run;
     the ranks are competition ranks of the offline sums. The problems and the cells checked."""
@@ -255,7 +291,7 @@ def check_board(
     problems, cells = [], 0
     if len(board["rows"]) != len(file_of):
         problems.append(f"{len(board['rows'])} leaderboard rows for {len(file_of)} scored runs")
-    sums = [scores[f][TARGET] for f in file_of.values()]
+    sums = sorted(scores[f][target] for f in file_of.values())
     for row in board["rows"]:
         system = row[columns.index("system")]
         if system not in file_of:
@@ -263,16 +299,18 @@ def check_board(
             continue
         offline_scores = scores[file_of[system]]
         expected = {c: offline_scores[c] for c in columns if c in offline_scores}
-        expected["sum"] = offline_scores[TARGET]
+        expected["sum"] = offline_scores[target]
         for column, value in expected.items():
             cell = row[columns.index(column)]
             cells += 1
             if cell is None or not math.isclose(cell, value, rel_tol=0, abs_tol=TOLERANCE):
                 problems.append(f"{system} {column}: server {cell}, offline {value}")
         cells += 1
-        if row[columns.index("rank")] != 1 + sum(x > expected["sum"] + TOLERANCE for x in sums):
-            problems.append(f"{system}: rank {row[0]} is not its rank by the offline sums")
-    members = {b for s in scores.values() for b in s} - {TARGET}  # russe-hj, russe-rt, …
+        ahead = len(sums) - bisect.bisect_right(sums, expected["sum"] + TOLERANCE)
+        if row[columns.index("rank")] != 1 + ahead:
+            problems.append(f"{system}: rank {row[0]}, by the offline sums {1 + ahead}")
+    # a suite's members (russe-hj, russe-rt, …), or the benchmark itself
+    members = ({b for s in scores.values() for b in s} - {target}) or {target}
     if sorted(columns) != sorted(["rank", "system", "sum", *members]):
         problems.append(f"leaderboard columns {columns}")
     return problems, cells
@@ -338,7 +376,7 @@ def run(
     home.mkdir(parents=True)
     db = db or default_url(home)
     sent = folder / "sent"
-    RusseFiles(DataStore.from_env().path("russe/test.csv")).write(sent, teams, uploads)
+    PairFiles.of(DataStore.from_env().path("russe/test.csv")).write(sent, teams, uploads)
     (home / "campaign.toml").write_text(campaign_text(runs, datetime.now(UTC)), "utf-8")
     database = Database(db)
     create_campaign(database, home / "campaign.toml", datetime.now(UTC), Targets())
@@ -384,11 +422,16 @@ def main() -> None:
         folder = args.keep or Path(tmp) / "run"
         report = run(folder, args.teams, args.uploads, args.runs, args.db, args.scorers)
         size = (folder / "sent" / "team0-0.csv").stat().st_size
-    for line in report.lines(size):
+    finish(report.lines(size), report.problems)
+
+
+def finish(lines: list[str], problems: list[str]) -> None:
+    """Print the figures and the first 50 failed checks; exit 1 when a check failed."""
+    for line in lines:
         print(line)
-    for problem in report.problems[:50]:
+    for problem in problems[:50]:
         print(f"FAILED: {problem}")
-    sys.exit(1 if report.problems else 0)
+    sys.exit(1 if problems else 0)
 
 
 if __name__ == "__main__":

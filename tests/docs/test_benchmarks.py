@@ -24,6 +24,7 @@ SMALL = {
     "trec_scoring.py": ["--queries", "3000", "--repeat", "1"],
     "linking_scale.py": ["--docs", "3000", "--sample", "300"],
     "serve_load.py": [],  # at full size, on SQLite and PostgreSQL: tests/serve/test_serve_load.py
+    "serve_throughput.py": [],  # briefly: tests/serve/test_serve_throughput.py
     "serve_burst.py": ["--clients", "2", "--seconds", "1.5", "--teams", "2"],
     "report_speed.py": ["-B", "50"],
     "dask_counting.py": ["--partition-mib", "16"],

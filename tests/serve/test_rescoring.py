@@ -31,8 +31,9 @@ def _tamper(server, submission_id: str, wrong: float) -> None:
             r["versions"]["simeval"] = "0.0.1-old"
         path.write_text("".join(json.dumps(r) + "\n" for r in records))
         row.results = records
-    with service._boards_lock:  # a change behind the server's back: a board built since the
-        service._boards.clear()  # upload (its tiers' refresh builds one at once) is stale
+    # a change behind the server's back: a board built since the upload (its tiers' refresh
+    # builds one at once) is stale, and so are the records it kept
+    service.boards.clear()
 
 
 def test_rescore_shows_what_moved_and_applied_restores_todays_scores(srv, mc30) -> None:

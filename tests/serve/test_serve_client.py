@@ -57,6 +57,7 @@ def test_run_starts_uvicorn_with_the_servers_limits(tmp_path, monkeypatch):
     import uvicorn
 
     import simeval.serve.app as serve_app
+    from simeval.serve.routers.web import RATE_LIMITS
 
     seen: dict = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **k: seen.update(k, app=app))
@@ -67,6 +68,7 @@ def test_run_starts_uvicorn_with_the_servers_limits(tmp_path, monkeypatch):
     url, files, config = seen["app"]
     assert url == f"sqlite:///{(tmp_path / 'srv' / 'serve.db').resolve()}"
     assert files == tmp_path / "srv" / "files"
+    assert config.pop("rate_limits") == RATE_LIMITS  # uploads: 20 a minute unless told
     assert config == {"scorers": 2, "trust_proxy": ["10.0.0.1"], "rejected_per_day": 5}
     assert (seen["port"], seen["limit_concurrency"], seen["timeout_keep_alive"]) == (8123, 50, 5)
     assert seen["proxy_headers"] is False

@@ -195,7 +195,7 @@ def test_the_scripts_checks_catch_a_wrong_count_and_a_wrong_cell() -> None:
     rows[1][3] -= 1e-9
     rows[0][0] = 2
     assert load.check_board(board, answers, scores)[0] == [
-        f"{rows[0][1]}: rank 2 is not its rank by the offline sums"
+        f"{rows[0][1]}: rank 2, by the offline sums 1"
     ]
     rows[0][0] = 1
     board["rows"] = rows[1:]

@@ -137,6 +137,14 @@ def run_cmd(
             "room for a deadline's burst (benchmarks/serve_load.py sends 250 uploads at once).",
         ),
     ] = 500,
+    uploads_per_minute: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Uploads one client address may send a minute, after a burst of 10 (0: no "
+            "limit; benchmarks/serve_throughput.py measures the server without it).",
+        ),
+    ] = 20,
 ) -> None:
     """Serve the web pages and the API (uvicorn, one process, and --scorers processes);
     uvicorn's log and the server's own lines (registrations, submissions, quarantined
@@ -152,7 +160,17 @@ def run_cmd(
     from simeval.serve.app import run
 
     trusted = [a for a in trust_proxy.split(",") if a.strip()]
-    run(folder, db, host, port, scorers, trusted, rejected_per_day, max_connections)
+    run(
+        folder,
+        db,
+        host,
+        port,
+        scorers,
+        trusted,
+        rejected_per_day,
+        max_connections,
+        uploads_per_minute,
+    )
 
 
 @serve_app.command("publish")

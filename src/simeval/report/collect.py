@@ -147,13 +147,11 @@ def entry_of(result: Any) -> Entry:
 def grid_of(found: list[Entry]) -> Grid:
     """Entries as a grid; a later entry of the same system and benchmark wins."""
     entries: dict[tuple[str, str], Entry] = {}
-    systems: list[str] = []
-    benchmarks: list[str] = []
+    systems: dict[str, None] = {}  # insertion-ordered sets: a list's ``in`` made this quadratic
+    benchmarks: dict[str, None] = {}
     for entry in found:
         system, bench = entry.system, entry.benchmark
         entries[(system, bench)] = entry
-        if system not in systems:
-            systems.append(system)
-        if bench not in benchmarks:
-            benchmarks.append(bench)
-    return Grid(entries, systems, benchmarks)
+        systems.setdefault(system)
+        benchmarks.setdefault(bench)
+    return Grid(entries, list(systems), list(benchmarks))

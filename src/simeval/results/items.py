@@ -38,13 +38,13 @@ def write_items(path: str | Path, items: Mapping[str, np.ndarray], level: int = 
 
 
 def _cells(values: np.ndarray) -> list[str]:
-    # tolist() gives Python floats and ints at once (per-element numpy scalars cost 5x more);
-    # v != v is the NaN test
+    # tolist() gives Python floats, ints and strings at once (per-element numpy scalars cost
+    # 2-5x more); v != v is the NaN test
     if values.dtype.kind == "f":
         return ["" if v != v else repr(v) for v in values.tolist()]
     if values.dtype.kind in "biu":
         return [str(int(v)) for v in values.tolist()]
-    return [str(v) for v in values]
+    return [str(v) for v in values.tolist()]
 
 
 def read_items(path: str | Path) -> Items:

@@ -150,6 +150,7 @@ def create_app(
     app.state.lock = lock
     app.state.db_lock = db_lock
     app.state.service = service
+    service.boards.on_built = lambda p, table, part: api.board_answer(service, p, table, part)
     app.state.db = db
     app.state.csrf = Csrf(csrf_secret)
     app.state.web = Web(
@@ -278,12 +279,15 @@ def run(
     trust_proxy: Iterable[str] = (),
     rejected_per_day: int = REJECTED_PER_DAY,
     max_connections: int = 500,
+    uploads_per_minute: float = RATE_LIMITS["upload"].per_minute,
 ) -> None:
     """Serve the server of ``folder`` (its SQLite database, or ``db_url``; uploads in
     ``folder/files``) with uvicorn until stopped: :func:`create_app`'s start, at most
     ``max_connections`` connections at once (more are answered 503), idle keep-alive
     connections closed after :data:`KEEP_ALIVE_SECONDS`; uvicorn's log and the server's own
-    lines go to stderr. ``X-Forwarded-For`` is read only from ``trust_proxy``."""
+    lines go to stderr. ``X-Forwarded-For`` is read only from ``trust_proxy``.
+    ``uploads_per_minute``: the uploads one client address may send a minute after its
+    burst (0: no limit)."""
     import copy
     import logging.config
 
@@ -304,6 +308,10 @@ def run(
         scorers=scorers,
         trust_proxy=trust_proxy,
         rejected_per_day=rejected_per_day,
+        rate_limits={
+            **RATE_LIMITS,
+            "upload": RateLimit(RATE_LIMITS["upload"].burst, uploads_per_minute),
+        },
     )
     uvicorn.run(  # proxy_headers=False: the app reads X-Forwarded-For from trust_proxy only
         web,

@@ -127,27 +127,40 @@ async def api_one(submission_id: str, request: Request, w: W) -> dict[str, Any]:
 @router.get("/api/campaigns/{campaign}/phases/{phase}/leaderboard")
 async def api_board(campaign: str, phase: str, w: W, board: str | None = None) -> Response:
     # built in a worker thread (a board of thousands of runs takes a second to build, once),
-    # and its JSON kept with it: FastAPI's encoder would walk every cell on every request
-    p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase, board)
+    # and its JSON too, then kept with it: FastAPI's encoder would walk every cell on every
+    # request, and 10,000 rows encoded on the event loop would hold every other request
+    body = await run_in_threadpool(_board_answer, w, campaign, phase, board)
+    return Response(body, media_type="application/json")
+
+
+def _board_answer(w: Any, campaign: str, phase: str, board: str | None) -> bytes:
+    """The JSON answer of a phase's leaderboard (``board``: a split phase's part)."""
+    p, table = w.service.leaderboard(campaign, phase, board)
     if table is None:
-        return JSONResponse({"phase": p.name, "hidden": True, "columns": [], "rows": []})
-    tiers = w.service.tiers(p, table)  # None while computing: asked again on a later request
+        return JSONResponse({"phase": p.name, "hidden": True, "columns": [], "rows": []}).body
+    return board_answer(w.service, p, table, board_part(p, w.clock(), board))
+
+
+def board_answer(service: Any, p: Any, table: Any, part: str | None) -> bytes:
+    """The JSON answer of a phase's board (``part``: which of a split phase's) with its tiers
+    as far as they are known, kept with the table it shows (made when the board is built:
+    :attr:`simeval.serve.service.boards.Boards.on_built`)."""
+    tiers = service.tiers(p, table)  # None while computing: asked again on a later request
     known = _answers.get(id(table))
     if known is not None and known[0] is table and known[2] is tiers:
-        return Response(known[1], media_type="application/json")
+        return known[1]
     rows = [[None if _nan(v) else v for v in row] for row in table.rows]
     excluded = [
         {"system": system, "kind": kind, "reason": reason}
-        for system, (kind, reason) in w.service.excluded(p.id).items()
+        for system, (kind, reason) in service.excluded(p.id).items()
     ]
     body = JSONResponse({"phase": p.name, "hidden": False, "columns": table.columns,
                          "rows": rows, "excluded": excluded,
-                         "tiers": tiers_view(tiers),
-                         "board": board_part(p, w.clock(), board)}).body  # fmt: skip
+                         "tiers": tiers_view(tiers), "board": part}).body  # fmt: skip
     if len(_answers) >= 64:
         _answers.clear()
     _answers[id(table)] = (table, body, tiers)  # the table kept alive: its id is not reused
-    return Response(body, media_type="application/json")
+    return body
 
 
 # id(board table) -> (table, its JSON answer, the tiers it showed)

@@ -180,7 +180,7 @@ class Web:
         try:
             async for chunk in timed(request, self.upload_seconds):
                 upload.write(chunk)
-            upload.finish()
+            await run_in_threadpool(upload.finish)  # an fsync: never on the event loop
         except TooLarge as exc:
             upload.discard()
             raise Refused(413, f"{shown_name(name)}: {exc}") from None
@@ -201,8 +201,9 @@ class Web:
             )
             if pruned:
                 log.info("pruned the stored bytes of %d rejected upload(s)", len(pruned))
-        phase = self.service.phase_by_id(ticket.phase_id)
-        view = submission_view(sub, phase, self.service.part_records(sub, phase))
+        phase = await run_in_threadpool(self.service.phase_by_id, ticket.phase_id)
+        part = await run_in_threadpool(self.service.part_records, sub, phase)
+        view = submission_view(sub, phase, part)
         if not api:
             return view
         if error is not None:  # as `simeval score` prints it, and its parts to reprint it

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
+from simeval.report.collect import Grid
 from simeval.report.leaderboard import Table, dominators, dropped_note, overall_table
 from simeval.results.record import CONSTANT
 
@@ -30,22 +31,22 @@ def records_of(rows: Iterable[tuple[str, int, Sequence[dict[str, Any]]]]) -> lis
     return out
 
 
-def grid_of(records: Sequence[dict[str, Any]]) -> Any:
-    """The records as a :class:`simeval.report.collect.Grid` (without per-item rows)."""
+def entries_of(records: Sequence[dict[str, Any]]) -> list[Any]:
+    """The records as entries of a :class:`simeval.report.collect.Grid` (no per-item rows)."""
     from pathlib import Path
 
-    from simeval.report.collect import Entry, Grid
+    from simeval.report.collect import Entry
     from simeval.results.store import system_name
 
-    entries: dict[tuple[str, str], Entry] = {}
-    systems: list[str] = []
-    benchmarks: list[str] = []
-    for record in records:
-        system, bench = system_name(record["system"]), str(record["benchmark"])
-        entries[(system, bench)] = Entry(system, record, Path())
-        systems += [] if system in systems else [system]
-        benchmarks += [] if bench in benchmarks else [bench]
-    return Grid(entries, systems, benchmarks)
+    here = Path()
+    return [Entry(system_name(r["system"]), r, here) for r in records]
+
+
+def grid_of(records: Sequence[dict[str, Any]]) -> Any:
+    """The records as a :class:`simeval.report.collect.Grid` (without per-item rows)."""
+    from simeval.report.collect import grid_of as entries_grid
+
+    return entries_grid(entries_of(records))
 
 
 BASELINE_NOTE = (
@@ -55,7 +56,7 @@ BASELINE_NOTE = (
 
 
 def board(
-    records: Sequence[dict[str, Any]],
+    records: Sequence[dict[str, Any]] | Grid,
     prune: bool,
     title: str = "",
     order: Sequence[str] = (),
@@ -67,10 +68,10 @@ def board(
     after them), ranked by the sum of main scores (or their mean or mean rank: ``combine``,
     :func:`simeval.report.leaderboard.combined`). ``baselines``: the organisers' systems,
     marked and left out of the teams' ranks (:data:`BASELINE_NOTE`); a mean rank counts the
-    teams only."""
+    teams only. ``records`` may be a grid of them already."""
     from simeval.report.html import overall_benchmarks
 
-    grid = grid_of(records)
+    grid = records if isinstance(records, Grid) else grid_of(records)
     columns = sorted(
         overall_benchmarks(grid), key=lambda b: order.index(b) if b in order else len(order)
     )

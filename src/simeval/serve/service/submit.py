@@ -42,7 +42,6 @@ from simeval.serve.db.models import (
     REJECTED,
     REVOKED,
     SCORED,
-    AuditEntry,
     Campaign,
     FactSheet,
     Phase,
@@ -53,6 +52,7 @@ from simeval.serve.db.models import (
 )
 from simeval.serve.db.names import check_team_name, name_key
 from simeval.serve.db.storage import Storage, Upload
+from simeval.serve.service.boards import Boards
 from simeval.serve.service.campaigns import Targets
 from simeval.serve.service.gold import job_gold, replaced
 from simeval.serve.service.limits import next_run_at, per_day_text
@@ -74,6 +74,7 @@ MAX_FACT_SHEET = 20_000  # characters of a fact sheet (the team's form fits in T
 FACT_SHEET_GRACE = timedelta(days=7)  # a visible phase's fact sheets stay open this long
 Clock = Callable[[], datetime]
 RETRIES = 20
+NO_TIERS: dict[str, Any] = {}  # a board's tiers when none are computed (never changed)
 
 
 def shown_name(client_name: str | None) -> str:
@@ -130,13 +131,7 @@ class Service:
         self.organisers = OrganiserTokens(db)  # :mod:`.organisers`
         self._turns: dict[tuple[int, int, str], threading.Lock] = {}
         self._turns_lock = threading.Lock()
-        # phase id -> (what the table was built from, the table): a leaderboard is built again
-        # only when a run was recorded (here: one server per database records every upload)
-        # or an organiser changed something (every change is audited: exclusions, baselines,
-        # renames, re-scoring, publication), whichever process made it; readers must not
-        # change the table they get
-        self._boards: dict[int, tuple[tuple[Any, ...], Any]] = {}
-        self._boards_lock = threading.Lock()
+        self.boards = Boards(db)  # the kept leaderboards: :mod:`.boards`
         # each board's rank tiers, computed aside (:mod:`.tiers`), in a process of their own
         # when the uploads are scored in processes
         self.board_tiers = BoardTiers(process=scorers > 0)
@@ -449,8 +444,7 @@ class Service:
         except BaseException:
             self.storage.drop(upload.id)
             raise
-        with self._boards_lock:  # the phase's board is built again at its next request
-            self._boards.pop(ticket.phase_id, None)
+        self.boards.recorded(ticket.phase_id)  # the phase's board is built again
         if not refused:  # the new board's tiers start now, not at the next page view
             self.board_tiers.soon(ticket.phase_id, lambda: self._refresh_tiers(ticket.phase_id))
         log.info(
@@ -513,7 +507,6 @@ class Service:
         split phase's (:mod:`.split`): ``part`` ``public`` (every run on the public items) or
         ``private`` (each team's final runs on the rest, once revealed); by default the
         private board once revealed, else the public one."""
-        from simeval.serve.service.board import board, records_of, system_of
         from simeval.serve.service.split import board_part
 
         c, phases = self.campaign(campaign)
@@ -523,45 +516,23 @@ class Service:
         if p.hidden and p.published is None:
             return p, None
         part = board_part(p, self.clock(), part)
-        with self.db.reading() as s:
-            key = (p.id, c.title, s.scalar(select(func.max(AuditEntry.id))), part)
-        with self._boards_lock:
-            cached = self._boards.get(p.id)
-        if cached is not None and cached[0] == key:
-            return p, cached[1]
-        if part is not None:
-            rows: Any = self._split_rows(p, part)
-        else:
-            with self.db.reading() as s:
-                rows = s.execute(
-                    select(Team.name, Submission.run, Submission.results, Team.baseline)
-                    .join(Team, Submission.team_id == Team.id)
-                    .where(Submission.phase_id == p.id, Submission.status == SCORED)
-                    .order_by(Submission.received, Submission.id)
-                ).all()
-        out = self.excluded(p.id)
-        kept = [(team, run, results or []) for team, run, results, _ in rows
-                if system_of(team, run) not in out]  # fmt: skip
-        baselines = {system_of(team, run) for team, run, _, base in rows if base}
-        table = board(records_of(kept), prune=False, title=f"{c.title}: {p.name}",
-                      order=p.targets, baselines=baselines, combine=p.combine)  # fmt: skip
-        with self._boards_lock:  # built twice at once (a page, the tiers' refresh): keep one
-            known = self._boards.get(p.id)
-            if known is not None and known[0] == key:
-                return p, known[1]
-            self._boards[p.id] = (key, table)
-        return p, table
+        rows = None if part is None else (lambda: self._split_rows(p, part))
+        return p, self.boards.table(c, p, part, rows)
 
     def tiers(self, p: Phase, table: Any) -> Any:
         """The rank tiers of ``table``, phase ``p``'s current board (:meth:`leaderboard`):
         ``{benchmark: Tiers}``, or None while they are computed in the background (the first
         call for a table starts it) and for a hidden board (None)."""
         from simeval.serve.service.split import is_split
+        from simeval.serve.service.tiers import MAX_RUNS
 
         if table is None:
             return None
-        if not table.rows or is_split(p):  # a split board's tiers would read every item's
-            return {}  # rows, the private ones too (:mod:`.split`): none are computed
+        # none computed: a split board's would read every item's rows, the private ones too
+        # (:mod:`.split`); a board above MAX_RUNS runs gets none (:meth:`_compute_tiers`). One
+        # object: the answer kept with a table knows its tiers by identity
+        if not table.rows or is_split(p) or len(table.rows) > MAX_RUNS:
+            return NO_TIERS
         return self.board_tiers.get(p.id, table, lambda: self._compute_tiers(p.id, table))
 
     def _compute_tiers(self, phase_id: int, table: Any) -> Any:
