@@ -98,7 +98,6 @@ def carry_runs(
         done = set(s.scalars(select(Submission.carried_from).where(Submission.phase_id == b.id)))
         out = {(t, run) for _, t, run, _, _ in excluded_runs(s, Exclusion.phase_id == a.id)}
         registry = list(b.campaign.registry_files)
-        phase_b = (b.id, b.name, b.runs, b.max_bytes, utc(b.deadline), b.hidden, b.per_day)
         campaign_id = b.campaign_id
     report = Carried()
     for sub, t in rows:
@@ -109,9 +108,7 @@ def carry_runs(
         if (t.name, sub.run) in out:
             report.refused.append(f"{what}: disqualified or withdrawn in {source}")
             continue
-        bid, bname, runs, max_bytes, deadline, hidden, per_day = phase_b
-        ticket = Ticket(t.id, t.name, bid, bname, sub.target, registry, runs, max_bytes,
-                        deadline, hidden, per_day)  # fmt: skip
+        ticket = Ticket.of(t.id, t.name, b, sub.target, registry)
         upload = _Linked(storage.tmp / uuid.uuid4().hex, storage.file(sub.id), sub.sha256,
                          sub.size)  # fmt: skip
         try:

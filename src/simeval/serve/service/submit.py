@@ -106,6 +106,12 @@ class Ticket:
     hidden: bool
     per_day: int | None = None  # scored runs per target in any 24 hours (:mod:`.limits`)
 
+    @classmethod
+    def of(cls, team_id: int, team: str, p: Phase, target: str, registry: list[str]) -> Ticket:
+        """The ticket of an upload by team ``team`` to ``target`` of phase ``p``."""
+        return cls(team_id, team, p.id, p.name, target, registry, p.runs, p.max_bytes,
+                   utc(p.deadline), p.hidden, p.per_day)  # fmt: skip
+
 
 class Recorded(NamedTuple):
     """A recorded upload: its row and the error that refused it (None when it took a run)."""
@@ -333,20 +339,7 @@ class Service:
             raise Refused(422, f"{target!r} is not a target of {p.name}: {', '.join(p.targets)}")
         with self.db.reading() as s:
             registry = list(s.get(Campaign, team.campaign_id).registry_files)
-        ticket = Ticket(
-            team.id,
-            team.name,
-            p.id,
-            p.name,
-            target,
-            registry,
-            p.runs,
-            p.max_bytes,
-            utc(p.deadline),
-            p.hidden,
-            p.per_day,
-        )
-        with self.db.reading() as s:
+            ticket = Ticket.of(team.id, team.name, p, target, registry)
             self._runs_left(s, ticket, self.clock())
         return ticket
 
@@ -529,7 +522,7 @@ class Service:
         if table is None:
             return None
         # none computed: a split board's would read every item's rows, the private ones too
-        # (:mod:`.split`); a board above MAX_RUNS runs gets none (:meth:`_compute_tiers`). One
+        # (:mod:`.split`); a board above MAX_RUNS runs gets none (:mod:`.tiers`). One
         # object: the answer kept with a table knows its tiers by identity
         if not table.rows or is_split(p) or len(table.rows) > MAX_RUNS:
             return NO_TIERS
@@ -537,11 +530,7 @@ class Service:
 
     def _compute_tiers(self, phase_id: int, table: Any) -> Any:
         """The tiers of the runs ``table`` ranks (:meth:`tier_runs`), here or in the tiers'
-        process (:mod:`.tiers`)."""
-        from simeval.serve.service.tiers import MAX_RUNS
-
-        if len(table.rows) > MAX_RUNS:  # none computed: skip reading every run's records
-            return {}
+        process (:mod:`.tiers`); :meth:`tiers` asks only for boards of at most MAX_RUNS."""
         return self.board_tiers.run(*self.tier_runs(phase_id, table))
 
     def tier_runs(self, phase_id: int, table: Any) -> tuple[list[Any], list[str]]:
@@ -661,7 +650,7 @@ class Service:
         with self.db.session() as s:
             row = s.scalar(select(FactSheet).where(*mine))
             if row is None:
-                row = FactSheet(team_id=team.id, phase_id=p.id, text=text, updated=naive(now))
+                row = FactSheet(team_id=team.id, phase_id=p.id)
                 s.add(row)
             row.text, row.updated = text, naive(now)
             return row.text
