@@ -82,8 +82,8 @@ def gold_states(service: Any, campaign_id: int) -> list[GoldState]:
         registry = list(c.registry_files)
         targets = campaign_targets(s, campaign_id)
         rows = gold_rows(s, campaign_id)
+        files = replaced(s, service.storage.root, campaign_id)
     reg = service.targets.registry(registry)
-    files = {b: (str(service.storage.root / r.file), r.sha256) for b, r in rows.items()}
     out = []
     for t in targets:
         try:
