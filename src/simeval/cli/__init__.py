@@ -5,21 +5,38 @@ Exit status: 0 on success, 2 when input or data is invalid (the message names fi
 
 from __future__ import annotations
 
-from simeval.cli import (  # noqa: F401  (registers them)
-    annotation,
-    build,
-    data,
-    reports,
-    run,
-    score,
-    serve,
-)
-from simeval.cli.common import app
+import sys
+from typing import Any
 
 
 def main() -> None:
     _keep_freed_memory()
-    app()
+    from simeval.cli.lean import answered
+
+    if not answered(sys.argv[1:]):  # `score trec` answers without Typer (simeval.cli.lean)
+        _app()()
+
+
+def _app() -> Any:
+    """The Typer application with every command group registered."""
+    from simeval.cli import (  # noqa: F401  (registers them)
+        annotation,
+        build,
+        data,
+        reports,
+        run,
+        score,
+        serve,
+    )
+    from simeval.cli.common import app
+
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # built on first use, so the lean path never imports Typer
+        return _app()
+    raise AttributeError(f"module 'simeval.cli' has no attribute {name!r}")
 
 
 def _keep_freed_memory() -> None:
