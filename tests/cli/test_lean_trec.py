@@ -162,3 +162,20 @@ def test_the_options_read_as_typer_reads_them() -> None:
 def test_other_commands_go_to_typer(files: Path) -> None:
     code, out, _, loaded = simeval("lean", "score", "--help", cwd=files)
     assert code == 0 and "trec" in out and "typer" in loaded
+
+
+def test_the_start_runs_no_program_to_find_libc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ctypes.util.find_library`` runs ldconfig (and a compiler): 20 ms of every start, a
+    tenth of scoring a BUCC-size run. glibc's ``mallopt`` is found among the process's own
+    symbols instead."""
+    import ctypes
+    import ctypes.util
+
+    from simeval.cli import _keep_freed_memory
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"find_library({name!r}) was called")
+
+    monkeypatch.setattr(ctypes.util, "find_library", refuse)
+    _keep_freed_memory()
+    assert ctypes.CDLL(None).mallopt(-1, 128 << 20) == 1  # glibc: 1 when the option is taken
