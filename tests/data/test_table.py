@@ -34,6 +34,16 @@ def _python(data: bytes, width: int) -> tuple[list[int], list[list[bytes]]] | No
         b"a b c\nd e\nf g h\n",
         b"\n \n",
         b"",
+        # one row a line (the shortcut that skips searching line ends) and its near misses
+        b"a b c\nd e f\n",
+        b"a b c\nd e f",
+        b"a b c d e f\n",  # two rows on one line: refused
+        b"\na b c\nd e f\n",  # a blank first line
+        b"a b c\n\nd e f\n",
+        b"a b c \nd e f\n",
+        b"a b c\nd e f\n\n",
+        b"a b\nc d e f\n",
+        b"a\nb c\nd e f\n",
     ],
 )
 def test_fields_equal_python_split(data: bytes) -> None:

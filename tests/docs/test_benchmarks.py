@@ -79,6 +79,45 @@ def test_trec_scoring_identical_to_pytrec_eval() -> None:
         assert re.search(pattern, out, flags=re.M), step
 
 
+# A stand-in for C trec_eval (not in the repository; docs/speed.md builds it): the averages of
+# pytrec_eval, which embeds trec_eval's code, printed as trec_eval prints them; or made wrong.
+FAKE_TREC_EVAL = """#!{python}
+import sys, numpy as np, pytrec_eval
+run, qrels = {{}}, {{}}
+for line in open(sys.argv[-1]):
+    qid, _, doc, _, score, _ = line.split()
+    run.setdefault(qid, {{}})[doc] = float(score)
+for line in open(sys.argv[-2]):
+    qid, _, doc, rel = line.split()
+    qrels.setdefault(qid, {{}})[doc] = int(rel)
+res = pytrec_eval.RelevanceEvaluator(qrels, {{"success", "recip_rank"}}).evaluate(run)
+for m in ("recip_rank", "success_1", "success_5"):
+    print(f"{{m:<22}}\tall\t{{np.mean([v[m] for v in res.values()]) + {shift}:.4f}}")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shift", [0, 0.01])
+def test_trec_scoring_against_trec_eval_and_an_earlier_tree(tmp_path: Path, shift: float) -> None:
+    pytest.importorskip("pytrec_eval")
+    fake = tmp_path / "trec_eval"
+    fake.write_text(FAKE_TREC_EVAL.format(python=sys.executable, shift=shift))
+    fake.chmod(0o755)
+    out = run("trec_scoring.py", "--trec-eval", str(fake), "--before", str(ROOT / "src"))
+    said = "identical" if shift == 0 else "DIFFERENT"
+    pattern = (
+        rf"^  trec_eval   success_1 0\.\d{{4}}, success_5 0\.\d{{4}}, recip_rank 0\.\d{{4}}  {said}"
+    )
+    assert re.search(pattern, out, re.M), out
+    assert "whole process, best of each (identical numbers):" in out
+    for name in ("simeval", "pytrec_eval", "simeval (--before)", "trec_eval"):
+        row = rf"^  {re.escape(name)} +\d+\.\d\d s wall +\d+\.\d\d s CPU  ratio +\d+\.\dx wall"
+        assert re.search(row, out, re.M), name
+    for who, goal in (("pytrec_eval script", 3), ("trec_eval", 50)):
+        verdict = rf"{who} \d+\.\d\d s, ratio \d+\.\dx \(goal >= {goal}x: (met|NOT met)\)$"
+        assert re.search(verdict, out, re.M), who
+
+
 @pytest.mark.slow
 def test_linking_scale_top_5_equals_brute_force() -> None:
     out = run("linking_scale.py")

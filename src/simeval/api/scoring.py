@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simeval.api.targets import Target, as_target
-from simeval.data.store import DataStore
 from simeval.errors import InputError
-from simeval.registry import Registry
-from simeval.results.record import Result
+
+if TYPE_CHECKING:
+    from simeval.data.store import DataStore
+    from simeval.registry import Registry
+    from simeval.results.record import Result
 
 
 def score(

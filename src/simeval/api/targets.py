@@ -5,17 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from simeval.data.store import DataStore
 from simeval.errors import InputError
-from simeval.registry import Registry
+
+if TYPE_CHECKING:  # both load the catalog's modules; `score trec` needs neither (issue 35)
+    from simeval.data.store import DataStore
+    from simeval.registry import Registry
 
 Target = Any  # kinds.base.Benchmark | kinds.base.Suite
 
 
 def registry_of(registry: Registry | str | Path | Iterable[str | Path] | None) -> Registry:
     """A Registry, or the default one with these registry files added."""
+    from simeval.registry import Registry
+
     if isinstance(registry, Registry):
         return registry
     if registry is None:
@@ -66,6 +70,8 @@ def load_targets(
     **how: Any,
 ) -> list[Target]:
     """Targets by name, groups expanded, each once, in the order given."""
+    from simeval.data.store import DataStore
+
     reg = registry_of(registry)
     expanded: list[str] = []
     for name in names:
@@ -92,6 +98,8 @@ def target_files(
 ) -> list[Path]:
     """Every file the targets ``names`` read (a one-file suite's template, RUSSE's test.csv,
     included); a name that is a file stands for itself."""
+    from simeval.data.store import DataStore
+
     reg, store = registry_of(registry), store or DataStore.from_env()
     out: list[Path] = []
     for name in names:

@@ -245,15 +245,22 @@ def _guard(fn: F, engine: bool) -> F:
 
             with scheduler(SCHEDULER["spec"]):
                 return fn(*args, **kwargs)
-        except SimevalError as exc:
-            message = str(exc)
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            message = f"{where}{exc.strerror or exc}{_hint(exc)}"
-        err.print(f"[bold red]error:[/] {terminal_text(message)}", highlight=False)
+        except (SimevalError, OSError) as exc:
+            say_failure(exc)
         raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def say_failure(exc: SimevalError | OSError) -> None:
+    """Print ``exc`` as every command's one-line error on standard error (the caller exits
+    with status 2)."""
+    if isinstance(exc, SimevalError):
+        message = str(exc)
+    else:
+        where = f"{exc.filename}: " if exc.filename else ""
+        message = f"{where}{exc.strerror or exc}{_hint(exc)}"
+    err.print(f"[bold red]error:[/] {terminal_text(message)}", highlight=False)
 
 
 def _hint(exc: OSError) -> str:
@@ -323,7 +330,7 @@ def print_results(
 ) -> None:
     """Print results: a table per task kind (or JSON lines), warnings on standard error."""
     from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE
-    from simeval.results.record import Result
+    from simeval.results.record import Result, json_lines
 
     seen: set[str] = set()
     for r in results:
@@ -332,8 +339,7 @@ def print_results(
                 seen.add(w)
                 err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
     if as_json:
-        for r in results:
-            sys.stdout.write(r.to_json() + "\n")
+        sys.stdout.write(json_lines(results))
         return
     groups: dict[tuple[str, ...], list[Result]] = {}
     for r in results:  # counts (num_q, num_ret, ...) are in --json; the table shows metrics

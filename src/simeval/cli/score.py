@@ -261,17 +261,8 @@ def score_trec(
 ) -> None:
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
     num_q, num_ret, num_rel, num_rel_ret."""
-    from simeval.api import trec_target
+    from simeval.cli.lean import trec_results
 
-    target = trec_target(qrels)
-    _score(
-        target,
-        run,
-        data_dir=None,
-        keep=keep,
-        name=name,
-        as_json=as_json,
-        wide=wide,
-        complete=complete,
-        max_retrieved=max_retrieved,
-    )
+    results = trec_results(qrels, run, complete=complete, max_retrieved=max_retrieved)
+    keep_results(results, keep, name)
+    print_results(results, as_json, "", wide)

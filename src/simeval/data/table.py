@@ -55,7 +55,7 @@ class Table:
         size = int(lengths.max(initial=1)) if longest is None else longest
         padded = np.concatenate([self.data, np.zeros(size, dtype=np.uint8)])
         rows = np.lib.stride_tricks.sliding_window_view(padded, size)[starts]  # row copies
-        rows[np.arange(size) >= lengths[:, None]] = 0
+        rows *= np.arange(size) < lengths[:, None]
         return rows
 
     def strings(self, k: int) -> np.ndarray:
@@ -80,23 +80,26 @@ class Table:
         m = self.matrix(k)
         n, size = m.shape
         lengths = self._select(k)[1]
+        by_column = np.ascontiguousarray(m.T)  # each step below reads one contiguous column
         value = np.zeros(n, dtype=np.int64)
         after = np.zeros(n, dtype=np.int64)  # digits after the point
         digits = np.zeros(n, dtype=np.int64)
         points = np.zeros(n, dtype=np.int64)
-        other = np.zeros(n, dtype=np.int64)
+        other = np.zeros(n, dtype=bool)
         for j in range(size):  # Horner over the columns: L vector steps, not n Python ones
-            c = m[:, j]
-            used = j < lengths
-            digit = used & (c >= 48) & (c <= 57)
-            point = used & (c == 46)
-            value = np.where(digit, value * 10 + (c.astype(np.int64) - 48), value)
+            c = by_column[j]
+            d = c - np.uint8(48)  # wraps below "0": a digit is d < 10
+            digit = d < 10
+            point = c == 46
+            value = np.where(digit, value * 10 + d, value)
             after += digit & (points > 0)
             digits += digit
             points += point
-            sign = (c == 43) | (c == 45) if j == 0 else False
-            other += used & ~digit & ~point & ~sign
-        done = (other == 0) & (digits >= 1) & (digits <= _DIGITS)
+            bad = ~digit & ~point & (j < lengths)
+            if j == 0:
+                bad &= (c != 43) & (c != 45)  # a sign only first
+            other |= bad
+        done = ~other & (digits >= 1) & (digits <= _DIGITS)
         done &= points == 0 if integer else points <= 1
         value = np.where(m[:, 0] == 45, -value, value)
         if integer:
@@ -110,21 +113,42 @@ def parse(data: bytes, width: int) -> Table | None:
     """The fields of ``data``, or None unless every non-blank line has ``width`` of them (and
     there is at least one line)."""
     buf = np.frombuffer(data, dtype=np.uint8)
-    if not len(buf):
+    n = len(buf)
+    if not n:
         return None
-    text = ~_SPACE[buf]
-    step = text[1:].view(np.int8) - text[:-1].view(np.int8)  # +1: a field starts, −1: ends
-    starts = np.flatnonzero(step == 1) + 1
-    ends = np.flatnonzero(step == -1) + 1
-    if text[0]:
-        starts = np.concatenate(([0], starts))
-    if text[-1]:
-        ends = np.append(ends, len(buf))
-    if not len(starts) or len(starts) % width:
+    space = np.empty(n + 2, dtype=bool)  # white space, with a space before and after the data
+    space[0] = space[-1] = True
+    np.logical_or(buf == 32, buf - np.uint8(9) < 5, out=space[1:-1])  # " ", \t \n \v \f \r
+    edges = np.flatnonzero(space[1:] != space[:-1])  # a field's start, its end, the next's start…
+    if not len(edges) or len(edges) % (2 * width):
         return None
-    # fields on each line: those starting before its line end minus those before the last
-    before = np.searchsorted(starts, np.append(np.flatnonzero(buf == 10), len(buf)))
-    per_line = np.diff(before, prepend=0)
-    if np.any((per_line != 0) & (per_line != width)):
-        return None
-    return Table(buf, width, starts, ends, np.flatnonzero(per_line) + 1)
+    starts, ends = edges[0::2], edges[1::2]
+    newlines = np.flatnonzero(buf == 10)
+    if _one_row_a_line(buf, width, starts, ends, newlines):
+        lines = np.arange(1, len(starts) // width + 1)
+    else:
+        # fields on each line: those starting before its line end minus those before the last
+        before = np.searchsorted(starts, np.append(newlines, n))
+        per_line = np.diff(before, prepend=0)
+        if np.any((per_line != 0) & (per_line != width)):
+            return None
+        lines = np.flatnonzero(per_line) + 1
+    return Table(buf, width, starts, ends, lines)
+
+
+def _one_row_a_line(
+    buf: np.ndarray, width: int, starts: np.ndarray, ends: np.ndarray, newlines: np.ndarray
+) -> bool:
+    """Whether the data is the common regular file, whose lines are its rows in turn: no blank
+    line, each row's last field followed by exactly one line end and the next row's first
+    field, no other line end but one after the last field. The general check (a search of
+    every line end among the fields) is then not needed."""
+    rows = len(starts) // width
+    last, following = ends[width - 1 :: width], starts[width::width]
+    extra = len(newlines) - (rows - 1)  # line ends not between two rows: none or one after all
+    return (
+        extra in (0, 1)
+        and (extra == 0 or newlines[-1] >= last[-1])
+        and bool(np.all(following - last[:-1] == 1))
+        and bool(np.all(buf[last[:-1]] == 10))
+    )

@@ -113,10 +113,14 @@ def _evaluate(
     if not exact and (qq != qnames[qrel_q]).any():
         raise KeyCollision
     pos, judged = _find(qkeys, run_qkey)
-    if not exact and (rq[judged] != qnames[pos[judged]]).any():
+    if judged.all():  # the usual case: no copies
+        q, s, d, dkey, rq_judged = pos, scores, rd, run_dkey, rq
+    else:
+        q, s, d, dkey = pos[judged], scores[judged], rd[judged], run_dkey[judged]
+        rq_judged = rq[judged]
+    if not exact and (rq_judged != qnames[q]).any():
         raise KeyCollision
     unjudged = np.unique(rq[~judged])
-    q, s, d, dkey = pos[judged], scores[judged], rd[judged], run_dkey[judged]
 
     # Relevance of every judged run row: its docno among the judgements of its query. Qrels
     # sorted by query give each query a block; a row of a query with a single judgement

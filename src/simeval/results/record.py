@@ -9,6 +9,7 @@ import math
 import platform
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -117,6 +118,11 @@ class Timer:
 
     def __exit__(self, *exc: object) -> None:
         self.seconds = time.perf_counter() - self.start
+
+
+def json_lines(results: Iterable[Result]) -> str:
+    """The records as JSON lines (what ``--json`` prints)."""
+    return "".join(r.to_json() + "\n" for r in results)
 
 
 def warning_texts(warnings: list[InputWarning]) -> list[str]:
