@@ -9,7 +9,7 @@ from importlib.resources import files
 
 import pytest
 
-from simeval.data.cedict import parse_cedict
+from simeval.data.cedict import parse_cedict, parse_names
 
 LINES = [
     "# CC-CEDICT",
@@ -46,6 +46,28 @@ def test_glosses_by_hand() -> None:
         ("认为", "consider"),
         ("认为", "feel"),
     ]
+
+
+def test_names_by_hand() -> None:
+    lines = [
+        "克利夫蘭 克利夫兰 [Ke4 li4 fu1 lan2] /Cleveland/",  # the Simplified headword
+        # no gloss is one capitalized word ("surname Nixon" is two)
+        "尼克松 尼克松 [Ni2 ke4 song1] /Richard Nixon (1913-1994), US president/surname Nixon/",
+        "巴黎 巴黎 [Ba1 li2] /Paris, capital of France/",
+        "寧 宁 [Ning2] /Ning/",  # one character
+        "阿Q 阿Q [A1 Q] /Ah Q/",  # not all Chinese characters
+        "伊 伊 [yi1] /he/",
+        "艾 艾 [Ai4] /Ai (surname)/",
+        "埃 埃 [ai1] /Ai/",
+        "肯 肯 [ken3] /Ken/",
+        "亚 亞 [Ya4] /Ya/",
+        "莱 萊 [Lai2] /Lai/",
+        "约 約 [yue1] /Yue/",
+        "伊利 伊利 [Yi1 li4] /Erie (Pennsylvania)/Ili (Xinjiang)/",
+        "乌 乌 [Wu1] /Wu/",
+        "# a comment /Cleveland/",
+    ]
+    assert parse_names(lines) == [("克利夫兰", "cleveland"), ("伊利", "erie"), ("伊利", "ili")]
 
 
 def test_the_shipped_copy() -> None:

