@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 Pairs = list[tuple[str, str]]
@@ -69,14 +70,19 @@ def gloss_words(glosses: str) -> list[str]:
     return list(out)
 
 
+def entries(lines: Iterable[str]) -> Iterator[tuple[str, str, str]]:
+    """(Traditional, Simplified, glosses) of each entry line (comments ``#`` skipped)."""
+    for line in lines:
+        match = _LINE.match(line)
+        if not line.startswith("#") and match is not None:
+            trad, simp, glosses = match.groups()
+            yield trad, simp, glosses
+
+
 def parse_cedict(lines: list[str]) -> Pairs:
     """(Chinese headword, English word) pairs of CC-CEDICT lines (comments ``#`` skipped)."""
     pairs: Pairs = []
-    for line in lines:
-        match = _LINE.match(line)
-        if line.startswith("#") or match is None:
-            continue
-        trad, simp, glosses = match.groups()
+    for trad, simp, glosses in entries(lines):
         words = gloss_words(glosses)
         for head in dict.fromkeys((trad, simp)):
             pairs.extend((head, w) for w in words)
@@ -93,11 +99,7 @@ def parse_names(lines: list[str]) -> Pairs:
     single capitalized word at least as long as the headword (克利夫兰 /Cleveland/), each pair
     once: the transliterated names :mod:`simeval.measures.names` learns from."""
     pairs: dict[tuple[str, str], None] = {}
-    for line in lines:
-        match = _LINE.match(line)
-        if line.startswith("#") or match is None:
-            continue
-        _, simp, glosses = match.groups()
+    for _, simp, glosses in entries(lines):
         if len(simp) < 2 or not _HAN.fullmatch(simp):
             continue
         for gloss in glosses.split("/"):

@@ -18,12 +18,12 @@ Tokens with no Chinese character (numbers, Latin words) are never cut or joined.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Container, Sequence
+
+from simeval.text.multilingual import is_cjk
 
 MAX_WORD = 6
 MAX_RUN = 4
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def _longest_match(token: str, known: Container[str]) -> list[str]:
@@ -45,7 +45,7 @@ def resegment(tokens: Sequence[str], known: Container[str]) -> list[str]:
     docstring)."""
     split: list[str] = []
     for tok in tokens:
-        if len(tok) < 2 or tok in known or not _CJK.search(tok):
+        if len(tok) < 2 or tok in known or not is_cjk(tok):
             split.append(tok)
             continue
         pieces = _longest_match(tok, known)
@@ -56,7 +56,7 @@ def resegment(tokens: Sequence[str], known: Container[str]) -> list[str]:
         size = 1
         for n in range(min(MAX_RUN, len(split) - i), 1, -1):
             run = split[i : i + n]
-            if all(_CJK.search(t) for t in run) and "".join(run) in known:
+            if all(is_cjk(t) for t in run) and "".join(run) in known:
                 size = n
                 break
         out.append("".join(split[i : i + size]))
