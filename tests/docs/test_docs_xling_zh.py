@@ -2,7 +2,7 @@
 segmentation and names": its commands run as shown, and every figure of its table is what
 they wrote; the last row's success@1 and MRR are recomputed here from the BUCC run `simeval
 predict` writes for it (the 5 candidates of each test query) and the qrels, by hand and with
-pytrec_eval. Under load the five evaluations and the prediction take about 8 minutes."""
+pytrec_eval. Under load the five evaluations and the prediction took 3.5 minutes."""
 
 from __future__ import annotations
 
