@@ -54,6 +54,11 @@ def test_the_zh_rows_come_from_their_commands(tmp_path: Path) -> None:
         metrics = by[spec]["metrics"]
         assert f"{metrics['success_1']:.4f}" == s1, spec
         assert f"{metrics['recip_rank']:.4f}" == mrr, spec
+    # the coverage the text quotes, from the records' facts
+    facts = [by[row[0].strip("`")]["settings"]["facts"] for row in rows]
+    shares = [f"{round(100 * f['translated_tokens'])}%" for f in facts[:3]]
+    assert f"{shares[0]} → {shares[1]}), the re-cut" in section and f"({shares[2]})" in section
+    assert f"`name_matches`: {facts[-1]['name_matches']:,} tokens" in section
     final = rows[-1][0].strip("`")
     run_file = tmp_path / "final.run"
     pred = ["predict", final, "-b", "xling-hard-zh", "--out", str(run_file)]
