@@ -145,7 +145,7 @@ def du(folder: Path) -> str:
     ).stdout.split()[0]
 
 
-NAME = 40  # the step column: the longest pip command fits
+NAME = 42  # the step column: the README's longest pip command fits
 
 
 def cell(s: Spent | None) -> str:
