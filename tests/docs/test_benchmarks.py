@@ -5,6 +5,8 @@ A script the README shows that no test here runs, or that does not exist, fails.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
@@ -251,11 +253,58 @@ def test_dask_scripts_print_both_runs_and_agree(script: str, data_dir: Path) -> 
         assert same.endswith("True") or "differ for 0 queries" in same, same
 
 
+SECONDS = r" +(\d+\.\d)s +(\d+\.\d)s"
+
+
 @pytest.mark.slow
-def test_main_job_times_every_step_of_both_runs(data_dir: Path) -> None:
-    out = run("main_job.py")
-    for step in ("evaluate overlap", "results", "report", "total"):
-        assert re.search(rf"^{step} +\d+\.\ds +\d+\.\ds$", out, re.M), (step, out)
+def test_main_job_times_every_step_of_both_runs(data_dir: Path, tmp_path: Path) -> None:
+    """Each step's wall and CPU seconds, first and cached run; the totals are the sums of the
+    rows. ``--install --venv``: a fresh clone is timed and the job runs from it, in this test's
+    own environment (pip is not run: `--install` alone makes the environment as the README
+    does, minutes of pip); ``du -sh`` of the environment is printed."""
+    numbers = tmp_path / "job.json"
+    out = run("main_job.py", "--install", "--venv", sys.prefix, "--json", str(numbers))
+    assert re.search(rf"^git clone{SECONDS}$", out, re.M), out
+    assert re.search(r"^venv size \(du -sh\) +\d+(\.\d+)?[KMG]$", out, re.M), out
+    steps = ("evaluate overlap", "results", "report")
+    rows = {}
+    for step in (*steps, "total"):
+        found = re.findall(rf"^{step}{SECONDS}$", out, re.M)
+        assert len(found) == (3 if step == "total" else 2), (step, out)  # install, first, cached
+        rows[step] = [[float(x) for x in cells] for cells in found[-2:]]
+    for which in (0, 1):
+        for i in (0, 1):
+            parts = sum(rows[step][which][i] for step in steps)
+            assert abs(parts - rows["total"][which][i]) <= 0.15 + 1e-9, (which, i, rows)
+    runs = json.loads(numbers.read_text())["runs"]["now"]
+    assert set(runs) == {"first", "cached"}
+    for run_steps in runs.values():
+        for spent in run_steps.values():
+            # the step's own process (and its children), not the machine's: at most every core
+            # busy for its whole wall time, and some CPU spent
+            assert 0 < spent["cpu"] <= spent["wall"] * (os.cpu_count() or 1) + 0.05, spent
+
+
+def test_main_job_times_the_pip_commands_of_each_revisions_readme(tmp_path: Path) -> None:
+    """The install runs the `pip install` commands of the README's first bash block, in their
+    order, as written there (a revision's own README: the flags of `--before` may differ)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("main_job", ROOT / "benchmarks" / "main_job.py")
+    assert spec and spec.loader
+    main_job = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("main_job", main_job)  # its dataclasses look their module up
+    spec.loader.exec_module(main_job)
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "# x\n\n```bash\npython3 -m venv .venv && pip install -q --no-compile torch==2.13.0 "
+        '&& \\\n  pip install -q  -e ".[all]" && simeval results\n```\n\n'
+        "```bash\npip install other\n```\n"
+    )
+    assert main_job.pip_commands(readme) == [
+        "pip install -q --no-compile torch==2.13.0",
+        'pip install -q -e ".[all]"',
+    ]
 
 
 @pytest.mark.slow
