@@ -39,7 +39,9 @@ MeasureArg = Annotated[
         "|prefix|dice | vectors:path=FILE,format=auto,oov=zero|skip|backoff | "
         "encoder:model=NAME_OR_PATH,backend=torch|onnx (default: the offline "
         "all-MiniLM-L6-v2 on torch; onnx: exported once, then run by ONNX Runtime) | "
-        "graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors.",
+        "graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors"
+        "|learned (learned=FOLDER of `simeval train combine` scores the pairs the graph "
+        "does not connect).",
         show_default=False,
     ),
 ]

@@ -14,7 +14,8 @@
                ``backend=torch|onnx`` (onnx: exported once, run by ONNX Runtime)
 ``learned``    ``model=FOLDER``: a combination fitted by ``simeval train combine``
 ``graph``      ``path=DIR`` (``simeval train graph``), ``score=walk|adamic_adar|common|learned``,
-               ``fallback=zero|skip|vectors``, ``vectors=DIR``
+               ``fallback=zero|skip|vectors|learned``, ``vectors=DIR``, ``learned=FOLDER``
+               (``simeval train combine``: scores the pairs the graph does not connect)
 =============  ==================================================================
 
 Rankers for cross-language document linking (``xling-*``, BUCC 2015):

@@ -23,10 +23,14 @@ graph was built without any test pair, so on a benchmark this never fires for a 
 
 ``fallback`` says what a pair without graph evidence (a ``common``/``adamic_adar``/``walk``
 score of 0, or an unknown word) gets: ``zero`` (0, RUSSE's rule for a missing pair), ``skip``
-(NaN: left out, coverage drops) or ``vectors``: ¼(1 + cos(a, b)) ∈ [0, ½] from the word
-vectors named by ``vectors=DIR`` (default: the ones recorded at training), while pairs with
-graph evidence score ½ + ½·g/(1 + g) ∈ (½, 1) — every graph-connected pair above every
-unconnected one. ``learned`` needs no fallback: its features are defined for every pair.
+(NaN: left out, coverage drops), ``vectors``: ¼(1 + cos(a, b)) ∈ [0, ½] from the word
+vectors named by ``vectors=DIR`` (default: the ones recorded at training), or ``learned``:
+½·p ∈ [0, ½] with p the score of the combination ``learned=FOLDER`` (``simeval train combine``;
+clipped to [0, 1], a pair it cannot score 0) — while pairs with graph evidence score
+½ + ½·g/(1 + g) ∈ (½, 1): every graph-connected pair above every unconnected one. The graph is
+the knowledge base where it reaches; the combination, trained on the same relation files with
+the test pairs removed, orders the rest. ``score=learned`` needs no fallback: its features are
+defined for every pair.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from simeval.measures.spec import Params
 from simeval.text.normalize import normalize
 
 SCORES = ("walk", "adamic_adar", "common", "learned")
-FALLBACKS = ("zero", "skip", "vectors")
+FALLBACKS = ("zero", "skip", "vectors", "learned")
 EDGES = "edges.tsv"
 RECORD = "graph.json"
 BASE_FEATURES = ("edge", "cn", "aa", "ra", "jaccard", "walk2", "walk3", "deg_a", "deg_b")
@@ -176,7 +180,7 @@ def read_edges(folder: Path) -> tuple[list[tuple[str, str, str]], list[str]]:
 
 
 class GraphMeasure(Measure):
-    """``graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors``."""
+    """``graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors|learned``."""
 
     name = "graph"
 
@@ -205,6 +209,13 @@ class GraphMeasure(Measure):
             self.vectors = create_measure(f"vectors:path={vectors},oov=backoff,fallback=zero")
         elif params["fallback"] == "vectors":
             raise InputError(None, None, f"measure {spec}: fallback=vectors needs vectors=DIR")
+        self.combination: Measure | None = None
+        if params["fallback"] == "learned":
+            if not params.get("learned"):
+                raise InputError(None, None, f"measure {spec}: fallback=learned needs learned=DIR")
+            from simeval.measures import create_measure
+
+            self.combination = create_measure(f"learned:model={params['learned']}")
         self.params["vectors_resolved"] = vectors
         self.facts: dict[str, Any] = {"nodes": len(self.graph.index), "edges": self.graph.edges}
 
@@ -228,8 +239,10 @@ class GraphMeasure(Measure):
         return list(self.model["features"]) if self.model else []
 
     def prepare(self, words: Iterable[str], texts: Iterable[str]) -> None:
-        if self.vectors is not None:
-            self.vectors.prepare(words, texts)
+        words, texts = set(words), set(texts)
+        for m in (self.vectors, self.combination):
+            if m is not None:
+                m.prepare(words, texts)
 
     def cosine(self, pairs: Pairs) -> np.ndarray:
         """Cosine of the word vectors, NaN where a word has none."""
@@ -253,6 +266,9 @@ class GraphMeasure(Measure):
             if self.params["fallback"] == "vectors":
                 cos = np.nan_to_num(self.cosine(pairs), nan=-1.0)
                 out = np.where(g > 0, out, 0.25 * (1.0 + cos))
+            elif self.combination is not None:
+                p = np.asarray(self.combination.score_words(pairs), dtype=float)
+                out = np.where(g > 0, out, 0.5 * np.clip(np.nan_to_num(p, nan=0.0), 0.0, 1.0))
             else:
                 out = np.where(g > 0, out, 0.0 if self.params["fallback"] == "zero" else np.nan)
         self.facts["pairs_scored"] = self.facts.get("pairs_scored", 0) + len(pairs)
@@ -281,4 +297,5 @@ def make_graph(p: Params) -> GraphMeasure:
     p.get("score", "walk", str, SCORES)
     p.get("fallback", "zero", str, FALLBACKS)
     p.get("vectors", "", str)
+    p.get("learned", "", str)
     return GraphMeasure(str(p.spec), p.done())
