@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
@@ -47,6 +48,8 @@ OOV_POLICIES = ("zero", "skip", "backoff")
 FASTTEXT_MAGIC = 793712314
 CHUNK = 1 << 24  # bytes of lines a scan compares at once
 KEY = 16  # first bytes of a line that its numpy key is made of
+# WORD_MASKS[n]: the two 64-bit halves of a key that keep a word's first n bytes
+WORD_MASKS = np.tril(np.full((KEY + 1, KEY), 255, np.uint8), -1).view("<u8")
 
 
 # first bytes of files that are not vectors in a format read here (compressed, archives)
@@ -215,10 +218,18 @@ def line_keys(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     from its first ``KEY`` bytes, zero from the word's end on: lines holding the same word
     get the same key; a key shared by different words (the same first ``KEY`` bytes, or a
     collision of the hash) only makes a line a candidate, which is then checked."""
-    at = starts[:, None] + np.arange(KEY)
-    window = data[np.minimum(at, len(data) - 1)]
-    window[np.logical_or.accumulate((window == 32) | (at >= ends[:, None]), axis=1)] = 0
-    halves = window.view("<u8")
+    window = np.empty((len(starts), KEY), np.uint8)
+    tail = max(len(data) - KEY, 0)  # lines starting after it are read from a padded copy
+    inside = int(np.searchsorted(starts, tail, side="right")) if len(data) >= KEY else 0
+    window[:inside] = sliding_window_view(data, KEY)[starts[:inside]] if inside else 0
+    if inside < len(starts):
+        padded = np.zeros(2 * KEY, np.uint8)
+        padded[: len(data) - tail] = data[tail:]
+        window[inside:] = sliding_window_view(padded, KEY)[starts[inside:] - tail]
+    space = window == 32
+    first = space.argmax(axis=1)
+    length = np.where(space[np.arange(len(starts)), first], first, KEY)
+    halves = window.view("<u8") & WORD_MASKS[np.minimum(length, ends - starts)]
     return halves[:, 0] * np.uint64(0x9E3779B97F4A7C15) + halves[:, 1]
 
 
@@ -228,7 +239,7 @@ def wanted_keys(words: Iterable[bytes]) -> np.ndarray:
     data = np.frombuffer(b"".join(w + b"\n" for w in words) or b"\n", np.uint8)
     lengths = np.array([len(w) for w in words], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
-    return np.unique(line_keys(data, starts, starts + lengths)) if words else lengths
+    return np.sort(line_keys(data, starts, starts + lengths)) if words else lengths
 
 
 def _parse_rows(
