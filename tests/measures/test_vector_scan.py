@@ -105,20 +105,27 @@ def test_empty_lines_and_tabs_count_as_the_plain_reading_does(tmp_path: Path) ->
 def test_batches_and_a_line_longer_than_a_batch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Batches of 64 bytes: most lines cross a batch's end, some are longer than a batch."""
+    """Batches of 64 bytes: most lines cross a batch's end, some are longer than a batch;
+    kept rows parsed three at a time."""
     monkeypatch.setattr(vectors, "CHUNK", 64)
+    monkeypatch.setattr(vectors, "PARSED_AT_ONCE", 3)
     words = [f"w{i}" for i in range(200)]
     body = rows(words, dim=20, seed=2)
     path = write(tmp_path, ["200 20", *body], last=False)
     check(path, True, [*words[::7], "w199", "w0"])
 
 
-def test_a_kept_row_with_a_wrong_count_names_its_line(tmp_path: Path) -> None:
-    body = rows(["cat", "dog", "car"])
+@pytest.mark.parametrize("at_once", [1, 2, 4096])
+def test_a_kept_row_with_a_wrong_count_names_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at_once: int
+) -> None:
+    monkeypatch.setattr(vectors, "PARSED_AT_ONCE", at_once)
+    body = rows(["cat", "dog", "car", "cow"])
     body[2] = body[2].rsplit(" ", 1)[0]
-    path = write(tmp_path, ["3 3", *body])
+    body[3] += " 1"
+    path = write(tmp_path, ["4 3", *body])
     with pytest.raises(InputError, match=r"v\.vec:4: expected 3 numbers after the word, got 2"):
-        scan_text(path, True, Wanted({b"cat", b"car"}, None))
+        scan_text(path, True, Wanted({b"cat", b"car", b"cow"}, None))
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,8 @@ from simeval.text.normalize import lemma, normalize, tokens
 FORMATS = ("auto", "word2vec", "glove", "word2vec-bin", "fasttext-bin", "gensim", "model")
 OOV_POLICIES = ("zero", "skip", "backoff")
 FASTTEXT_MAGIC = 793712314
-CHUNK = 1 << 24  # bytes of lines a scan compares at once
+CHUNK = 1 << 22  # bytes of lines a scan compares at once (and keeps mapped)
+PARSED_AT_ONCE = 4096  # kept rows whose numbers one numpy call reads (bounds its memory)
 KEY = 16  # first bytes of a line that its numpy key is made of
 # WORD_MASKS[n]: the two 64-bit halves of a key that keep a word's first n bytes
 WORD_MASKS = np.tril(np.full((KEY + 1, KEY), 255, np.uint8), -1).view("<u8")
@@ -242,19 +243,27 @@ def wanted_keys(words: Iterable[bytes]) -> np.ndarray:
     return np.sort(line_keys(data, starts, starts + lengths)) if words else lengths
 
 
-def _parse_rows(
-    path: Path, data: bytes | mmap.mmap, kept: list[tuple[int, int, int]], dim: int
-) -> list[np.ndarray]:
-    """The vectors of the kept rows (line number, start, end): their numbers joined and read
-    by numpy's C parser at once; when a row has the wrong count, or any number does not read
-    as a finite float32, each row is read alone, which names the line that fails."""
-    rests = [data[start:end].partition(b" ")[2] for _, start, end in kept]
-    text = b"\n".join(rests) + b"\n"
+def _parse_rows(path: Path, rows: list[tuple[int, bytes]], dim: int) -> list[np.ndarray]:
+    """The vectors of kept rows (line number, the text after the word), read
+    :data:`PARSED_AT_ONCE` rows at a time (:func:`_parse_joined`)."""
+    step = PARSED_AT_ONCE
+    return [
+        v
+        for at in range(0, len(rows), step)
+        for v in _parse_joined(path, rows[at : at + step], dim)
+    ]
+
+
+def _parse_joined(path: Path, rows: list[tuple[int, bytes]], dim: int) -> list[np.ndarray]:
+    """The vectors of kept rows: their numbers joined and read by numpy's C parser at once;
+    when a row has the wrong count, or any number does not read as a finite float32, each row
+    is read alone, which names the line that fails."""
+    text = b"\n".join(rest for _, rest in rows) + b"\n"
     byte = np.frombuffer(text, np.uint8)
     spaces = (byte == 32) | ((byte >= 9) & (byte <= 13))  # what bytes.split() splits at
     first = ~spaces
     first[1:] &= spaces[:-1]  # a number's first byte: not a space, after a space or the start
-    bounds = np.cumsum([0] + [len(r) + 1 for r in rests])
+    bounds = np.cumsum([0] + [len(rest) + 1 for _, rest in rows])
     counts = np.diff(np.searchsorted(np.flatnonzero(first), bounds))
     if (counts == dim).all():
         try:
@@ -262,12 +271,9 @@ def _parse_rows(
                 values = np.fromstring(text, dtype=np.float32, sep=" ")
         except ValueError:
             values = np.zeros(0, dtype=np.float32)
-        if values.size == len(kept) * dim and np.isfinite(values).all():
-            return list(values.reshape(len(kept), dim))
-    return [
-        _parse_row(path, number, rest, dim)
-        for (number, _, _), rest in zip(kept, rests, strict=True)
-    ]
+        if values.size == len(rows) * dim and np.isfinite(values).all():
+            return list(values.reshape(len(rows), dim))
+    return [_parse_row(path, number, rest, dim) for number, rest in rows]
 
 
 def scan_text(
@@ -318,22 +324,21 @@ def scan_text(
             candidate = line_keys(array, starts, ends)
             found = np.searchsorted(keys, candidate) % max(len(keys), 1)
             lines = np.flatnonzero(keys[found] == candidate).tolist() if len(keys) else []
-        kept: list[tuple[int, int, int]] = []  # (line number, start, end) of the kept rows
-        normed: list[str | None] = []
+        kept: list[tuple[int, bytes]] = []  # (line number, text after the word)
+        words: list[tuple[bytes, str | None]] = []  # (word, normalized key) of each
         for i in lines:
             start, end = int(starts[i]), int(ends[i])
             space = find(b" ", start, end)
             word = data[start : space if space >= 0 else end]
             keep, key = (word in wanted.exact, None) if plain else wanted.match(word)
             if keep:
-                kept.append((number + i, start, end))
-                normed.append(key)
+                kept.append((number + i, data[space + 1 : end] if space >= 0 else b""))
+                words.append((word, key))
         if kept:
-            rows = _parse_rows(path, data, kept, dim)
-            for (line_number, start, end), key, row in zip(kept, normed, rows, strict=True):
-                space = find(b" ", start, end)
-                text = data[start : space if space >= 0 else end].decode("utf-8", "replace")
-                vocab.add(text.rstrip("\r"), row, key, line_number)
+            rows = _parse_rows(path, kept, dim)
+            for (line_number, _), (word, key), row in zip(kept, words, rows, strict=True):
+                text = word.decode("utf-8", errors="replace").rstrip("\r")
+                vocab.add(text, row, key, line_number)
         vocab.file_words += len(ends)
         number += len(ends)
         done = int(ends[-1]) + 1
