@@ -11,7 +11,10 @@ its own (``VmHWM``, see ``_child.py``):
 - simeval of another source tree given by ``--before`` (e.g. main's ``src``), which must print
   the same pairs and metrics;
 - gensim: ``KeyedVectors.load_word2vec_format(F)`` + ``evaluate_word_pairs`` on each benchmark
-  (``--skip-gensim`` leaves it out: it takes minutes).
+  (``--skip-gensim`` leaves it out: it takes minutes);
+- with ``--profile``, one more simeval process times its parts (CPU, by ``getrusage``): the
+  interpreter and imports, ``evaluate`` outside the vector scan, and the scan's per-line loop,
+  number parsing and numpy keys.
 
 ``wc -l``, simeval and ``--before`` take turns ``--repeat`` times; each one's best wall time and
 best CPU time (user + system, of the whole process) are printed, and the ratio to ``wc -l``.
@@ -30,6 +33,7 @@ import os
 import resource
 import subprocess
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -52,6 +56,36 @@ from simeval.api import evaluate
 results = evaluate(f"vectors:path={sys.argv[1]},format=word2vec", "russe", "words")
 print(sum(r.coverage["scored"] for r in results if r.benchmark != "russe"))
 print(sorted((r.benchmark, sorted(r.metrics.items())) for r in results))
+"""
+
+PROFILE = """
+import resource, sys
+import simeval.measures.vectors as V
+def cpu():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+spent = {}
+def timed(name):
+    inner = getattr(V, name)
+    def run(*a, **k):
+        t = cpu()
+        try:
+            return inner(*a, **k)
+        finally:
+            spent[name] = spent.get(name, 0) + cpu() - t
+    setattr(V, name, run)
+for name in ("_line_ends", "line_keys", "_parse_rows", "scan_text"):
+    timed(name)
+from simeval.api import evaluate
+start = cpu()
+evaluate(f"vectors:path={sys.argv[1]},format=word2vec", "russe", "words")
+total = cpu()
+scan, ends, keys = spent["scan_text"], spent["_line_ends"], spent["line_keys"]
+parse = spent["_parse_rows"]
+print(f"profile, CPU s: {total:.2f} in all = {start:.2f} interpreter and imports"
+      f" + {total - start - scan:.2f} evaluate outside the vector scan")
+print(f"+ {scan:.2f} the scan = {ends:.2f} per-line loop + {parse:.2f} parsing numbers"
+      f" + {keys:.2f} numpy keys + {scan - ends - parse - keys:.2f} other")
 """
 
 GENSIM = """
@@ -137,6 +171,7 @@ def main() -> None:
     ap.add_argument("--before", type=Path, help="also time simeval from this source tree")
     ap.add_argument("--repeat", type=int, default=1, help="rounds of wc -l / simeval / before")
     ap.add_argument("--skip-gensim", action="store_true", help="leave gensim out (minutes)")
+    ap.add_argument("--profile", action="store_true", help="where simeval's CPU time goes")
     args = ap.parse_args()
 
     words, pair_files = benchmark_words()
@@ -157,6 +192,7 @@ def main() -> None:
             steps["--before"] = (before + SIMEVAL,)
         best = take_turns(steps, path, args.repeat)
         floor = run_child(FLOOR, str(path))
+        profile = run_child(PROFILE, str(path))[2] if args.profile else ""
         theirs = None
         if not args.skip_gensim:
             theirs = run_child(GENSIM, str(path), *map(str, pair_files))
@@ -181,6 +217,8 @@ def main() -> None:
             f"simeval / wc -l: {ours[0] / wc[0]:.1f}x; "
             f"simeval / plain read: {ours[0] / floor[0]:.1f}x"
         )
+    if profile:
+        print(textwrap.fill(profile, width=80, subsequent_indent="  "))
     goal = "met" if ours[0] <= 3 * wc[0] else "not met"
     print(f"goal (simeval <= 3x wc -l, wall, same run): {goal}")
 
