@@ -143,3 +143,12 @@ def test_numbers_written_every_way_read_as_numpy_reads_each_row(tmp_path: Path) 
     numbers = ["1", "-0", "+2.5", ".5", "5.", "1e-3", "1E+3", "3.4028234e38", "1e-46", "7_0"]
     path = write(tmp_path, [f"cat {' '.join(numbers)}", "dog " + " ".join(["1"] * 10)])
     check(path, False, ["cat", "dog"])
+
+
+def test_progress_counts_every_byte_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "CHUNK", 50)
+    path = write(tmp_path, ["3 3", *rows(["cat", "dog", "car"])], last=False)
+    seen: list[int] = []
+    scan_text(path, True, Wanted({b"dog"}, None), seen.append)
+    assert sum(seen) == path.stat().st_size
+    assert all(n > 0 for n in seen)

@@ -315,6 +315,8 @@ def scan_text(
     keys = wanted_keys(wanted.exact) if plain else None
     array = np.frombuffer(data, np.uint8)
     handed_back = 0
+    if progress and pos:
+        progress(pos)  # the header line
     while pos < size:
         stop = min(pos + CHUNK, size)
         ends = np.array(_line_ends(find, pos, stop, size), dtype=np.int64)
