@@ -175,7 +175,7 @@ def test_vector_loading_against_gensim(data_dir: Path) -> None:
     scorable = sum(" " not in a + b for a, b in pairs)
     assert len(pairs) == 14835 + 1447  # README: test.csv's 14,835 pairs; 1,447 English ones
     out = run("vector_loading.py")
-    assert f"(pairs scored: {scorable})" in out
+    assert f"pairs scored: {scorable})" in out
     assert re.search(r"^file: 20,000 x 8 word2vec text", out, re.M)
     ratio = r"^simeval vs gensim: \d+\.\dx faster, \d+\.\d\d of its peak memory; "
     assert re.search(

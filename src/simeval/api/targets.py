@@ -44,9 +44,15 @@ def load_target(
         >>> [m.name for m in russe.members]
         ['russe-hj', 'russe-rt', 'russe-ae', 'russe-ae2']
     """
+    return registry_of(registry).load(name, store, _build_collection, **how)
+
+
+def _build_collection(entry: Any, store: Any) -> Any:
+    """:func:`simeval.datasets.bucc.build_collection`, imported only when a collection is
+    built (its XML and document readers are not needed for word benchmarks)."""
     from simeval.datasets.bucc import build_collection
 
-    return registry_of(registry).load(name, store, build_collection, **how)
+    return build_collection(entry, store)
 
 
 def as_target(

@@ -27,14 +27,16 @@ Coverage (pairs scored / gold) is reported with every result.
 
 from __future__ import annotations
 
+import mmap
 import os
 import stat
 import struct
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
@@ -44,7 +46,11 @@ from simeval.text.normalize import lemma, normalize, tokens
 FORMATS = ("auto", "word2vec", "glove", "word2vec-bin", "fasttext-bin", "gensim", "model")
 OOV_POLICIES = ("zero", "skip", "backoff")
 FASTTEXT_MAGIC = 793712314
-CHUNK = 1 << 24
+CHUNK = 1 << 22  # bytes of lines a scan compares at once (and keeps mapped)
+PARSED_AT_ONCE = 4096  # kept rows whose numbers one numpy call reads (bounds its memory)
+KEY = 16  # first bytes of a line that its numpy key is made of
+# WORD_MASKS[n]: the two 64-bit halves of a key that keep a word's first n bytes
+WORD_MASKS = np.tril(np.full((KEY + 1, KEY), 255, np.uint8), -1).view("<u8")
 
 
 # first bytes of files that are not vectors in a format read here (compressed, archives)
@@ -182,33 +188,92 @@ def check_finite(path: Path, line: int | None, row: np.ndarray, what: str = "") 
         )
 
 
-def _text_chunks(path: Path, progress: Callable[[int], None] | None) -> Iterator[bytes]:
-    """The file in large chunks; the lines a scan takes from a chunk are those ending with a
-    line end in it (a last line without one gets it). A partial last line is read again with
-    the next chunk rather than joined to it, so no chunk is copied."""
-    with open(path, "rb") as f:
-        while chunk := f.read(CHUNK):
-            if progress:
-                progress(len(chunk))
-            cut = chunk.rfind(b"\n") + 1
-            if len(chunk) < CHUNK:  # the end of the file
-                yield chunk if chunk.endswith(b"\n") else chunk + b"\n"
-                return
-            if not cut:  # a line longer than a chunk: read on until its end
-                while more := f.read(CHUNK):
-                    if progress:
-                        progress(len(more))
-                    chunk += more
-                    cut = chunk.rfind(b"\n") + 1
-                    if cut or len(more) < CHUNK:
-                        break
-                if not cut:
-                    yield chunk + b"\n"
-                    return
-            f.seek(cut - len(chunk), os.SEEK_CUR)
-            if progress:
-                progress(cut - len(chunk))
-            yield chunk  # its partial last line has no line end: the scan stops before it
+def _whole_file(f: BinaryIO) -> bytes | mmap.mmap:
+    """A file's bytes: memory-mapped when it is a regular file (no copy; the pages a scan has
+    passed are handed back), read whole otherwise (a pipe)."""
+    info = os.fstat(f.fileno())
+    if stat.S_ISREG(info.st_mode) and info.st_size:
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        if hasattr(mmap, "MADV_SEQUENTIAL"):
+            data.madvise(mmap.MADV_SEQUENTIAL)
+        return data
+    return f.read()
+
+
+def _line_ends(find: Callable[..., int], pos: int, stop: int, size: int) -> list[int]:
+    """Where the lines starting at ``pos`` end (their newline, or ``size`` for a last line
+    without one): those ending before ``stop``, else the first one however long."""
+    ends: list[int] = []
+    add = ends.append
+    while (end := find(b"\n", pos, stop)) >= 0:  # the hot loop: one memchr per line
+        add(end)
+        pos = end + 1
+    if pos < size and (not ends or stop == size):
+        end = find(b"\n", pos)
+        add(end if end >= 0 else size)
+    return ends
+
+
+def line_keys(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """A 64-bit key of each line's word (the bytes before its first space, or the whole line)
+    from its first ``KEY`` bytes, zero from the word's end on: lines holding the same word
+    get the same key; a key shared by different words (the same first ``KEY`` bytes, or a
+    collision of the hash) only makes a line a candidate, which is then checked."""
+    window = np.empty((len(starts), KEY), np.uint8)
+    tail = max(len(data) - KEY, 0)  # lines starting after it are read from a padded copy
+    inside = int(np.searchsorted(starts, tail, side="right")) if len(data) >= KEY else 0
+    window[:inside] = sliding_window_view(data, KEY)[starts[:inside]] if inside else 0
+    if inside < len(starts):
+        padded = np.zeros(2 * KEY, np.uint8)
+        padded[: len(data) - tail] = data[tail:]
+        window[inside:] = sliding_window_view(padded, KEY)[starts[inside:] - tail]
+    space = window == 32
+    first = space.argmax(axis=1)
+    length = np.where(space[np.arange(len(starts)), first], first, KEY)
+    halves = window.view("<u8") & WORD_MASKS[np.minimum(length, ends - starts)]
+    return halves[:, 0] * np.uint64(0x9E3779B97F4A7C15) + halves[:, 1]
+
+
+def wanted_keys(words: Iterable[bytes]) -> np.ndarray:
+    """The sorted keys (:func:`line_keys`) of lines holding each of ``words``."""
+    words = list(words)
+    data = np.frombuffer(b"".join(w + b"\n" for w in words) or b"\n", np.uint8)
+    lengths = np.array([len(w) for w in words], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
+    return np.sort(line_keys(data, starts, starts + lengths)) if words else lengths
+
+
+def _parse_rows(path: Path, rows: list[tuple[int, bytes]], dim: int) -> list[np.ndarray]:
+    """The vectors of kept rows (line number, the text after the word), read
+    :data:`PARSED_AT_ONCE` rows at a time (:func:`_parse_joined`)."""
+    step = PARSED_AT_ONCE
+    return [
+        v
+        for at in range(0, len(rows), step)
+        for v in _parse_joined(path, rows[at : at + step], dim)
+    ]
+
+
+def _parse_joined(path: Path, rows: list[tuple[int, bytes]], dim: int) -> list[np.ndarray]:
+    """The vectors of kept rows: their numbers joined and read by numpy's C parser at once;
+    when a row has the wrong count, or any number does not read as a finite float32, each row
+    is read alone, which names the line that fails."""
+    text = b"\n".join(rest for _, rest in rows) + b"\n"
+    byte = np.frombuffer(text, np.uint8)
+    spaces = (byte == 32) | ((byte >= 9) & (byte <= 13))  # what bytes.split() splits at
+    first = ~spaces
+    first[1:] &= spaces[:-1]  # a number's first byte: not a space, after a space or the start
+    bounds = np.cumsum([0] + [len(rest) + 1 for _, rest in rows])
+    counts = np.diff(np.searchsorted(np.flatnonzero(first), bounds))
+    if (counts == dim).all():
+        try:
+            with np.errstate(over="ignore"):
+                values = np.fromstring(text, dtype=np.float32, sep=" ")
+        except ValueError:
+            values = np.zeros(0, dtype=np.float32)
+        if values.size == len(rows) * dim and np.isfinite(values).all():
+            return list(values.reshape(len(rows), dim))
+    return [_parse_row(path, number, rest, dim) for number, rest in rows]
 
 
 def scan_text(
@@ -219,49 +284,74 @@ def scan_text(
 ) -> Vocabulary:
     """One pass over a text vector file keeping the rows ``wanted`` matches.
 
-    The hot loop visits each line with two ``bytes.find`` calls (memchr) and a set look-up:
-    lines are never split or copied, only the kept rows are parsed."""
-    vocab: Vocabulary | None = None
-    dim = 0
-    exact, plain = wanted.exact, wanted.normed is None
-    number = 1
-    for chunk in _text_chunks(path, progress):
-        pos, find = 0, chunk.find
-        if vocab is None:  # the first line: a header, or (GloVe) the first row tells dim
-            end = find(b"\n")
-            line = chunk[:end]
-            if has_header:
-                count, dim = _header(path, line)
-                pos, number = end + 1, number + 1
-            else:
-                dim = len(line.partition(b" ")[2].split())
-                if not dim:
-                    raise InputError(path, number, "expected a word followed by numbers")
-            vocab = Vocabulary(dim)
-            # the first row is always read, whether or not its word is wanted: a junk file or
-            # a header whose dimension is not the rows' fails here, not with 0 coverage
-            if (first_end := find(b"\n", pos)) >= 0 and (has_header or first_end > pos):
-                _parse_row(path, number, chunk[pos:first_end].partition(b" ")[2], dim)
-        kept: list[tuple[int, int, int]] = []  # (line number, start, end) of the kept rows
-        first = number
-        while (end := find(b"\n", pos)) >= 0:  # the hot loop
-            space = find(b" ", pos, end)
-            word = chunk[pos : space if space >= 0 else end]
-            if plain:
-                if word in exact:
-                    kept.append((number, pos, end))
-            elif wanted.match(word)[0]:
-                kept.append((number, pos, end))
-            number += 1
-            pos = end + 1
-        vocab.file_words += number - first
-        for line_number, start, end in kept:
-            word, _, rest = chunk[start:end].partition(b" ")
-            normed = None if plain else wanted.match(word)[1]
-            text = word.decode("utf-8", errors="replace").rstrip("\r")
-            vocab.add(text, _parse_row(path, line_number, rest, dim), normed, line_number)
-    if vocab is None:
+    The file is memory-mapped; the hot loop finds each line's end with one ``find`` (memchr);
+    the lines' words are then compared a batch at a time by a numpy key of their first bytes
+    (:func:`line_keys`), and only the candidates are sliced and looked up, only the kept rows
+    parsed. With ``oov=backoff`` every word is normalized, so every line is a candidate."""
+    with open(path, "rb") as f:
+        data = _whole_file(f)
+    size = len(data)
+    if not size:
         raise InputError(path, None, "empty vector file")
+    find = data.find
+    end = find(b"\n")
+    line = data[: end if end >= 0 else size]
+    number, pos = 1, 0
+    if has_header:  # the first line: a header, or (GloVe) the first row tells dim
+        count, dim = _header(path, line)
+        pos, number = (end + 1 if end >= 0 else size), 2
+    else:
+        dim = len(line.partition(b" ")[2].split())
+        if not dim:
+            raise InputError(path, number, "expected a word followed by numbers")
+    vocab = Vocabulary(dim)
+    # the first row is always read, whether or not its word is wanted: a junk file or a
+    # header whose dimension is not the rows' fails here, not with 0 coverage
+    first_end = find(b"\n", pos) if pos < size else -1
+    if pos < size and (has_header or first_end != pos):
+        row = data[pos : first_end if first_end >= 0 else size]
+        _parse_row(path, number, row.partition(b" ")[2], dim)
+    plain = wanted.normed is None
+    keys = wanted_keys(wanted.exact) if plain else None
+    array = np.frombuffer(data, np.uint8)
+    handed_back = 0
+    if progress and pos:
+        progress(pos)  # the header line
+    while pos < size:
+        stop = min(pos + CHUNK, size)
+        ends = np.array(_line_ends(find, pos, stop, size), dtype=np.int64)
+        starts = np.concatenate([[pos], ends[:-1] + 1])
+        lines = range(len(ends))
+        if keys is not None:
+            candidate = line_keys(array, starts, ends)
+            found = np.searchsorted(keys, candidate) % max(len(keys), 1)
+            lines = np.flatnonzero(keys[found] == candidate).tolist() if len(keys) else []
+        kept: list[tuple[int, bytes]] = []  # (line number, text after the word)
+        words: list[tuple[bytes, str | None]] = []  # (word, normalized key) of each
+        for i in lines:
+            start, end = int(starts[i]), int(ends[i])
+            space = find(b" ", start, end)
+            word = data[start : space if space >= 0 else end]
+            keep, key = (word in wanted.exact, None) if plain else wanted.match(word)
+            if keep:
+                kept.append((number + i, data[space + 1 : end] if space >= 0 else b""))
+                words.append((word, key))
+        if kept:
+            rows = _parse_rows(path, kept, dim)
+            for (line_number, _), (word, key), row in zip(kept, words, rows, strict=True):
+                text = word.decode("utf-8", errors="replace").rstrip("\r")
+                vocab.add(text, row, key, line_number)
+        vocab.file_words += len(ends)
+        number += len(ends)
+        done = int(ends[-1]) + 1
+        if progress:
+            progress(min(done, size) - pos)
+        pos = done
+        if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+            upto = pos - pos % mmap.PAGESIZE
+            if upto > handed_back:  # pages already scanned: out of this process's memory
+                data.madvise(mmap.MADV_DONTNEED, handed_back, upto - handed_back)
+                handed_back = upto
     if has_header and vocab.file_words != count:
         raise InputError(
             path, 1, f"the header says {count} words, but {vocab.file_words} rows follow it"
