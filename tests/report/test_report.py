@@ -273,14 +273,17 @@ def test_score_records_then_leaderboard_and_compare(store, data_dir: Path, tmp_p
 
 
 @pytest.fixture(scope="module")
-def report_file(store, tmp_path_factory) -> Path:
+def report_file(store, encoder_cache, tmp_path_factory) -> Path:
     """The issue's acceptance set: random, overlap, orthographic and the offline encoder on
-    sts12, simlex999 and russe."""
+    sts12, simlex999 and russe (the encoder's embeddings from the session's shared cache: the
+    README's main job embeds the same texts)."""
     folder = tmp_path_factory.mktemp("report")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    for spec in ("random:seed=1", "overlap", "orthographic:kind=prefix", "encoder"):
-        results = evaluate(spec, "sts12", "simlex999", "russe", store=store)
-        save_results(folder, results)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SIMEVAL_CACHE_DIR", str(encoder_cache))
+        for spec in ("random:seed=1", "overlap", "orthographic:kind=prefix", "encoder"):
+            results = evaluate(spec, "sts12", "simlex999", "russe", store=store)
+            save_results(folder, results)
     out = folder / "report.html"
     got = runner.invoke(app, ["report", str(folder), "--html", str(out), "-B", "200"])
     assert got.exit_code == 0, got.output
