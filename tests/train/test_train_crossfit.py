@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from simeval.cli import app
@@ -203,11 +204,18 @@ def test_the_combination_is_ridge_on_the_out_of_fold_scores(tmp_path, data_dir) 
     assert [f["held_out"] for f in sizes] == [750 - count for _, count in seen]
 
 
-def test_an_encoder_trained_on_other_pairs_is_refused(tmp_path) -> None:
-    folder = _encoder_folder(tmp_path, {"rg65": {"pairs": 65, "data": {"x": "sha"}}})
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"rg65": {"pairs": 65, "data": {"x": "sha"}}}, "trained on others"),
+        ({"mc30": {"pairs": 30}}, "config and data"),  # no data sha256: not a trainer's record
+    ],
+)
+def test_an_encoder_trained_on_other_pairs_is_refused(tmp_path, record, message) -> None:
+    folder = _encoder_folder(tmp_path, record)
     (folder / "config.json").write_text("{}", encoding="utf-8")  # enough to be a model folder
     out = tmp_path / "m"
     args = ["--on", "mc30", "--measure", f"encoder:model={folder}", "--cross-fit", "2"]
     done = CliRunner().invoke(app, ["train", "combine", "--out", str(out), *args])
-    assert done.exit_code == 2 and "trained on others" in done.stderr, done.output
+    assert done.exit_code == 2 and message in done.stderr, done.output
     assert not out.exists()

@@ -16,7 +16,6 @@ removed once they have scored their fold.
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -28,6 +27,7 @@ import numpy as np
 from simeval.errors import InputError
 from simeval.kinds.base import TextPairs, WordPairs
 from simeval.measures.learned import CombineConfig, design_matrix
+from simeval.measures.records import read_record
 from simeval.train.encoder import RECORD as ENCODER_RECORD
 from simeval.train.encoder import EncoderConfig
 from simeval.train.examples import TrainingPairs, pair_key
@@ -83,14 +83,20 @@ def _trained_settings(measure: Any, data: TrainingPairs) -> EncoderConfig | None
     folder = getattr(measure, "model_path", None)
     if measure.name != "encoder" or folder is None or not (folder / ENCODER_RECORD).is_file():
         return None
-    record = json.loads((folder / ENCODER_RECORD).read_text(encoding="utf-8"))
+    path = folder / ENCODER_RECORD
+    record = read_record(path, ("config", "data"), "simeval train encoder")
     known = {f.name for f in fields(EncoderConfig)}
-    settings = EncoderConfig(**{k: v for k, v in record["config"].items() if k in known})
+    try:
+        settings = EncoderConfig(**{k: v for k, v in record["config"].items() if k in known})
+        theirs = {name: (s["pairs"], s["data"]) for name, s in record["data"].items()}
+    except (AttributeError, TypeError, KeyError) as exc:
+        raise InputError(
+            path, None, f"config and data: not as simeval train encoder writes them ({exc})"
+        ) from None
     mine = {name: (s["pairs"], s["data"]) for name, s in data.sources.items()}
-    theirs = {name: (s["pairs"], s["data"]) for name, s in record["data"].items()}
     if mine != theirs:
         raise InputError(
-            folder / ENCODER_RECORD,
+            path,
             None,
             "--cross-fit fine-tunes this encoder again on the combination's pairs, but it was "
             "trained on others: give combine the --on and --exclude the encoder had",
@@ -139,7 +145,9 @@ def out_of_fold_matrix(
     prepare([m for i, m in enumerate(measures) if i not in refit], pairs, config.texts)
     x: np.ndarray | None = None
     sizes = []
-    with tempfile.TemporaryDirectory(prefix=".cross-fit-", dir=plan.scratch or near) as tmp:
+    scratch = plan.scratch or near
+    scratch.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".cross-fit-", dir=scratch) as tmp:
         for k in range(plan.folds):
             held = fold == k
             train, held_pairs = _subset(data, ~held), [pairs[i] for i in np.flatnonzero(held)]
