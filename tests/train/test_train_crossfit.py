@@ -219,3 +219,12 @@ def test_an_encoder_trained_on_other_pairs_is_refused(tmp_path, record, message)
     done = CliRunner().invoke(app, ["train", "combine", "--out", str(out), *args])
     assert done.exit_code == 2 and message in done.stderr, done.output
     assert not out.exists()
+
+
+def test_the_folds_can_be_set_in_a_config_file(tmp_path) -> None:
+    from simeval.api.training import train_settings
+
+    file = tmp_path / "combine.toml"
+    file.write_text('kind = "combine"\n[combine]\ncross-fit = 3\n', encoding="utf-8")
+    assert train_settings(file).cross_fit == 3
+    assert train_settings(file, {"cross_fit": 2}).cross_fit == 2  # the flag wins
