@@ -9,8 +9,8 @@ combination is fitted on these out-of-fold scores. At test time ``learned:`` use
 of FOLDER, trained on all the pairs, as without cross-fitting.
 
 Folds are drawn by a seed over the distinct pairs (:func:`simeval.train.examples.pair_key`:
-either direction, case ignored), so a pair that occurs twice is held out whole: no fold's
-encoder has seen a pair it scores. The fold encoders are written to a scratch folder and
+either direction, case and ё/е ignored), so a pair that occurs twice is held out whole: no
+fold's encoder has seen a pair it scores. The fold encoders are written to a scratch folder and
 removed once they have scored their fold.
 """
 
@@ -177,7 +177,7 @@ def out_of_fold_matrix(
     record = {
         "folds": plan.folds,
         "seed": plan.seed,
-        "grouped_by": "pair in either direction, case and surrounding space ignored",
+        "grouped_by": "pair in either direction, case, surrounding space and ё/е ignored",
         "fold_sizes": sizes,
         "refitted": {config.measures[i]: asdict(s) for i, s in enumerate(settings) if s},
     }
