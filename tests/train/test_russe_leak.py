@@ -58,7 +58,7 @@ def _combine_rows(monkeypatch: pytest.MonkeyPatch, *args: str) -> Any:
 
     seen: list[Any] = []
 
-    def stand_in(config: Any, data: Any, measures: Any, out: Any) -> Path:
+    def stand_in(config: Any, data: Any, measures: Any, out: Any, *more: Any) -> Path:
         seen.append(data)
         raise Captured
 

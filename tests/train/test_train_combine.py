@@ -120,6 +120,8 @@ def test_exclude_drops_every_pair_of_the_other_benchmark_in_either_direction(tmp
         (["--on", "mc30", "--features", "frequency"], "--frequency"),
         (["--on", "mc30", "--model", "forest"], "unknown model"),
         (["--on", "mc30", "--features", "none"], "nothing to combine"),
+        (["--on", "mc30", "--measure", "overlap", "--cross-fit", "2"], "fine-tuned encoder"),
+        (["--on", "mc30", "--measure", "overlap", "--cross-fit", "1"], "2 to 30 folds (pairs)"),
         ([], "--on"),
     ],
 )

@@ -63,7 +63,7 @@ SECTIONS = {
         "workers",
     ),
     "encoder": ("base", "loss", "batch", "lr"),
-    "combine": ("measure", "features", "model", "frequency"),
+    "combine": ("measure", "features", "model", "frequency", "cross_fit"),
     "graph": ("relations", "threshold", "learn", "vectors", "folds"),
 }
 
@@ -108,6 +108,7 @@ class TrainSettings:
     features: str = "length,orthographic,overlap"
     model: str = "linear"
     frequency: Path | None = None
+    cross_fit: int = 0  # K > 1: fit on the fine-tuned encoders' out-of-fold scores
     # graph
     relations: list[Path] = field(default_factory=list)
     threshold: float = 0.5
@@ -299,6 +300,7 @@ def _train_combine(s: TrainSettings, steps: Steps) -> Trained:
     from simeval.kinds import kind
     from simeval.measures import create_measure
     from simeval.train.combine import CombineConfig, train_combination
+    from simeval.train.crossfit import CrossFit
     from simeval.train.examples import training_pairs
 
     store, benchmarks = _training_benchmarks(s)
@@ -317,12 +319,20 @@ def _train_combine(s: TrainSettings, steps: Steps) -> Trained:
     )
     data = training_pairs(benchmarks, binary=binary, exclude=_excluded(s, store))
     built = [create_measure(spec) for spec in s.measure]
-    steps.start(f"fitting {s.model} on {len(data.a):,} pairs")
-    folder = train_combination(config, data, built, s.out)
+    plan = CrossFit(s.cross_fit, s.seed) if s.cross_fit else None
+
+    def fold_steps(what: str, total: int) -> Any:
+        steps.start(what, total)
+        return lambda n, value: steps.advance(n, f"{what}, loss {value:.4f}")
+
+    if plan is None:
+        steps.start(f"fitting {s.model} on {len(data.a):,} pairs")
+    folder = train_combination(config, data, built, s.out, plan, fold_steps)
     record = json.loads((folder / "combine.json").read_text(encoding="utf-8"))
     cv = record["cross_validated"]
+    fitted = f"{s.cross_fit}-fold out-of-fold scores, " if plan else ""
     summary = (
-        f"{len(data.a):,} pairs, {record['seconds']:.0f} s, 5-fold {cv['metric']} "
+        f"{len(data.a):,} pairs, {fitted}{record['seconds']:.0f} s, 5-fold {cv['metric']} "
         f"{cv['value']:.4f} -> {folder}"
     )
     return Trained(folder, f"learned:model={folder}", record, summary)

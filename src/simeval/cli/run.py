@@ -261,6 +261,17 @@ def train_cmd(
         Path | None,
         typer.Option(help="combine: a `simeval train` model folder whose vocab.txt ranks words."),
     ] = None,
+    cross_fit: Annotated[
+        int,
+        typer.Option(
+            "--cross-fit",
+            metavar="K",
+            help="combine: fit on out-of-fold scores: each fine-tuned encoder:model=FOLDER "
+            "measure is fine-tuned again K times with the settings its simeval-train.json "
+            "records, each time without one of K folds of the pairs (drawn by --seed), which "
+            "it then scores; scoring still uses FOLDER's encoder. 0: off.",
+        ),
+    ] = D.cross_fit,
     base: Annotated[
         str, typer.Option(help="encoder: the model to start from (a folder).")
     ] = D.base,
@@ -337,7 +348,7 @@ def train_cmd(
         if name != "config" and getattr(ctx.get_parameter_source(name), "name", "") in TYPED
     }
     settings = train_settings(config, given)
-    with RichSteps(log_lines=settings.kind == "encoder") as steps:
+    with RichSteps(log_lines=settings.kind == "encoder" or settings.cross_fit > 0) as steps:
         trained = train(settings, steps)
     err.print(plain(trained.summary), highlight=False)
     if trained.results:

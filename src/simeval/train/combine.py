@@ -16,14 +16,16 @@ The folder holds ``model.npz`` (the fitted model as plain arrays, see :func:`mod
 pickle, so a folder from anyone is safe to load) and ``combine.json``: the measures, features,
 model, each benchmark's data sha256 and pair count, the 5-fold cross-validated fit on the
 training pairs (Pearson for graded, average precision for related/unrelated), the model file's
-sha256 (checked on load), time and versions.
+sha256 (checked on load), time and versions; with ``--cross-fit K`` (:mod:`.crossfit`), the
+regression is fitted on out-of-fold scores of the fine-tuned encoders, and ``cross_fit`` records
+the folds, their seed, each fold's sizes and the encoders' settings.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,6 @@ import numpy as np
 
 from simeval.data.textio import sha256_file
 from simeval.errors import InputError
-from simeval.kinds.base import TextPairs, WordPairs
 from simeval.measures.features import check_groups, feature_names
 from simeval.measures.learned import (
     MODEL_FILE,
@@ -41,6 +42,7 @@ from simeval.measures.learned import (
     design_matrix,
     predict,
 )
+from simeval.train.crossfit import CrossFit, out_of_fold_matrix, prepare
 from simeval.train.examples import TrainingPairs
 from simeval.train.folder import staged
 
@@ -116,10 +118,17 @@ def _cross_validated(config: CombineConfig, x: np.ndarray, y: np.ndarray) -> flo
 
 
 def train_combination(
-    config: CombineConfig, data: TrainingPairs, measures: Sequence[Any], out: str | Path
+    config: CombineConfig,
+    data: TrainingPairs,
+    measures: Sequence[Any],
+    out: str | Path,
+    cross_fit: CrossFit | None = None,
+    progress: Callable[[str, int], Callable[[int, float], None]] | None = None,
 ) -> Path:
     """Fit the combination on ``data`` and write it to ``out`` (a temporary folder renamed at
-    the end; an existing ``out`` is never touched)."""
+    the end; an existing ``out`` is never touched). With ``cross_fit``, the fine-tuned encoders'
+    columns are out-of-fold scores (:mod:`simeval.train.crossfit`; ``progress`` follows the
+    fold encoders' fine-tuning) and ``combine.json`` records the folds under ``cross_fit``."""
     from simeval.results.record import package_versions
 
     check_groups(config.features, config.frequency)
@@ -130,10 +139,12 @@ def train_combination(
         raise InputError(target, None, "exists: choose a new folder (nothing is overwritten)")
     start = time.perf_counter()
     pairs = list(zip(data.a, data.b, strict=True))
-    request = (TextPairs if config.texts else WordPairs)(pairs)  # what a task would hand them
-    for m in measures:
-        m.prepare(request.words(), request.texts())
-    x = design_matrix(measures, pairs, config)
+    folds = None
+    if cross_fit is None:
+        prepare(measures, pairs, config.texts)
+        x = design_matrix(measures, pairs, config)
+    else:
+        x, folds = out_of_fold_matrix(config, data, measures, cross_fit, target.parent, progress)
     y = (data.gold > 0.5).astype(int) if config.binary else data.gold
     model = make_model(config).fit(x, y)
     with staged(target) as tmp:
@@ -150,6 +161,7 @@ def train_combination(
                 "metric": "average_precision" if config.binary else "pearson",
                 "value": round(_cross_validated(config, x, y), 6),
             },
+            **({"cross_fit": folds} if folds else {}),
             "model_sha256": digest,
             "seconds": round(time.perf_counter() - start, 1),
             "versions": package_versions(),
