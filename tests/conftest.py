@@ -126,31 +126,3 @@ def _loggers_restored() -> Iterator[None]:
         logger.handlers[:] = handlers
         logger.setLevel(level)
         logger.propagate = propagate
-
-
-# the files that take 1–3.5 min each (the two-worker run of `.ci/run`, `--durations`), started
-# first: with two workers taking a file at a time, a long file started last kept one worker
-# busy for minutes while the other had nothing left to do
-FIRST = (
-    "docs/test_docs_crossfit.py",
-    "docs/test_readme_sts.py",
-    "docs/test_readme_build.py",
-    "serve/test_serve_load.py",
-    "measures/test_encoder_onnx.py",
-    "docs/test_readme_strong.py",
-    "docs/test_readme.py",
-    "docs/test_readme_train.py",
-    "report/test_report.py",
-    "train/test_train_encoder.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the files of FIRST first, in that order, each file's tests in their own order."""
-    root = Path(__file__).parent
-
-    def rank(item: pytest.Item) -> int:
-        name = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
-        return FIRST.index(name) if name in FIRST else len(FIRST)
-
-    items.sort(key=rank)  # stable: the rest keep the collection's order
