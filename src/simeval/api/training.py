@@ -270,13 +270,13 @@ def _excluded(s: TrainSettings, store: Any) -> list[Any]:
 
 def _train_encoder(s: TrainSettings, steps: Steps) -> Trained:
     """A sentence encoder fine-tuned on ``on`` (:mod:`simeval.train.encoder`)."""
-    from simeval.measures.encoder import DEFAULT_MODEL, default_model_path
+    from simeval.measures.encoder import base_model_path
     from simeval.train.encoder import EncoderConfig, train_encoder
     from simeval.train.examples import training_pairs
 
     store, benchmarks = _training_benchmarks(s)
     data = training_pairs(benchmarks, exclude=_excluded(s, store))
-    base_path = default_model_path() if s.base == DEFAULT_MODEL else Path(s.base)
+    base_path = base_model_path(s.base)
     epochs = s.epochs or 4
     config = EncoderConfig(s.base, list(s.on), epochs, s.batch, s.lr, loss=s.loss, seed=s.seed)
     steps.start(f"fine-tuning on {len(data.a):,} pairs", -(-len(data.a) // s.batch) * epochs)

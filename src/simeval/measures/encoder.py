@@ -55,6 +55,12 @@ def default_model_path() -> Path:
     raise InputError(root, None, "no sentence-transformers model found in the package")
 
 
+def base_model_path(base: str) -> Path:
+    """The folder of a fine-tuning's base model: the shipped default for its name
+    (:data:`DEFAULT_MODEL`), else ``base`` as a folder."""
+    return default_model_path() if base == DEFAULT_MODEL else Path(base)
+
+
 def model_identity(path: Path) -> str:
     """A digest of a model folder: every file's relative name, size, and first and last MiB."""
     h = hashlib.sha256()

@@ -126,7 +126,7 @@ def out_of_fold_matrix(
     ``progress(what, steps)`` is called as each fold's fine-tuning starts and gives the
     callback the trainer advances."""
     from simeval.measures import create_measure
-    from simeval.measures.encoder import DEFAULT_MODEL, default_model_path
+    from simeval.measures.encoder import base_model_path
     from simeval.train.encoder import train_encoder
 
     create = plan.create or create_measure
@@ -160,7 +160,7 @@ def out_of_fold_matrix(
                 s = settings[i]
                 assert s is not None
                 out = Path(tmp) / f"measure-{i + 1}-fold-{k + 1}"
-                base = default_model_path() if s.base == DEFAULT_MODEL else Path(s.base)
+                base = base_model_path(s.base)
                 advance = None
                 if progress is not None:
                     steps = -(-len(train.a) // s.batch) * s.epochs
