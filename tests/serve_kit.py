@@ -274,3 +274,37 @@ def post_scope(
         "client": (address, 50000),
         "server": ("127.0.0.1", 80),
     }
+
+
+def text_score(pair: tuple[str, ...], scale: float = 5.0) -> float:
+    """A made-up score of a sentence pair that depends on its text alone (six decimals): an
+    STS file built from a handed-out input in any order scores each pair as a file built
+    from the published input does, with no need to know the order."""
+    import hashlib
+
+    digest = hashlib.sha256("\t".join(pair).encode("utf-8")).digest()
+    return round(int.from_bytes(digest[:6], "big") / 2**48 * scale, 6)
+
+
+def sts_lines(text: str) -> list[tuple[str, str]]:
+    """The sentence pairs of an STS input file, line by line (as a participant reads it)."""
+    return [tuple(line.split("\t")[:2]) for line in text.splitlines()]  # type: ignore[misc]
+
+
+def sts_run(input_text: str) -> bytes:
+    """An STS output for a handed-out input: :func:`text_score` of each line's pair."""
+    return "".join(f"{text_score(p):.6f}\n" for p in sts_lines(input_text)).encode()
+
+
+def sts_handout(client: Any, campaign: str, phase: str, target: str, published: Path) -> Any:
+    """A phase's STS input as handed out beside the published input file ``published``:
+    ``(handed pairs, published pairs, place)``, ``place[k]`` the published line (from 0) of
+    handed line ``k`` when its sentence pair is on one published line only (else None),
+    matched by the sentences alone."""
+    from collections import Counter
+
+    handed = sts_lines(client.get(f"/campaigns/{campaign}/phases/{phase}/inputs/{target}").text)
+    shown = sts_lines(published.read_text(encoding="utf-8"))
+    once = {p for p, c in Counter(shown).items() if c == 1}
+    where = {p: i for i, p in enumerate(shown)}
+    return handed, shown, [where[p] if p in once else None for p in handed]

@@ -24,6 +24,9 @@ from serve_kit import (
     phase_toml,
     register,
     stop,
+    sts_lines,
+    sts_run,
+    text_score,
     upload,
 )
 
@@ -375,10 +378,11 @@ def test_an_sts_gold_is_replaced_line_for_line(srv, data_dir, tmp_path) -> None:
     client, service = server.client, server.app.state.service
     lines = (data_dir / "sts2012/test/STS.gs.MSRvid.txt").read_text().splitlines()
     gs = [float(x) for x in lines]
-    scores = np.round(np.random.default_rng(12).random(len(gs)) * 5, 6)
+    published = sts_lines((data_dir / "sts2012/test/STS.input.MSRvid.txt").read_text("utf-8"))
+    scores = np.array([text_score(p) for p in published])  # by pair: any order scores alike
     token = register(client, "alpha")
-    r = upload(client, token, "".join(f"{s:.6f}\n" for s in scores).encode(),
-               target="sts12-msrvid")  # fmt: skip
+    handed = client.get("/campaigns/lex25/phases/trial/inputs/sts12-msrvid").text
+    r = upload(client, token, sts_run(handed), target="sts12-msrvid")
     assert r.status_code == 201, r.text
     blank = tmp_path / "STS.gs.MSRvid.txt"
     blank.write_text("\n".join(["", *lines[1:]]) + "\n")

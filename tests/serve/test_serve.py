@@ -14,8 +14,8 @@ import threading
 from datetime import timedelta
 from pathlib import Path
 
-import numpy as np
 import pytest
+import scipy.stats
 from scipy.stats import pearsonr, spearmanr
 
 pytest.importorskip("fastapi")
@@ -37,6 +37,9 @@ from serve_kit import (
     quarantined,
     register,
     stop,
+    sts_lines,
+    sts_run,
+    text_score,
     upload,
     yp130_pairs,
 )
@@ -203,7 +206,13 @@ def test_inputs_hold_no_gold(server, mc30):
     assert r.status_code == 200
     rows = list(csv.reader(io.StringIO(r.text)))
     assert rows[0] == ["word1", "word2", "sim"]
-    assert [tuple(x[:2]) for x in rows[1:]] == [(a, b) for a, b, _ in mc30]
+    handed = [tuple(x[:2]) for x in rows[1:]]
+    assert sorted(handed) == sorted((a, b) for a, b, _ in mc30)  # every pair, once
+    # MC-30's file is sorted by score; what is handed out is not (its order: a drawn secret)
+    assert handed != [(a, b) for a, b, _ in mc30]
+    place = {p: k for k, p in enumerate(handed)}
+    rho, p_value = scipy.stats.spearmanr([place[(a, b)] for a, b, _ in mc30], [g for *_, g in mc30])
+    assert p_value > 0.001, rho
     assert all(x[2] == "" for x in rows[1:])  # no score, so no gold
     sts = server["client"].get("/campaigns/lex25/phases/trial/inputs/sts12-msrvid").text
     assert len(sts.splitlines()) == 750 and all(line.count("\t") == 1 for line in sts.splitlines())
@@ -342,11 +351,15 @@ def test_sts_upload_scores_pearson(server, data_dir):
     if not gold_file.is_file():
         gold_file = next(data_dir.rglob("STS.gs.MSRvid.txt"))
     gs = [float(x) for x in gold_file.read_text().split()]
-    scores = np.random.default_rng(5).random(len(gs)) * 5
-    data = "".join(f"{s:.6f}\n" for s in scores).encode()
-    r = upload(client, token, data, target="sts12-msrvid")
+    published = sts_lines(gold_file.with_name("STS.input.MSRvid.txt").read_text("utf-8"))
+    if not gold_file.with_name("STS.input.MSRvid.txt").is_file():  # pragma: no cover
+        published = sts_lines(next(data_dir.rglob("STS.input.MSRvid.txt")).read_text("utf-8"))
+    handed = client.get("/campaigns/lex25/phases/trial/inputs/sts12-msrvid").text
+    assert sorted(sts_lines(handed)) == sorted(published)
+    assert sts_lines(handed) != published  # drawn, not the published order
+    r = upload(client, token, sts_run(handed), target="sts12-msrvid")
     assert r.status_code == 201, r.text
-    expected = pearsonr(gs, np.round(scores, 6)).statistic
+    expected = pearsonr(gs, [text_score(p) for p in published]).statistic
     assert r.json()["results"][0]["score"] == pytest.approx(expected, abs=1e-9)
 
 
@@ -482,12 +495,13 @@ def test_a_suite_of_one_file_per_member_takes_a_zip_and_ranks_by_all(sts12_serve
         inputs = {n: zf.read(n).decode() for n in zf.namelist()}
     assert len(inputs) == 5
     golds, runs = [], {}
-    for i, name in enumerate(STS12_SETS):
+    for name in STS12_SETS:
         gs = [float(x) for x in (folder / f"STS.gs.{name}.txt").read_text().split()]
         shown = inputs[f"STS.input.{name}.txt"]
         assert len(shown.splitlines()) == len(gs) and "\t" in shown.splitlines()[0]
-        pred = np.round(np.random.default_rng(i).random(len(gs)) * 5, 4)
-        runs[f"run1/STS.output.{name}.txt"] = "".join(f"{p}\n" for p in pred).encode()
+        published = sts_lines((folder / f"STS.input.{name}.txt").read_text("utf-8"))
+        pred = [text_score(p) for p in published]  # in the gold's order
+        runs[f"run1/STS.output.{name}.txt"] = sts_run(shown)  # in the order handed out
         golds.append((name, gs, pred))
     r = upload(s.client, token, _zip(runs), phase="test", target="sts12", filename="run1.zip")
     assert r.status_code == 201, r.text
@@ -588,8 +602,16 @@ def test_a_linking_target_serves_its_documents_and_scores_a_trec_run(tmp_path, c
     )
     assert all(set(q) == {"id", "text"} for q in queries)  # no link: the gold stays hidden
     assert all(t["link"] in {d["id"] for d in documents} for t in train)
-    links = load_target("xling-fr-en").collection.links  # the gold, read by the test only
+    collection = load_target("xling-fr-en").collection  # the gold, read by the test only
+    published = {d.id for d in (*collection.queries, *collection.corpus)}
     assert {q["id"] for q in queries}.isdisjoint(t["id"] for t in train)
+    # queries and documents renamed: no id is the collection's, none tells its document
+    assert published.isdisjoint(x["id"] for x in (*queries, *documents))
+    # the gold in the names handed out, found by the documents' texts
+    query_id = {q.text: q.id for q in collection.queries}
+    doc_text = {d.id: d.text for d in collection.corpus}
+    handed_doc = {d["text"]: d["id"] for d in documents}
+    links = {q["id"]: handed_doc[doc_text[collection.links[query_id[q["text"]]]]] for q in queries}
     others = [d["id"] for d in documents]
     lines, reciprocal = [], []
     for i, q in enumerate(queries):
@@ -601,8 +623,17 @@ def test_a_linking_target_serves_its_documents_and_scores_a_trec_run(tmp_path, c
         reciprocal.append(1 / gold_rank if gold_rank <= 5 else 0.0)
         lines += [f"{q['id']} Q0 {d} {r} {10 - r} mine" for r, d in enumerate(ranked, start=1)]
     run = ("\n".join(lines) + "\n").encode()
+    # a run made from the published collection's ids is refused, saying which input to use
+    back = {v: k for k, v in links.items()}
+    own = collection.links
+    published_run = "".join(f"{back_q} Q0 {own[back_q]} 1 1 mine\n" for back_q in
+                            [query_id[q["text"]] for q in queries])  # fmt: skip
+    r = upload(s.client, token, published_run.encode(), phase="test", target="xling-fr-en")
+    assert r.status_code == 422 and "xling-fr-en-inputs.zip" in r.json()["error"], r.text
+    assert back  # every handed-out query has its document
     r = upload(s.client, token, run, phase="test", target="xling-fr-en", filename="fr.run")
     assert r.status_code == 201, r.text
+    assert r.json()["run"] == 1  # the refused file took no run
     (result,) = r.json()["results"]
     assert result["main_metric"] == "recip_rank"
     assert result["score"] == pytest.approx(sum(reciprocal) / len(queries), abs=1e-12)

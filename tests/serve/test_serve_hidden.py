@@ -35,6 +35,8 @@ from serve_kit import (
     make_server,
     phase_toml,
     register,
+    sts_handout,
+    text_score,
     upload,
     yp130_pairs,
 )
@@ -101,19 +103,35 @@ def russe_file(pairs: list[tuple[str, str]]) -> bytes:
 # ---- point 4: validation in a hidden phase depends on the input alone
 
 
+def sts_input(data_dir: Path, year: int, name: str) -> Path:
+    return data_dir / "sts" / str(year) / "test" / f"STS.{year}.input.{name}.txt"
+
+
+def handed_run(handed: list[tuple[str, str]], blank: int) -> bytes:
+    """:func:`serve_kit.text_score` of each handed-out line, line ``blank`` (1-based) empty."""
+    return "".join(
+        "\n" if k + 1 == blank else f"{text_score(p):.6f}\n" for k, p in enumerate(handed)
+    ).encode()
+
+
 def test_a_blank_sts_line_gets_one_answer_whether_or_not_the_gold_scores_it(
     hidden_server, clock, data_dir
 ):
     s, token = hidden_server
     gold = gold_lines(data_dir, 2015, STS_SET)
     n = len(gold)
-    on_gold = next(i + 1 for i, g in enumerate(gold) if g.strip())
-    off_gold = next(i + 1 for i, g in enumerate(gold) if not g.strip())
     target = f"sts15-{STS_SET}"
+    handed, published, place = sts_handout(
+        s.client, "h25", "final", target, sts_input(data_dir, 2015, STS_SET)
+    )
+    # a line of the handed-out input whose pair the gold scores, and one it does not
+    on_gold = next(k + 1 for k, i in enumerate(place) if i is not None and gold[i].strip())
+    off_gold = next(k + 1 for k, i in enumerate(place) if i is not None and not gold[i].strip())
     answers = []
     for line in (on_gold, off_gold):
-        data, _ = sts_run(n, {line})
-        answers.append(upload(s.client, token, data, phase="final", target=target))
+        answers.append(
+            upload(s.client, token, handed_run(handed, line), phase="final", target=target)
+        )
     (a, b) = answers
     assert a.status_code == b.status_code == 201, (a.text, b.text)
     assert shape(a.json()) == shape(b.json())
@@ -131,9 +149,9 @@ def test_a_blank_sts_line_gets_one_answer_whether_or_not_the_gold_scores_it(
         f"/api/submissions/{a.json()['id']}", headers={"authorization": f"Bearer {token}"}
     ).json()
     (result,) = mine["results"]
-    data, scores = sts_run(n, {on_gold})
     kept = [i for i, g in enumerate(gold) if g.strip()]
-    pred = [0.0 if i + 1 == on_gold else scores[i] for i in kept]
+    blank = place[on_gold - 1]
+    pred = [0.0 if i == blank else text_score(published[i]) for i in kept]
     expected = pearsonr([float(gold[i].split("\t")[0]) for i in kept], pred).statistic
     assert result["score"] == pytest.approx(expected, abs=1e-12)
     assert result["coverage"] == {
@@ -146,10 +164,15 @@ def test_a_blank_sts_line_gets_one_answer_whether_or_not_the_gold_scores_it(
 
 
 def test_a_visible_phase_keeps_the_precise_message(hidden_server, data_dir):
+    """The message names the participant's own line, in the order handed out."""
     s, token = hidden_server
     gold = gold_lines(data_dir, 2016, "headlines")
-    on_gold = next(i + 1 for i, g in enumerate(gold) if g.strip())
-    data, _ = sts_run(len(gold), {on_gold})
+    handed, _, place = sts_handout(
+        s.client, "h25", "dev", "sts16-headlines", sts_input(data_dir, 2016, "headlines")
+    )
+    on_gold = next(k + 1 for k, i in enumerate(place) if i is not None and gold[i].strip())
+    assert place[on_gold - 1] != on_gold - 1  # not the published file's line
+    data = handed_run(handed, on_gold)
     r = upload(s.client, token, data, phase="dev", target="sts16-headlines")
     assert r.status_code == 422
     assert r.json()["error"] == f"run.csv:{on_gold}: expected a score, the line is empty"
@@ -343,4 +366,4 @@ def test_inputs_wait_for_their_phase_to_open(tmp_path, clock, serve_db, data_dir
     r = s.client.get("/campaigns/lex25/phases/test/inputs/yp130")
     assert r.status_code == 200
     rows = list(csv.reader(io.StringIO(r.text)))[1:]
-    assert [(a, b) for a, b, _ in rows] == [(a, b) for a, b, _ in yp130_pairs(data_dir)]
+    assert sorted((a, b) for a, b, _ in rows) == sorted((a, b) for a, b, _ in yp130_pairs(data_dir))

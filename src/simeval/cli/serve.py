@@ -34,6 +34,15 @@ DbUrl = Annotated[
     ),
 ]
 CampaignName = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name.")]
+AllowLeaks = Annotated[
+    str | None,
+    typer.Option(
+        "--allow-leaks",
+        metavar="REASON",
+        help="Save the phases although the leak audit found what their inputs tell of the "
+        "gold; the reason and the findings go to the audit log.",
+    ),
+]
 
 
 def _open(folder: Path, db: str | None) -> tuple[Any, Any]:
@@ -64,6 +73,7 @@ def campaign_cmd(
     folder: Folder,
     file: Annotated[Path, typer.Argument(help="The campaign file (TOML; see --help).")],
     db: DbUrl = None,
+    allow_leaks: AllowLeaks = None,
 ) -> None:
     """Add a campaign from a TOML file: name, title, optional registry files, and [[phase]]
     tables with name, targets, opens, deadline (times with a zone), runs, max_bytes and
@@ -82,7 +92,14 @@ def campaign_cmd(
 
     public_share = 0.3 (optional) splits a phase: its live leaderboard scores a public 30% of
     the pairs, drawn by a secret seed, and after the deadline the rest rank each team's final
-    runs (final_runs = 2, the default: picked by the team, else its last ones)."""
+    runs (final_runs = 2, the default: picked by the team, else its last ones).
+
+    inputs = "drawn" (the default) hands out every phase's items in an order, and linking
+    inputs with ids, drawn from the campaign's secret, so that neither tells the gold; uploads
+    are read back through them. inputs = "published" hands them out as published. Either way
+    the leak audit (`simeval serve audit-inputs`) runs first: an input whose order follows
+    its gold, ids that tell a query's document or are the published collection's, an item
+    given twice with different gold refuse the campaign unless --allow-leaks gives a reason."""
     from simeval.serve.service.campaigns import (
         Targets,
         check_campaign_file,
@@ -92,10 +109,42 @@ def campaign_cmd(
 
     check_campaign_file(file)  # a wrong file is refused before the server is opened, or made
     database, _ = _open(folder, db)
-    c = create_campaign(database, file, datetime.now(UTC), Targets())
+    c = create_campaign(database, file, datetime.now(UTC), Targets(), allow_leaks)
     out.print(f"campaign {terminal_text(c.name)} created", highlight=False)
     for line in phase_lines(file):  # an organiser sees a test phase left visible
         out.print(terminal_text(line), highlight=False)
+
+
+@serve_app.command("audit-inputs")
+@guarded
+def audit_inputs_cmd(
+    folder: Annotated[
+        Path | None, typer.Argument(help="The server's folder (with --campaign).")
+    ] = None,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", "-c", help="A campaign of the server.")
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Option("--file", help="A campaign file (TOML), before it is added.")
+    ] = None,
+    db: DbUrl = None,
+) -> None:
+    """The leak audit of a campaign's inputs as its teams get them: whether an input's order
+    follows its gold (Spearman's rho between place and gold, p < 0.001), a linking query's id
+    tells its judged document's, ids are the published collection's own, or an item is given
+    twice with different gold. Prints each finding; exits 1 when there is one."""
+    from simeval.serve.service.campaigns import Targets
+    from simeval.serve.service.phases import audit_inputs
+
+    if (file is None) == (campaign is None) or (campaign is not None and folder is None):
+        raise typer.BadParameter("give FOLDER --campaign NAME, or --file CAMPAIGN.toml")
+    database = _open(folder, db)[0] if campaign is not None and folder is not None else None
+    found = audit_inputs(database, Targets(), campaign, file)
+    for f in found:
+        out.print(terminal_text(str(f)), highlight=False)
+    out.print(f"{len(found)} finding(s)", highlight=False)
+    if found:
+        raise typer.Exit(1)
 
 
 @serve_app.command("run")

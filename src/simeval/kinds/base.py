@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError, InputWarning
+from simeval.kinds.handout import LeakView, Restored
 from simeval.kinds.layouts import LAYOUTS, Layout
 from simeval.metrics import catalog
 from simeval.metrics.declared import Metric, Replicates, Sorted, point_values, resampled_values
@@ -185,10 +186,26 @@ class TaskKind:
     # -- what a shared-task server asks of a kind (simeval.serve) -----------------------------
     # ``target``: a benchmark of this kind, or a one-file suite whose members are of this kind
 
-    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+    def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """What participants score for ``target``, without the gold: ``(file name, bytes)``;
-        None when there is nothing to download."""
+        None when there is nothing to download. ``secret``: a campaign's, which draws the
+        items' order and ids (:mod:`simeval.kinds.handout`); None: as published."""
         return None
+
+    def restore(
+        self, target: Any, path: Path, secret: str | None, scratch: Path, blanks: bool = False
+    ) -> Restored:
+        """An upload made from the input file that ``secret`` drew, put back in the gold's
+        order and ids (a file written under ``scratch`` when anything moves). ``blanks``: a
+        blank STS line may stand anywhere (a hidden phase). Raise :class:`InputError` for a
+        file that names the published ids instead of the handed-out ones. This default:
+        the file as it is (items read by their own keys)."""
+        return Restored(path)
+
+    def leak_view(self, target: Any, secret: str | None) -> LeakView:
+        """What the leak audit examines of ``target``'s input as handed out with ``secret``
+        (:mod:`simeval.kinds.handout`). This default: nothing."""
+        return LeakView()
 
     def public_check(self, target: Any, path: Path) -> list[InputWarning]:
         """Refuse the submission at ``path`` (an :class:`InputError`) only for what

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from simeval.data.documents import LinkingCollection, LinkingInput
+from simeval.data.textio import iter_lines, shown
 from simeval.data.trec import Qrels, Run, read_run, write_run
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import (
@@ -32,6 +33,7 @@ from simeval.kinds.base import (
     TaskKind,
     sha256_of,
 )
+from simeval.kinds.handout import LeakView, Ordered, Restored, opaque_ids
 from simeval.metrics import evaluate_trec
 from simeval.metrics.keys import as_text
 from simeval.results.items import COUNTS, LINKING_METRICS
@@ -71,34 +73,125 @@ class LinkingKind(TaskKind):
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
 
-    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+    def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """A zip of JSON lines: ``queries.jsonl`` (the test documents to link),
         ``documents.jsonl`` (the candidates) and ``train.jsonl`` (training documents with their
         ``link``; the test links are the gold and stay out); None for a benchmark of qrels
-        alone (no documents to hand out)."""
+        alone (no documents to hand out). With a campaign's ``secret`` the test queries and
+        the documents get opaque ids, each file in the order they draw (train queries keep
+        their ids; their links name the renamed documents): :mod:`simeval.kinds.handout`."""
         from simeval.data.zipped import pack
 
         if getattr(target, "collection", None) is None:
             return None
-        return f"{target.name}-inputs.zip", pack(linking_inputs(target.collection))
+        return f"{target.name}-inputs.zip", pack(linking_inputs(target, secret))
 
     def public_check(self, target: Any, path: Path) -> list[InputWarning]:
         """The run reads as a TREC run (the reader checks nothing of the gold)."""
         target.read_submission(path)
         return []
 
+    def restore(
+        self, target: Any, path: Path, secret: str | None, scratch: Path, blanks: bool = False
+    ) -> Restored:
+        """The run with the handed-out ids put back to the collection's own, line for line
+        (a line that is not a run's is left for the reader to name). A run that names the
+        collection's own test queries and none of the handed-out ones is refused: it was made
+        from the published files, not from this campaign's input."""
+        names = _names(target, secret)
+        if not names:
+            return Restored(path)
+        back = {v: k for k, v in names.items()}
+        own = handed = 0
+        first_own = ""
+        rows: list[str] = []
+        queries = {q.id for q in target.collection.split("test")}
+        for _, text in iter_lines(path):
+            fields = text.split()
+            if len(fields) >= 3:
+                qid = fields[0]
+                if qid in back:
+                    handed += 1
+                elif qid in queries:
+                    own += 1
+                    first_own = first_own or qid
+                fields[0] = back.get(qid, qid)
+                fields[2] = back.get(fields[2], fields[2])
+                text = " ".join(fields)
+            rows.append(text)
+        if own and not handed:
+            raise InputError(
+                path,
+                None,
+                f"this run names the published collection's queries ({shown(first_own)}, ...): "
+                f"in this campaign, use the ids of queries.jsonl and documents.jsonl in "
+                f"{target.name}-inputs.zip, the phase's input download",
+            )
+        out = scratch / "restored" / Path(path).name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(f"{x}\n" for x in rows), encoding="utf-8")
+        return Restored(out, names=names, origin=path)
 
-def linking_inputs(collection: LinkingCollection) -> list[tuple[str, bytes]]:
-    """A linking collection's public parts as JSON lines (:meth:`LinkingKind.input_file`)."""
+    def leak_view(self, target: Any, secret: str | None) -> LeakView:
+        """Each test query's handed-out id beside its judged documents'; the order of the
+        queries against the places of their documents; the ids handed out and the
+        collection's own."""
+        coll = getattr(target, "collection", None)
+        if coll is None:
+            return LeakView()
+        names = _names(target, secret)
+        test = _handed(coll.split("test"), names)
+        corpus = _handed(coll.corpus, names)
+        place = {d.id: k for k, d in enumerate(corpus)}
+        view = LeakView()
+        places, gold = [], []
+        for k, q in enumerate(test):
+            docs = [names.get(d, d) for d in coll.relevant(q.id)]
+            view.links.append((target.name, names.get(q.id, q.id), docs))
+            if docs and docs[0] in place:
+                places.append(k)
+                gold.append(float(place[docs[0]]))
+        view.ordered.append(Ordered(target.name, places, gold))
+        view.handed = {names.get(d.id, d.id) for d in (*test, *corpus)}
+        view.published = {d.id for d in (*coll.split("test"), *coll.corpus)}
+        return view
+
+
+def _names(target: Any, secret: str | None) -> dict[str, str]:
+    """The handed-out name of each test query and document (none without a secret)."""
+    coll = getattr(target, "collection", None)
+    if secret is None or coll is None:
+        return {}
+    queries = [q.id for q in coll.split("test")]
+    return {
+        **opaque_ids(secret, "query", target.name, queries),
+        **opaque_ids(secret, "document", target.name, [d.id for d in coll.corpus]),
+    }
+
+
+def _handed(docs: list[Any], names: dict[str, str]) -> list[Any]:
+    """``docs`` renamed and in the order their new names draw (as published without)."""
+    from dataclasses import replace
+
+    if not names:
+        return list(docs)
+    renamed = [replace(d, id=names[d.id]) for d in docs]
+    return sorted(renamed, key=lambda d: d.id)
+
+
+def linking_inputs(target: Any, secret: str | None = None) -> list[tuple[str, bytes]]:
+    """A linking benchmark's public parts as JSON lines (:meth:`LinkingKind.input_file`)."""
     import json
 
     def jsonl(rows: list[dict[str, str]]) -> bytes:
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
 
-    test = [{"id": q.id, "text": q.text} for q in collection.split("test")]
-    corpus = [{"id": d.id, "text": d.text} for d in collection.corpus]
+    collection = target.collection
+    names = _names(target, secret)
+    test = [{"id": q.id, "text": q.text} for q in _handed(collection.split("test"), names)]
+    corpus = [{"id": d.id, "text": d.text} for d in _handed(collection.corpus, names)]
     train = [
-        {"id": q.id, "text": q.text, "link": links[0]}
+        {"id": q.id, "text": q.text, "link": names.get(links[0], links[0])}
         for q in collection.split("train")
         if (links := collection.relevant(q.id))
     ]

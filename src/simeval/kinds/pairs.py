@@ -40,6 +40,7 @@ from simeval.kinds.base import (
     answer_scores,
     sha256_of,
 )
+from simeval.kinds.handout import LeakView, Ordered, order, pair_key
 from simeval.results.items import Items
 
 MISSING_POLICIES = ("zero", "skip", "error")
@@ -347,18 +348,36 @@ class PairKind(TaskKind):
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
 
-    def input_file(self, target: Any) -> tuple[str, bytes] | None:
+    def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """A blank submission: the pairs, an empty score column (a one-file suite's every
-        distinct pair once)."""
+        distinct pair once), in the official template's order when there is one, else the
+        gold's; with a campaign's ``secret``, in the order it draws
+        (:mod:`simeval.kinds.handout`). Uploads are read by their words, so any order scores
+        alike."""
         import tempfile
 
-        (request,) = target.requests()
-        first = target.members[0] if target.members else target
-        blank = first.from_answers(request, np.full(len(request.pairs), np.nan))
+        pairs = _handed_pairs(target, secret)
         with tempfile.TemporaryDirectory() as folder:
             out = Path(folder) / f"{target.name}.csv"
-            first.write_submission(blank, out)
+            write_pairs(out, pairs, np.full(len(pairs), np.nan))
             return out.name, out.read_bytes()
+
+    def leak_view(self, target: Any, secret: str | None) -> LeakView:
+        """Each member's gold in the handed-out order, and pairs whose gold differs between
+        two rows that read as one pair (case-folded, either order)."""
+        place = {pair_key(*p): k for k, p in enumerate(_handed_pairs(target, secret))}
+        view = LeakView()
+        for b in target.members or [target]:
+            rows = list(zip(b.gold.pairs, b.gold.scores.tolist(), strict=True))
+            seen: dict[str, list[float]] = {}
+            for (w1, w2), score in rows:
+                seen.setdefault(pair_key(w1, w2), []).append(score)
+            known = [(place[k], v[0]) for k, v in seen.items() if k in place]
+            view.ordered.append(Ordered(b.name, [k for k, _ in known], [g for _, g in known]))
+            for k, values in seen.items():
+                if len(set(values)) > 1:
+                    view.repeats.append((b.name, k.replace("\t", ","), values))
+        return view
 
     def public_check(self, target: Any, path: Path) -> list[InputWarning]:
         """The file reads as a pair file; some of its pairs are pairs of the input file, and
@@ -406,6 +425,14 @@ class PairKind(TaskKind):
         if first.score_range is not None:
             warnings += range_warnings(sub, *first.score_range)
         return warnings
+
+
+def _handed_pairs(target: Any, secret: str | None) -> list[tuple[str, str]]:
+    """The pairs of ``target``'s input file in the order handed out (:meth:`input_file`)."""
+    (request,) = target.requests()
+    first = target.members[0] if target.members else target
+    pairs = list(first.template.pairs) if first.template is not None else list(request.pairs)
+    return [pairs[i] for i in order(secret, [pair_key(*p) for p in pairs])]
 
 
 _inputs: dict[int, tuple[Any, list[tuple[str, str]]]] = {}

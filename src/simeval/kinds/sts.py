@@ -32,6 +32,7 @@ from simeval.data.sts import (
     read_stsb,
     write_sts_output,
 )
+from simeval.data.textio import iter_lines, shown
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import (
     Aligned,
@@ -44,6 +45,7 @@ from simeval.kinds.base import (
     answer_scores,
     sha256_of,
 )
+from simeval.kinds.handout import LeakView, Ordered, Restored, order
 
 
 class STSKind(TaskKind):
@@ -70,14 +72,52 @@ class STSKind(TaskKind):
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
 
-    def input_file(self, target: Any) -> tuple[str, bytes] | None:
-        """The sentence pairs tab-separated, as in the STS.input files."""
+    def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
+        """The sentence pairs tab-separated, as in the STS.input files; with a campaign's
+        ``secret``, in the order it draws (:mod:`simeval.kinds.handout`)."""
         (request,) = target.requests()
-        text = "".join(f"{a}\t{b}\n" for a, b in request.pairs)
+        pairs = request.pairs
+        text = "".join(f"{pairs[i][0]}\t{pairs[i][1]}\n" for i in _places(target, secret))
         official = target.submission_file(Path()).name  # STS.output.MSRvid.txt
         if official.startswith("STS.output."):
             return official.replace("output", "input", 1), text.encode()
         return f"STS.input.{target.name}.txt", text.encode()
+
+    def restore(
+        self, target: Any, path: Path, secret: str | None, scratch: Path, blanks: bool = False
+    ) -> Restored:
+        """The output's lines put back in the gold's order. The file is first read in the
+        order handed out, so that an error names the participant's own line (a blank line is
+        refused where the gold, moved along, has a score, unless ``blanks``)."""
+        if secret is None:
+            return Restored(path)
+        places = _places(target, secret)
+        n = len(places)
+        unscored = np.ones(n, dtype=bool) if blanks else (~target.scored)[places]
+        read_sts_output(path, n, unscored)
+        handed = [text for _, text in iter_lines(path)][:n]
+        lines = [""] * n
+        for k, i in enumerate(places):
+            lines[i] = handed[k]
+        out = scratch / "restored" / Path(path).name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+        return Restored(out, {i + 1: k + 1 for k, i in enumerate(places)}, origin=path)
+
+    def leak_view(self, target: Any, secret: str | None) -> LeakView:
+        """The gold line by line in the handed-out order, and sentence pairs given on two
+        lines with different gold."""
+        gold = target.gold.tolist()
+        places = _places(target, secret)
+        view = LeakView([Ordered(target.name, list(range(len(places))), [gold[i] for i in places])])
+        seen: dict[tuple[str, str], list[float]] = {}
+        for pair, g in zip(target.pairs, gold, strict=True):
+            if g == g:
+                seen.setdefault(pair, []).append(g)
+        for (a, b), values in seen.items():
+            if len(set(values)) > 1:
+                view.repeats.append((target.name, f"{shown(a)} / {shown(b)}", values))
+        return view
 
     def public_check(self, target: Any, path: Path) -> list[InputWarning]:
         """One line per input pair, each blank or a number with an optional confidence in
@@ -99,6 +139,12 @@ class STSKind(TaskKind):
 
 
 STS = STSKind()
+
+
+def _places(target: Any, secret: str | None) -> list[int]:
+    """Which gold line goes to each line of the handed-out input (:mod:`.handout`): the key
+    of line ``i`` (from 1) is the benchmark's name and ``i``, as the split's."""
+    return order(secret, [f"{target.name}\t{i}" for i in range(1, len(target.pairs) + 1)])
 
 
 FORMATS = ("sts", "stsb")  # an entry's files: input + gold, or one STS Benchmark file

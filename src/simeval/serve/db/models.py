@@ -2,8 +2,8 @@
 (every dialect keeps them alike); :func:`utc` turns them back into aware datetimes.
 
 - ``campaign``: a named shared task; ``registry`` (``registry_files``) lists the organiser's
-  registry files, so
-  targets may be catalog names or the organiser's own benchmarks;
+  registry files, so targets may be catalog names or the organiser's own benchmarks;
+  ``input_secret`` draws the order and ids of its inputs (:mod:`simeval.kinds.handout`);
 - ``phase``: a window (``opens`` … ``deadline``) with its targets, a runs-per-team limit (and
   ``per_day``, runs in any 24 hours), an upload size cap, whether scores are hidden until
   ``published`` (a test phase) and how its board combines targets (``combine``); a split
@@ -108,6 +108,9 @@ class Campaign(Base):
     terms: Mapped[str] = mapped_column(
         Text, default="", server_default=""
     )  # accepted on registering
+    # draws the order and ids of the inputs handed out (simeval.kinds.handout); NULL: as
+    # published (campaigns made before secrets, or ``inputs = "published"`` in the file)
+    input_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
     phases: Mapped[list[Phase]] = relationship(  # as they open, then as the file declared them
         back_populates="campaign", order_by="(Phase.opens, Phase.id)"
     )

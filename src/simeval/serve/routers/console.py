@@ -160,8 +160,16 @@ async def console_add_phase(campaign: str, request: Request, w: W) -> Any:
         value = _whole(fields, key)
         if value is not None and not (key == "per_day" and value == 0):
             spec[key] = value
+    leaks = fields.get("allow_leaks", "").strip() or None
     added = await _apply(
-        add_phase, w.service.db, w.service.targets, campaign, spec, w.clock(), actor_of(who)
+        add_phase,
+        w.service.db,
+        w.service.targets,
+        campaign,
+        spec,
+        w.clock(),
+        actor_of(who),
+        leaks,
     )
     return await _campaign_page(request, w, who, campaign, f"phase {added.name} added")
 

@@ -101,7 +101,8 @@ from simeval.serve.service.split import (
 )
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
-CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "phase"}
+CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "inputs", "phase"}
+INPUTS = ("drawn", "published")  # how inputs are handed out (:mod:`simeval.kinds.handout`)
 REGISTRATION = ("open", "approval", "closed")  # approval: a team waits for the organiser
 # a phase may leave these out (public_share, final_runs: a public/private split, :mod:`.split`)
 OPTIONAL_KEYS = {"hidden", "per_day", "combine", "public_share", "final_runs"}
@@ -413,15 +414,48 @@ def check_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec
     return name, title, registry, phases, read_registration(campaign_doc(path), path)
 
 
-def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -> Campaign:
+def read_inputs(doc: dict[str, Any], path: Path) -> str:
+    """How the campaign hands out its inputs: ``drawn`` (the default: an order and ids drawn
+    from a secret, :mod:`simeval.kinds.handout`) or ``published`` (as the files were
+    published; the leak audit then judges them)."""
+    inputs = doc.get("inputs", "drawn")
+    if inputs not in INPUTS:
+        raise InputError(path, None, f"inputs: {' or '.join(map(repr, INPUTS))}, not {inputs!r}")
+    return str(inputs)
+
+
+def new_input_secret(inputs: str) -> str | None:
+    """The secret that draws a new campaign's inputs (None: handed out as published)."""
+    return new_seed() if inputs == "drawn" else None
+
+
+def create_campaign(
+    db: Database,
+    path: Path,
+    now: datetime,
+    targets: Targets,
+    allow_leaks: str | None = None,
+    actor: str = "command line",
+) -> Campaign:
     """Add the campaign of ``path`` (every target loaded and checked first; no benchmark or
-    item both visible and hidden, within it or against any campaign already made)."""
+    item both visible and hidden, within it or against any campaign already made; the leak
+    audit's findings refuse it unless ``allow_leaks`` gives the reason to go on, which the
+    audit log keeps: :mod:`.leaks`)."""
+    from simeval.serve.service.leaks import audit_phase
+
     name, title, registry, phases, registration = check_campaign_file(path)
+    secret = new_input_secret(read_inputs(campaign_doc(path), path))
     covers = {p.name: check_targets(targets, registry, p, path) for p in phases}
     check_hidden_apart(phases, covers, path)
     with db.session() as s:
         check_new_name(s, name, path)
     check_against_server(db, targets, name, registry, phases, path)
+    findings = [
+        f
+        for p in phases
+        for f in audit_phase(p.name, [targets.get(registry, t) for t in p.targets], secret)
+    ]
+    check_findings(findings, allow_leaks, path)
     with db.session() as s:
         check_new_name(s, name, path)
         campaign = Campaign(
@@ -431,11 +465,33 @@ def create_campaign(db: Database, path: Path, now: datetime, targets: Targets) -
             created=naive(now),
             registration=registration.state,
             max_teams=registration.max_teams,
+            input_secret=secret,
         )
         s.add(campaign)
         for p in phases:
             s.add(phase_row(p, campaign=campaign))
+        if findings:
+            s.flush()
+            record_override(s, now, actor, campaign.id, findings, str(allow_leaks))
     return campaign
+
+
+def check_findings(findings: list[Any], allow_leaks: str | None, path: Path | None) -> None:
+    """Refuse a phase for the leak audit's ``findings`` unless ``allow_leaks`` gives a reason."""
+    from simeval.serve.service.leaks import refusal
+
+    if findings and not (allow_leaks or "").strip():
+        raise InputError(path, None, refusal(findings))
+
+
+def record_override(
+    s: Any, now: datetime, actor: str, campaign_id: int, findings: list[Any], reason: str
+) -> None:
+    """The audit log's entry for phases saved despite the leak audit's ``findings``."""
+    from simeval.serve.service.organisers import audit
+
+    audit(s, now, actor, campaign_id, "leak-override", reason=reason.strip(),
+          findings=[str(f) for f in findings])  # fmt: skip
 
 
 def phase_row(p: PhaseSpec, **campaign: Any) -> Phase:
@@ -671,19 +727,20 @@ def cell(value: Any) -> Any:
     return sheet_text(value) if isinstance(value, str) else value
 
 
-def input_file(target: Any) -> tuple[str, bytes] | None:
+def input_file(target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
     """What participants score for ``target``, without the gold: its task kind's input file
     (:meth:`simeval.kinds.base.TaskKind.input_file`), or for a suite of one file per member
-    a zip of its members' (None when one has none)."""
+    a zip of its members' (None when one has none); ``secret``: the campaign's, which draws
+    the items' order and ids (:mod:`simeval.kinds.handout`)."""
     from simeval.serve.service.archive import is_multi_file, pack
     from simeval.serve.service.hidden import file_kind
 
     if is_multi_file(target):
-        files = [input_file(m) for m in target.members]
+        files = [input_file(m, secret) for m in target.members]
         if any(f is None for f in files):
             return None
         return f"{target.name}-inputs.zip", pack([f for f in files if f is not None])
-    return file_kind(target).input_file(target)
+    return file_kind(target).input_file(target, secret)
 
 
 def json_safe(value: Any) -> Any:

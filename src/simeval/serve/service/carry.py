@@ -93,11 +93,12 @@ def carry_runs(
         if team:
             query = query.where(Team.name == team)
         rows = s.execute(query).all()
+        tickets = {(t.id, sub.target): Ticket.of(t.id, t.name, b, sub.target, b.campaign)
+                   for sub, t in rows}  # fmt: skip
         if team and not rows:
             raise InputError(None, None, f"{team!r} has no scored run in {campaign}/{source}")
         done = set(s.scalars(select(Submission.carried_from).where(Submission.phase_id == b.id)))
         out = {(t, run) for _, t, run, _, _ in excluded_runs(s, Exclusion.phase_id == a.id)}
-        registry = list(b.campaign.registry_files)
         campaign_id = b.campaign_id
     report = Carried()
     for sub, t in rows:
@@ -108,7 +109,7 @@ def carry_runs(
         if (t.name, sub.run) in out:
             report.refused.append(f"{what}: disqualified or withdrawn in {source}")
             continue
-        ticket = Ticket.of(t.id, t.name, b, sub.target, registry)
+        ticket = tickets[(t.id, sub.target)]
         upload = _Linked(storage.tmp / uuid.uuid4().hex, storage.file(sub.id), sub.sha256,
                          sub.size)  # fmt: skip
         try:

@@ -151,7 +151,7 @@ def rescore_campaign(
         if ids is not None:
             query = query.where(Submission.id.in_(list(ids)))
         rows = s.execute(query).all()
-        campaign_id, registry = c.id, tuple(c.registry_files)
+        campaign_id, registry, secret = c.id, tuple(c.registry_files), c.input_secret
         files = {**replaced(s, storage.root, campaign_id), **(gold or {})}
     reg = service.targets.registry(list(registry))
     report = Rescore(applied=apply)
@@ -167,7 +167,8 @@ def rescore_campaign(
             folder = storage.folder(sub.id) / RESCORED / f"{stamp}-{n}"
         _scratch(folder, storage.file(sub.id))
         job = Job(registry, sub.target, str(folder), sub.sha256, sub.client_name,
-                  phase.max_bytes, phase.hidden, job_gold(reg, sub.target, files))  # fmt: skip
+                  phase.max_bytes, phase.hidden, job_gold(reg, sub.target, files),
+                  secret)  # fmt: skip
         try:
             answer = service.scorers(job)
         except BaseException:

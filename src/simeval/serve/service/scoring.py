@@ -17,13 +17,15 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from simeval.errors import InputError
+from simeval.kinds import handout
 from simeval.serve.db.storage import UPLOAD
 from simeval.serve.service.campaigns import Gold, Targets, json_safe
 from simeval.serve.service.processes import spawn_pool
@@ -44,6 +46,7 @@ class Job:
     max_bytes: int
     hidden: bool = False  # the phase's scores are hidden: :mod:`.hidden`'s rule
     gold: Gold = ()  # the target's golds an organiser replaced (:mod:`.gold`)
+    secret: str | None = None  # the campaign's input secret: uploads follow its order and ids
 
 
 @dataclass(frozen=True)
@@ -62,17 +65,47 @@ class Answer:
 CLI_HINTS = {"; use --missing zero|skip to score anyway": "; give every gold pair a score"}
 
 
-def remap_error(exc: InputError, stored: Path, name: str) -> InputError:
-    """``exc`` naming the client's file instead of the server's copy, without advice that
-    only ``simeval score`` can follow (:data:`CLI_HINTS`)."""
+def remap_error(
+    exc: InputError, stored: Path, name: str, restored: Sequence[handout.Restored] = ()
+) -> InputError:
+    """``exc`` naming the client's file instead of the server's copy (and, for a copy put
+    back in the gold's order, ``restored``, the line and ids of the client's file), without
+    advice that only ``simeval score`` can follow (:data:`CLI_HINTS`)."""
+    path, line, message = exc.path, exc.line, exc.message
+    for r in restored:
+        path, line, message = r.error(path, line, message)
     where = str(stored)
-    path = exc.path
     if path is not None and path.startswith(where):
         path = name + path[len(where) :]
-    message = exc.message.replace(where, name)
+    message = message.replace(where, name)
     for cli, served in CLI_HINTS.items():
         message = message.replace(cli, served)
-    return InputError(path, exc.line, message)
+    return InputError(path, line, message)
+
+
+def restore(
+    job: Job, target: Any, path: Path, scratch: Path
+) -> tuple[Path, list[handout.Restored]]:
+    """The upload at ``path`` (a file, or the folder of a suite's files) put back in the
+    gold's order and ids (:meth:`simeval.kinds.base.TaskKind.restore`) when the campaign
+    drew its inputs: the path to score, and what each file became."""
+    from simeval.serve.service.archive import is_multi_file
+    from simeval.serve.service.hidden import file_kind
+
+    if job.secret is None:
+        return path, []
+    if not is_multi_file(target):
+        r = file_kind(target).restore(target, path, job.secret, scratch, job.hidden)
+        return r.path, [r]
+    done = []
+    for m in target.members:  # the unpacked copy is the server's: rewritten in place
+        f = m.submission_file(path)
+        r = m.task_kind.restore(m, f, job.secret, scratch / m.name, job.hidden)
+        if r.path != f:
+            shutil.copyfile(r.path, f)
+            r = replace(r, path=f, origin=f)
+        done.append(r)
+    return path, done
 
 
 def score_upload(job: Job, targets: Targets | None = None) -> Answer:
@@ -85,10 +118,12 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     target = (targets or _TARGETS).get(list(job.registry), job.target, job.gold)
     folder = Path(job.folder)
     upload = folder / UPLOAD
+    scratch = folder / "handout"
     system = {"kind": "submission", "file": job.name, "sha256": job.sha256}
     path = upload
     notes: tuple[str, ...] = ()
     error: InputError | None = None
+    restored: list[handout.Restored] = []
     try:
         if is_multi_file(target):  # a zip of the members' files, unpacked beside it
             path = folder / "unpacked"
@@ -96,21 +131,24 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
         if job.hidden:
             found = public_check(target, path)
             notes = tuple(dict.fromkeys(_shown(str(w), path, job.name) for w in found))
+        scored, restored = restore(job, target, path, scratch)
         try:
-            results = score(target, path, system=system, read=READ if job.hidden else None)
+            results = score(target, scored, system=system, read=READ if job.hidden else None)
         except InputError as exc:
             if not job.hidden:
                 raise
-            results, error = [], remap_error(exc, path, job.name)  # the run counts: no records
+            error = remap_error(exc, path, job.name, restored)  # the run counts: no records
+            results = []
     except InputError as exc:
-        return Answer(None, remap_error(exc, path, job.name))
+        return Answer(None, remap_error(exc, path, job.name, restored))
     finally:
         if path != upload:
             shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
     records = []
     for r in results:
         record = r.to_dict()
-        record["warnings"] = [w.replace(str(upload), job.name) for w in r.warnings]
+        record["warnings"] = [_told(w, upload, job.name, restored) for w in r.warnings]
         record.pop("machine", None)  # the server's host name is not the participants' affair
         records.append(json_safe(record))
     # the results store writes them beside the upload, as ``simeval score --save`` would
@@ -120,6 +158,13 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     for path in [*folder.glob(f"{RESULTS_FILE}*"), *(folder / ITEMS_FOLDER).glob("*")]:
         os.chmod(path, 0o600)
     return Answer(records, error, notes)
+
+
+def _told(text: str, stored: Path, name: str, restored: Sequence[handout.Restored]) -> str:
+    """A record's warning as the client's file and ids have it."""
+    for r in restored:
+        text = r.message(text)
+    return _shown(text, stored, name)
 
 
 def _shown(text: str, stored: Path, name: str) -> str:

@@ -105,12 +105,15 @@ class Ticket:
     deadline: datetime
     hidden: bool
     per_day: int | None = None  # scored runs per target in any 24 hours (:mod:`.limits`)
+    secret: str | None = None  # the campaign's input secret (simeval.kinds.handout)
 
     @classmethod
-    def of(cls, team_id: int, team: str, p: Phase, target: str, registry: list[str]) -> Ticket:
-        """The ticket of an upload by team ``team`` to ``target`` of phase ``p``."""
-        return cls(team_id, team, p.id, p.name, target, registry, p.runs, p.max_bytes,
-                   utc(p.deadline), p.hidden, p.per_day)  # fmt: skip
+    def of(cls, team_id: int, team: str, p: Phase, target: str, c: Campaign) -> Ticket:
+        """The ticket of an upload by team ``team`` to ``target`` of phase ``p`` of ``c``
+        (read inside the session that loaded ``c``)."""
+        return cls(team_id, team, p.id, p.name, target, list(c.registry_files), p.runs,
+                   p.max_bytes, utc(p.deadline), p.hidden, p.per_day,
+                   c.input_secret)  # fmt: skip
 
 
 class Recorded(NamedTuple):
@@ -338,8 +341,7 @@ class Service:
         if target not in p.targets:
             raise Refused(422, f"{target!r} is not a target of {p.name}: {', '.join(p.targets)}")
         with self.db.reading() as s:
-            registry = list(s.get(Campaign, team.campaign_id).registry_files)
-            ticket = Ticket.of(team.id, team.name, p, target, registry)
+            ticket = Ticket.of(team.id, team.name, p, target, s.get_one(Campaign, team.campaign_id))
             self._runs_left(s, ticket, self.clock())
         return ticket
 
@@ -404,6 +406,7 @@ class Service:
                 ticket.max_bytes,
                 ticket.hidden,
                 job_gold(self.targets.registry(ticket.registry), ticket.target, files),
+                ticket.secret,
             )
             answer = self.scorers(job)
         except Exception:
@@ -674,7 +677,7 @@ class Service:
             raise Refused(
                 403, f"{p.name} opens at {utc(p.opens):%Y-%m-%d %H:%M} UTC; its inputs too"
             )
-        found = input_file(self.targets.get(list(c.registry_files), target))
+        found = input_file(self.targets.get(list(c.registry_files), target), c.input_secret)
         if found is None:
             raise Refused(404, f"{target} has no input file to download in this version")
         return found

@@ -154,9 +154,14 @@ def add_phase_html(campaign: str, known: Sequence[str], csrf: str) -> str:
         f"published</label> {combine_select()}</p>"
         f"<details><summary>Targets</summary><p>{boxes}</p></details>"
         '<p><label>or name them <input name="targets" size="40" '
-        'placeholder="mc30, rg65"></label> <button>Add the phase</button></p></form>'
+        'placeholder="mc30, rg65"></label></p>'
+        '<p><label>go on despite the leak audit, because <input name="allow_leaks" '
+        'size="40" maxlength="500" placeholder="(leave empty)"></label> '
+        "<button>Add the phase</button></p></form>"
         '<p class="note">Times with their zone (Z for UTC). Checked as a campaign file\'s '
-        "phase: no benchmark or item may be both in a visible and a hidden phase.</p>"
+        "phase: no benchmark or item may be both in a visible and a hidden phase, and the "
+        "leak audit refuses inputs whose order or ids tell the gold (a reason given above "
+        "saves the phase all the same, and the audit log keeps it).</p>"
     )
 
 
