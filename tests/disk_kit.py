@@ -1,5 +1,6 @@
 """A small disk to fill: a tmpfs mounted for one test (root only; CI runs as root), and the
-``fill`` that writes it full. Tests take the ``small_disk`` fixture (tests/conftest.py)."""
+``fill`` that writes it full. Tests take the ``small_disk`` fixture (tests/conftest.py).
+``disk_journal`` records the flushes and renames a write makes, in order."""
 
 from __future__ import annotations
 
@@ -47,3 +48,28 @@ def fill(folder: Path, leave: int = 0) -> Path:
     if leave:
         os.truncate(filler, max(0, filler.stat().st_size - leave))
     return filler
+
+
+def disk_journal(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Path]]:
+    """Record every ``os.fsync`` (``("fsync", the file or folder flushed)``, read from the
+    descriptor's /proc link) and ``os.replace``/``os.rename`` (``("rename", the
+    destination)``) of the test from now on, in order; each still does its work."""
+    journal: list[tuple[str, Path]] = []
+    fsync, replace, rename = os.fsync, os.replace, os.rename
+
+    def synced(fd: int) -> None:
+        journal.append(("fsync", Path(os.readlink(f"/proc/self/fd/{fd}"))))
+        fsync(fd)
+
+    def replaced(src: str | Path, dst: str | Path, **kw: object) -> None:
+        journal.append(("rename", Path(dst)))
+        replace(src, dst, **kw)
+
+    def renamed(src: str | Path, dst: str | Path, **kw: object) -> None:
+        journal.append(("rename", Path(dst)))
+        rename(src, dst, **kw)
+
+    monkeypatch.setattr(os, "fsync", synced)
+    monkeypatch.setattr(os, "replace", replaced)
+    monkeypatch.setattr(os, "rename", renamed)
+    return journal

@@ -79,8 +79,12 @@ def test_sts_predictions_in_memory_score_the_gold_lines() -> None:
     scored = ~np.isnan(target.gold)
     expected = pearsonr(target.gold[scored], np.array(preds)[scored])[0]
     assert simeval.score(target, preds)[0].metrics["pearson"] == pytest.approx(expected, abs=1e-9)
-    with pytest.raises(InputError, match="sentence pairs"):
-        simeval.score(target, preds[:-1])
+    # the length check's own words (the reader's later refusal also names "sentence pairs")
+    for given in (preds[:-1], [*preds, 0.5]):
+        with pytest.raises(InputError) as refused:
+            simeval.score(target, given)
+        said = f"sts12-msrvid: {len(given)} predictions for {len(preds)} sentence pairs; "
+        assert refused.value.message.startswith(said), refused.value.message
 
 
 def test_an_in_memory_benchmark_of_pairs_and_of_qrels() -> None:

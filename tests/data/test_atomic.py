@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from disk_kit import disk_journal
 from simeval.data.atomic import staged, write_atomic
 
 
@@ -91,6 +92,35 @@ def _dead_pid() -> int:
     child = subprocess.Popen(["true"])
     child.wait()
     return child.pid
+
+
+def test_a_file_is_flushed_before_its_rename_and_its_folder_after(tmp_path, monkeypatch) -> None:
+    """write_atomic: the temporary's bytes reach the disk before the rename puts them in
+    place (else a power cut can leave the target empty), then the folder's entry does."""
+    folder = tmp_path.resolve()
+    target = folder / "a.txt"
+    target.write_text("old")
+    journal = disk_journal(monkeypatch)
+    write_atomic(target, b"new")
+    temporary = folder / f".a.txt.{os.getpid()}.partial"
+    assert journal == [("fsync", temporary), ("rename", target), ("fsync", folder)]
+
+
+def test_a_folder_is_flushed_whole_before_its_rename(tmp_path, monkeypatch) -> None:
+    """staged(folder=True): every file and subfolder written, and the folder itself, are
+    flushed before the rename; the parent folder after it."""
+    parent = tmp_path.resolve()
+    target = parent / "out"
+    journal = disk_journal(monkeypatch)
+    with staged(target, folder=True) as tmp:
+        (tmp / "sub").mkdir()
+        (tmp / "sub" / "b.txt").write_text("b")
+        (tmp / "a.txt").write_text("a")
+    temporary = parent / f".out.{os.getpid()}.partial"
+    flushed = {p for event, p in journal[:-2] if event == "fsync"}
+    assert flushed == {temporary, temporary / "sub", temporary / "sub" / "b.txt",
+                       temporary / "a.txt"}  # fmt: skip
+    assert journal[-2:] == [("rename", target), ("fsync", parent)], journal
 
 
 def test_a_killed_writers_temporary_goes_at_the_next_write_of_its_target(tmp_path: Path) -> None:

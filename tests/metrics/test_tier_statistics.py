@@ -35,6 +35,29 @@ def test_rank_interval_reads_the_empirical_distribution() -> None:
     assert rank_interval(ranks, 0.95) == (2, 2)
 
 
+def _smallest_rank_reaching(ranks: list[int], share: float) -> int:
+    """The definition, by counting: the smallest observed rank r with #{b : rank_b ≤ r} ≥
+    B·share."""
+    return min(r for r in ranks if sum(x <= r for x in ranks) >= len(ranks) * share)
+
+
+def test_rank_interval_with_few_replicates_is_read_from_the_counts() -> None:
+    """Five replicates, ranks 1, 1, 2, 2, 3, level 0.95: the 97.5% end needs a cumulative
+    count of 5·0.975 = 4.875, which only rank 3 reaches (rank 2: 4), so the interval is
+    (1, 3); interpolating numpy methods on the index (B − 1)·q = 3.9 (``lower``) would read
+    rank 2. Seven replicates, ranks 1, 1, 2, 3, 3, 3, 4, level 0.4: the 30% end needs
+    7·0.3 = 2.1 (rank 1: 2, rank 2: 3), so 2, where ``lower`` (index 1.8) reads 1; the 70%
+    end needs 4.9: rank 3 (count 6)."""
+    five = [3, 1, 2, 1, 2]
+    lo, hi = _smallest_rank_reaching(five, 0.025), _smallest_rank_reaching(five, 0.975)
+    assert (lo, hi) == (1, 3)
+    assert rank_interval(np.array(five), 0.95) == (lo, hi)
+    seven = [4, 3, 1, 3, 2, 1, 3]
+    lo, hi = _smallest_rank_reaching(seven, 0.3), _smallest_rank_reaching(seven, 0.7)
+    assert (lo, hi) == (2, 3)
+    assert rank_interval(np.array(seven), 0.4) == (lo, hi)
+
+
 def test_upper_bound_counts_the_intervals_wholly_above() -> None:
     intervals = {"A": (1, 1), "B": (2, 3), "C": (2, 4), "D": (4, 4)}
     # D: A (1) and B (3) end above 4; C ends at 4, which overlaps
@@ -55,6 +78,21 @@ def test_greedy_rule_on_a_chain_and_holm_joining() -> None:
     assert {s: t.tier for s, t in placed.items()} == {"A": 1, "B": 1, "C": 1}
     assert placed["B"].p_value == pytest.approx(0.06)  # 0.03 · 2
     assert placed["C"].p_value == pytest.approx(0.06)  # max(0.06, 0.04 · 1)
+
+
+def test_a_holm_p_value_exactly_at_alpha_is_not_significant() -> None:
+    """Rejection is p̃ < α (Holm), so p̃ = α joins the tier. With B = 39 replicates a
+    bootstrap or randomization p-value is (1 + k)/(B + 1): k = 0 gives 1/40, which Holm
+    doubles over two comparisons to 2/40 = 0.05 exactly (doubling is exact in binary)."""
+    replicates = 39
+    p = {("A", "B"): (1 + 0) / (replicates + 1), ("A", "C"): (1 + 29) / (replicates + 1)}
+    assert 2 * p[("A", "B")] == 0.05
+    placed = greedy_tiers(["A", "B", "C"], lambda a, b: p[(a, b)], alpha=0.05)
+    assert placed["B"].p_value == 0.05
+    assert {s: t.tier for s, t in placed.items()} == {"A": 1, "B": 1, "C": 1}
+    # below α: the same Holm 0.05 against α = 0.0625 is a difference
+    placed = greedy_tiers(["A", "B", "C"], lambda a, b: p[(a, b)], alpha=0.0625)
+    assert placed["B"].tier == 2
 
 
 # -- the smallest detectable difference ---------------------------------------------------

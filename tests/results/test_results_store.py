@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from disk_kit import fill
+from disk_kit import disk_journal, fill
 from simeval.api import evaluate
 from simeval.results.store import load_items, load_results, save_records
 
@@ -101,6 +101,39 @@ def test_a_failed_append_leaves_no_items_file(tmp_path) -> None:
     with pytest.raises(OSError):
         save_records(folder, [results[0].to_dict()], [results[0].items])
     assert list((folder / "items").iterdir()) == []
+
+
+def test_items_files_are_on_disk_before_their_rename_and_the_record(tmp_path, monkeypatch) -> None:
+    """Two records with items: each items file is flushed (fsync) under its temporary name
+    before it is renamed into place, and the items folder is flushed after the renames and
+    before the records are appended, so after a power cut a record never names a file whose
+    bytes or name were still in memory."""
+    import simeval.results.store as store
+
+    folder = (tmp_path / "results").resolve()
+    results = evaluate("overlap", "mc30", "rg65")
+    journal = disk_journal(monkeypatch)
+    append = store._append
+
+    def appended(path: Path, data: bytes) -> None:
+        journal.append(("append", path))
+        append(path, data)
+
+    monkeypatch.setattr(store, "_append", appended)
+    save_records(folder, [r.to_dict() for r in results], [r.items for r in results])
+
+    finals = [folder / "items" / f"{r.id}.tsv.gz" for r in results]
+    assert all(f.exists() for f in finals)
+    temporaries = [f.with_name(f".{f.name}.{os.getpid()}.partial") for f in finals]
+    needed = [*(("fsync", t) for t in temporaries), *(("rename", f) for f in finals),
+              ("fsync", folder / "items"), ("append", folder / "results.jsonl")]  # fmt: skip
+    missing = [event for event in needed if event not in journal]
+    assert not missing, f"never done: {missing}; done: {journal}"
+    at = {event: i for i, event in enumerate(journal)}
+    for temporary, final in zip(temporaries, finals, strict=True):
+        assert at[("fsync", temporary)] < at[("rename", final)], journal
+    assert max(at[("rename", f)] for f in finals) < at[("fsync", folder / "items")], journal
+    assert at[("fsync", folder / "items")] < at[("append", folder / "results.jsonl")], journal
 
 
 def test_a_failed_items_file_takes_the_ones_written_before_it(tmp_path) -> None:

@@ -132,6 +132,46 @@ def test_replacing_gold_rescores_keeps_history_and_scores_new_runs_against_it(
         assert _board(again)["beta run 2"] == pytest.approx(expected, abs=1e-12)
 
 
+def test_replacing_one_targets_gold_leaves_the_other_targets_runs_alone(
+    srv, mc30, rg65, tmp_path
+) -> None:
+    """Runs on mc30 and on rg65; mc30's gold is replaced: only the mc30 run is scored again
+    (dry run and applied). The rg65 run keeps its stored record and results file, gains no
+    history row and no re-scoring folder, and its board score is still scipy's on rg65."""
+    from simeval.serve.db.models import Submission
+    from simeval.serve.service.gold_replace import replace_gold
+    from simeval.serve.service.rescoring import RESCORED, history
+
+    server, clock = srv
+    client, service = server.client, server.app.state.service
+    alpha = register(client, "alpha")
+    on_mc30 = upload(client, alpha, pair_file(mc30, 13)[0], target="mc30").json()["id"]
+    data, rg65_scores = pair_file(rg65, 14)
+    on_rg65 = upload(client, alpha, data, target="rg65").json()["id"]
+    with server.db.reading() as s:
+        kept = s.get(Submission, on_rg65)
+        kept_results, kept_file = kept.results, kept.results_file
+    path, _ = _changed_gold(mc30, tmp_path)
+    clock.now += timedelta(hours=1)
+
+    dry = replace_gold(service, "lex25", "mc30", path, "fixed.txt", clock.now, "me", apply=False)
+    assert dry.rescore.submissions == 1
+    assert {c.target for c in dry.rescore.changes} == {"mc30"}
+    done = replace_gold(service, "lex25", "mc30", path, "fixed.txt", clock.now, "me")
+    assert done.targets == ["mc30"] and done.rescore.submissions == 1
+    assert {c.target for c in done.rescore.changes} == {"mc30"}
+    assert len(history(server.db, on_mc30)) == 1
+    assert history(server.db, on_rg65) == []
+    with server.db.reading() as s:
+        row = s.get(Submission, on_rg65)
+        assert (row.results, row.results_file) == (kept_results, kept_file)
+    assert not (service.storage.folder(on_rg65) / RESCORED).exists()
+    board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
+    (score,) = [r[board["columns"].index("rg65")] for r in board["rows"] if r[1] == "alpha run 1"]
+    expected = spearmanr([g for *_, g in rg65], rg65_scores).statistic
+    assert score == pytest.approx(expected, abs=1e-12)
+
+
 def _records(server, token: str, run: int) -> list[dict]:
     """The stored records of the team's run ``run`` of mc30 (by the team's API view)."""
     from simeval.serve.db.models import Submission

@@ -46,6 +46,7 @@ from serve_kit import (
     csrf_value,
     live,
     make_server,
+    mine,
     page_csrf,
     pair_file,
     post_scope,
@@ -68,6 +69,7 @@ from test_serve_security import (
     form_field,
     rows,
     stored,
+    upload_form,
 )
 
 SMALL_BODY = 16 * 1024  # the cap of a JSON body or a form without a file
@@ -648,6 +650,35 @@ def test_no_runs_left_is_refused_before_the_body_is_read(tmp_path, serve_db, clo
         )
     assert x.status == 409 and "no runs left" in x.text, x.text
     assert x.pulled == 0 and len(rows(s)) == 2 and stored(s)[1] == []
+
+
+def test_one_target_out_of_runs_leaves_the_form_open_for_the_other(
+    tmp_path, serve_db, clock, mc30, rg65
+):
+    """Two targets, one run each. The web form names its target inside the body, so its early
+    check refuses only when EVERY target is used up: with mc30's run used, the form still
+    takes an rg65 file and scores it; with both used, it refuses before reading the body."""
+    from scipy.stats import spearmanr
+
+    campaign = CAMPAIGN.replace('["mc30", "rg65", "sts12-msrvid"]', '["mc30", "rg65"]')
+    campaign = campaign.replace("runs = 2", "runs = 1", 1)
+    s = make_server(serve_db, tmp_path / "server", clock, campaign=campaign)
+    token = register(s.client, "alpha")
+    assert upload(s.client, token, pair_file(mc30, 1)[0], target="mc30").status_code == 201
+    again = upload(s.client, token, pair_file(mc30, 2)[0], target="mc30")
+    assert again.status_code == 409
+    assert "no runs left: 1 of 1 used on mc30 in trial" in again.text, again.text
+    data, scores = pair_file(rg65, 3)
+    x = upload_form(s.app, token, [data], target="rg65")
+    said = re.search(r"no runs left[^<]*", x.text)
+    assert x.status == 200 and "scored" in x.text, (x.status, said and said.group())
+    (run,) = [m for m in mine(s.client, token) if m["target"] == "rg65"]
+    expected = spearmanr([g for *_, g in rg65], scores).statistic
+    assert run["results"][0]["score"] == pytest.approx(expected, abs=1e-12)
+    csrf = "c" * 32
+    x = asgi(s.app, "/campaigns/lex25/phases/trial/upload", never_read(), form_cookies(token, csrf))
+    assert x.status == 409 and "no runs left: 1 of 1 used on every target in trial" in x.text
+    assert x.pulled == 0
 
 
 @pytest.mark.parametrize(
