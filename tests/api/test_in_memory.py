@@ -67,7 +67,7 @@ def test_score_by_name_with_predictions_in_memory(shape: str) -> None:
 def test_misaligned_predictions_are_refused() -> None:
     with pytest.raises(InputError, match="29 predictions for 30 gold rows"):
         simeval.score("mc30", [0.5] * 29)
-    with pytest.raises(InputError, match="expected numbers"):
+    with pytest.raises(InputError, match="prediction 0: expected a number"):
         simeval.score("mc30", [{"x": 1}] * 30)
     as_text = [str(_score_of(p)) for p in simeval.load_target("mc30").gold.pairs]
     assert simeval.score("mc30", as_text)[0].system == {"kind": "predictions"}
@@ -96,7 +96,7 @@ def test_an_in_memory_benchmark_of_pairs_and_of_qrels() -> None:
     result = simeval.score(target, preds)[0]
     assert result.benchmark == "mine"
     assert result.metrics["spearman"] == pytest.approx(spearmanr([g for *_, g in gold], preds)[0])
-    with pytest.raises(InputError, match="not a number"):
+    with pytest.raises(InputError, match="score: expected a decimal number, got 'high'"):
         simeval.benchmark_from_pairs([("a", "b", "high")])
     with pytest.raises(InputError, match="must be 1 or 0"):
         simeval.benchmark_from_pairs(gold, kind="related")

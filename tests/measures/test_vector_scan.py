@@ -140,7 +140,9 @@ def test_a_kept_row_with_a_bad_number_names_its_line(
 
 
 def test_numbers_written_every_way_read_as_numpy_reads_each_row(tmp_path: Path) -> None:
-    numbers = ["1", "-0", "+2.5", ".5", "5.", "1e-3", "1E+3", "3.4028234e38", "1e-46", "7_0"]
+    # "7_0", which numpy reads as 70, is refused as the pair readers refuse it (issue 44:
+    # tests/data/test_numbers.py)
+    numbers = ["1", "-0", "+2.5", ".5", "5.", "1e-3", "1E+3", "3.4028234e38", "1e-46", "70"]
     path = write(tmp_path, [f"cat {' '.join(numbers)}", "dog " + " ".join(["1"] * 10)])
     check(path, False, ["cat", "dog"])
 

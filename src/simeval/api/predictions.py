@@ -1,33 +1,49 @@
 """Predictions given in memory, as the submission a task scores: what ``simeval.score(target,
 predictions)`` accepts besides a file.
 
-- word pairs (graded, related): a sequence of numbers lined up with the gold's rows
-  (``target.gold.pairs``, a pair the gold holds twice included), a dict ``{(word1, word2):
-  score}``, or a pandas DataFrame with columns ``word1``, ``word2`` and a score column (``sim``
-  or ``score``, or the third);
-- STS: a sequence lined up with the sentence pairs (``target.pairs``), one per line;
+One alignment rule: anything keyed aligns by its keys, never by position; a flat sequence
+(a list, a tuple, a 1-d array, a pandas Series with its default index) aligns by position,
+and only when its length is exactly the gold's; anything else is refused, saying what was
+expected.
+
+- word pairs (graded, related): a flat sequence lined up with the gold's rows
+  (``target.gold.pairs``, a pair the gold holds twice included); or keyed by pair: a dict
+  ``{(word1, word2): score}``, a pandas Series indexed by pair (tuples or a two-level
+  MultiIndex), or a DataFrame with columns ``word1``, ``word2`` and one score column (named
+  one of :data:`SCORE_COLUMNS`, or the only numeric column besides);
+- STS: a flat sequence lined up with the sentence pairs (``target.pairs``), one per line;
 - linking: ranx's run layout, ``{query_id: {doc_id: score}}``;
 - a suite: ``{member_name: predictions}``, one entry per member.
 
-Nothing is matched by position unless the lengths agree, and a pair given two different scores
-is refused: a misaligned list can never shift scores silently.
+Every number goes through the readers' converter (:func:`simeval.data.textio.as_number`):
+finite ints and floats, or strings in the readers' ASCII decimal grammar (no ``1_0``, no
+other script's digits, no ``inf``); for word pairs ``None`` or NaN leave a pair unscored.
+A pair given two different scores is refused: a misaligned list can never shift scores
+silently.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from typing import Any
 
 import numpy as np
 
+from simeval.data.textio import as_number, as_numbers, shown, shown_value
 from simeval.errors import InputError
 
-SCORE_COLUMNS = ("sim", "score", "similarity")
+SCORE_COLUMNS = ("sim", "score", "similarity", "pred", "prediction", "predicted")
+PAIR_SHAPES = (
+    "one number per gold row (a list, tuple or 1-d array of exactly its length), "
+    "{(word1, word2): score}, a pandas Series indexed by pair, or a DataFrame with columns "
+    "word1, word2 and a score column"
+)
 
 
 def is_in_memory(predictions: Any) -> bool:
     """Whether ``predictions`` are values rather than files: a str or a Path is a file, and
-    so is a list of them, unless every string in it reads as a number (``["0.5", "0.7"]``)."""
+    so is a list of them, unless a string in it reads as a number (``["0.5", "0.7"]``: then
+    every one must, by the readers' rule)."""
     from pathlib import Path
 
     if isinstance(predictions, str | Path):
@@ -36,10 +52,13 @@ def is_in_memory(predictions: Any) -> bool:
         return True
     if not all(isinstance(p, str | Path) for p in predictions):
         return True
-    return all(isinstance(p, str) and _is_number(p) for p in predictions)
+    return any(isinstance(p, str) and _looks_like_number(p) for p in predictions)
 
 
-def _is_number(text: str) -> bool:
+def _looks_like_number(text: str) -> bool:
+    """Whether ``text`` is meant as a number rather than a path: Python's lenient ``float``
+    decides only that; the number itself is then read by the readers' strict rule, which
+    refuses ``1_0`` with a message instead of looking for a file named so."""
     try:
         float(text)
     except ValueError:
@@ -70,53 +89,123 @@ def as_submission(target: Any, predictions: Any) -> Any:
     raise InputError(None, None, f"{target.name}: in-memory predictions for {kind!r} are not read")
 
 
-def _numbers(values: Any, what: str) -> np.ndarray:
-    try:
-        scores = np.asarray(values, dtype=float).reshape(-1)
-    except (TypeError, ValueError) as exc:
-        raise InputError(None, None, f"{what}: expected numbers, got {exc}") from None
-    return scores
+def _described(value: Any) -> str:
+    """What a refused value is, for a message: its type, and a shape or length."""
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return f"a {type(value).__name__} of shape {tuple(shape)}"
+    if isinstance(value, Sized):
+        return f"a {type(value).__name__} of length {len(value)}"
+    return f"a {type(value).__name__}"
 
 
-def _pair_submission(target: Any, predictions: Any) -> Any:
-    from simeval.data.pair_files import ScoredPairs
-
-    rows = list(target.gold.pairs)
-    if _is_frame(predictions):
-        predictions = _frame_pairs(target.name, predictions)
-    if isinstance(predictions, Mapping):
-        pairs = [tuple(map(str, key)) for key in predictions]
-        if any(len(p) != 2 for p in pairs):
-            raise InputError(None, None, f"{target.name}: a key must be a pair (word1, word2)")
-        scores = _numbers(list(predictions.values()), target.name)
-    else:
-        scores = _numbers(predictions, target.name)
-        if len(scores) != len(rows):
-            raise InputError(
-                None,
-                None,
-                f"{target.name}: {len(scores)} predictions for {len(rows)} gold rows; give one "
-                "per row of .pairs, in order, or a dict {(word1, word2): score}",
-            )
-        seen = _one_score_per_pair(target.name, zip(rows, scores, strict=True))
-        pairs, scores = list(seen), np.array(list(seen.values()), dtype=float)
-    lines = np.arange(1, len(pairs) + 1)
-    return ScoredPairs(None, pairs, scores, lines)  # type: ignore[arg-type]
+def _is_series(value: Any) -> bool:
+    return type(value).__name__ == "Series" and hasattr(value, "index")
 
 
 def _is_frame(value: Any) -> bool:
     return type(value).__name__ == "DataFrame" and hasattr(value, "columns")
 
 
+def _flat(
+    name: str, values: Any, count: int, expected: str, *, missing: bool, rows: str = "gold rows"
+) -> np.ndarray:
+    """``values`` as ``count`` numbers in order, if they are a flat sequence of that length;
+    else :class:`InputError` saying ``expected``."""
+    if _is_series(values):
+        index = values.index
+        if not (type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1):
+            raise InputError(
+                None, None, f"{name}: a Series is read by its index, and this index is neither "
+                f"pairs nor the default 0..n-1; expected {expected}",
+            )  # fmt: skip
+        values = values.to_numpy()
+    array_like = isinstance(values, np.ndarray)
+    if (array_like and values.ndim != 1) or not (array_like or isinstance(values, list | tuple)):
+        raise InputError(None, None, f"{name}: got {_described(values)}; expected {expected}")
+    if len(values) != count:
+        raise InputError(
+            None, None, f"{name}: {len(values)} predictions for {count} {rows}; expected "
+            f"{expected}",
+        )  # fmt: skip
+    return as_numbers(values, f"{name}: prediction", missing=missing)
+
+
+def _pair_submission(target: Any, predictions: Any) -> Any:
+    from simeval.data.pair_files import ScoredPairs
+
+    rows = list(target.gold.pairs)
+    keyed = _keyed_pairs(target.name, predictions)
+    if keyed is None:
+        scores = _flat(target.name, predictions, len(rows), PAIR_SHAPES, missing=True)
+        keyed = _one_score_per_pair(target.name, zip(rows, scores, strict=True))
+    if not keyed:
+        raise InputError(None, None, f"{target.name}: no predictions; expected {PAIR_SHAPES}")
+    pairs, scores = list(keyed), np.array(list(keyed.values()), dtype=float)
+    lines = np.arange(1, len(pairs) + 1)
+    return ScoredPairs(None, pairs, scores, lines)  # type: ignore[arg-type]
+
+
+def _keyed_pairs(name: str, predictions: Any) -> dict[tuple[str, str], float] | None:
+    """``{pair: score}`` from predictions keyed by pair (a dict, a Series indexed by pair, a
+    DataFrame); ``None`` for anything else (a flat sequence, or what is refused as one)."""
+    if _is_frame(predictions):
+        return _frame_pairs(name, predictions)
+    if _is_series(predictions):
+        index = predictions.index
+        by_pair = getattr(index, "nlevels", 1) == 2 or (
+            len(index) > 0 and all(isinstance(k, tuple) for k in index)
+        )
+        if not by_pair:
+            return None  # the default index is a sequence; any other is refused there
+        rows = zip(index, predictions.to_numpy(), strict=True)
+    elif isinstance(predictions, Mapping):
+        rows = iter(predictions.items())
+    else:
+        return None
+    return _one_score_per_pair(name, (_pair_row(name, key, value) for key, value in rows))
+
+
+def _pair_row(name: str, key: Any, value: Any) -> tuple[tuple[str, str], float]:
+    """One keyed prediction: the key a pair of words, the value a number (None or NaN: the
+    pair is unscored)."""
+    if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(w, str) for w in key)):
+        raise InputError(
+            None, None, f"{name}: expected a pair of words (word1, word2) as a key, got "
+            f"{shown_value(key)}",
+        )  # fmt: skip
+    pair = (str(key[0]), str(key[1]))
+    return pair, as_number(value, f"{name}: the score of {pair!r}", missing=True)
+
+
 def _frame_pairs(name: str, frame: Any) -> dict[tuple[str, str], float]:
+    """``{pair: score}`` from a DataFrame's ``word1``, ``word2`` and score columns."""
     columns = [str(c) for c in frame.columns]
-    if len(columns) < 3:
-        raise InputError(None, None, f"{name}: a DataFrame needs word1, word2 and a score column")
-    first, second = ("word1", "word2") if {"word1", "word2"} <= set(columns) else columns[:2]
-    score = next((c for c in SCORE_COLUMNS if c in columns), columns[2])
-    columns_read = zip(frame[first], frame[second], frame[score], strict=True)
-    rows = (((str(a), str(b)), float(s)) for a, b, s in columns_read)
-    return _one_score_per_pair(name, rows)
+    if len(set(columns)) != len(columns) or not {"word1", "word2"} <= set(columns):
+        raise InputError(
+            None, None, f"{name}: a DataFrame needs one column word1, one word2 and a score "
+            f"column; it has {shown(', '.join(columns))}",
+        )  # fmt: skip
+    frame = frame.set_axis(columns, axis=1)
+    score = _score_column(name, frame, columns)
+    rows = zip(zip(frame["word1"], frame["word2"], strict=True), frame[score], strict=True)
+    return _one_score_per_pair(name, (_pair_row(name, key, value) for key, value in rows))
+
+
+def _score_column(name: str, frame: Any, columns: list[str]) -> str:
+    """The score column: the one named as a score, else the only numeric column besides
+    word1 and word2; several candidates are refused (a number column may be an id)."""
+    named = [c for c in SCORE_COLUMNS if c in columns]
+    numeric = [c for c in columns if c not in ("word1", "word2")
+               and frame[c].dtype.kind in "fiu"]  # fmt: skip
+    found = named or numeric
+    if len(found) == 1:
+        return found[0]
+    why = f"several ({', '.join(found)})" if found else "none"
+    raise InputError(
+        None, None, f"{name}: a DataFrame's score column is ambiguous: {shown(why)}; name one "
+        f"column {' or '.join(SCORE_COLUMNS)}",
+    )  # fmt: skip
 
 
 def _one_score_per_pair(
@@ -140,28 +229,26 @@ def _one_score_per_pair(
 def _sts_submission(target: Any, predictions: Any) -> Any:
     from simeval.data.sts import STSOutput
 
-    scores = _numbers(predictions, target.name)
-    if len(scores) != len(target.pairs):
-        raise InputError(
-            None,
-            None,
-            f"{target.name}: {len(scores)} predictions for {len(target.pairs)} sentence pairs; "
-            "give one per line of .pairs, in order",
-        )
-    if not np.isfinite(scores).all():
-        i = int(np.flatnonzero(~np.isfinite(scores))[0])
-        raise InputError(
-            None, None, f"{target.name}: prediction {i} is {scores[i]!r}, not a number"
-        )
+    expected = (
+        "one number per sentence pair, in the order of .pairs (a list, tuple or 1-d array of "
+        "exactly its length)"
+    )
+    if isinstance(predictions, Mapping) or _is_frame(predictions):
+        raise InputError(None, None, f"{target.name}: got {_described(predictions)}; expected "
+                         f"{expected}")  # fmt: skip
+    scores = _flat(
+        target.name, predictions, len(target.pairs), expected, missing=False, rows="sentence pairs"
+    )
     return STSOutput(None, scores, None)
 
 
 def _run_submission(target: Any, predictions: Any) -> Any:
     from simeval.data.trec import Run
 
-    if not isinstance(predictions, Mapping):
+    expected = "a run as {query_id: {doc_id: score}}"
+    if not isinstance(predictions, Mapping) or not predictions:
         raise InputError(
-            None, None, f"{target.name}: give a run as {{query_id: {{doc_id: score}}}}"
+            None, None, f"{target.name}: got {_described(predictions)}; expected {expected}"
         )
     qids, docnos, scores = [], [], []
     for qid, ranked in predictions.items():
@@ -172,14 +259,11 @@ def _run_submission(target: Any, predictions: Any) -> Any:
         for docno, value in ranked.items():
             qids.append(str(qid).encode())
             docnos.append(str(docno).encode())
-            scores.append(value)
-    values = _numbers(scores, target.name)
-    if not np.isfinite(values).all():
-        raise InputError(None, None, f"{target.name}: a run's scores must be finite numbers")
+            scores.append(as_number(value, f"{target.name}: query {qid!r}, document {docno!r}"))
     return Run(
         None,
         np.array(qids, dtype=bytes),
         np.array(docnos, dtype=bytes),
-        values,
-        np.arange(1, len(values) + 1),
+        np.array(scores, dtype=float),
+        np.arange(1, len(scores) + 1),
     )

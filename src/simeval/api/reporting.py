@@ -3,7 +3,7 @@ nothing is scored again, everything comes from the recorded records and per-item
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -251,7 +251,29 @@ def _grid(results: str | Path | Sequence[Any]) -> Any:
 
     if isinstance(results, str | Path):
         return load_grid(results)
-    return grid_of([entry_of(r) for r in results])
+    found = results_in_memory(results, "leaderboard: results", "or a results folder")
+    return grid_of([entry_of(r) for r in found])
+
+
+def results_in_memory(value: Any, argument: str, alternative: str) -> list[Any]:
+    """``value`` as a list of results in memory (one :class:`~simeval.results.record.Result`,
+    or an iterable of them); anything else is refused, naming ``argument`` and what it takes
+    (``alternative``: the other form it accepts)."""
+    from simeval.results.record import Result
+
+    if isinstance(value, Result):
+        return [value]
+    found = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else None
+    stranger = next((r for r in found or () if not isinstance(r, Result)), None)
+    if found is None or stranger is not None:
+        got = type(value).__name__
+        if stranger is not None:
+            got = f"a {got} holding a {type(stranger).__name__}"
+        raise InputError(
+            None, None, f"{argument}: expected results in memory (what simeval.evaluate and "
+            f"simeval.score return) {alternative}, got {got}",
+        )  # fmt: skip
+    return found
 
 
 def compare(
@@ -287,8 +309,9 @@ def compare(
     from simeval.report.compare import compare as compare_entries
 
     sides = []
-    for side in (a, b):
-        found = [side] if hasattr(side, "to_dict") else list(side)
+    for letter, side in (("a", a), ("b", b)):
+        folder = "(for a results folder, simeval.compare_systems)"
+        found = results_in_memory(side, f"compare: {letter}", folder)
         sides.append({r.benchmark: entry_of(r) for r in found})
     common = [bench for bench in sides[0] if bench in sides[1]]
     if not common:

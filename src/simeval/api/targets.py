@@ -3,10 +3,11 @@ and the targets built straight from gold files (``score sts``, ``score trec``, `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simeval.data.textio import as_number, as_numbers
 from simeval.errors import InputError
 
 if TYPE_CHECKING:  # both load the catalog's modules; `score trec` needs neither (issue 35)
@@ -61,11 +62,19 @@ def as_target(
     registry: Registry | str | Path | Iterable[str | Path] | None = None,
 ) -> Target:
     """A name loaded (:func:`load_target`), a :class:`simeval.api.catalog.Benchmark` as the
-    benchmark it wraps, a loaded benchmark or suite as it is."""
-    if isinstance(target, str):
-        return load_target(target, store, registry)
+    benchmark it wraps, a loaded benchmark or suite as it is; anything else is refused,
+    naming the argument."""
+    from simeval.kinds.base import Benchmark, Suite
+
+    if isinstance(target, str | Path):
+        return load_target(str(target), store, registry)
     if hasattr(target, "metadata") and hasattr(target, "target"):
         return target.target
+    if not isinstance(target, Benchmark | Suite):
+        raise InputError(
+            None, None, f"target: expected a benchmark's name or path, a simeval.Benchmark or "
+            f"a loaded benchmark, got {type(target).__name__}",
+        )  # fmt: skip
     return target
 
 
@@ -186,6 +195,13 @@ def _memory_data(name: str, rows: Iterable[str]) -> dict[str, str]:
     return {f"<memory:{name}>": digest.hexdigest()}
 
 
+def _refuse_unless(value: Any, kinds: tuple[type, ...], argument: str, expected: str) -> None:
+    """Refuse ``value`` unless it is each of ``kinds`` (and not a string, a sequence of
+    characters), naming ``argument`` and what was ``expected``."""
+    if isinstance(value, str | bytes) or not all(isinstance(value, k) for k in kinds):
+        raise InputError(None, None, f"{argument}: expected {expected}, got {type(value).__name__}")
+
+
 def benchmark_from_pairs(
     rows: Iterable[tuple[str, str, float]],
     *,
@@ -213,17 +229,13 @@ def benchmark_from_pairs(
     kinds = pair_kinds()
     if kind not in kinds:
         raise InputError(None, None, f"kind must be {' or '.join(kinds)}, not {kind!r}")
+    _refuse_unless(rows, (Iterable,), "rows", "(word1, word2, score) rows")
     pairs, scores = [], []
     for number, row in enumerate(rows, 1):
         if not isinstance(row, tuple | list) or len(row) != 3:
             raise InputError(None, number, f"{name}: expected (word1, word2, score), got {row!r}")
         a, b, value = row
-        try:
-            score = float(value)
-        except (TypeError, ValueError):
-            raise InputError(None, number, f"{name}: score {value!r} is not a number") from None
-        if not np.isfinite(score):
-            raise InputError(None, number, f"{name}: score {value!r} is not a finite number")
+        score = as_number(value, f"{name}: row {number}: score")
         pairs.append((str(a), str(b)))
         scores.append(score)
     if not pairs:
@@ -250,6 +262,7 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
     from simeval.data.trec import Qrels
     from simeval.kinds.linking import LinkingBenchmark
 
+    _refuse_unless(qrels, (Mapping,), "qrels", "ranx-style qrels {query_id: {doc_id: relevance}}")
     qids, docnos, relevance = [], [], []
     for qid, judged in qrels.items():
         if not isinstance(judged, Mapping):
@@ -291,16 +304,16 @@ def benchmark_from_sts(
 
     from simeval.kinds.sts import STSBenchmark
 
-    rows = [tuple(map(str, p)) for p in pairs]
-    if any(len(p) != 2 for p in rows):
+    _refuse_unless(pairs, (Sized, Iterable), "pairs", "a list of (sentence1, sentence2)")
+    _refuse_unless(gold, (Sized, Iterable), "gold", "a list of scores (None: an unscored line)")
+    if any(not isinstance(p, tuple | list) or len(p) != 2 for p in pairs):
         raise InputError(None, None, f"{name}: every pair must be (sentence1, sentence2)")
+    rows = [tuple(map(str, p)) for p in pairs]
     if len(rows) != len(gold) or not rows:
         raise InputError(
             None, None, f"{name}: {len(rows)} sentence pairs and {len(gold)} gold scores"
         )
-    values = np.array([np.nan if g is None else float(g) for g in gold])
-    if np.isinf(values).any():
-        raise InputError(None, None, f"{name}: a gold score is infinite")
+    values = as_numbers(gold, f"{name}: gold score", missing=True)
     if np.isnan(values).all():
         raise InputError(None, None, f"{name}: no line has a gold score")
     data = _memory_data(name, (f"{a}\t{b}\t{g!r}" for (a, b), g in zip(rows, values, strict=True)))

@@ -13,13 +13,18 @@ says more) and a number field at most ``MAX_NUMBER`` characters.
 from __future__ import annotations
 
 import hashlib
+import math
+import numbers
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from simeval.errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BOM = b"\xef\xbb\xbf"
 MAX_LINE = 1 << 20  # bytes a line; SIMEVAL_MAX_LINE raises it for a file that needs more
@@ -195,6 +200,7 @@ def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
+INTEGER = re.compile(r"[+-]?[0-9]+")
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
 SHOWN = 100  # characters of offending text an error message quotes at most
@@ -219,3 +225,63 @@ def parse_float(text: str, path: str | Path | None, line: int | None, what: str)
     if value in (float("inf"), float("-inf")):
         raise InputError(path, line, f"{what}: {shown(text)} is beyond the float range")
     return value
+
+
+def parse_int(text: str, path: str | Path | None, line: int | None, what: str) -> int:
+    """An integer as :func:`parse_float` reads a number: ASCII digits with an optional sign
+    (no ``_``, no other script's digits, no ``1e3``), below 2^63 in magnitude (a 64-bit
+    column), else :class:`InputError`."""
+    text = text.strip(" \t\r\n")
+    refuse_long_number(text, path, line, what)
+    if not INTEGER.fullmatch(text) or abs(int(text)) >= 2**63:
+        raise InputError(path, line, f"{what}: expected an integer below 2^63, got {shown(text)}")
+    return int(text)
+
+
+def as_number(value: object, what: str, *, missing: bool = False) -> float:
+    """A number given from Python (a prediction, a gold score in memory) as a float, by the
+    readers' rule: an int or float (numpy's too) that is finite, or a string that
+    :func:`parse_float` reads. With ``missing``, ``None`` and NaN stand for "no value" and
+    give NaN (predictions: an unscored pair). Refused, with :class:`InputError` naming
+    ``what``: ``bool`` (a flag, not a score), complex, bytes, containers, ±inf and ints
+    beyond the float range."""
+    if isinstance(value, str):
+        return parse_float(value, None, None, what)
+    if missing and (value is None or type(value).__name__ == "NAType"):  # pandas' NA too
+        return math.nan
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise InputError(None, None, f"{what}: expected a number, got {shown_value(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise InputError(
+            None, None, f"{what}: {shown_value(value)} is beyond the float range"
+        ) from None
+    if math.isinf(number) or (math.isnan(number) and not missing):
+        raise InputError(None, None, f"{what}: expected a finite number, got {shown_value(value)}")
+    return number
+
+
+def as_numbers(values: Sequence[object], what: str, *, missing: bool = False) -> np.ndarray:
+    """:func:`as_number` of each of ``values`` (a flat sequence, a 1-d array), as float64;
+    an error names the value's position (``what 5: …``). A numeric numpy array is checked
+    at once, without a Python loop."""
+    import numpy as np
+
+    if isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype.kind in "fiu":
+        array = values.astype(np.float64)
+        bad = np.isinf(array) | (np.zeros(len(array), bool) if missing else np.isnan(array))
+        if not bad.any():
+            return array
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(None, None, f"{what} {i}: expected a finite number, got {array[i]!r}")
+    return np.array(
+        [as_number(v, f"{what} {i}", missing=missing) for i, v in enumerate(values)],
+        dtype=np.float64,
+    )
+
+
+def shown_value(value: object) -> str:
+    """``repr(value)`` cut as :func:`shown` cuts (not quoted again)."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[:SHOWN] + f"… ({len(text):,} chars)"

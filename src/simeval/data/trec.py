@@ -18,7 +18,6 @@ soon as the cap is passed, however long the file (``benchmarks/trec_memory.py``)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,11 +33,11 @@ from simeval.data.textio import (
     max_line,
     open_binary,
     parse_float,
+    parse_int,
     refuse_bad_utf8,
     refuse_long_lines,
     refuse_long_number,
     refuse_nul,
-    shown,
 )
 from simeval.errors import InputError, Problems
 from simeval.metrics.keys import as_bytes, as_text, first_duplicate
@@ -137,7 +136,6 @@ def _text(field: bytes) -> str:
     return field.decode("utf-8", errors="replace")
 
 
-INTEGER = re.compile(r"[+-]?[0-9]+")
 MAX_ID = 256  # bytes; longer ids are refused: fixed-width arrays would give every id that width
 _FLOAT_CHARS = b"0123456789+-.eE"
 _INT_CHARS = b"0123456789+-"
@@ -168,10 +166,7 @@ def _numbers(
         text = _text(field)
         try:
             if kind is int:
-                if not INTEGER.fullmatch(text) or abs(int(text)) >= 2**63:
-                    expected = f"{what}: expected an integer below 2^63, got {shown(text)}"
-                    raise InputError(path, int(line), expected)
-                out.append(int(text))
+                out.append(parse_int(text, path, int(line), what))
             else:
                 out.append(parse_float(text, path, int(line), what))
         except InputError as exc:

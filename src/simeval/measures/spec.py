@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from simeval.data.textio import SHOWN, shown
+from simeval.data.textio import INTEGER, SHOWN, parse_float, shown
 from simeval.errors import InputError
 
 
@@ -85,6 +85,8 @@ class Params:
             if text not in ("true", "false", "1", "0", "yes", "no"):
                 raise self._fail(key, "true or false")
             value = text in ("true", "1", "yes")
+        elif kind in (int, float):
+            value = self._number(key, kind)
         else:
             try:
                 value = kind(self.raw[key])
@@ -96,6 +98,24 @@ class Params:
             self._check_range(key, value, kind, minimum, above, maximum)
         self.resolved[key] = value
         return value
+
+    def _number(self, key: str, kind: type) -> float:
+        """``key``'s value read as the file readers read a number (:func:`~simeval.data.
+        textio.parse_float`; an int: ASCII digits, of any size, the range check bounds it):
+        no ``1_0``, no other script's digits, no ``1e3`` for an int. NaN and inf come back as
+        floats for the range check, which names them as not finite."""
+        text = self.raw[key]
+        if kind is int:
+            if INTEGER.fullmatch(text.strip()):
+                return int(text)  # of any size: the range check names the bounds
+            raise self._fail(key, "int")
+        try:
+            return parse_float(text, None, None, key)
+        except InputError:
+            pass
+        if kind is float and text.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            return float(text)
+        raise self._fail(key, kind.__name__)
 
     def _check_range(
         self,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import re
 import stat
 import struct
 from collections.abc import Callable, Iterable
@@ -38,6 +39,7 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from simeval.data.textio import NUMBER, shown
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
@@ -170,6 +172,10 @@ def _parse_row(path: Path, number: int, values: bytes | list[bytes], dim: int) -
     parts = values.split() if isinstance(values, bytes) else values
     if len(parts) != dim:
         raise InputError(path, number, f"expected {dim} numbers after the word, got {len(parts)}")
+    bad = next((p for p in parts if not _NUMBER.fullmatch(p) and not _is_nan_or_inf(p)), None)
+    if bad is not None:  # numpy reads 1_0 as 10, as float() does; the readers refuse it
+        text = shown(bad.decode("utf-8", errors="replace"))
+        raise InputError(path, number, f"expected numbers after the word, got {text}")
     try:
         with np.errstate(over="ignore"):
             row = np.array(parts, dtype=np.float32)
@@ -177,6 +183,15 @@ def _parse_row(path: Path, number: int, values: bytes | list[bytes], dim: int) -
         raise InputError(path, number, "expected numbers after the word") from None
     check_finite(path, number, row)
     return row
+
+
+_NUMBER = re.compile(NUMBER.pattern.encode())  # the readers' grammar, on a row's bytes
+
+
+def _is_nan_or_inf(field: bytes) -> bool:
+    """Whether ``field`` spells NaN or infinity (refused by :func:`check_finite`, which says
+    so: "not finite" tells more than "not a number")."""
+    return field.lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity")
 
 
 def check_finite(path: Path, line: int | None, row: np.ndarray, what: str = "") -> None:
