@@ -53,7 +53,10 @@ Hidden phases (the test):
 Public and private boards (:mod:`.split`): ``public_share``, a number between 0 and 1
 (exclusive), makes the live board score that share of the items; the rest rank each team's
 final runs (``final_runs``, a whole number, 2 when left out) after the deadline. The split's
-secret seed is drawn when the campaign is created.
+secret seed is drawn when the campaign is created. Its private items are kept as a hidden
+phase's gold is: a split phase is checked against every phase that shows scores (visible,
+split or not) as a hidden phase is, by name and by items (``simverb3500-test`` split beside
+a visible ``simverb3500`` is refused), and so is a phase split later (``simeval serve split``).
 """
 
 from __future__ import annotations
@@ -484,22 +487,29 @@ def check_against_server(
     registry: list[str],
     phases: list[PhaseSpec],
     path: Path | None,
+    skip: Collection[int] = (),
 ) -> None:
-    """Refuse new ``phases`` of ``campaign`` that share a benchmark or an item, one visible
-    and one hidden, with each other or with any phase already in the database (module
+    """Refuse new ``phases`` of ``campaign`` that share a benchmark or an item, one showing
+    scores and one hidden or split, with each other or with any phase already in the
+    database but those of ids ``skip`` (a phase checked again as it will be: module
     docstring)."""
     new = [
-        Scope(campaign, p.name, p.hidden, scored_items(targets, registry, p.targets))
+        Scope(
+            campaign, p.name, p.hidden, scored_items(targets, registry, p.targets), p.public_share
+        )
         for p in phases
     ]
     with db.reading() as s:
         rows = s.execute(
-            select(Campaign.name, Campaign.registry_files, Phase.name, Phase.hidden, Phase.targets)
+            select(Campaign.name, Campaign.registry_files, Phase.name, Phase.hidden,
+                   Phase.targets, Phase.public_share, Phase.id)
             .join(Phase)
             .order_by(Campaign.id, Phase.id)
-        ).all()
+        ).all()  # fmt: skip
     old = []
-    for cname, creg, pname, hidden, ptargets in rows:
+    for cname, creg, pname, hidden, ptargets, share, pid in rows:
+        if pid in skip:
+            continue
         try:
             items = scored_items(targets, list(creg or []), list(ptargets))
         except Exception as exc:  # cannot be compared: refuse rather than risk a leak
@@ -509,7 +519,7 @@ def check_against_server(
                 f"cannot check against campaign {cname} phase {pname}: a target does not "
                 f"load ({exc})",
             ) from None
-        old.append(Scope(cname, pname, bool(hidden), items))
+        old.append(Scope(cname, pname, bool(hidden), items, share))
     for i, a in enumerate(new):
         for b in (*new[i + 1 :], *old):
             check_apart(a, b, path)
@@ -548,33 +558,54 @@ def check_views(entries: dict[str, Any], target: Any) -> None:
 
 
 def check_hidden_apart(phases: list[PhaseSpec], covers: dict[str, set[str]], path: Path) -> None:
-    """Refuse a benchmark scored in both a visible and a hidden phase (module docstring)."""
+    """Refuse a benchmark scored in both a phase that shows scores and one that keeps them
+    (hidden, or a split's private part: module docstring)."""
     for shown in (p for p in phases if not p.hidden):
-        for hidden in (p for p in phases if p.hidden):
-            both = sorted(covers[shown.name] & covers[hidden.name])
+        for kept in (p for p in phases if p is not shown and _keeps(p.hidden, p.public_share)):
+            both = sorted(covers[shown.name] & covers[kept.name])
             if both:
                 raise InputError(
                     path,
                     None,
-                    f"{', '.join(both)} in both the visible phase {shown.name} and the hidden "
-                    f"phase {hidden.name}: its scores in {shown.name} would show the gold of "
-                    f"{hidden.name}; give each phase its own benchmarks",
+                    f"{', '.join(both)} in both the {_kind(False, shown.public_share)} phase "
+                    f"{shown.name} and the {_kind(kept.hidden, kept.public_share)} phase "
+                    f"{kept.name}: its scores in {shown.name} would show the gold of "
+                    f"{kept.name}; give each phase its own benchmarks",
                 )
+
+
+def _keeps(hidden: bool, public_share: float | None) -> bool:
+    """Whether a phase keeps scores of some of its items from view until later: a hidden
+    phase (until published), a split phase (its private items, until the deadline)."""
+    return hidden or public_share is not None
+
+
+def _kind(hidden: bool, public_share: float | None) -> str:
+    """A phase as the refusals name it: hidden, split (public/private) or visible."""
+    return "hidden" if hidden else "split" if public_share is not None else "visible"
 
 
 @dataclass
 class Scope:
     """A phase as the hidden-apart rule sees it: the items of each benchmark it scores (a
-    suite's members each on their own; ``None`` for a benchmark compared by name only)."""
+    suite's members each on their own; ``None`` for a benchmark compared by name only), and
+    whether it is hidden or split (``public_share``)."""
 
     campaign: str
     phase: str
     hidden: bool
     items: dict[str, set[Item] | None]
+    public_share: float | None = None
+
+    @property
+    def keeps(self) -> bool:
+        """Whether some of its items' scores are kept from view (:func:`_keeps`)."""
+        return _keeps(self.hidden, self.public_share)
 
     def __str__(self) -> str:
-        shown = "hidden" if self.hidden else "visible"
-        return f"the {shown} phase {self.phase} of campaign {self.campaign}"
+        return f"the {_kind(self.hidden, self.public_share)} phase {self.phase} of campaign " + (
+            self.campaign
+        )
 
 
 def pairs_of(benchmark: Any) -> set[Item] | None:
@@ -600,12 +631,16 @@ def scored_items(targets: Targets, registry: list[str], names: list[str]) -> dic
     return out
 
 
-def check_apart(a: Scope, b: Scope, path: Path) -> None:
-    """Refuse when one of ``a`` and ``b`` is visible, the other hidden, and they share a
-    benchmark (by name) or an item (module docstring)."""
-    if a.hidden == b.hidden:
-        return
-    shown, hidden = (b, a) if a.hidden else (a, b)
+def check_apart(a: Scope, b: Scope, path: Path | None) -> None:
+    """Refuse when one of ``a`` and ``b`` shows its scores (not hidden) and the other keeps
+    some from view (hidden, or split: its private items), and they share a benchmark (by
+    name) or an item (module docstring)."""
+    for shown, kept in ((a, b), (b, a)):
+        if not shown.hidden and kept.keeps:
+            _check_apart(shown, kept, path)
+
+
+def _check_apart(shown: Scope, hidden: Scope, path: Path | None) -> None:
     both = sorted(set(shown.items) & set(hidden.items))
     if both:
         raise InputError(
