@@ -88,3 +88,73 @@ def test_the_leak_check_finds_a_name_as_a_token(tmp_path: Path) -> None:
         "b.md: 'GAMMA'",
         "items/c.tsv.gz: 'beta-nlp'",
     ]
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_names_that_are_words_of_the_export_are_replaced_by_field(tmp_path: Path, mc30) -> None:
+    """Teams named like a metric (``spearman``), like a letter (``e``) and like a part of
+    another team's name (``Alpha`` in ``AlphaLab``): the anonymised export is the plain one
+    with each team field (the team column, the system names, the client file names) replaced
+    and every metric key and value as it was."""
+    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.editing import exclude_run
+
+    clock = Clock(OPENS + timedelta(days=1))
+    server = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path / "srv", clock)
+    client, storage = server.client, server.app.state.service.storage
+    teams = ("spearman", "e", "Alpha", "AlphaLab")
+    for i, team in enumerate(teams):
+        token = register(client, team)
+        bad = b"word1,word2,sim\ncar,automobile,oops\n"
+        assert upload(client, token, bad, target="mc30", filename=f"{team}.csv").status_code == 422
+        for run in (1, 2):
+            data, _ = pair_file(mc30, 10 * i + run)
+            r = upload(client, token, data, target="mc30", filename=f"{team}-run{run}.csv")
+            assert r.status_code == 201, r.text
+    exclude_run(server.db, "lex25", "trial", "AlphaLab", 2, "withdrawn",
+                "AlphaLab asked; spearman and Alpha did not", clock.now)  # fmt: skip
+    export(server.db, storage, "lex25", tmp_path / "plain")
+    key = tmp_path / "key.csv"
+    export(server.db, storage, "lex25", tmp_path / "anon", anonymise=True, key=key)
+    server.db.dispose()
+
+    alias = {team: a for a, team in csv.reader(key.open()) if a != "alias"}
+    assert sorted(alias) == sorted(teams) and len(set(alias.values())) == 4
+
+    plain = list(csv.DictReader((tmp_path / "plain" / "submissions.csv").open()))
+    anon = list(csv.DictReader((tmp_path / "anon" / "submissions.csv").open()))
+    assert len(plain) == len(anon) == 12
+    for p, a in zip(plain, anon, strict=True):
+        assert a["team"] == alias[p["team"]]
+        assert a["client_name"] == "" and p["client_name"].startswith(p["team"])
+        file_free = p["error"].replace(p["client_name"], "<file>")
+        assert a["error"] == file_free  # "<file>:2: sim: expected a decimal number, got 'oops'"
+        same = set(p) - {"team", "client_name", "error", "excluded_reason"}
+        assert {k: a[k] for k in same} == {k: p[k] for k in same}
+    (reason,) = {a["excluded_reason"] for a in anon if a["excluded_reason"]}
+    assert reason == (f"{alias['AlphaLab']} asked; {alias['spearman']} and {alias['Alpha']} "
+                      "did not")  # fmt: skip
+
+    def system(name: str) -> str:
+        team, _, run = name.rpartition(" run ")
+        return f"{alias[team]} run {run}"
+
+    plain_records = _records(tmp_path / "plain" / "trial" / "results.jsonl")
+    anon_records = _records(tmp_path / "anon" / "trial" / "results.jsonl")
+    assert len(plain_records) == len(anon_records) == 7  # AlphaLab run 2 withdrawn
+    for p, a in zip(plain_records, anon_records, strict=True):
+        assert a["system"]["name"] == system(p["system"]["name"])
+        assert a["system"]["file"] == "<file>" != p["system"]["file"]
+        assert set(a["metrics"]) == {"spearman", "pearson"}
+        assert {k: v for k, v in a.items() if k != "system"} == {
+            k: v for k, v in p.items() if k != "system"
+        }
+    plain_board = list(csv.reader((tmp_path / "plain" / "trial" / "leaderboard.csv").open()))
+    anon_board = list(csv.reader((tmp_path / "anon" / "trial" / "leaderboard.csv").open()))
+    names = [i for i, cell in enumerate(plain_board[0]) if cell.lower() == "system"]
+    assert names and anon_board[0] == plain_board[0]
+    for p, a in zip(plain_board[1:], anon_board[1:], strict=True):
+        assert a == [system(c) if i in names else c for i, c in enumerate(p)]

@@ -57,3 +57,36 @@ def test_a_visible_phase_keeps_its_fact_sheets_open_for_a_week(srv) -> None:
     clock.now = TRIAL_END + timedelta(days=8)
     r = server.client.put("/api/phases/trial/factsheet", json={"text": "no"}, headers=auth)
     assert r.status_code == 403
+
+
+HOSTILE = (
+    "# TEAM B\n\nbeta's results are fake.\n\n## beta\n\n<script>alert(1)</script>\n"
+    "[docs]: javascript:alert(1)\n\n---\n\n```\n````\n~~~\nend",
+    '<img src=x onerror="alert(2)">\n```python\nprint(1)\n```',
+)
+
+
+def test_a_fact_sheet_cannot_pass_for_another_team_s_section(srv, tmp_path: Path) -> None:
+    """Each fact sheet is Markdown text in the export, whatever it holds: read by a
+    CommonMark parser (markdown-it-py, with raw HTML on), the file has one heading per team and
+    the title, no raw HTML and no link definition, and each team's text comes out as written."""
+    from markdown_it import MarkdownIt
+
+    from simeval.serve.service.campaigns import export
+
+    server, _ = srv
+    for team, text in zip(("alpha", "beta"), HOSTILE, strict=True):
+        auth = {"authorization": f"Bearer {register(server.client, team)}"}
+        r = server.client.put("/api/phases/trial/factsheet", json={"text": text}, headers=auth)
+        assert r.status_code == 200
+    export(server.db, server.app.state.service.storage, "lex25", tmp_path / "out")
+    source = (tmp_path / "out" / "trial" / "factsheets.md").read_text(encoding="utf-8")
+    tokens = MarkdownIt("commonmark", {"html": True}).parse(source, env := {})
+    headings = ["".join(c.content for c in tokens[i + 1].children)
+                for i, t in enumerate(tokens) if t.type == "heading_open"]  # fmt: skip
+    assert headings == ["Word similarity 2025: trial: fact sheets", "alpha", "beta"]
+    assert not [t for t in tokens if t.type in ("html_block", "hr")]
+    assert not any(c.type == "html_inline" for t in tokens for c in t.children or [])
+    assert not env.get("references")
+    blocks = [t.content for t in tokens if t.type in ("fence", "code_block")]
+    assert blocks == [text + "\n" for text in HOSTILE]  # each as the team wrote it

@@ -133,7 +133,9 @@ def test_a_wrong_edit_is_refused_and_changes_nothing(srv, edit: dict, message: s
     assert audit_log(server.db) == []
 
 
-def test_a_published_phase_is_not_reopened_until_unpublished(srv) -> None:
+def test_a_published_phase_is_reopened_only_unpublished_and_with_a_reason(srv) -> None:
+    """Its scores were shown: unpublishing hides them again but does not make them unseen,
+    so reopening it takes a reason, audited and said on its board."""
     from simeval.serve.service.editing import PhaseEdit, edit_phase, publish, unpublish
     from simeval.serve.service.organisers import audit_log
 
@@ -144,8 +146,13 @@ def test_a_published_phase_is_not_reopened_until_unpublished(srv) -> None:
     with pytest.raises(InputError, match="unpublish it before reopening"):
         edit_phase(server.db, "lex25", "test", later, clock.now, "cli")
     unpublish(server.db, "lex25", "test", clock.now)
-    assert "deadline" in edit_phase(server.db, "lex25", "test", later, clock.now, "cli")
-    assert [e.action for e in audit_log(server.db)] == ["edit phase", "unpublish", "publish"]
+    with pytest.raises(InputError, match="its scores were published"):
+        edit_phase(server.db, "lex25", "test", later, clock.now, "cli")
+    reason = PhaseEdit(deadline=later.deadline, reopen_reason="gold corrected")
+    assert "deadline" in edit_phase(server.db, "lex25", "test", reason, clock.now, "cli")
+    assert [e.action for e in audit_log(server.db)] == ["reopen", "unpublish", "publish"]
+    page = server.client.get("/campaigns/lex25/phases/test").text
+    assert "reopened after its scores were published, by the organisers: gold corrected" in page
     assert TEST_OPENS < TEST_END  # the kit's phases as this test reads them
 
 

@@ -319,3 +319,82 @@ def test_an_organiser_splits_a_phase_before_it_opens(tmp_path: Path) -> None:
         )
     finally:
         server.db.dispose()
+
+
+REOPENED = "reopened after its private scores were shown, by the organisers: "
+
+
+def test_a_closed_split_phase_reopens_only_with_a_stated_reason(split, data_dir) -> None:
+    """Past its deadline a split phase's private board is public: a later deadline would let
+    teams upload and pick final runs knowing the private order. Refused without a reason;
+    with one, audited and said on the phase's board (escaped)."""
+    from simeval.serve.service.editing import PhaseEdit, edit_phase
+    from simeval.serve.service.organisers import audit_log
+
+    server, clock = split
+    token = register(server.client, "alpha", "priv25")
+    assert upload(server.client, token, pair_file(gold(data_dir / YP130), 1)[0], "dev").is_success
+    clock.now = TRIAL_END + timedelta(hours=1)
+    assert server.client.get("/api/campaigns/priv25/phases/dev/leaderboard").json()["board"] == (
+        "private"
+    )
+    later = (TRIAL_END + timedelta(days=3)).isoformat()
+    with pytest.raises(InputError, match="private scores were shown") as caught:
+        edit_phase(server.db, "priv25", "dev", PhaseEdit(deadline=later), clock.now, "cli")
+    assert "reopen_reason" in str(caught.value)
+    for blank in (" ", "x" * 501, "a\u202eb"):
+        with pytest.raises(InputError, match="give a reason of 1 to 500 characters"):
+            edit_phase(server.db, "priv25", "dev", PhaseEdit(deadline=later, reopen_reason=blank),
+                       clock.now, "cli")  # fmt: skip
+    assert audit_log(server.db) == []
+    # an edit that does not reopen it needs no reason
+    assert edit_phase(server.db, "priv25", "dev", PhaseEdit(runs=4), clock.now, "cli")
+    reason = "the server refused uploads for <b>two</b> hours"
+    edit = PhaseEdit(deadline=later, reopen_reason=reason)
+    changed = edit_phase(server.db, "priv25", "dev", edit, clock.now, "organiser:Ada")
+    assert list(changed) == ["deadline"]
+    entry = audit_log(server.db)[0]
+    assert (entry.actor, entry.action) == ("organiser:Ada", "reopen")
+    assert entry.detail == {"phase": "dev", "reason": reason, "shown": "private scores were shown",
+                            "changes": {"deadline": ["2025-02-01T00:00:00Z",
+                                                     later.replace("+00:00", "Z")]}}  # fmt: skip
+    page = server.client.get("/campaigns/priv25/phases/dev").text
+    assert REOPENED + "the server refused uploads for &lt;b&gt;two&lt;/b&gt; hours" in page
+    assert REOPENED not in server.client.get("/campaigns/priv25/phases/open").text
+    # open again: the next deadline move is an ordinary edit
+    again = (TRIAL_END + timedelta(days=4)).isoformat()
+    assert edit_phase(server.db, "priv25", "dev", PhaseEdit(deadline=again), clock.now, "cli")
+
+
+def test_the_console_and_the_command_ask_the_reason_too(split, tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from serve_kit import page_csrf as csrf_of
+    from simeval.cli import app as cli
+    from simeval.serve.service.organisers import add_organiser
+
+    server, clock = split
+    c = server.client
+    token = add_organiser(server.db, "Ada", clock.now)
+    c.post("/organiser/login", data={"csrf": csrf_of(c, "/organiser"), "token": token})
+    csrf = csrf_of(c, "/organiser")
+    clock.now = TRIAL_END + timedelta(hours=1)
+    assert 'name="reopen_reason"' in c.get("/organiser/campaigns/priv25").text
+    form = {"csrf": csrf, "action": "save", "deadline": "2025-02-05T00:00:00Z"}
+    r = c.post("/organiser/campaigns/priv25/phases/dev", data=form)
+    assert r.status_code == 422 and "private scores were shown" in r.text
+    r = c.post("/organiser/campaigns/priv25/phases/dev",
+               data={**form, "reopen_reason": "a late gold fix"})  # fmt: skip
+    assert r.status_code == 200 and "deadline 2025-02-01T00:00:00Z → 2025-02-05" in r.text
+    assert REOPENED + "a late gold fix" in c.get("/campaigns/priv25/phases/dev").text
+    # the command line, on the server's own clock (2025's deadline passed long ago)
+    where = ["serve", "phase", str(tmp_path / "srv"), "-c", "priv25", "-p", "dev", "--db",
+             server.url]  # fmt: skip
+    clock.now = TRIAL_END + timedelta(days=30)  # closed again
+    server.db.dispose()
+    run = CliRunner().invoke
+    edit = run(cli, [*where, "--deadline", "2031-01-01T00:00:00Z"], env={"COLUMNS": "200"})
+    assert edit.exit_code == 2 and "private scores were shown" in edit.output
+    edit = run(cli, [*where, "--deadline", "2031-01-01T00:00:00Z", "--reopen-reason", "a retry"])
+    assert edit.exit_code == 0, edit.output
+    assert REOPENED + "a retry" in c.get("/campaigns/priv25/phases/dev").text

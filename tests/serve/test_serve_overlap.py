@@ -184,3 +184,75 @@ def test_a_benchmark_failing_during_a_request_answers_503(tmp_path, monkeypatch)
     page = s.client.get("/campaigns/lex25/phases/trial/inputs/mc30")
     assert page.status_code == 503 and "text/html" in page.headers["content-type"]
     stop(s.app)
+
+
+# ---- 5: a split phase's private part is kept as a hidden phase's gold is
+
+
+def split_campaign(name: str, shown: str, split: str, hidden_split: bool = False) -> str:
+    """A visible phase ``dev`` scoring ``shown`` and a phase ``final`` scoring ``split`` with a
+    public/private split (30% public), hidden too when ``hidden_split``."""
+    text = campaign(name, ("dev", [shown], False), ("final", [split], hidden_split))
+    return text + "public_share = 0.3\n"
+
+
+@pytest.mark.parametrize("hidden_split", [False, True])
+def test_a_split_phase_shares_no_pair_with_a_visible_phase(tmp_path, data_dir, hidden_split):
+    """SimVerb-3500's test pairs are among its 3,500: the visible phase's scores would show
+    the gold of the split phase's private pairs."""
+    db = Database(f"sqlite:///{tmp_path / 'serve.db'}")
+    path = data_dir / "simverb3500"
+    rows, test = (
+        {frozenset(map(str.casefold, line.split("\t")[:2]))
+         for line in (path / name).read_text().splitlines() if line}
+        for name in ("SimVerb-3500.txt", "SimVerb-3000-test.txt")
+    )  # fmt: skip
+    expected = len(test & rows)  # distinct pairs (the test file holds one twice)
+    assert expected > 0
+    with pytest.raises(InputError) as caught:
+        add(db, tmp_path, split_campaign("c", "simverb3500", "simverb3500-test", hidden_split))
+    message = str(caught.value)
+    found = re.search(r"simverb3500 in the visible phase dev of campaign c and simverb3500-test "
+                      r"in the (split|hidden) phase final of campaign c share ([\d,]+) item",
+                      message)  # fmt: skip
+    assert found, message
+    assert int(found.group(2).replace(",", "")) == expected
+    assert "would show the gold of simverb3500-test" in message
+
+
+def test_a_split_benchmark_is_refused_visible_elsewhere_and_split_beside_a_split(db, tmp_path):
+    """By name, within a campaign file and across campaigns, either order; two split phases
+    of one benchmark too (the one's public pairs are the other's private ones)."""
+    with pytest.raises(InputError, match="in both the visible phase dev and the split phase "
+                       "final: its scores in dev would show the gold of final"):  # fmt: skip
+        add(db, tmp_path, split_campaign("a", "yp130", "yp130"))
+    add(db, tmp_path, campaign("b", ("dev", ["yp130"], False)))
+    with pytest.raises(InputError, match="visible phase dev of campaign b"):
+        add(db, tmp_path, split_campaign("c", "mc30", "yp130"))
+    add(db, tmp_path, split_campaign("d", "mc30", "sts12-msrvid"))
+    with pytest.raises(InputError, match=r"sts12-msrvid in both the split phase final of "
+                       r"campaign [de] and the split phase final of campaign [de]"):  # fmt: skip
+        add(db, tmp_path, split_campaign("e", "wordsim353", "sts12"))
+
+
+def test_splitting_a_phase_later_is_checked_as_a_split_phase_made_so(tmp_path):
+    """``simeval serve split`` on a phase whose pairs a visible phase scores is refused."""
+    from datetime import UTC, datetime
+
+    from simeval.serve.service.splitting import set_split
+
+    later = datetime(2031, 1, 1, tzinfo=UTC)
+    db = Database(f"sqlite:///{tmp_path / 'serve.db'}")
+    text = campaign("c", ("dev", ["rg65"], False), ("final", ["mc30"], False),
+                    ("other", ["yp130"], False))  # fmt: skip
+    add(db, tmp_path, text.replace(OPENS.isoformat(), later.isoformat()).replace(
+        TRIAL_END.isoformat(), (later + timedelta(days=9)).isoformat()))  # fmt: skip
+    with pytest.raises(InputError, match=r"rg65 in the visible phase dev of campaign c and mc30 "
+                       r"in the split phase final of campaign c share [\d,]+ item"):  # fmt: skip
+        set_split(db, "c", "final", 0.3, None, later - timedelta(days=1), "cli")
+    with pytest.raises(InputError, match=r"mc30 in the visible phase final of campaign c and "
+                       r"rg65 in the split phase dev"):  # fmt: skip
+        set_split(db, "c", "dev", 0.3, None, later - timedelta(days=1), "cli")
+    assert set_split(db, "c", "other", 0.3, None, later - timedelta(days=1), "cli") == {
+        "public_share": (None, 0.3)}  # fmt: skip
+    db.dispose()

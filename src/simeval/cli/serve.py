@@ -397,18 +397,27 @@ def phase_cmd(
         str | None,
         typer.Option(help="The ranking policy: how targets combine (sum, mean, mean-rank)."),
     ] = None,
+    reopen_reason: Annotated[
+        str | None,
+        typer.Option(
+            help="Why a phase whose scores were shown (published, or a split phase's private "
+            "board) reopens: audited and shown on its leaderboard."
+        ),
+    ] = None,
     db: DbUrl = None,
 ) -> None:
     """Change a phase's window or limits after `serve campaign` made it: extend or move the
     deadline, close it early, change the runs per team (in all, or per day), the upload cap or
     the ranking policy. Each change is
     written to the audit log (`serve audit`) with its values before and after; an opening
-    that has passed stays, and a published phase is not reopened."""
+    that has passed stays, a published phase is not reopened, and a phase whose scores were
+    shown (published once, or a split phase past its deadline) reopens only with
+    --reopen-reason, said on its leaderboard."""
     from simeval.serve.service.editing import PhaseEdit, edit_phase
     from simeval.serve.service.organisers import COMMAND_LINE
 
     database, _ = _open(folder, db)
-    edit = PhaseEdit(opens, deadline, runs, max_bytes, close, per_day, combine)
+    edit = PhaseEdit(opens, deadline, runs, max_bytes, close, per_day, combine, reopen_reason)
     changed = edit_phase(database, campaign, phase, edit, datetime.now(UTC), COMMAND_LINE)
     for key, (before, after) in changed.items():
         out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",

@@ -132,6 +132,7 @@ async def console_phase(campaign: str, phase: str, request: Request, w: W) -> An
             close=action == "close",
             per_day=_whole(fields, "per_day"),
             combine=_text(fields, "combine"),
+            reopen_reason=_text(fields, "reopen_reason"),
         )
         changed = await _apply(editing.edit_phase, db, campaign, phase, edit, now, actor)
         shown = "; ".join(f"{k} {b} → {a}" for k, (b, a) in changed.items())

@@ -18,7 +18,7 @@ from simeval.serve.db.models import utc
 from simeval.serve.db.storage import TooLarge
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
-from simeval.serve.service.editing import announcements
+from simeval.serve.service.editing import announcements, reopenings
 from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.service.split import board_part, is_split
 from simeval.serve.service.submit import Refused
@@ -126,7 +126,8 @@ async def board_page(
     excluded = w.service.excluded(p.id) if table is not None else {}
     tiers = w.service.tiers(p, table)  # at once: None while they are computed aside
     part = board_part(p, w.clock(), board) if table is not None else None
-    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers, part)
+    reopened = await run_in_threadpool(reopenings, w.service.db, p)
+    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers, part, reopened)
     return w.html(f"{campaign}: {phase}", body, team)
 
 

@@ -53,19 +53,24 @@ Hidden phases (the test):
 Public and private boards (:mod:`.split`): ``public_share``, a number between 0 and 1
 (exclusive), makes the live board score that share of the items; the rest rank each team's
 final runs (``final_runs``, a whole number, 2 when left out) after the deadline. The split's
-secret seed is drawn when the campaign is created.
+secret seed is drawn when the campaign is created. Its private items are kept as a hidden
+phase's gold is: a split phase is checked against every phase that shows scores (visible,
+split or not) as a hidden phase is, by name and by items (``simverb3500-test`` split beside
+a visible ``simverb3500`` is refused), and so is a phase split later (``simeval serve split``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import re
 import shutil
 import threading
 import tomllib
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -538,22 +543,29 @@ def check_against_server(
     registry: list[str],
     phases: list[PhaseSpec],
     path: Path | None,
+    skip: Collection[int] = (),
 ) -> None:
-    """Refuse new ``phases`` of ``campaign`` that share a benchmark or an item, one visible
-    and one hidden, with each other or with any phase already in the database (module
+    """Refuse new ``phases`` of ``campaign`` that share a benchmark or an item, one showing
+    scores and one hidden or split, with each other or with any phase already in the
+    database but those of ids ``skip`` (a phase checked again as it will be: module
     docstring)."""
     new = [
-        Scope(campaign, p.name, p.hidden, scored_items(targets, registry, p.targets))
+        Scope(
+            campaign, p.name, p.hidden, scored_items(targets, registry, p.targets), p.public_share
+        )
         for p in phases
     ]
     with db.reading() as s:
         rows = s.execute(
-            select(Campaign.name, Campaign.registry_files, Phase.name, Phase.hidden, Phase.targets)
+            select(Campaign.name, Campaign.registry_files, Phase.name, Phase.hidden,
+                   Phase.targets, Phase.public_share, Phase.id)
             .join(Phase)
             .order_by(Campaign.id, Phase.id)
-        ).all()
+        ).all()  # fmt: skip
     old = []
-    for cname, creg, pname, hidden, ptargets in rows:
+    for cname, creg, pname, hidden, ptargets, share, pid in rows:
+        if pid in skip:
+            continue
         try:
             items = scored_items(targets, list(creg or []), list(ptargets))
         except Exception as exc:  # cannot be compared: refuse rather than risk a leak
@@ -563,7 +575,7 @@ def check_against_server(
                 f"cannot check against campaign {cname} phase {pname}: a target does not "
                 f"load ({exc})",
             ) from None
-        old.append(Scope(cname, pname, bool(hidden), items))
+        old.append(Scope(cname, pname, bool(hidden), items, share))
     for i, a in enumerate(new):
         for b in (*new[i + 1 :], *old):
             check_apart(a, b, path)
@@ -602,33 +614,54 @@ def check_views(entries: dict[str, Any], target: Any) -> None:
 
 
 def check_hidden_apart(phases: list[PhaseSpec], covers: dict[str, set[str]], path: Path) -> None:
-    """Refuse a benchmark scored in both a visible and a hidden phase (module docstring)."""
+    """Refuse a benchmark scored in both a phase that shows scores and one that keeps them
+    (hidden, or a split's private part: module docstring)."""
     for shown in (p for p in phases if not p.hidden):
-        for hidden in (p for p in phases if p.hidden):
-            both = sorted(covers[shown.name] & covers[hidden.name])
+        for kept in (p for p in phases if p is not shown and _keeps(p.hidden, p.public_share)):
+            both = sorted(covers[shown.name] & covers[kept.name])
             if both:
                 raise InputError(
                     path,
                     None,
-                    f"{', '.join(both)} in both the visible phase {shown.name} and the hidden "
-                    f"phase {hidden.name}: its scores in {shown.name} would show the gold of "
-                    f"{hidden.name}; give each phase its own benchmarks",
+                    f"{', '.join(both)} in both the {_kind(False, shown.public_share)} phase "
+                    f"{shown.name} and the {_kind(kept.hidden, kept.public_share)} phase "
+                    f"{kept.name}: its scores in {shown.name} would show the gold of "
+                    f"{kept.name}; give each phase its own benchmarks",
                 )
+
+
+def _keeps(hidden: bool, public_share: float | None) -> bool:
+    """Whether a phase keeps scores of some of its items from view until later: a hidden
+    phase (until published), a split phase (its private items, until the deadline)."""
+    return hidden or public_share is not None
+
+
+def _kind(hidden: bool, public_share: float | None) -> str:
+    """A phase as the refusals name it: hidden, split (public/private) or visible."""
+    return "hidden" if hidden else "split" if public_share is not None else "visible"
 
 
 @dataclass
 class Scope:
     """A phase as the hidden-apart rule sees it: the items of each benchmark it scores (a
-    suite's members each on their own; ``None`` for a benchmark compared by name only)."""
+    suite's members each on their own; ``None`` for a benchmark compared by name only), and
+    whether it is hidden or split (``public_share``)."""
 
     campaign: str
     phase: str
     hidden: bool
     items: dict[str, set[Item] | None]
+    public_share: float | None = None
+
+    @property
+    def keeps(self) -> bool:
+        """Whether some of its items' scores are kept from view (:func:`_keeps`)."""
+        return _keeps(self.hidden, self.public_share)
 
     def __str__(self) -> str:
-        shown = "hidden" if self.hidden else "visible"
-        return f"the {shown} phase {self.phase} of campaign {self.campaign}"
+        return f"the {_kind(self.hidden, self.public_share)} phase {self.phase} of campaign " + (
+            self.campaign
+        )
 
 
 def pairs_of(benchmark: Any) -> set[Item] | None:
@@ -654,12 +687,16 @@ def scored_items(targets: Targets, registry: list[str], names: list[str]) -> dic
     return out
 
 
-def check_apart(a: Scope, b: Scope, path: Path) -> None:
-    """Refuse when one of ``a`` and ``b`` is visible, the other hidden, and they share a
-    benchmark (by name) or an item (module docstring)."""
-    if a.hidden == b.hidden:
-        return
-    shown, hidden = (b, a) if a.hidden else (a, b)
+def check_apart(a: Scope, b: Scope, path: Path | None) -> None:
+    """Refuse when one of ``a`` and ``b`` shows its scores (not hidden) and the other keeps
+    some from view (hidden, or split: its private items), and they share a benchmark (by
+    name) or an item (module docstring)."""
+    for shown, kept in ((a, b), (b, a)):
+        if not shown.hidden and kept.keeps:
+            _check_apart(shown, kept, path)
+
+
+def _check_apart(shown: Scope, hidden: Scope, path: Path | None) -> None:
     both = sorted(set(shown.items) & set(hidden.items))
     if both:
         raise InputError(
@@ -787,11 +824,14 @@ def export(
     The folder is written under a temporary name and renamed when complete.
 
     ``anonymise``: every team is ``team-NN`` instead (numbered in a random order, so the
-    numbers do not tell who registered first), everywhere: the CSV, the records' system
-    names, the tables, the reasons of exclusions and the refusals' messages; the files' own
-    names (``client_name``) are left out. The mapping goes to ``key`` (a CSV outside the
-    export) when given, else nowhere. The export is then read back and refused if any team
-    name or client file name still occurs in any of its text files (:func:`_leaks`).
+    numbers do not tell who registered first), field by field (:class:`Anonymiser`): the
+    CSV's team column, the records' system names and the tables drawn from them; in free
+    texts (the reasons of exclusions, the refusals' messages, the records' warnings, the
+    fact sheets) each name standing as a whole word; the files' own names (``client_name``)
+    are left out (``<file>``). Nothing else is touched: a team named ``spearman`` leaves the
+    metric's key as it was. The mapping goes to ``key`` (a CSV outside the export) when
+    given, else nowhere. The export is then read back and refused if any team name or client
+    file name still occurs in any of its text files (:func:`_leaks`).
     """
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
@@ -809,7 +849,8 @@ def export(
         secrets_ = [*names, *{sub.client_name for sub in subs if sub.client_name}]
         if anonymise and key is not None and key.resolve().is_relative_to(out.resolve()):
             raise InputError(key, None, "the key names every team: keep it outside the export")
-        scrub = _scrubber(alias, {sub.client_name for sub in subs}) if anonymise else None
+        scrub = Anonymiser(alias, {sub.client_name for sub in subs}) if anonymise else None
+        said = scrub.text if scrub else str
         rows = [(sub, alias[sub.team.name], sub.phase.name) for sub in subs]
         sheets = s.execute(
             select(Phase.name, Team.name, FactSheet.text)
@@ -820,7 +861,7 @@ def export(
         ).all()
         named = {p.id: p.name for p in phases}
         out_of = {
-            (named[pid], f"{alias[team]} run {run}"): (kind, scrub(reason) if scrub else reason)
+            (named[pid], f"{alias[team]} run {run}"): (kind, said(reason))
             for pid, team, run, kind, reason in excluded_runs(s, Exclusion.phase_id.in_([*named]))
         }
     with staged(out, folder=True) as tmp:  # the whole export or nothing (a full disk)
@@ -837,16 +878,14 @@ def export(
                                      p.combine, (keep_dominated, top))  # fmt: skip
             if is_split(p) and revealed(p, now or datetime.now(UTC)):
                 written += _public_private(db, storage, p, scored, tmp / p.name, title, scrub)
-            told = [(alias[team], scrub(text) if scrub else text)
+            told = [(alias[team], scrub.text(text) if scrub else text)
                     for phase, team, text in sheets if phase == p.name]  # fmt: skip
             if told:
                 path = tmp / p.name / "factsheets.md"
-                parts = [f"# {title}: fact sheets\n"]
-                parts += [f"\n## {team}\n\n{text.strip()}\n" for team, text in sorted(told)]
-                path.write_text("".join(parts), encoding="utf-8")
+                path.write_text(fact_sheets_md(f"{title}: fact sheets", told), encoding="utf-8")
                 written.append(path)
         if anonymise:
-            found = _leaks(tmp, secrets_)
+            found = _leaks(tmp, secrets_, _vocabulary(tmp))
             if found:
                 raise InputError(None, None, f"the anonymised export would name a team or a "
                                  f"file in {found}; nothing was written")  # fmt: skip
@@ -854,6 +893,27 @@ def export(
         lines = "".join(f"{cell(alias[n])},{cell(n)}\n" for n in sorted(names, key=alias.get))
         write_atomic(key, ("alias,team\n" + lines).encode(), mode=0o600)
     return [out / path.relative_to(tmp) for path in written]
+
+
+def fact_sheets_md(title: str, sheets: list[tuple[str, str]]) -> str:
+    """A phase's ``factsheets.md``: ``title``, then for each ``(team, text)`` (by team) a
+    section headed by the team's name and its text in a fenced code block whose fence is one
+    backtick longer than the longest run of backticks in the text (three at least). So a team's
+    text is shown exactly as written and read as nothing but text by a Markdown reader: it
+    cannot open a heading (another team's section), a raw HTML tag, a link definition or a
+    rule, nor close its own block."""
+    parts = [f"# {_md_escape(title)}\n"]
+    for team, text in sorted(sheets):
+        longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+        fence = "`" * max(3, longest + 1)
+        parts.append(f"\n## {_md_escape(team)}\n\n{fence}text\n{text.rstrip()}\n{fence}\n")
+    return "".join(parts)
+
+
+def _md_escape(text: str) -> str:
+    """``text`` as literal Markdown inline text: each character that could start markup
+    (emphasis, code, a link, an HTML tag or entity) backslash-escaped."""
+    return re.sub(r"([\\`*_\[\]<>!&#~|])", r"\\\1", text)
 
 
 def _target_rank(targets: list[str], target: str) -> int:
@@ -867,7 +927,7 @@ def _public_private(
     scored: list[tuple[Submission, str]],
     folder: Path,
     title: str,
-    scrub: Any,
+    scrub: Anonymiser | None,
 ) -> list[Path]:
     """A split phase's ``public_private`` files over the teams' final runs among ``scored``
     (its kept runs, ``(row, team as exported)``)."""
@@ -881,7 +941,7 @@ def _public_private(
         if sub.team.baseline or (sub.team.name, sub.run) not in finals:
             continue
         both = [parts.records(*stored_records(storage, sub), p, part) for part in (PUBLIC, PRIVATE)]
-        runs.append((team, sub.run or 0, *(scrub(r) if scrub else r for r in both)))
+        runs.append((team, sub.run or 0, *(scrub.records(r) if scrub else r for r in both)))
     return public_private_files(runs, p, folder, title)
 
 
@@ -895,37 +955,79 @@ def _aliases(names: list[str]) -> dict[str, str]:
     return {name: f"team-{i:0{width}d}" for i, name in enumerate(shuffled, 1)}
 
 
-def _scrubber(alias: dict[str, str], files: set[str]) -> Any:
-    """A function that rewrites every string inside a value (dicts and lists too): each
-    client file name as ``<file>``, each team name as its alias (longest first, so a name
-    inside another is not half replaced)."""
-    pairs = [(f, "<file>") for f in files if f] + list(alias.items())
-    pairs.sort(key=lambda p: -len(p[0]))
-    pattern = re.compile("|".join(re.escape(k) for k, _ in pairs), re.IGNORECASE) if pairs else None
-    lookup = {k.casefold(): v for k, v in pairs}
+class Anonymiser:
+    """What an anonymised export writes instead of names, by field, never over a whole text:
+    a record's ``system.file`` (the client's file name) is ``<file>`` and its system name is
+    the team's alias (:func:`simeval.serve.service.board.records_of` names it); a free text (an
+    error message, a warning, an exclusion's reason, a fact sheet) has each team name and
+    client file name that stands as a whole token (not inside a longer word; case-folded;
+    the longest first, so ``Alpha`` inside ``AlphaLab``'s name is not half replaced) replaced.
+    A team named ``spearman`` or ``e`` thus leaves the metrics and the record's keys alone."""
 
-    def scrub(value: Any) -> Any:
-        if isinstance(value, str):
-            if pattern is None:
-                return value
-            return pattern.sub(lambda m: lookup[m.group(0).casefold()], value)
+    def __init__(self, alias: dict[str, str], files: set[str]) -> None:
+        pairs = [(f, "<file>") for f in files if f] + list(alias.items())
+        pairs.sort(key=lambda p: -len(p[0]))
+        self._lookup = {k.casefold(): v for k, v in reversed(pairs)}  # a team's over a file's
+        words = "|".join(re.escape(k) for k, _ in pairs)
+        self._pattern = re.compile(rf"(?<!\w)(?:{words})(?!\w)", re.IGNORECASE) if pairs else None
+
+    def text(self, value: str) -> str:
+        """A free text with each name that stands as a whole token replaced."""
+        if self._pattern is None:
+            return value
+        return self._pattern.sub(lambda m: self._lookup[m.group(0).casefold()], value)
+
+    def records(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Result records with their file name and warnings anonymised, all else as it was."""
+        return [self.record(r) for r in records]
+
+    def record(self, record: dict[str, Any]) -> dict[str, Any]:
+        out = dict(record)
+        if isinstance(out.get("system"), dict) and "file" in out["system"]:
+            out["system"] = {**out["system"], "file": "<file>"}
+        if isinstance(out.get("warnings"), list):
+            out["warnings"] = [self.text(w) if isinstance(w, str) else w for w in out["warnings"]]
+        return out
+
+
+def _vocabulary(folder: Path) -> set[str]:
+    """The words the export's result records hold in fields no team chose (every key; every
+    value but the system's and the warnings: benchmarks, metrics, tasks, data files),
+    case-folded: an export holds them whatever the teams are called."""
+    from simeval.results.store import RESULTS_FILE
+
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
         if isinstance(value, dict):
-            return {scrub(k): scrub(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [scrub(v) for v in value]
-        return value
+            for k, v in value.items():
+                found.add(str(k).casefold())
+                if k not in ("system", "warnings"):
+                    walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            found.update(w.casefold() for w in re.findall(r"\w[\w.-]*", value))
+            found.add(value.casefold())
 
-    return scrub
+    for path in folder.rglob(RESULTS_FILE):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            walk(json.loads(line))
+    return found
 
 
-def _leaks(folder: Path, secrets_: list[str]) -> list[str]:
+def _leaks(folder: Path, secrets_: list[str], known: Collection[str] = ()) -> list[str]:
     """``file: name`` for each of the export's text files (CSV, JSON lines, tables; gzip'd
     items read inside) that holds one of ``secrets_`` as a whole token, case-folded (names of
-    fewer than 3 characters, and ``team``, the aliases' own word, are not looked for: they
-    occur in any text). The uploads themselves are the teams' data, as sent, and not read."""
+    fewer than 3 characters, ``team``, the aliases' own word, and the words ``known`` to the
+    export itself (:func:`_vocabulary`: a team named ``spearman`` beside the metric) are not
+    looked for: they occur in any text). The uploads themselves are the teams' data, as
+    sent, and not read."""
     import gzip
 
-    wanted = [s for s in secrets_ if len(s) >= 3 and s.casefold() != "team"]
+    wanted = [s for s in secrets_
+              if len(s) >= 3 and s.casefold() != "team" and s.casefold() not in known]  # fmt: skip
     if not wanted:
         return []
     pattern = re.compile(
@@ -965,7 +1067,7 @@ def _submissions_csv(
     storage: Storage,
     out: Path,
     out_of: dict[tuple[str, str], tuple[str, str]],
-    scrub: Any = None,
+    scrub: Anonymiser | None = None,
 ) -> Path:
     """``submissions.csv`` and ``submissions/<id>`` (:func:`export`); ``out_of``: the excluded
     runs, ``{(phase, system): (kind, reason)}``; ``scrub``: anonymising (no file names)."""
@@ -988,7 +1090,7 @@ def _submissions_csv(
             sub.sha256,
             sub.size,
             "" if scrub else sub.client_name,
-            scrub(sub.error or "") if scrub else sub.error or "",
+            scrub.text(sub.error or "") if scrub else sub.error or "",
             "yes" if kept else "pruned",
             *out_of.get((phase, f"{team} run {sub.run}"), ("", "")),
         ]
@@ -1003,7 +1105,7 @@ def _phase_folder(
     folder: Path,
     title: str,
     order: list[str],
-    scrub: Any = None,
+    scrub: Anonymiser | None = None,
     combine: str = "sum",
     paper: tuple[bool, int] = (False, 0),
 ) -> list[Path]:
@@ -1020,7 +1122,7 @@ def _phase_folder(
     (folder / ITEMS_FOLDER).mkdir(parents=True, exist_ok=True)
     for sub, team in scored:
         found, source = stored_records(storage, sub)
-        records = records_of([(team, sub.run or 0, scrub(found) if scrub else found)])
+        records = records_of([(team, sub.run or 0, scrub.records(found) if scrub else found)])
         kept = [source / r["items_file"] if r.get("items_file") else None for r in records]
         save_records(folder, records, kept)
     written = [save_records(folder, [])]  # the file, also for a phase without runs

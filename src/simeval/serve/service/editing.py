@@ -13,6 +13,12 @@ A phase's window and limits:
   already used takes no run away: its further uploads are refused.
 - A published hidden phase cannot be reopened: its scores are public, and an upload after
   them could be tuned to the gold. Unpublish first (:func:`unpublish`).
+- A phase whose scores were shown cannot be reopened either (a later deadline for a closed
+  phase) without a reason, ``reopen_reason``: a hidden phase once published (unpublishing
+  hides the scores, it does not make them unseen), a split phase past its deadline (its
+  private board is public: teams would upload and pick final runs knowing the private
+  order). With a reason (1 to 500 characters, as an exclusion's), the edit is audited as
+  ``reopen`` with it, and the phase's board says so (:func:`reopenings`).
 
 Each edit writes one audit entry holding every field it changed, before and after; an edit
 that changes nothing writes none.
@@ -37,6 +43,7 @@ from simeval.serve.db.models import (
     SCORED,
     WITHDRAWN,
     Announcement,
+    AuditEntry,
     Campaign,
     Exclusion,
     Phase,
@@ -71,6 +78,7 @@ class PhaseEdit:
     close: bool = False
     per_day: Any = None  # 0 lifts the per-day limit
     combine: Any = None  # the ranking policy (report.leaderboard.COMBINE)
+    reopen_reason: Any = None  # why a phase whose scores were shown reopens (module docstring)
 
 
 def _shown(value: Any) -> Any:
@@ -107,6 +115,13 @@ def edit_phase(
     with db.session() as s:
         p = find_phase(s, campaign, phase)
         _check(p, new, edit.close, now, where)
+        shown = _reopens_shown(s, p, new, now)
+        if shown is not None and edit.reopen_reason is None:
+            raise InputError(None, None, f"{where}: its {shown}; reopening it lets "
+                             "teams upload (and pick final runs) knowing them. To reopen it "
+                             "anyway give a reason (reopen_reason: --reopen-reason, or the "
+                             "console's field), shown on its leaderboard")  # fmt: skip
+        reason = None if shown is None else check_reason(edit.reopen_reason)
         changed = {}
         for key, value in new.items():
             before = getattr(p, key)
@@ -114,10 +129,74 @@ def edit_phase(
             if before != stored:
                 changed[key] = (_shown(before), _shown(stored))
                 setattr(p, key, stored)
-        if changed:
+        if changed and reason is not None:
+            audit(s, now, actor, p.campaign_id, REOPEN, phase=p.name, reason=reason, shown=shown,
+                  changes={k: list(v) for k, v in changed.items()})  # fmt: skip
+        elif changed:
             audit(s, now, actor, p.campaign_id, "edit phase", phase=p.name,
                   changes={k: list(v) for k, v in changed.items()})  # fmt: skip
     return changed
+
+
+REOPEN = "reopen"  # the audit log's action of a reopening after the scores were shown
+PUBLISHED = "scores were published"  # a hidden phase (published then, or still)
+PRIVATE_SHOWN = "private scores were shown"  # a split phase past its deadline
+
+
+def _reopens_shown(s: Any, p: Phase, new: dict[str, Any], now: datetime) -> str | None:
+    """How ``p``'s scores were shown (:data:`PUBLISHED`, :data:`PRIVATE_SHOWN`) when the edit
+    ``new`` reopens it (a closed phase, a deadline after ``now``); None when it does not
+    reopen it or nothing was shown."""
+    from simeval.serve.service.split import is_split, revealed
+
+    if "deadline" not in new or new["deadline"] <= now or now < utc(p.deadline):
+        return None
+    if p.hidden and _ever_published(s, p):
+        return PUBLISHED
+    if is_split(p) and revealed(p, now):
+        return PRIVATE_SHOWN
+    return None
+
+
+def _ever_published(s: Any, p: Phase) -> bool:
+    """Whether ``p`` is or was published (the audit log keeps every publication)."""
+    if p.published is not None:
+        return True
+    entries = s.scalars(
+        select(AuditEntry.detail).where(
+            AuditEntry.campaign_id == p.campaign_id, AuditEntry.action == "publish"
+        )
+    )
+    return any((d or {}).get("phase") == p.name for d in entries)
+
+
+def reopenings(db: Database, phase: Phase) -> list[tuple[datetime, str, str]]:
+    """``(when, what was shown, reason)`` of each time ``phase`` was reopened after its
+    scores were shown (module docstring), oldest first: what its board says."""
+    with db.reading() as s:
+        rows = s.execute(
+            select(AuditEntry.at, AuditEntry.detail)
+            .where(AuditEntry.campaign_id == phase.campaign_id, AuditEntry.action == REOPEN)
+            .order_by(AuditEntry.at, AuditEntry.id)
+        ).all()
+    return [(utc(at), str(d.get("shown", "")), str(d.get("reason", "")))
+            for at, d in rows if (d or {}).get("phase") == phase.name]  # fmt: skip
+
+
+def check_reason(reason: Any) -> str:
+    """A reason shown on a leaderboard (an exclusion's, a reopening's): its whitespace
+    collapsed, 1 to :data:`MAX_REASON` characters, no control or format character (a bidi
+    override would turn the words around)."""
+    reason = " ".join(str(reason).split())
+    hidden = any(unicodedata.category(ch) in ("Cc", "Cf") for ch in reason)
+    if not reason or len(reason) > MAX_REASON or hidden:
+        raise InputError(
+            None,
+            None,
+            f"give a reason of 1 to {MAX_REASON} characters without control characters "
+            "(it is shown on the leaderboard)",
+        )
+    return reason
 
 
 def _check(p: Phase, new: dict[str, Any], closing: bool, now: datetime, where: str) -> None:
@@ -212,15 +291,7 @@ def exclude_run(
     reason."""
     if kind not in (DISQUALIFIED, WITHDRAWN):
         raise InputError(None, None, f"{kind!r}: a run is {DISQUALIFIED} or {WITHDRAWN}")
-    reason = " ".join(str(reason).split())
-    hidden = any(unicodedata.category(ch) in ("Cc", "Cf") for ch in reason)  # bidi overrides
-    if not reason or len(reason) > MAX_REASON or hidden:
-        raise InputError(
-            None,
-            None,
-            f"give a reason of 1 to {MAX_REASON} characters without control characters "
-            "(it is shown on the leaderboard)",
-        )
+    reason = check_reason(reason)
     with db.session() as s:
         p = find_phase(s, campaign, phase)
         t = _team(s, campaign, team)

@@ -92,9 +92,16 @@ def _phase_form(campaign: str, p: PhaseSummary, now: datetime, csrf: str) -> str
             if p.published
             else '<button name="action" value="publish">Publish results</button>'
         )
+    reason = ""
+    if now > p.deadline and (p.hidden or p.split is not None):  # its scores may have been shown
+        reason = (
+            "<label>reason to reopen it after its scores were shown (shown on its board) "
+            '<input name="reopen_reason" size="40" maxlength="500"></label> '
+        )
     return (
         f'<form method="post" action="{action}" class="phase">{csrf_input(csrf)}{opens}'
         f'<label>deadline <input name="deadline" value="{p.deadline:{iso}}" size="22"></label> '
+        f"{reason}"
         f'<label>runs <input name="runs" value="{p.runs}" size="4"></label> '
         f'<label>per day (0: no limit) <input name="per_day" value="{p.per_day or 0}" '
         'size="4"></label> '

@@ -201,12 +201,15 @@ def board_page(
     excluded: dict[str, tuple[str, str]] | None = None,
     tiers: dict[str, Any] | None = None,
     part: str | None = None,
+    reopened: Sequence[tuple[datetime, str, str]] = (),
 ) -> str:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
     there is none) and what its columns mean; with ``tiers`` (:mod:`simeval.serve.service.
     tiers`) each benchmark's rank interval, upper bound and tier, and how they were computed,
     else a line saying they are being computed; a split phase's ``part`` (public or private
-    board) said above the table."""
+    board) said above the table; ``reopened``: each time the organisers reopened the phase
+    after its scores were shown, ``(when, what was shown, their reason)``
+    (:func:`simeval.serve.service.editing.reopenings`), said under the deadline."""
     deadline, opens = utc(phase.deadline), utc(phase.opens)
     back = f'<nav><a href="/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></nav>'
     when = f"deadline {deadline:%Y-%m-%d %H:%M} UTC"
@@ -216,7 +219,7 @@ def board_page(
         f'<p class="countdown">Time left: {countdown(deadline, now, "strong")}<br>'
         f'<span class="note">{when}; {phase.runs} run(s) per target'
         f"{per_day_text(phase.per_day)}</span></p>"
-    )
+    ) + reopened_html(reopened)
     policy = policy_html(phase.combine)
     if table is None:
         return (
@@ -251,6 +254,15 @@ def board_page(
     else:
         shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
     return back + head + board_html(shown, mine) + note + policy + how + gone
+
+
+def reopened_html(reopened: Sequence[tuple[datetime, str, str]]) -> str:
+    """One line per reopening of a phase after its scores were shown (:func:`board_page`)."""
+    return "".join(
+        f'<p class="reopened"><strong>Note:</strong> {at:%Y-%m-%d %H:%M} UTC, reopened after '
+        f"its {escape(shown)}, by the organisers: {escape(reason)}</p>"
+        for at, shown, reason in reopened
+    )
 
 
 SPLIT_UNTIERED = (
