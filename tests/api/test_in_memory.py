@@ -9,7 +9,7 @@ import importlib
 
 import numpy as np
 import pytest
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import ConstantInputWarning, pearsonr, spearmanr
 
 import simeval
 from simeval.errors import InputError
@@ -163,3 +163,13 @@ def test_a_pair_twice_as_nan_is_unscored_alike_in_a_list_and_a_frame() -> None:
     for given in (preds, frame):
         result = simeval.score(target, given, missing="skip")[0]
         assert result.metrics["spearman"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_constant_predictions_have_no_correlation() -> None:
+    """[0.1] * 30 on MC-30 gave Pearson 0.0 (the rounding of x − x̄); scipy gives NaN for a
+    constant input, and so does the record (null, shown as †)."""
+    gold = simeval.load_target("mc30").gold.scores
+    with pytest.warns(ConstantInputWarning):
+        assert np.isnan(pearsonr([0.1] * 30, gold)[0])
+    metrics = simeval.score("mc30", [0.1] * 30)[0].metrics
+    assert np.isnan(metrics["pearson"]) and np.isnan(metrics["spearman"])
