@@ -157,7 +157,7 @@ def _sts_submission(target: Any, predictions: Any) -> Any:
 
 
 def _run_submission(target: Any, predictions: Any) -> Any:
-    from simeval.data.trec import Run
+    from simeval.data.trec import Run, refuse_repeats_in_memory
 
     if not isinstance(predictions, Mapping):
         raise InputError(
@@ -176,6 +176,8 @@ def _run_submission(target: Any, predictions: Any) -> Any:
     values = _numbers(scores, target.name)
     if not np.isfinite(values).all():
         raise InputError(None, None, f"{target.name}: a run's scores must be finite numbers")
+    refuse_repeats_in_memory(np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
+                             target.name, "retrieved")  # fmt: skip
     return Run(
         None,
         np.array(qids, dtype=bytes),
