@@ -9,7 +9,7 @@ import importlib
 
 import numpy as np
 import pytest
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import ConstantInputWarning, pearsonr, spearmanr
 
 import simeval
 from simeval.errors import InputError
@@ -167,3 +167,45 @@ def test_a_pair_twice_as_nan_is_unscored_alike_in_a_list_and_a_frame() -> None:
     for given in (preds, frame):
         result = simeval.score(target, given, missing="skip")[0]
         assert result.metrics["spearman"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_constant_predictions_have_no_correlation() -> None:
+    """[0.1] * 30 on MC-30 gave Pearson 0.0 (the rounding of x − x̄); scipy gives NaN for a
+    constant input, and so does the record (null, shown as †)."""
+    gold = simeval.load_target("mc30").gold.scores
+    with pytest.warns(ConstantInputWarning):
+        assert np.isnan(pearsonr([0.1] * 30, gold)[0])
+    metrics = simeval.score("mc30", [0.1] * 30)[0].metrics
+    assert np.isnan(metrics["pearson"]) and np.isnan(metrics["spearman"])
+
+
+def test_a_pair_given_twice_with_two_gold_scores_is_refused() -> None:
+    """A gold file holding (car, automobile) with 3.92 and 0.01 is refused; the same rows in
+    memory were kept, two items of one pair pulling Spearman two ways. An identical repeat
+    stays two items, as in a gold file, with a warning counting it."""
+    rows = [("car", "automobile", 3.92), ("gem", "jewel", 3.84), ("car", "automobile", 0.01),
+            ("noon", "string", 0.08)]  # fmt: skip
+    for build in (simeval.benchmark_from_pairs, simeval.Benchmark.from_pairs):
+        with pytest.raises(InputError, match="given twice with different scores") as info:
+            build(rows, name="mine")
+        assert info.value.line == 3 and "3.92" in str(info.value) and "0.01" in str(info.value)
+    same = simeval.benchmark_from_pairs([*rows[:2], ("car", "automobile", 3.92), rows[3]])
+    assert len(same.gold.pairs) == 4
+    assert any("repeat" in w.message for w in same.gold.warnings)
+
+
+def test_an_int_and_a_str_query_id_are_one_query() -> None:
+    """``{1: {...}, "1": {...}}``: trec_eval reads both as query 1, and a run file or qrels
+    file listing one document twice for a query is refused; in memory the run counted
+    num_rel_ret 2 against num_rel 1 and the qrels kept two conflicting judgements."""
+    target = simeval.benchmark_from_qrels({"1": {"d1": 1}, "2": {"d2": 1}})
+    with pytest.raises(InputError, match="document 'd1' retrieved twice for query '1'"):
+        simeval.score(target, {1: {"d1": 0.9}, "1": {"d1": 0.8, "d3": 0.1}, "2": {"d2": 1.0}})
+    with pytest.raises(InputError, match="document 'd7' retrieved twice for query '2'"):
+        simeval.score(target, {"2": {"d7": 0.5, 7: 0.1, "d2": 0.4}, "1": {"d1": 1.0},
+                               2: {"d7": 0.3}})  # fmt: skip
+    for build in (simeval.benchmark_from_qrels, simeval.Benchmark.from_qrels):
+        with pytest.raises(InputError, match="document 'd1' judged twice for query '1'"):
+            build({1: {"d1": 1}, "1": {"d1": 0}})
+    with pytest.raises(InputError, match="document '5' judged twice for query 'q'"):
+        simeval.benchmark_from_qrels({"q": {5: 1, "5": 1}})

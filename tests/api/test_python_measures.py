@@ -88,3 +88,24 @@ def test_results_frame_of_records_in_memory() -> None:
     assert list(simeval.results_frame([r.to_dict() for r in results])["score"]) == list(
         frame["score"]
     )
+
+
+@pytest.mark.parametrize("scale", [1e20, 1e-30])
+def test_an_encoder_of_huge_or_tiny_embeddings_gives_scipys_cosine(scale: float) -> None:
+    """An object whose ``encode`` returns float32 embeddings times 1e20 (norm overflows) or
+    1e-30 (norm underflows) scored every pair 0 or NaN; the cosine is scipy's on float64."""
+    from scipy.spatial.distance import cosine
+
+    from simeval.measures.python import as_measure
+
+    table = {"a b": [1.0, 0.5, 0.0], "c d": [0.6, 0.8, 0.1], "e f": [0.0, -0.2, 1.0]}
+
+    class Scaled:
+        def encode(self, texts: list[str]) -> np.ndarray:
+            return (np.array([table[t] for t in texts]) * scale).astype(np.float32)
+
+    pairs = [("a b", "c d"), ("c d", "e f"), ("a b", "e f")]
+    got = as_measure(Scaled(), name="scaled").score_texts(pairs)
+    expected = [1 - cosine(np.array(table[a]) * scale, np.array(table[b]) * scale)
+                for a, b in pairs]  # fmt: skip
+    assert got == pytest.approx(expected, abs=1e-6)

@@ -9,6 +9,7 @@ from scipy.stats import spearmanr
 
 import simeval
 from simeval.errors import DefaultPolicyWarning, InputError
+from simeval.measures.python import as_measure
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +65,21 @@ def test_wrong_vectors_are_refused(vectors) -> None:  # type: ignore[no-untyped-
     nan[words[3]] = np.full(20, np.nan)
     with pytest.raises(InputError, match="expected finite numbers"):
         simeval.evaluate(nan, "rg65")
+
+
+@pytest.mark.parametrize("scale", [1e20, 1e-30])
+def test_scaled_vectors_in_a_dict_give_scipys_cosine(vectors, scale: float) -> None:  # type: ignore[no-untyped-def]
+    """The fixture's vectors times 1e20 or 1e-30 overflowed or underflowed the float32 norms
+    (every cosine 0 or NaN); scipy's cosine of the float64 vectors does not change with the
+    scale, nor must ours: the same Spearman as the unscaled vectors, each cosine as scipy's."""
+    from scipy.spatial.distance import cosine
+
+    scaled = {w: v * scale for w, v in vectors.items()}
+    a, b = next((a, b) for a, b in simeval.load_target("rg65").gold.pairs
+                if a in vectors and b in vectors)  # fmt: skip
+    got = as_measure(scaled).score_words([(a, b)])[0]
+    assert got == pytest.approx(1 - cosine(scaled[a], scaled[b]), abs=1e-6)
+    expected, missing = _expected(vectors)
+    with pytest.warns(DefaultPolicyWarning, match=f"left {missing} of 65"):
+        result = simeval.evaluate(scaled, "rg65")[0]
+    assert result.metrics["spearman"] == pytest.approx(expected, abs=1e-6)

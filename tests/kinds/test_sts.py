@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.stats import pearsonr
+from scipy.stats import ConstantInputWarning, pearsonr
 from typer.testing import CliRunner
 
 from simeval.api import load_target
@@ -119,3 +119,41 @@ def test_a_gold_off_the_0_5_scale_warns_and_scores(tmp_path: Path) -> None:
     (warning,) = record["warnings"]
     assert "STS.gs.odd.txt" in warning and "2 gold scores outside" in warning
     assert "pair 2, 7" in warning
+
+
+def test_constant_output_is_undefined_not_a_tiny_r(tmp_path: Path) -> None:
+    """0.1 on every one of 30 lines printed ``-0.0000 †`` (r = x − x̄ rounding, ±1e-16); scipy
+    says undefined (NaN with ConstantInputWarning), so the record holds null and the table –."""
+    gold = np.arange(30) % 6 * 1.0
+    with pytest.warns(ConstantInputWarning):
+        assert np.isnan(pearsonr(np.full(30, 0.1), gold)[0])
+    (tmp_path / "STS.gs.toy.txt").write_text("".join(f"{g}\n" for g in gold))
+    (tmp_path / "out.txt").write_text("0.1\n" * 30)
+    argv = ["score", "sts", "--gold", str(tmp_path / "STS.gs.toy.txt")]
+    argv += ["--pred", str(tmp_path / "out.txt")]
+    result = CliRunner().invoke(app, [*argv, "--json"])
+    assert result.exit_code == 0, result.output
+    metrics = json.loads(result.stdout.splitlines()[0])["metrics"]
+    assert metrics == {"pearson": None, "spearman": None}
+    shown = CliRunner().invoke(app, argv)
+    assert shown.exit_code == 0 and "0.0000" not in shown.stdout
+
+
+def test_a_constant_suite_output_scores_as_scipy(baseline_dir: Path, tmp_path: Path) -> None:
+    """sts12 with 0.1 on every line: each member's r, ALL and Mean are undefined (null); ALLnrm
+    fits each member's constant to its gold mean, so it is scipy's r of those means."""
+    suite = load_target("sts12")
+    for f in baseline_dir.iterdir():
+        (tmp_path / f.name).write_text("0.1\n" * len(f.read_text().splitlines()))
+    result = runner.invoke(app, ["score", "sts12", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["benchmark"]: r["metrics"] for r in map(json.loads, result.stdout.splitlines())}
+    golds = [np.asarray(b.gold, dtype=float) for b in suite.members]
+    golds = [g[~np.isnan(g)] for g in golds]
+    fitted = np.concatenate([np.full(len(g), g.mean()) for g in golds])
+    assert rows["sts12"]["allnrm"] == pytest.approx(
+        pearsonr(fitted, np.concatenate(golds))[0], abs=1e-12
+    )
+    assert rows["sts12"]["all"] is None and rows["sts12"]["mean"] is None
+    for b in suite.members:
+        assert rows[b.name]["pearson"] is None

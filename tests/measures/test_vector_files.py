@@ -166,3 +166,17 @@ def test_no_vocabulary_warning_when_every_word_is_found(tmp_path: Path) -> None:
     measure = create_measure(f"vectors:path={_text(tmp_path, ['3 3', *ROWS])}")
     measure.score_words([("cat", "dog")])
     assert measure.warnings() == []
+
+
+@pytest.mark.parametrize("scale", [1e20, 1e-30])
+def test_huge_and_tiny_vectors_give_scipys_cosine(tmp_path: Path, scale: float) -> None:
+    """Rows times 1e20 (squares overflow float32) or 1e-30 (squares underflow) scored 0 or
+    NaN; the cosine does not depend on the scale, so it is scipy's on the float64 values."""
+    from scipy.spatial.distance import cosine
+
+    rows = {"cat": [1.0, 0.5, 0.0], "dog": [0.6, 0.8, 0.1], "car": [0.0, -0.2, 1.0]}
+    lines = [f"{w} " + " ".join(repr(v * scale) for v in r) for w, r in rows.items()]
+    path = _text(tmp_path, ["3 3", *lines])
+    pairs = [("cat", "dog"), ("dog", "car"), ("cat", "car")]
+    expected = [1 - cosine(np.array(rows[a]) * scale, np.array(rows[b]) * scale) for a, b in pairs]
+    assert _score(path, "word2vec", pairs) == pytest.approx(expected, abs=1e-6)

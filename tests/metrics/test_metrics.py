@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import (
+    ConstantInputWarning,
+    NearConstantInputWarning,
+    pearsonr,
+    spearmanr,
+)
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
 
 from simeval.metrics import (
@@ -36,6 +41,61 @@ def test_correlations_match_scipy(seed: int) -> None:
 def test_constant_input_is_nan() -> None:
     assert np.isnan(pearson([1, 1, 1], [1, 2, 3]))
     assert np.isnan(spearman([1, 2, 3], [5, 5, 5]))
+
+
+CONSTANTS = [0.1, 0.3, 1 / 3, 0.7, 2.2, 3.14159, 1e-300]
+
+
+@pytest.mark.parametrize("value", CONSTANTS)
+@pytest.mark.parametrize("n", [3, 5, 30, 750])
+def test_a_constant_side_is_nan_as_scipy_decides(value: float, n: int) -> None:
+    """0.1 on every line used to give r = ±1e-16 or 0.0 (the rounding of x − x̄), shown as a
+    figure; scipy returns NaN for an input whose values all equal the first, and so must we,
+    plain, weighted, ranked and in the STS aggregates."""
+    x, y = np.full(n, value), np.arange(n, dtype=float)
+    with pytest.warns(ConstantInputWarning):
+        assert np.isnan(pearsonr(x, y)[0]) and np.isnan(spearmanr(x, y)[0])
+    assert np.isnan(pearson(x, y)) and np.isnan(pearson(y, x))
+    assert np.isnan(spearman(x, y))
+    assert np.isnan(weighted_pearson(x, y, np.linspace(1, 2, n)))
+    assert np.isnan(weighted_pearson(y, x, np.full(n, 0.3)))
+    assert np.isnan(sts_all([y, y], [x, x]))
+
+
+def test_a_constant_side_among_weighted_rows_ignores_zero_weights() -> None:
+    """Rows of weight 0 are left out (unscored STS lines): the others constant give NaN,
+    as scipy on the rows kept; a value on a zero-weight row does not make them vary."""
+    x, y, w = np.array([0.1, 0.1, 0.1, 5.0]), np.array([1.0, 2, 3, 4]), np.array([1.0, 2, 3, 0])
+    with pytest.warns(ConstantInputWarning):
+        assert np.isnan(pearsonr(x[:3], y[:3])[0])
+    assert np.isnan(weighted_pearson(x, y, w))
+
+
+def test_a_nearly_constant_side_still_has_scipys_figure() -> None:
+    """One value one ulp off: scipy computes an r (with a warning that rounding makes it
+    inaccurate, so only its being a figure is compared), and so do we: NaN only where scipy
+    gives NaN."""
+    x = np.full(30, 0.1)
+    x[7] = np.nextafter(0.1, 1.0)
+    y = np.arange(30.0)
+    with pytest.warns(NearConstantInputWarning):
+        assert np.isfinite(pearsonr(x, y)[0])
+    assert -1 <= pearson(x, y) <= 1
+    assert -1 <= weighted_pearson(x, y, np.linspace(1, 2, 30)) <= 1
+
+
+def test_allnrm_of_a_constant_system_is_scipys_r_of_the_gold_means() -> None:
+    """A constant system per dataset: its least-squares fit is the dataset's gold mean
+    (exactly; not a slope fitted to the rounding of x − x̄), so ALLnrm is Pearson's r of
+    those means with the gold, and ALL and Mean are undefined."""
+    g1, g2 = np.array([0.0, 1, 2, 3]), np.array([5.0, 4, 1])
+    s1, s2 = np.full(4, 0.1), np.full(3, 0.1)
+    fitted = np.r_[np.full(4, g1.mean()), np.full(3, g2.mean())]
+    assert sts_allnrm([g1, g2], [s1, s2]) == pytest.approx(
+        pearsonr(fitted, np.r_[g1, g2])[0], abs=1e-15
+    )
+    assert np.isnan(sts_all([g1, g2], [s1, s2]))
+    assert np.isnan(sts_mean([pearson(s1, g1), pearson(s2, g2)], [4, 3]))
 
 
 def test_weighted_pearson_by_hand() -> None:

@@ -243,7 +243,7 @@ def _sts_submission(target: Any, predictions: Any) -> Any:
 
 
 def _run_submission(target: Any, predictions: Any) -> Any:
-    from simeval.data.trec import Run
+    from simeval.data.trec import Run, refuse_repeats_in_memory
 
     expected = "a run as {query_id: {doc_id: score}}"
     if not isinstance(predictions, Mapping) or not predictions:
@@ -260,6 +260,8 @@ def _run_submission(target: Any, predictions: Any) -> Any:
             qids.append(str(qid).encode())
             docnos.append(str(docno).encode())
             scores.append(as_number(value, f"{target.name}: query {qid!r}, document {docno!r}"))
+    refuse_repeats_in_memory(np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
+                             target.name, "retrieved")  # fmt: skip
     return Run(
         None,
         np.array(qids, dtype=bytes),

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simeval.data.textio import as_number, as_numbers
-from simeval.errors import InputError
+from simeval.errors import InputError, InputWarning
 
 if TYPE_CHECKING:  # both load the catalog's modules; `score trec` needs neither (issue 35)
     from simeval.data.store import DataStore
@@ -202,6 +202,20 @@ def _refuse_unless(value: Any, kinds: tuple[type, ...], argument: str, expected:
         raise InputError(None, None, f"{argument}: expected {expected}, got {type(value).__name__}")
 
 
+def _refuse_a_second_score(
+    name: str, pair: tuple[str, str], first: int, before: float, number: int, score: float
+) -> None:
+    """A pair given twice with different gold scores is refused, as in a user's gold file
+    (:func:`simeval.data.pair_files.read_scored_pairs`); ids compare as text (str of each)."""
+    from simeval.data.textio import shown
+
+    if score != before:
+        raise InputError(
+            None, number, f"{name}: pair {shown(pair[0])},{shown(pair[1])} given twice with "
+            f"different scores ({before!r} in row {first}, {score!r} here)",
+        )  # fmt: skip
+
+
 def benchmark_from_pairs(
     rows: Iterable[tuple[str, str, float]],
     *,
@@ -213,7 +227,9 @@ def benchmark_from_pairs(
     pair file would give them (``kind``: ``graded``, correlations; ``related``, gold 1 or 0).
 
     The record's ``data`` names it by the sha256 of its rows written as a TSV file (word1,
-    word2, score with ``repr`` of the float), so two runs on the same rows say so.
+    word2, score with ``repr`` of the float), so two runs on the same rows say so. As in a
+    user's gold file, a pair given twice with different scores is refused; given twice with
+    the same score it stays two items, with a warning.
 
     Examples:
         >>> import simeval
@@ -231,24 +247,38 @@ def benchmark_from_pairs(
         raise InputError(None, None, f"kind must be {' or '.join(kinds)}, not {kind!r}")
     _refuse_unless(rows, (Iterable,), "rows", "(word1, word2, score) rows")
     pairs, scores = [], []
+    first_row: dict[tuple[str, str], int] = {}
+    repeats: list[int] = []
     for number, row in enumerate(rows, 1):
         if not isinstance(row, tuple | list) or len(row) != 3:
             raise InputError(None, number, f"{name}: expected (word1, word2, score), got {row!r}")
         a, b, value = row
         score = as_number(value, f"{name}: row {number}: score")
-        pairs.append((str(a), str(b)))
+        pair = (str(a), str(b))
+        if pair in first_row:
+            _refuse_a_second_score(name, pair, first_row[pair], scores[first_row[pair] - 1],
+                                   number, score)  # fmt: skip
+            repeats.append(number)
+        first_row.setdefault(pair, number)
+        pairs.append(pair)
         scores.append(score)
     if not pairs:
         raise InputError(None, None, f"{name}: no rows")
     data = _memory_data(name, (f"{a}\t{b}\t{s!r}" for (a, b), s in zip(pairs, scores, strict=True)))
     gold = ScoredPairs(None, pairs, np.array(scores), np.arange(1, len(pairs) + 1))
+    if repeats:  # as a user's gold file: identical repeats stay items, counted in a warning
+        gold.warnings.append(InputWarning(None, repeats[0], f"{name}: {len(repeats)} row(s) "
+                                          "repeat an earlier pair (first here); they are kept "
+                                          "as separate items"))  # fmt: skip
     return PairBenchmark(name, kinds[kind], gold, description, data)
 
 
 def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = "qrels") -> Target:
     """A linking benchmark held in memory, judged by ranx-style qrels ``{query_id: {doc_id:
     relevance}}`` (relevance > 0 is relevant, as trec_eval reads a qrels file); score a run
-    ``{query_id: {doc_id: score}}`` against it with :func:`simeval.score`.
+    ``{query_id: {doc_id: score}}`` against it with :func:`simeval.score`. Ids compare as
+    text, as in a qrels file: ``{1: {...}, "1": {...}}`` judging one document twice for
+    query 1 is refused, as a qrels file judging it on two lines is.
 
     Examples:
         >>> import simeval
@@ -259,7 +289,7 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
     """
     import numpy as np
 
-    from simeval.data.trec import Qrels
+    from simeval.data.trec import Qrels, refuse_repeats_in_memory
     from simeval.kinds.linking import LinkingBenchmark
 
     _refuse_unless(qrels, (Mapping,), "qrels", "ranx-style qrels {query_id: {doc_id: relevance}}")
@@ -280,8 +310,10 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
         raise InputError(None, None, f"{name}: no judgements")
     lines = (f"{q.decode()} 0 {d.decode()} {r}" for q, d, r in zip(qids, docnos, relevance,
              strict=True))  # fmt: skip
-    judged = Qrels(None, np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
-                   np.array(relevance, dtype=np.int64), np.arange(1, len(qids) + 1))  # fmt: skip
+    qid_array, docno_array = np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes)
+    refuse_repeats_in_memory(qid_array, docno_array, name, "judged")
+    judged = Qrels(None, qid_array, docno_array, np.array(relevance, dtype=np.int64),
+                   np.arange(1, len(qids) + 1))  # fmt: skip
     return LinkingBenchmark(name, judged, data=_memory_data(name, lines))
 
 

@@ -203,6 +203,20 @@ def _refuse_duplicates(
         )
 
 
+def refuse_repeats_in_memory(qids: np.ndarray, docnos: np.ndarray, name: str, verb: str) -> None:
+    """The file readers' rule for rows given in memory (a ranx-style dict): no document twice
+    for one query. Ids compare as the text they become, as the fields of a TREC line do, so a
+    dict's int key 1 and str key "1" are one query (and 5 and "5" one document)."""
+    dup = first_duplicate(qids, docnos)
+    if dup is not None:
+        a, b = dup
+        raise InputError(
+            None, None, f"{name}: document {_text(docnos[b])!r} {verb} twice for query "
+            f"{_text(qids[b])!r} (entries {a + 1} and {b + 1}; ids compare as text, so 1 and "
+            "'1' are one id)",
+        )  # fmt: skip
+
+
 Columns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bytes]
 
 

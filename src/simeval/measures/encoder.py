@@ -33,6 +33,7 @@ from simeval.engine import active
 from simeval.errors import InputError
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
+from simeval.measures.vectors import unit_vector
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BACKENDS = ("torch", "onnx")
@@ -175,8 +176,7 @@ class Embedding(Measure):
         out = {}
         for i, t in enumerate(unique):
             v = fresh[i] if i in fresh else known[keys[i]]
-            n = np.linalg.norm(v)
-            out[t] = v / n if n else v
+            out[t] = unit_vector(v)
         return out
 
     def encode_all(self, texts: list[str]) -> np.ndarray:

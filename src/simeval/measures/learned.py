@@ -123,6 +123,28 @@ class TreeEnsemble:
         return _expit(raw) if self.binary else raw
 
 
+def _refuse_at(path: Path, name: str, values: np.ndarray, bad: np.ndarray, expected: str) -> None:
+    i = int(np.flatnonzero(bad)[0])
+    raise InputError(
+        path, None, f"{name}[{i}] is {values[i]}, expected {expected}: the model cannot score "
+        "(train it again with `simeval train combine`)",
+    )  # fmt: skip
+
+
+def _refuse_unusable(
+    path: Path, arrays: dict[str, np.ndarray], names: Sequence[str], positive: str | None = None
+) -> None:
+    """Refuse a model whose numbers would make every score NaN or ±inf, which would leave every
+    pair unscored as if no model were given: a non-finite number in ``names``, or a
+    ``positive`` array (the scale a standardisation divides by) not above 0."""
+    for name in names:
+        values = arrays[name].astype(np.float64)
+        if not np.isfinite(values).all():
+            _refuse_at(path, name, values, ~np.isfinite(values), "a finite number")
+        if name == positive and (values <= 0).any():
+            _refuse_at(path, name, values, values <= 0, "a number above 0")
+
+
 def load_model(path: Path, config: CombineConfig, columns: int) -> LinearModel | TreeEnsemble:
     """The model of ``model.npz``, checked so that any file either loads as a model of
     ``columns`` inputs or is refused (tree links point forward only: no loop, no jump out)."""
@@ -139,10 +161,16 @@ def load_model(path: Path, config: CombineConfig, columns: int) -> LinearModel |
             arrays["intercept"]
         ):
             raise InputError(path, None, f"expected {columns} coefficients and an intercept")
+        _refuse_unusable(path, arrays, LINEAR_ARRAYS, positive="scale")
         return LinearModel({k: v.astype(np.float64) for k, v in arrays.items()}, config.binary)
     n = len(arrays["feature"])
     if {len(arrays[k]) for k in TREE_ARRAYS[1:]} != {n} or len(arrays["baseline"]) != 1:
         raise InputError(path, None, "expected node arrays of one length and one baseline")
+    _refuse_unusable(path, arrays, ("baseline", "value"))
+    if np.isnan(arrays["threshold"]).any():
+        _refuse_at(
+            path, "threshold", arrays["threshold"], np.isnan(arrays["threshold"]), "a number"
+        )
     index = np.arange(n)
     leaf = arrays["leaf"].astype(bool)
     left, right, roots = (arrays[k].astype(np.int64) for k in ("left", "right", "roots"))

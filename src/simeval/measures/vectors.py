@@ -442,10 +442,39 @@ def _from_keyed(path: Path, kv: Any, wanted: Wanted) -> Vocabulary:
     return pick_rows(path, words, lambda i: kv.vectors[i], kv.vector_size, wanted)
 
 
+def _ordinary(norm: Any) -> Any:
+    """Whether a float32 norm is free of overflow and of underflow's lost digits."""
+    return (norm > 2.0**-50) & (norm < 2.0**50)
+
+
+def unit_vector(v: np.ndarray) -> np.ndarray:
+    """``v / ‖v‖`` (zero stays zero); an over- or underflowing norm as :func:`normalize_rows`."""
+    with np.errstate(over="ignore", under="ignore"):
+        n = np.linalg.norm(v)
+    if _ordinary(n):
+        return v / n
+    return normalize_rows(np.asarray(v)[None, :])[0]
+
+
 def normalize_rows(m: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit length (zero rows stay zero)."""
-    norms = np.linalg.norm(m, axis=1, keepdims=True)
-    return m / np.where(norms == 0, 1, norms)
+    """Rows scaled to unit length (zero rows stay zero).
+
+    A row whose float32 norm overflows (entries near 1e20) or loses its digits to underflow
+    (near 1e-30) is first multiplied by the power of two that brings its largest magnitude
+    into [0.5, 1): exact, so it gets the unit vector, and the cosine, of float64 arithmetic.
+    Other rows are divided by their norm directly (scaling them would give the same bits).
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        norms = np.linalg.norm(m, axis=1, keepdims=True)
+    out = m / np.where(norms == 0, 1, norms)
+    odd = np.flatnonzero(~_ordinary(norms[:, 0]))
+    if len(odd):
+        rows = m[odd]
+        top = np.max(np.abs(rows), axis=1, keepdims=True, initial=0.0)
+        rows = np.ldexp(rows, -np.frexp(top)[1]).astype(m.dtype, copy=False)
+        scaled = np.linalg.norm(rows, axis=1, keepdims=True)
+        out[odd] = rows / np.where(scaled == 0, 1, scaled)
+    return out
 
 
 def read_model_folder(path: Path) -> tuple[list[str], Any]:

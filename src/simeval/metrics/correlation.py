@@ -1,7 +1,9 @@
 """Correlations and the SemEval-2012 STS aggregates.
 
 Constant input has no correlation: every function here returns NaN for it (scipy returns NaN
-with a warning; the STS Perl script divided by zero).
+with a warning; the STS Perl script divided by zero). "Constant" is scipy's test — every value
+equals the first, exactly (:func:`is_constant`) — not a small spread: x − x̄ of a constant x is
+rounding noise that would otherwise give r = ±1e-16, and a nearly constant x still has its r.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ def unit_scale(a: np.ndarray) -> np.ndarray:
     return np.ldexp(a, -scale_exponent(a))
 
 
+def is_constant(a: np.ndarray, present: np.ndarray | None = None) -> bool:
+    """Whether every value of ``a`` (where ``present``, if given) equals the first: the test by
+    which ``scipy.stats.pearsonr`` and ``spearmanr`` return NaN (ConstantInputWarning)."""
+    if present is not None:
+        a = a[present]
+    return bool(np.all(a == a[0])) if len(a) else True
+
+
 def weighted_pearson(
     x: Sequence[float] | np.ndarray,
     y: Sequence[float] | np.ndarray,
@@ -41,12 +51,16 @@ def weighted_pearson(
 
     With m_x = Σ w x / Σ w and cov(x, y) = Σ w (x − m_x)(y − m_y) / Σ w:
     r = cov(x, y) / sqrt(cov(x, x) · cov(y, y)). Equal weights give Pearson's r.
-    NaN when either side is constant or fewer than two points have positive weight. Each side
-    is first scaled by a power of two (:func:`unit_scale`), so extreme scores give the true r.
+    NaN when either side is constant over the points of positive weight (:func:`is_constant`)
+    or fewer than two points have positive weight. Each side is first scaled by a power of
+    two (:func:`unit_scale`), so extreme scores give the true r.
     """
     x, y, w = _as_arrays(x, y, w)
+    present = w > 0
+    if len(x) < 2 or is_constant(x, present) or is_constant(y, present):
+        return float("nan")
     x, y, w = unit_scale(x), unit_scale(y), unit_scale(w)
-    if len(x) < 2 or w.sum() <= 0:
+    if w.sum() <= 0:
         return float("nan")
     wsum = w.sum()
     dx = x - (w @ x) / wsum
@@ -91,14 +105,16 @@ def average_ranks(x: np.ndarray) -> np.ndarray:
 
 
 def least_squares_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """(β1, β2) minimising Σ (y − β1·x − β2)². A constant x gives β1 = 0, β2 = mean(y).
+    """(β1, β2) minimising Σ (y − β1·x − β2)². A constant x (:func:`is_constant`) gives β1 = 0,
+    β2 = mean(y), not a slope fitted to the rounding of x − x̄.
     Computed on x·2^-e (:func:`unit_scale`, exact), β1 scaled back."""
     x, y = _as_arrays(x, y)
     e = scale_exponent(x)
     x = np.ldexp(x, -e)
     dx = x - x.mean()
     sxx = dx @ dx
-    beta1 = 0.0 if sxx == 0 else float(dx @ (y - y.mean()) / sxx)
+    flat = sxx == 0 or is_constant(x)
+    beta1 = 0.0 if flat else float(dx @ (y - y.mean()) / sxx)
     return float(np.ldexp(beta1, -e)), float(y.mean() - beta1 * x.mean())
 
 
