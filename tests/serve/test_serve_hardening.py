@@ -1,0 +1,100 @@
+"""An attacker's findings against the shared-task server (issue 43, item 3), each as the attack
+it stops (on SQLite, and on PostgreSQL where the database matters: ``serve_db``):
+
+1. a team name that looks like a taken one (Greek, Lisu or Cherokee capitals, small capitals,
+   ``l`` for ``I``, Latin alpha for ``a``) is refused: names are compared by their Unicode
+   TR39 confusables skeleton, case folded; the stored keys of teams made before are
+   recomputed by a migration;
+2. a deeply nested JSON body is refused with a 4xx JSON error (no 500, no traceback), and
+   every answer, a 500 included, carries the security headers;
+3. whatever the umask, everything the server writes is 0600 (files) or 0700 (folders), and an
+   export into the server's own storage folder is refused;
+4. a start refused for the wrong database leaves that database as it found it (no table made).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from serve_kit import OPENS, Clock, make_server
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(OPENS + timedelta(days=1))
+
+
+# ---- 1. look-alike team names
+
+# (a taken name, a name drawn like it); the letters are named by Unicode's character names
+LOOK_ALIKES = [
+    ("NOKIA", "\u039d\u039f\u039a\u0399\u0391"),  # GREEK CAPITAL LETTER NU, OMICRON, ...
+    ("TEAM", "\u03a4\u0395\u0391\u039c"),  # GREEK CAPITAL LETTER TAU, EPSILON, ALPHA, MU
+    ("NOKIA", "\ua4e0\ua4f3\ua4d7\ua4f2\ua4ee"),  # LISU LETTER NA, O, KA, I, A
+    ("TEAM", "\u13a2\u13ac\u13aa\u13b7"),  # CHEROKEE LETTER I, GV, GO, LU
+    ("alpha", "\u1d00\u029f\u1d18\u029c\u1d00"),  # LATIN LETTER SMALL CAPITAL A, L, P, H, A
+    ("NOKIA", "NOKlA"),  # a small L for the capital I
+    ("alpha", "aIpha"),  # a capital I for the small L
+    ("alpha", "alph\u0251"),  # LATIN SMALL LETTER ALPHA for the a
+    ("NOKIA", "nokia"),  # another case, as before
+]
+
+
+def test_look_alike_team_names_are_refused_and_distinct_ones_welcome(srv):
+    server, _ = srv
+
+    def reg(name: str) -> int:
+        return server.client.post("/api/campaigns/lex25/teams", json={"team": name}).status_code
+
+    for name in ("NOKIA", "TEAM", "alpha"):
+        assert reg(name) == 201, name
+    for taken, twin in LOOK_ALIKES:
+        assert reg(twin) == 409, (taken, twin)
+    for name in ("Команда-1", "Команда-2", "team-a", "team-b", "nokla-2", "beta"):
+        assert reg(name) == 201, name
+
+
+def test_stored_name_keys_of_older_teams_are_recomputed(serve_db, tmp_path):
+    """Teams registered under the old key (``ΝΟΚΙΑ`` was ``vokia`` then, beside ``NOKIA``'s
+    ``nokia``) keep their names; their stored keys are recomputed by the migration, the
+    second of two look-alikes left without one (the registration compares every name)."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import MetaData, insert, select
+
+    from simeval.serve.db import MIGRATIONS, Database
+
+    db = Database(serve_db)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0010_private")
+    tables = MetaData()
+    tables.reflect(db.engine)
+    campaign, team = tables.tables["campaign"], tables.tables["team"]
+    when = OPENS.replace(tzinfo=None)
+    with db.engine.begin() as c:
+        c.execute(insert(campaign).values(id=1, name="lex25", title="", registry=[], created=when))
+        old = [("NOKIA", "nokia"), ("\u039d\u039f\u039a\u0399\u0391", "vokia"), ("alpha", "alpha")]
+        for n, (name, key) in enumerate(old, start=1):
+            c.execute(
+                insert(team).values(
+                    id=n, campaign_id=1, name=name, name_key=key, token_key=f"k{n}",
+                    token_salt="s", token_hash="h", created=when,
+                )
+            )  # fmt: skip
+    db.dispose()
+    db = Database(serve_db)  # migrated to the newest
+    try:
+        with db.engine.connect() as c:
+            keys = dict(c.execute(select(team.c.name, team.c.name_key).order_by(team.c.id)).all())
+    finally:
+        db.dispose()
+    # TR39: I and l share the prototype l; Greek capitals take their Latin prototypes
+    assert keys == {"NOKIA": "nokla", "\u039d\u039f\u039a\u0399\u0391": None, "alpha": "alpha"}
