@@ -98,3 +98,47 @@ def test_stored_name_keys_of_older_teams_are_recomputed(serve_db, tmp_path):
         db.dispose()
     # TR39: I and l share the prototype l; Greek capitals take their Latin prototypes
     assert keys == {"NOKIA": "nokla", "\u039d\u039f\u039a\u0399\u0391": None, "alpha": "alpha"}
+
+
+# ---- 2. deep JSON, and the security headers of every answer
+
+SECURITY = ("content-security-policy", "x-content-type-options", "x-frame-options")
+
+
+def test_a_deeply_nested_json_body_is_refused_without_a_traceback(srv, caplog):
+    server, _ = srv  # the test client raises what the app does not answer: no 500 here
+    for body in (b"[" * 8000, b'{"team": ' * 1500, b"[" * 33 + b"]" * 33):
+        r = server.client.post(
+            "/api/campaigns/lex25/teams",
+            content=body,
+            headers={"content-type": "application/json"},
+        )
+        assert 400 <= r.status_code < 500 and "nested" in r.json()["error"], r.text
+        assert all(h in r.headers for h in SECURITY)
+    r = server.client.post("/api/campaigns/lex25/teams", json={"team": "alpha", "x": [[[1]]]})
+    assert r.status_code == 201  # a little nesting is fine
+    assert not [rec for rec in caplog.records if rec.exc_info]
+
+
+def test_every_answer_carries_the_security_headers_a_500_too(srv, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from simeval.serve.routers.web import Web
+
+    server, _ = srv
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Web, "register", broken)
+    client = TestClient(server.app, raise_server_exceptions=False)
+    answers = [
+        client.post("/api/campaigns/lex25/teams", json={"team": "alpha"}),  # 500
+        client.post("/api/campaigns/lex25/teams", content=b"{"),  # 422, an error handler
+        client.get("/api/campaigns/nope/phases/trial/leaderboard"),  # 404
+        client.get("/no/such/page"),  # 404 of the router
+        client.get("/"),
+    ]
+    assert answers[0].status_code == 500
+    for r in answers:
+        assert all(h in r.headers for h in SECURITY), (r.status_code, r.headers)
