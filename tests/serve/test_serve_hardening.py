@@ -142,3 +142,67 @@ def test_every_answer_carries_the_security_headers_a_500_too(srv, monkeypatch):
     assert answers[0].status_code == 500
     for r in answers:
         assert all(h in r.headers for h in SECURITY), (r.status_code, r.headers)
+
+
+# ---- 4. a refused start changes nothing in the database
+
+
+def _schema(url: str) -> tuple[list[str], list[str]]:
+    """The tables of the database at ``url`` and its alembic revision(s), read by SQLAlchemy's
+    inspector (not the server's code)."""
+    from sqlalchemy import create_engine, inspect, text
+
+    from simeval.serve.db import driver_url
+
+    engine = create_engine(driver_url(url))
+    try:
+        with engine.connect() as c:
+            tables = sorted(inspect(c).get_table_names())
+            version = []
+            if "alembic_version" in tables:
+                version = sorted(c.scalars(text("SELECT version_num FROM alembic_version")))
+    finally:
+        engine.dispose()
+    return tables, version
+
+
+def test_a_start_refused_for_a_folder_stamped_elsewhere_makes_no_table(serve_db, tmp_path):
+    from sqlalchemy import create_engine, text
+
+    from simeval.serve.db import driver_url
+    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.service.results import open_server
+
+    files = tmp_path / "files"
+    db, _ = open_server(f"sqlite:///{tmp_path / 'own.db'}", files)  # the folder's database
+    db.dispose()
+    engine = create_engine(driver_url(serve_db))  # the wrong one: another application's
+    with engine.begin() as c:
+        c.execute(text("CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT)"))
+    engine.dispose()
+    before = _schema(serve_db)
+    with pytest.raises(Mismatch, match="nothing was changed"):
+        open_server(serve_db, files)
+    assert _schema(serve_db) == before == (["people"], [])
+
+
+def test_a_start_refused_for_a_database_of_another_folder_does_not_migrate_it(serve_db, tmp_path):
+    from alembic import command
+    from alembic.config import Config
+
+    from simeval.serve.db import MIGRATIONS
+    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.service.results import open_server
+
+    db, _ = open_server(serve_db, tmp_path / "files")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with db.engine.begin() as connection:  # as an older simeval left it
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0009")
+    db.dispose()
+    before = _schema(serve_db)
+    assert before[1] == ["0009"]
+    with pytest.raises(Mismatch, match="nothing was changed"):
+        open_server(serve_db, tmp_path / "another")
+    assert _schema(serve_db) == before
