@@ -14,7 +14,11 @@ it stops (on SQLite, and on PostgreSQL where the database matters: ``serve_db``)
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -142,6 +146,89 @@ def test_every_answer_carries_the_security_headers_a_500_too(srv, monkeypatch):
     assert answers[0].status_code == 500
     for r in answers:
         assert all(h in r.headers for h in SECURITY), (r.status_code, r.headers)
+
+
+# ---- 3. private files whatever the umask
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The common umask, under which a plain ``open`` or ``mkdir`` is world-readable."""
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _shared(root: Path) -> list[str]:
+    """Everything below ``root`` (and ``root``) that its group or others may read or enter."""
+    found = [root, *root.rglob("*")]
+    return [f"{p} {stat.filemode(p.stat().st_mode)}" for p in found if p.stat().st_mode & 0o077]
+
+
+def test_everything_the_server_writes_is_private_whatever_the_umask(
+    umask_022, serve_db, tmp_path, clock, mc30
+):
+    from serve_kit import bad_file, pair_file, register, upload
+    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.gold_replace import replace_gold
+
+    files = tmp_path / "srv" / "files"
+    stray = files / "tmp" / ("0" * 32)  # an upload a killed server left, as it made it
+    stray.mkdir(mode=0o700, parents=True)
+    for folder in (files, files / "tmp"):
+        folder.chmod(0o700)
+    (stray / "upload").write_bytes(b"cut short")
+    (stray / "upload").chmod(0o600)
+    server = make_server(serve_db, tmp_path / "srv", clock)  # the stray is quarantined
+    assert (files / "quarantine").is_dir()
+    service = server.app.state.service
+    token = register(server.client, "alpha")
+    assert upload(server.client, token, pair_file(mc30, 1)[0], target="mc30").status_code == 201
+    assert upload(server.client, token, bad_file(mc30), target="mc30").status_code == 422
+    gold = tmp_path / "fixed.txt"
+    gold.write_text("".join(f"{a}\t{b}\t{g / 2}\n" for a, b, g in mc30), encoding="utf-8")
+    replace_gold(service, "lex25", "mc30", gold, "fixed.txt", clock.now, "organiser:Ada")
+    assert (files / "gold").is_dir()
+    out = tmp_path / "export"
+    export(server.db, service.storage, "lex25", out)
+
+    assert _shared(files) == []
+    assert _shared(out) == []
+    sqlite = tmp_path / "sqlite"  # the fixture's folder; the server's files in it
+    assert [s for s in _shared(sqlite) if not s.startswith(f"{sqlite} ")] == []
+
+
+def test_an_export_into_the_servers_storage_folder_is_refused(srv, tmp_path):
+    from simeval.errors import InputError
+    from simeval.serve.service.campaigns import export
+
+    server, _ = srv
+    service = server.app.state.service
+    for inside in (server.files / "export", server.files, server.files / "submissions" / "x"):
+        with pytest.raises(InputError, match="inside the server's storage folder"):
+            export(server.db, service.storage, "lex25", inside)
+    assert not (server.files / "export").exists()
+    from typer.testing import CliRunner
+
+    from simeval.cli import app as cli
+
+    out = server.files / "export"
+    args = [
+        "serve",
+        "export",
+        str(server.folder),
+        "-c",
+        "lex25",
+        "-o",
+        str(out),
+        "--db",
+        server.url,
+    ]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2 and "inside the server's storage folder" in r.output, r.output
+    assert "Traceback" not in r.output and not out.exists()
 
 
 # ---- 4. a refused start changes nothing in the database

@@ -24,6 +24,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from simeval.data.atomic import private_dir
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db.models import Submission
 from simeval.serve.db.stamp import DatabaseLock, FolderLock
@@ -321,7 +322,7 @@ def run(
     logs = copy.deepcopy(LOGGING_CONFIG)
     logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     logging.config.dictConfig(logs)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(folder)
     web = create_app(
         db_url or default_url(folder),
         folder / "files",

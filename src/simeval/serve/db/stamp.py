@@ -45,7 +45,7 @@ from sqlalchemy import create_engine, exc, inspect, select, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
 
-from simeval.data.atomic import write_atomic
+from simeval.data.atomic import private_dir, write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import Database, driver_url
 from simeval.serve.db.models import ServerStamp, Submission, naive
@@ -81,7 +81,7 @@ class FolderLock:
         self._lock = FileLock(self.root / LOCK_FILE, mode=0o600, thread_local=False)
 
     def acquire(self) -> FolderLock:
-        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dir(self.root)
         try:
             self._lock.acquire(timeout=0)
         except Timeout:
@@ -93,7 +93,8 @@ class FolderLock:
                 "give this one another folder."
             ) from None
         started = datetime.now(UTC).isoformat(timespec="seconds")
-        write_atomic(self.root / HOLDER_FILE, f"pid {os.getpid()}, since {started}\n".encode())
+        holder = f"pid {os.getpid()}, since {started}\n".encode()
+        write_atomic(self.root / HOLDER_FILE, holder, mode=0o600)
         return self
 
     def release(self) -> None:
@@ -219,7 +220,7 @@ def held(url: str, known: str) -> bool:
     if path is not None:
         if not path.exists():
             return False
-        probe = FileLock(f"{path}.lock", thread_local=False)
+        probe = FileLock(f"{path}.lock", mode=0o600, thread_local=False)
         try:
             probe.acquire(timeout=0)
         except Timeout:
@@ -274,7 +275,7 @@ def _read_file(path: Path) -> dict[str, Any] | None:
 def bind(db: Database, storage: Storage) -> str:
     """Check that ``db`` and ``storage`` belong together, stamping a fresh pair (module
     docstring); returns the folder's id. Raises :class:`Mismatch` otherwise."""
-    storage.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(storage.root)
     with FileLock(storage.root / STAMP_LOCK_FILE, mode=0o600):  # two commands stamp once
         path = storage.root / STAMP_FILE
         here = _read_file(path)
