@@ -98,8 +98,38 @@ def _fsync(path: str | Path) -> None:
         os.close(fd)
 
 
+def private_dir(folder: str | Path) -> Path:
+    """``folder`` made with each missing parent, every one of them 0700 whatever the umask
+    (``mkdir(parents=True)`` would make the parents by the umask alone: 0755 under the
+    common 022)."""
+    folder = Path(folder)
+    missing = []
+    for level in (folder, *folder.parents):
+        if level.exists():
+            break
+        missing.append(level)
+    for level in reversed(missing):
+        try:
+            level.mkdir(mode=0o700)
+        except FileExistsError:  # made meanwhile by another writer: as it made it
+            continue
+        level.chmod(0o700)
+    return folder
+
+
+def make_private(tree: str | Path) -> None:
+    """Files below ``tree`` 0600, folders 0700 (``tree`` itself included); symbolic links
+    are left alone (their modes are not theirs)."""
+    for path in [Path(tree), *Path(tree).rglob("*")]:
+        if path.is_symlink():
+            continue
+        path.chmod(0o700 if path.is_dir() else 0o600)
+
+
 @contextmanager
-def staged(target: str | Path, *, folder: bool = False, replace: bool = False) -> Iterator[Path]:
+def staged(
+    target: str | Path, *, folder: bool = False, replace: bool = False, private: bool = False
+) -> Iterator[Path]:
     """A temporary path beside ``target`` to write into, put in place when the block ends
     without an error and removed otherwise (``target`` is then untouched). Temporaries of
     ``target`` left by killed writers are removed first.
@@ -113,15 +143,24 @@ def staged(target: str | Path, *, folder: bool = False, replace: bool = False) -
     existing ``target`` folder is replaced only if it is empty, or with ``replace=True``, which
     removes it just before the rename (so a reader may briefly find no folder); otherwise the
     rename raises :class:`OSError` (another writer finished first).
+
+    ``private``: the folder and its missing parents are made 0700, and everything in it is
+    made 0600 (files) or 0700 (folders) before it is put in place, whatever the umask (the
+    server's exports: its teams' files and results).
     """
     target = Path(target)
     tmp = partial_path(target)
     remove(stale_partials(target.parent, target.name))
     if folder:
         shutil.rmtree(tmp, ignore_errors=True)  # left by a process with our pid that died
-        tmp.mkdir(parents=True)
+        if private:
+            private_dir(tmp)
+        else:
+            tmp.mkdir(parents=True)
     try:
         yield tmp
+        if folder and private:
+            make_private(tmp)
         if folder:
             for path in [*tmp.rglob("*"), tmp]:
                 if not path.is_symlink() and (path.is_file() or path.is_dir()):

@@ -144,7 +144,7 @@ def _lock(folder: Path, timeout: float = -1) -> Any:
     """The folder's writers' lock (``timeout=0``: fail at once if another process holds it)."""
     from filelock import FileLock
 
-    return FileLock(str(folder / LOCK_FILE), timeout=timeout)
+    return FileLock(str(folder / LOCK_FILE), timeout=timeout, mode=0o600)  # empty: nobody's
 
 
 def _append(path: Path, data: bytes) -> None:

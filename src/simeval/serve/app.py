@@ -3,8 +3,9 @@ quarantine, targets loaded), the security middleware, and the routers of
 :mod:`simeval.serve.routers` (HTTP only) over the service of :mod:`simeval.serve.service`
 (the rules) and the templates of :mod:`simeval.serve.views`.
 
-Responses carry a Content-Security-Policy (the page's one script and one style by hash, no
-framing), ``X-Content-Type-Options: nosniff`` and ``X-Frame-Options``; no redirect is built
+Every response, a 500 included (:class:`SecurityHeaders` wraps the whole app), carries a
+Content-Security-Policy (the page's one script and one style by hash, no framing),
+``X-Content-Type-Options: nosniff`` and ``X-Frame-Options``; no redirect is built
 from the Host header (no trailing-slash redirects). ``/openapi.json`` and the docs pages are
 not served: the API is :mod:`simeval.serve.routers.api`'s docstring, and ``simeval submit``
 its client.
@@ -23,6 +24,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from simeval.data.atomic import private_dir
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db.models import Submission
 from simeval.serve.db.stamp import DatabaseLock, FolderLock
@@ -68,17 +70,15 @@ SECURITY_HEADERS = [
 class Guard:
     """ASGI middleware: the client address (``scope["client"]``, and the scheme from
     ``X-Forwarded-Proto``) from a trusted proxy's headers (:class:`.security.TrustedProxies`;
-    nobody else's), and the security headers on every response."""
+    nobody else's)."""
 
     def __init__(self, app: Any, proxies: TrustedProxies) -> None:
         self.app = app
         self.proxies = proxies
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
         peer = scope.get("client")
-        if self.proxies and peer and self.proxies.trusted(peer[0]):
+        if scope["type"] == "http" and self.proxies and peer and self.proxies.trusted(peer[0]):
             forwarded = [
                 v.decode("latin-1") for k, v in scope["headers"] if k == b"x-forwarded-for"
             ]
@@ -86,6 +86,20 @@ class Guard:
             scope = dict(scope, client=(self.proxies.client(peer[0], forwarded), 0))
             if proto and proto[-1].strip() in ("http", "https"):
                 scope["scheme"] = proto[-1].strip()
+        await self.app(scope, receive, send)
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every response that lacks them. It wraps
+    the whole app (:class:`Site`), outside Starlette's own error middleware, so the 500 of a
+    bug carries them as every other answer does."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
 
         async def secured(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -95,6 +109,13 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, secured)
+
+
+class Site(FastAPI):
+    """The server's FastAPI app, its middleware stack inside :class:`SecurityHeaders`."""
+
+    def build_middleware_stack(self) -> Any:
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def utc_now() -> datetime:
@@ -140,7 +161,7 @@ def create_app(
         db_lock.release()
         lock.release()
 
-    app = FastAPI(
+    app = Site(
         title="simeval shared task",
         docs_url=None,
         redoc_url=None,
@@ -301,7 +322,7 @@ def run(
     logs = copy.deepcopy(LOGGING_CONFIG)
     logs["loggers"]["simeval"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     logging.config.dictConfig(logs)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(folder)
     web = create_app(
         db_url or default_url(folder),
         folder / "files",

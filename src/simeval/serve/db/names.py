@@ -12,67 +12,29 @@ Hangul fillers, the combining grapheme joiner) are refused, and so is a name tha
 scripts where one holds a look-alike of another's letter (the ``confusable-homoglyphs``
 package's reading of Unicode's confusables data: Armenian ``օ`` beside Latin letters).
 
-``name_key`` folds a name to the key that must be unique within a campaign, so that names a
-reader cannot tell apart are refused as taken: NFKC, case folded, and the Cyrillic and Greek
-letters that look like Latin ones (``а`` U+0430 and ``a``) folded to those. Registration
-compares the new key with the key of every team's name recomputed by this function, and the
-stored key (migration ``0002`` filled the key of teams made before it) backs it up with a
-unique constraint.
+A name of one script can still be drawn like another team's: Greek capitals ``ΝΟΚΙΑ`` beside
+``NOKIA``, Lisu or Cherokee capitals, small capitals ``ᴀʟᴘʜᴀ`` beside ``alpha``, ``NOKlA``
+(a small L) beside ``NOKIA``, ``alphɑ`` (Latin alpha) beside ``alpha``. So two names are told
+apart by their keys (:func:`name_keys`): the Unicode TR39 confusables skeleton (:func:`skeleton`:
+NFD, each character to its prototype, NFD again) of the whole name, case folded, once as the
+name is written and once in lower case (``NOKIA`` is ``nokla`` and ``nokia``, ``nokia`` only
+``nokia``: case alone never tells two teams apart). Two names sharing a key cannot both be
+registered in one campaign. Registration compares the new name's keys with those of every
+team's name, recomputed, and the stored ``name_key`` (:func:`name_key`, unique in a campaign;
+migration ``0011`` recomputed it for the teams made before) backs it up with a constraint.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import unicodedata
+from functools import cache
 
 MAX_LENGTH = 64
+MAX_KEY = 256  # the name_key column's length
 PUNCTUATION = "-_."
-# Cyrillic and Greek letters (after case folding) that look like Latin letters.
-CONFUSABLES = str.maketrans(
-    {
-        # Cyrillic
-        "а": "a",
-        "в": "b",
-        "ԁ": "d",
-        "е": "e",
-        "ё": "e",
-        "һ": "h",
-        "і": "i",
-        "ї": "i",
-        "ј": "j",
-        "к": "k",
-        "ӏ": "l",
-        "м": "m",
-        "н": "h",
-        "о": "o",
-        "р": "p",
-        "с": "c",
-        "ԛ": "q",
-        "г": "r",
-        "ѕ": "s",
-        "т": "t",
-        "ѵ": "v",
-        "ԝ": "w",
-        "х": "x",
-        "у": "y",
-        # Greek
-        "α": "a",
-        "β": "b",
-        "ε": "e",
-        "η": "n",
-        "ι": "i",
-        "κ": "k",
-        "ν": "v",
-        "ο": "o",
-        "ρ": "p",
-        "τ": "t",
-        "υ": "u",
-        "χ": "x",
-        "γ": "y",
-        "ω": "w",
-        "ϲ": "c",
-        "ϳ": "j",
-    }
-)
+LRM = "\u200e"  # the package's data wraps right-to-left characters in left-to-right marks
 CONFUSABLE_SCRIPTS = {"CYRILLIC", "GREEK"}
 # Unicode's Default_Ignorable_Code_Point ranges: characters a renderer may show as nothing
 # (variation selectors, the combining grapheme joiner, Hangul fillers), so `beta` + U+FE0F
@@ -104,11 +66,107 @@ def ignorable(char: str) -> bool:
     return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
 
 
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each character of Unicode's confusables data that is not a prototype, mapped to its
+    prototype (TR39's ``confusables.txt``, as the ``confusable-homoglyphs`` package holds it).
+
+    The package keeps each line ``source → prototype`` both ways, so the direction is read
+    from the shape of the data: a prototype is linked to every source drawn like it, a source
+    to its one prototype (prototypes are never sources). Where a source is a prototype's only
+    look-alike, the two link only each other and either may be the prototype: one of them
+    stands for both, and prototypes of several characters are spelled with those stand-ins, so
+    equal skeletons stay equal."""
+    from confusable_homoglyphs import confusables
+
+    links: dict[str, set[str]] = {}
+    for char, entries in confusables.confusables_data.items():
+        a = char.replace(LRM, "")
+        for entry in entries:
+            b = entry["c"].replace(LRM, "")
+            links.setdefault(a, set()).add(b)
+            links.setdefault(b, set()).add(a)
+    table = {}
+    for node, linked in links.items():
+        if len(node) != 1 or len(linked) != 1:
+            continue  # a sequence (only prototypes are), or a prototype of several sources
+        (other,) = linked
+        if len(other) > 1 or len(links[other]) > 1:
+            table[node] = other
+        else:
+            table[node] = min(node, other)
+    return {k: "".join(table.get(c, c) for c in v) for k, v in table.items()}
+
+
+@cache
+def _small_capitals() -> dict[int, str]:
+    """Latin small capitals (``ᴀ``, ``ʟ``: drawn as short capitals, and prototypes of their
+    own in TR39) mapped to the capitals they are drawn as, read from their Unicode names."""
+    blocks = ((0x0250, 0x02AF), (0x1D00, 0x1D7F), (0xA720, 0xA7FF), (0x1DF00, 0x1DFFF))
+    table = {}
+    for low, high in blocks:
+        for code in range(low, high + 1):
+            found = re.fullmatch(
+                r"LATIN LETTER SMALL CAPITAL ([A-Z]{1,2})", unicodedata.name(chr(code), "")
+            )
+            if found:
+                table[code] = found[1]
+    return table
+
+
+def skeleton(text: str) -> str:
+    """Unicode TR39's skeleton of ``text``: NFD, each character replaced by its prototype
+    (:func:`_prototypes`), NFD again. Two strings with one skeleton are drawn alike
+    (``I``, ``l`` and ``1`` share the prototype ``l``)."""
+    table = _prototypes()
+    mapped = "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def _folded_skeleton(name: str) -> str:
+    """The skeleton of ``name`` (NFKC, small capitals as capitals), case folded, and the
+    skeleton again of that (case folding can make a character that is not a prototype)."""
+    drawn = unicodedata.normalize("NFKC", name).translate(_small_capitals())
+    return skeleton(skeleton(drawn).casefold())
+
+
+def name_keys(name: str) -> set[str]:
+    """The keys of a team name (module docstring): two names sharing one are look-alikes.
+    The skeleton of the name as written, case folded (``NOKIA`` and ``NOKlA``), and of the
+    name in lower case (``NOKIA`` and ``nokia``)."""
+    return {
+        _folded_skeleton(name),
+        _folded_skeleton(unicodedata.normalize("NFKC", name).casefold()),
+    }
+
+
+def look_alike(name: str, others: list[str]) -> bool:
+    """Whether ``name`` shares a key with one of ``others`` (:func:`name_keys`)."""
+    keys = name_keys(name)
+    return any(keys & name_keys(other) for other in others)
+
+
 def name_key(name: str) -> str:
-    """The uniqueness key of a team name: NFKC, case folded, NFKC again, Cyrillic and Greek
-    look-alikes of Latin letters folded to those."""
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return folded.translate(CONFUSABLES)
+    """The stored uniqueness key of a team name: the case-folded skeleton of the name as
+    written (:func:`name_keys`' first), or its sha256 when it is longer than the column."""
+    key = _folded_skeleton(name)
+    if len(key) <= MAX_KEY:
+        return key
+    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+def stored_keys(teams: list[tuple[int, int, str]]) -> dict[int, str | None]:
+    """The ``name_key`` of each of ``teams`` (id, campaign id, name), as the migrations fill
+    it: the first team of a key in a campaign holds it, a later look-alike (registered before
+    keys were compared this way) gets none, so the unique constraint holds; the registration
+    compares every name's keys anyway."""
+    seen: set[tuple[int, str]] = set()
+    keys: dict[int, str | None] = {}
+    for team_id, campaign_id, name in sorted(teams):
+        key = name_key(name)
+        keys[team_id] = None if (campaign_id, key) in seen else key
+        seen.add((campaign_id, key))
+    return keys
 
 
 def _script(char: str) -> str:

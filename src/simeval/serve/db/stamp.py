@@ -13,7 +13,9 @@ every stored upload for a leftover. So each is stamped with the other's identity
 ``publish``, ``export``, ``rotate-token``). A fresh pair (neither stamped, no uploads on
 either side) is stamped then; so is a pair made before stamps existed, when its rows and its
 files agree. Anything else is refused with a message that names the database the folder
-belongs to, or the folder the database belongs to: nothing is moved, deleted or stamped.
+belongs to, or the folder the database belongs to: nothing is moved, deleted or stamped,
+and the database is not migrated (the stamps are read before any migration runs, so a start
+on another application's database creates no table there).
 Moving the folder, or restoring both from a backup, keeps the ids, so it still matches.
 
 :class:`FolderLock` is an exclusive lock on ``server.lock`` in the folder (``flock``: the
@@ -39,11 +41,11 @@ from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
-from sqlalchemy import create_engine, exc, select, text
+from sqlalchemy import create_engine, exc, inspect, select, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
 
-from simeval.data.atomic import write_atomic
+from simeval.data.atomic import private_dir, write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import Database, driver_url
 from simeval.serve.db.models import ServerStamp, Submission, naive
@@ -79,7 +81,7 @@ class FolderLock:
         self._lock = FileLock(self.root / LOCK_FILE, mode=0o600, thread_local=False)
 
     def acquire(self) -> FolderLock:
-        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dir(self.root)
         try:
             self._lock.acquire(timeout=0)
         except Timeout:
@@ -91,7 +93,8 @@ class FolderLock:
                 "give this one another folder."
             ) from None
         started = datetime.now(UTC).isoformat(timespec="seconds")
-        write_atomic(self.root / HOLDER_FILE, f"pid {os.getpid()}, since {started}\n".encode())
+        holder = f"pid {os.getpid()}, since {started}\n".encode()
+        write_atomic(self.root / HOLDER_FILE, holder, mode=0o600)
         return self
 
     def release(self) -> None:
@@ -217,7 +220,7 @@ def held(url: str, known: str) -> bool:
     if path is not None:
         if not path.exists():
             return False
-        probe = FileLock(f"{path}.lock", thread_local=False)
+        probe = FileLock(f"{path}.lock", mode=0o600, thread_local=False)
         try:
             probe.acquire(timeout=0)
         except Timeout:
@@ -272,7 +275,7 @@ def _read_file(path: Path) -> dict[str, Any] | None:
 def bind(db: Database, storage: Storage) -> str:
     """Check that ``db`` and ``storage`` belong together, stamping a fresh pair (module
     docstring); returns the folder's id. Raises :class:`Mismatch` otherwise."""
-    storage.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(storage.root)
     with FileLock(storage.root / STAMP_LOCK_FILE, mode=0o600):  # two commands stamp once
         path = storage.root / STAMP_FILE
         here = _read_file(path)
@@ -281,8 +284,8 @@ def bind(db: Database, storage: Storage) -> str:
             with db.session() as s:
                 row = s.scalar(select(ServerStamp))
                 if row is not None or here is not None:
-                    return _matched(row, here, db, storage)
-                _check_unstamped(s, db, storage)
+                    return _matched(row, here, db.url, storage)
+                _check_unstamped(set(s.scalars(select(Submission.id)).all()), db.url, storage)
                 stamp = _new_stamp(db, storage)
                 s.add(
                     ServerStamp(
@@ -303,11 +306,11 @@ def bind(db: Database, storage: Storage) -> str:
         return stamp["folder_id"]
 
 
-def _matched(
-    row: ServerStamp | None, here: dict[str, Any] | None, db: Database, storage: Storage
-) -> str:
-    """The folder's id when the stamps match; else the :class:`Mismatch` that says why."""
-    url = shown_url(db.url)
+def _matched(row: Any, here: dict[str, Any] | None, known: str, storage: Storage) -> str:
+    """The folder's id when the stamps match; else the :class:`Mismatch` that says why.
+    ``row``: the database's stamp (``db_id``, ``folder_id``, ``folder``), or None; ``known``:
+    the database's URL."""
+    url = shown_url(known)
     theirs = here.get("db", "?") if here else "?"
     if row is not None and here is not None:
         if row.db_id == here["db_id"] and row.folder_id == here["folder_id"]:
@@ -315,7 +318,7 @@ def _matched(
         raise Mismatch(
             f"{storage.root} belongs to the database {theirs} (id {here['db_id']}), and the "
             f"database {url} (id {row.db_id}) to the folder {row.folder or '?'} "
-            f"(id {row.folder_id}): they are not a pair. {_start_with(theirs, db.url)}, or "
+            f"(id {row.folder_id}): they are not a pair. {_start_with(theirs, known)}, or "
             "with the database's own folder; nothing was changed."
         )
     if row is not None:
@@ -333,7 +336,7 @@ def _matched(
         )
     raise Mismatch(
         f"{storage.root} belongs to the database {theirs} (id {here['db_id']}), not to {url}, "
-        f"which has no stamp. {_start_with(theirs, db.url)}; nothing was changed."
+        f"which has no stamp. {_start_with(theirs, known)}; nothing was changed."
     )
 
 
@@ -352,11 +355,11 @@ def _start_with(theirs: str, known: str) -> str:
     return f"Start with --db {theirs} (or SIMEVAL_SERVE_DB)"
 
 
-def _check_unstamped(s: Any, db: Database, storage: Storage) -> None:
+def _check_unstamped(rows: set[str], known: str, storage: Storage) -> None:
     """Neither side is stamped: a new pair, or one made before stamps. They may be stamped
-    only if the uploads on either side are the other's."""
-    url = shown_url(db.url)
-    rows = set(s.scalars(select(Submission.id)).all())
+    only if the uploads on either side (``rows``: the ids the database at ``known`` records)
+    are the other's."""
+    url = shown_url(known)
     files = (
         {p.name for p in storage.submissions.iterdir()} if storage.submissions.exists() else set()
     )
@@ -388,10 +391,37 @@ def _stamp_json(stamp: dict[str, Any]) -> bytes:
     return (json.dumps(doc, indent=2) + "\n").encode()
 
 
+def check_before_migrating(url: str, storage: Storage) -> None:
+    """:func:`bind`'s refusals, decided on the database as it is, before any migration:
+    its stamp (the ``server`` table, if it has one) and its uploads (the ``submission``
+    table's ids) read with plain SQL, nothing created or written (not even SQLite's journal
+    mode). So a start on the wrong database (another folder's, another application's) is
+    refused with the database as it was found; :func:`bind` checks again once it is migrated
+    (under the stamp's lock, for two commands starting at once)."""
+    here = _read_file(storage.root / STAMP_FILE)
+    engine = create_engine(driver_url(url), poolclass=NullPool)
+    try:
+        with engine.connect() as c:
+            tables = set(inspect(c).get_table_names())
+            row = None
+            if "server" in tables:
+                row = c.execute(text("SELECT db_id, folder_id, folder FROM server")).first()
+            if row is not None or here is not None:
+                _matched(row, here, url, storage)
+                return
+            rows = set()
+            if "submission" in tables:
+                rows = set(c.scalars(text("SELECT id FROM submission")).all())
+    finally:
+        engine.dispose()
+    _check_unstamped(rows, url, storage)
+
+
 def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Database, Storage]:
     """The database at ``url`` (migrated) and the storage folder ``root``, bound by
-    :func:`bind`. When they are refused, a SQLite file that this call created is removed
-    again, so a wrong start leaves no empty database behind."""
+    :func:`bind`, once :func:`check_before_migrating` found them a pair: a refused start
+    changes nothing in the database. When they are refused, a SQLite file that this call
+    created is removed again, so a wrong start leaves no empty database behind."""
     made = _new_sqlite_file(url)
     if made is not None and made.parent.is_dir():  # SQLite's -wal and -shm files take its mode
         os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -399,10 +429,10 @@ def open_pair(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Dat
         path.chmod(0o600)
     db = None
     try:
-        with opening(url):
-            db = Database(url, busy_timeout=busy_timeout)
         storage = Storage(root)
         with opening(url):
+            check_before_migrating(url, storage)
+            db = Database(url, busy_timeout=busy_timeout)
             bind(db, storage)
     except BaseException:
         if db is not None:

@@ -18,7 +18,8 @@ starts, and lists them: a start never deletes an upload (one server per folder h
 :mod:`.stamp`, and the folder is stamped with its database's id, so no other server's uploads in
 flight and no wrong database's "leftovers" can be taken for a crash's).
 
-Folders are made 0700 and files 0600: uploads are the teams' work, readable by the server only.
+Folders are made 0700 and files 0600 whatever the umask (:func:`~simeval.data.atomic.private_dir`,
+``quarantine/`` and its parents too): uploads are the teams' work, readable by the server only.
 """
 
 from __future__ import annotations
@@ -32,9 +33,18 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from simeval.data.atomic import fsync_dir, write_atomic
+from simeval.data.atomic import fsync_dir, private_dir, write_atomic
+from simeval.errors import InputError
 
 UPLOAD = "upload"
+
+
+def outside(out: Path, folder: Path, doing: str, what: str = "the server's folder") -> None:
+    """Refuse to write ``out`` inside ``folder`` (a backup would copy itself forever; an
+    export inside the storage folder would be backed up, and kept, with the teams' data)."""
+    target, root = Path(out).resolve(), Path(folder).resolve()
+    if target == root or target.is_relative_to(root):
+        raise InputError(out, None, f"is inside {what} {folder}: {doing} into a folder outside it")
 
 
 class TooLarge(Exception):
@@ -98,7 +108,7 @@ class Storage:
         self.tmp = self.root / "tmp"
         self.submissions = self.root / "submissions"
         for folder in (self.root, self.tmp, self.submissions):
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            private_dir(folder)
 
     def new_upload(self, cap: int) -> Upload:
         return Upload(self.tmp / uuid.uuid4().hex, cap)
@@ -134,7 +144,7 @@ class Storage:
         moved = []
         for entry in stray:
             where = f"{entry.parent.name}/{entry.name}"
-            (into / entry.parent.name).mkdir(mode=0o700, parents=True, exist_ok=True)
+            private_dir(into / entry.parent.name)
             os.replace(entry, into / where)
             moved.append(where)
         listing = "".join(f"{m}\n" for m in moved)

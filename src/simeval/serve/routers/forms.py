@@ -6,7 +6,9 @@
   are read without end;
 - a form without a file (register, sign in, sign out: url-encoded, as the pages send them):
   at most :data:`SMALL_FORM` bytes, read into memory and parsed there;
-- a JSON body (the registration API): at most :data:`SMALL_FORM` bytes (:func:`read_json`).
+- a JSON body (the registration API): at most :data:`SMALL_FORM` bytes, nested at most
+  :data:`MAX_JSON_DEPTH` deep (:func:`read_json`: Python's parser recurses once a level, so
+  ``[`` × 8,000 would end in a RecursionError, a 500).
 
 A multipart body that ends before its closing boundary is refused (400) and its partial file
 discarded; every body is read within ``seconds`` (:func:`timed`, 408 past it), so a client
@@ -16,6 +18,7 @@ that trickles or stalls cannot hold an upload open.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -32,6 +35,9 @@ FIELD_LIMIT = 4096  # bytes of a plain field
 FORM_SLACK = 16 * 1024  # bytes an upload form may hold besides its file: fields, part headers
 SMALL_FORM = 16 * 1024  # bytes of a form without a file
 TEXT_FORM = 160 * 1024  # bytes of the organiser's description-and-terms form
+MAX_JSON_DEPTH = 32  # arrays and objects inside each other in a JSON body
+JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+JSON_BRACKET = re.compile(rb"[\[\]{}]")
 
 
 class BadForm(Exception):
@@ -86,10 +92,22 @@ async def read_json(request: Any, limit: int = SMALL_FORM, seconds: float | None
     """A JSON body of at most ``limit`` bytes, parsed (never starlette's ``request.json()``,
     which reads a body of any size into memory first)."""
     body = await read_body(request, limit, seconds)
+    if json_depth(body) > MAX_JSON_DEPTH:
+        raise BadForm(f"the JSON body is nested deeper than {MAX_JSON_DEPTH} levels", 400)
     try:
         return json.loads(body)
     except ValueError:  # also a body that is not UTF-8
         raise BadForm("the body is not JSON", 422) from None
+
+
+def json_depth(body: bytes) -> int:
+    """How deep the arrays and objects of a JSON text go (brackets inside strings not
+    counted), read without parsing: checked before the parser recurses once a level."""
+    depth = deepest = 0
+    for bracket in JSON_BRACKET.finditer(JSON_STRING.sub(b'""', body)):
+        depth += 1 if bracket[0] in b"[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 async def read_fields(

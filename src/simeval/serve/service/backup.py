@@ -30,11 +30,11 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from simeval.data.atomic import write_atomic
+from simeval.data.atomic import private_dir, write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import DB_FILE, Database, default_url
 from simeval.serve.db.stamp import STAMP_FILE
-from simeval.serve.db.storage import Storage
+from simeval.serve.db.storage import Storage, outside
 
 SKIPPED = {"tmp", "server.lock", "server.lock.holder", "server.stamp.lock"}
 DUMP_FILE = "serve.sql"
@@ -46,7 +46,7 @@ def backup(db: Database, storage: Storage, out: Path) -> list[Path]:
     inside(out, storage.root)
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: back up into a new folder")
-    out.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(out)
     url = make_url(db.url)
     files = out / "files"
     ids = {"db_id": uuid.uuid4().hex, "folder_id": uuid.uuid4().hex}
@@ -78,11 +78,7 @@ def backup(db: Database, storage: Storage, out: Path) -> list[Path]:
 
 def inside(out: Path, folder: Path) -> None:
     """Refuse a backup into the server's own folder (it would copy itself forever)."""
-    target, root = out.resolve(), folder.resolve()
-    if target == root or target.is_relative_to(root):
-        raise InputError(
-            out, None, f"is inside the server's folder {folder}: back up into a folder outside it"
-        )
+    outside(out, folder, "back up")
 
 
 def _restamp_sqlite(copy: Path, ids: dict[str, str], folder: str) -> None:

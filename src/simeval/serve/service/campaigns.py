@@ -93,7 +93,7 @@ from simeval.serve.db.models import (
     naive,
     utc,
 )
-from simeval.serve.db.storage import Storage
+from simeval.serve.db.storage import Storage, outside
 from simeval.serve.service.items import Item, item_key
 from simeval.serve.service.split import (
     PRIVATE,
@@ -821,7 +821,9 @@ def export(
       clock's time by default), how well its public board predicted the private one
       (:mod:`.public_private`).
 
-    The folder is written under a temporary name and renamed when complete.
+    The folder is written under a temporary name and renamed when complete, its files 0600
+    and folders 0700 whatever the umask (the teams' files and results); a folder inside the
+    server's storage folder is refused (it would be kept and backed up with the data).
 
     ``anonymise``: every team is ``team-NN`` instead (numbered in a random order, so the
     numbers do not tell who registered first), field by field (:class:`Anonymiser`): the
@@ -833,6 +835,7 @@ def export(
     given, else nowhere. The export is then read back and refused if any team name or client
     file name still occurs in any of its text files (:func:`_leaks`).
     """
+    outside(out, storage.root, "export", "the server's storage folder")
     if out.exists() and any(out.iterdir()):
         raise InputError(out, None, "exists and is not empty: export into a new folder")
     with db.session() as s:
@@ -864,7 +867,7 @@ def export(
             (named[pid], f"{alias[team]} run {run}"): (kind, said(reason))
             for pid, team, run, kind, reason in excluded_runs(s, Exclusion.phase_id.in_([*named]))
         }
-    with staged(out, folder=True) as tmp:  # the whole export or nothing (a full disk)
+    with staged(out, folder=True, private=True) as tmp:  # the whole export or nothing
         written = [_submissions_csv(rows, storage, tmp, out_of, scrub)]
         for p in phases:
             scored = [(sub, team) for sub, team, phase in rows if phase == p.name]

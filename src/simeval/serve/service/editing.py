@@ -368,7 +368,7 @@ def rename_team(
 ) -> str:
     """Give a team another name (the same rules as at registration, and free in the
     campaign, whatever its case or look-alike letters); its runs are shown under it."""
-    from simeval.serve.db.names import check_team_name, name_key
+    from simeval.serve.db.names import check_team_name, look_alike, name_key
 
     try:
         new = check_team_name(new)
@@ -379,7 +379,7 @@ def rename_team(
         others = s.scalars(
             select(Team.name).where(Team.campaign_id == row.campaign_id, Team.id != row.id)
         ).all()
-        if any(name_key(n) == name_key(new) for n in others):
+        if look_alike(new, others):
             raise InputError(None, None, f"the team name {new!r} is taken (or looks like one)")
         if new != row.name:
             audit(s, now, actor, row.campaign_id, "rename team",

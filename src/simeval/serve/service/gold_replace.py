@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from simeval.data.atomic import write_atomic
+from simeval.data.atomic import private_dir, write_atomic
 from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.serve.db.models import SCORED, GoldFile, Phase, Submission, naive
@@ -115,7 +115,7 @@ def replace_gold(
         return GoldReplaced(benchmark, holding, before, after, done)
     stored = Path(GOLD_FOLDER) / str(campaign_id) / after
     where = service.storage.root / stored
-    where.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(where.parent)
     write_atomic(where, path.read_bytes(), mode=0o600)
     with service.db.session() as s:
         s.add(

@@ -31,6 +31,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from simeval.data.atomic import private_dir
 from simeval.serve.db.models import (
     SCORED,
     Phase,
@@ -112,11 +113,13 @@ def _main_scores(records: list[dict[str, Any]]) -> dict[str, tuple[str, float | 
 def _scratch(folder: Path, upload: Path) -> None:
     """``folder`` made, holding the stored upload (a hard link where the file system allows:
     the bytes are the same file, never copied or changed)."""
-    folder.mkdir(mode=0o700, parents=True)
+    private_dir(folder.parent)
+    folder.mkdir(mode=0o700)
     try:
         os.link(upload, folder / UPLOAD)
     except OSError:
         shutil.copyfile(upload, folder / UPLOAD)
+        os.chmod(folder / UPLOAD, 0o600)
 
 
 def rescore_campaign(

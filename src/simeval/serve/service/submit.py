@@ -50,7 +50,7 @@ from simeval.serve.db.models import (
     naive,
     utc,
 )
-from simeval.serve.db.names import check_team_name, name_key
+from simeval.serve.db.names import check_team_name, look_alike, name_key
 from simeval.serve.db.storage import Storage, Upload
 from simeval.serve.service.boards import Boards
 from simeval.serve.service.campaigns import Targets
@@ -187,7 +187,7 @@ class Service:
                     raise Refused(
                         403, f"{campaign} has its {c.max_teams} teams; registration is closed"
                     )
-                if any(name_key(n) == key for n in names):  # keys of old rows recomputed
+                if look_alike(team, names):  # every name's keys recomputed
                     raise taken
                 s.add(
                     Team(

@@ -5,7 +5,8 @@
   the wrong folder is refused instead of taking stored uploads for leftovers;
 - ``campaign.registration`` (``open`` or ``closed``) and ``campaign.max_teams``;
 - ``team.name_key``: the folded name (:func:`simeval.serve.db.names.name_key`), unique in a
-  campaign, so look-alike names are refused; filled here for the teams made before.
+  campaign, so look-alike names are refused; filled here for the teams made before (today's
+  key, as :func:`~simeval.serve.db.names.stored_keys` fills it: a later look-alike gets none).
 
 Revision ID: 0002
 Revises: 0001
@@ -16,7 +17,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from simeval.serve.db.names import name_key
+from simeval.serve.db.names import stored_keys
 
 revision = "0002"
 down_revision = "0001"
@@ -40,12 +41,17 @@ def upgrade() -> None:
         batch.add_column(sa.Column("max_teams", sa.Integer, nullable=True))
     with op.batch_alter_table("team") as batch:
         batch.add_column(sa.Column("name_key", sa.String(256), nullable=True))
-    team = sa.table("team", sa.column("id", sa.Integer), sa.column("name", sa.String))
+    team = sa.table(
+        "team",
+        sa.column("id", sa.Integer),
+        sa.column("campaign_id", sa.Integer),
+        sa.column("name", sa.String),
+    )
     connection = op.get_bind()
-    for row in connection.execute(sa.select(team.c.id, team.c.name)).all():
+    rows = connection.execute(sa.select(team.c.id, team.c.campaign_id, team.c.name)).all()
+    for team_id, key in stored_keys([tuple(row) for row in rows]).items():
         connection.execute(
-            sa.text("UPDATE team SET name_key = :key WHERE id = :id"),
-            {"key": name_key(row.name), "id": row.id},
+            sa.text("UPDATE team SET name_key = :key WHERE id = :id"), {"key": key, "id": team_id}
         )
     with op.batch_alter_table("team") as batch:
         batch.create_unique_constraint("uq_team_campaign_name_key", ["campaign_id", "name_key"])
