@@ -9,8 +9,12 @@ Each target's input is examined as its task kind hands it out with the campaign'
 - ``order``: Spearman's ρ between an item's place in the input and its gold (a word pair's
   score or label, an STS line's score, for linking the place of the query's document among
   the documents), by :func:`scipy.stats.spearmanr`; a finding when its two-sided p-value is
-  below :data:`ORDER_P` over at least :data:`MIN_ITEMS` gold-scored items. A drawn order gives
-  such a p one time in a thousand; a published file sorted by score gives p < 10⁻⁹;
+  below :data:`ORDER_P` over at least :data:`MIN_ITEMS` gold-scored items, for an input
+  handed out as published. A drawn order (a campaign's secret) is random by construction and
+  gives p < 0.001 one time in a thousand, which would refuse one campaign in a hundred for
+  nothing; there the finding needs p < :data:`DRAWN_P`, which a sound draw gives one time in a
+  million and a draw that failed (the published order) still gives on every set the attacker
+  found (MC-30 7e-41, SimLex-999 1.3e-7, Verb-143 2.3e-7);
 - ``ids``: a test query whose id tells its judged document's: the same once a leading
   language tag (``fr:``) is dropped and case is folded, or sharing a run of at least
   :data:`SHARED_RUN` characters that is half the shorter id or more (``q17``/``d17`` ids, or
@@ -35,6 +39,7 @@ from typing import Any
 from simeval.data.textio import shown
 
 ORDER_P = 1e-3
+DRAWN_P = 1e-6
 MIN_ITEMS = 10
 SHARED_RUN = 6
 CHECKS = ("order", "ids", "catalog ids", "repeats")
@@ -66,7 +71,7 @@ def audit_target(phase: str, target: Any, secret: str | None) -> list[Finding]:
             found.append(Finding(phase, t.name, check, detail))
 
         for o in view.ordered:
-            told = order_told(o.places, o.gold)
+            told = order_told(o.places, o.gold, ORDER_P if secret is None else DRAWN_P)
             if told:
                 add("order", f"{o.benchmark}: {told}")
         linked = [(q, docs) for _, q, docs in view.links if any(_tells(q, d) for d in docs)]
@@ -101,15 +106,15 @@ def _apart(target: Any) -> bool:
     return bool(getattr(target, "members", None)) and is_multi_file(target)
 
 
-def order_told(places: list[int], gold: list[float]) -> str | None:
-    """What the order tells of the gold (the ``order`` check), or None."""
+def order_told(places: list[int], gold: list[float], below: float = ORDER_P) -> str | None:
+    """What the order tells of the gold (the ``order`` check at p < ``below``), or None."""
     from scipy.stats import spearmanr
 
     kept = [(p, g) for p, g in zip(places, gold, strict=True) if not math.isnan(g)]
     if len(kept) < MIN_ITEMS or len({g for _, g in kept}) < 2:
         return None
     rho, p = spearmanr([p for p, _ in kept], [g for _, g in kept])
-    if not p < ORDER_P:
+    if not p < below:
         return None
     return (
         f"the input's order follows the gold (Spearman {rho:+.2f} between an item's place "

@@ -2,8 +2,8 @@
 (:mod:`simeval.kinds.handout`). Campaigns made before it keep NULL, their inputs as published:
 their teams may hold files made from those, and a new order would misread them.
 
-Revision ID: 0011_inputs
-Revises: 0010_private
+Revision ID: 0012_inputs
+Revises: 0011_name_skeleton
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_inputs"
-down_revision = "0010_private"
+revision = "0012_inputs"
+down_revision = "0011_name_skeleton"
 branch_labels = None
 depends_on = None
 
