@@ -74,6 +74,16 @@ def test_listings_show_no_control_byte(recorded: tuple[Path, Path], command: lis
     assert any(x in shown for x in ("A" + SHOWN, "Ae?\\[31mv", "Ae&#27;[31mv")), shown
 
 
+def test_a_short_name_as_a_header_shows_no_control_byte(tmp_path: Path) -> None:
+    """A system name short enough to head its column (not numbered into the legend) reached
+    the terminal with its ESC as it was (issue 44)."""
+    gold = tmp_path / "g.tsv"
+    gold.write_text("".join(f"w{i}\tv{i}\t{(i * 7) % 10}\n" for i in range(30)))
+    evaluate(_scores_a, str(gold), name="B\x1b[2J", results_dir=tmp_path / "res")
+    shown = _clean(["results", str(tmp_path / "res")])
+    assert "B?[2J" in shown
+
+
 def test_compare_shows_no_control_byte(recorded: tuple[Path, Path]) -> None:
     results, gold = recorded
     args = ["compare", "A", "frac", "-b", str(gold), "--results", str(results), "-B", "50"]

@@ -49,6 +49,38 @@ def test_format_detection_never_unpickles(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
+REFUSED = r"format=gensim loads a Python pickle, which can run code: pass allow_pickle=true if"
+
+
+def test_format_gensim_needs_allow_pickle(tmp_path: Path) -> None:
+    """``format=gensim`` alone unpickled the file (issue 44): like numpy's ``allow_pickle``,
+    the pickle is loaded only with ``allow_pickle=true``, and then scores as gensim does."""
+    from gensim.models import KeyedVectors
+
+    kv = KeyedVectors(2)
+    kv.add_vectors(["cat", "dog"], np.array([[1.0, 0.0], [1.0, 1.0]], dtype=np.float32))
+    path = tmp_path / "v.kv"
+    kv.save(str(path))
+    with pytest.raises(InputError, match=REFUSED + r" .*v\.kv"):
+        create_measure(f"vectors:path={path},format=gensim")
+    done = CliRunner().invoke(app, ["evaluate", f"vectors:path={path},format=gensim", "-b", "mc30"])
+    assert done.exit_code == 2 and "allow_pickle=true" in done.stderr, done.output
+    measure = create_measure(f"vectors:path={path},format=gensim,allow_pickle=true")
+    assert measure.score_words([("cat", "dog")])[0] == pytest.approx(2**-0.5)  # cos 45°
+
+
+def test_a_hostile_pickle_said_gensim_does_not_run_without_allow_pickle(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    vectors = _hostile_pickle(tmp_path / "vectors.kv", marker)
+    for spec in (f"vectors:path={vectors},format=gensim", f"vectors:path={vectors},format=gensim"
+                 ",allow_pickle=false"):  # fmt: skip
+        with pytest.raises(InputError, match=REFUSED):
+            create_measure(spec).score_words([("cat", "dog")])
+        done = CliRunner().invoke(app, ["evaluate", spec, "-b", "mc30"])
+        assert done.exit_code == 2 and "Traceback" not in done.output, done.output
+    assert not marker.exists()
+
+
 def test_a_pickled_numpy_array_in_a_model_folder_is_refused(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     folder = tmp_path / "model"

@@ -123,7 +123,8 @@ def test_every_format_gives_the_same_scores(tmp_path: Path, fmt: str) -> None:
     row = dict(zip(words, m, strict=True))
     expected = [cosine(row[a], row[b]) for a, b in PAIRS[:4]]
     for given in (fmt, "auto") if fmt != "gensim" else (fmt,):  # auto never unpickles
-        measure = create_measure(f"vectors:path={files[fmt]},format={given}")
+        trusted = ",allow_pickle=true" if given == "gensim" else ""  # a pickle: opted in
+        measure = create_measure(f"vectors:path={files[fmt]},format={given}{trusted}")
         got = measure.score_words(PAIRS)
         assert got[:4] == pytest.approx(expected, abs=1e-6)
         assert math.isnan(got[4])  # unicorn is not in the file
@@ -254,7 +255,9 @@ def test_results_are_appended_and_framed(store, tmp_path: Path) -> None:
     assert len(frame) == 6 and set(frame["measure"]) == {"random:seed=1", "overlap"}
     # every record names its items file, and the file is there
     assert all((tmp_path / r["items_file"]).is_file() for r in records)
-    good = '{"benchmark": "x", "task": "sts", "main_metric": "pearson", "metrics": {}}'
+    good = (
+        '{"benchmark": "x", "task": "sts", "main_metric": "pearson", "metrics": {"pearson": 0.5}}'
+    )
     (tmp_path / "results.jsonl").write_text(good + "\nnot json\n")
     with pytest.raises(InputError, match=r"results.jsonl:2: not a JSON record"):
         load_results(tmp_path)

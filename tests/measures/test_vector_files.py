@@ -6,7 +6,10 @@ computed by hand from the rows written here."""
 from __future__ import annotations
 
 import gzip
+import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -138,6 +141,67 @@ def test_a_file_that_is_not_fasttext_is_refused(tmp_path: Path, data: bytes, mes
     path = tmp_path / "v.bin"
     path.write_bytes(data)
     with pytest.raises(InputError, match=message):
+        _score(path, "fasttext-bin")
+
+
+# every cut of a fastText model, loaded in a child process (a cut dictionary made gensim loop
+# forever): the kind of error and its text, by cut length
+_CUTS = """
+import json, sys
+from pathlib import Path
+from simeval.measures import create_measure
+whole = Path(sys.argv[1]).read_bytes()
+cut = Path(sys.argv[2])
+out = {}
+for n in [*range(4, len(whole)), len(whole) + 1]:
+    cut.write_bytes(whole[:n] if n <= len(whole) else whole + b"x")
+    try:
+        create_measure(f"vectors:path={cut},format=fasttext-bin").score_words([("a", "b")])
+        out[n] = ["ok", ""]
+    except Exception as exc:
+        out[n] = [type(exc).__name__, str(exc)]
+print(json.dumps(out))
+"""
+
+
+def _fasttext_model(path: Path) -> None:
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    sentences = [["кошка", "кошки", "собака"]] * 5
+    model = FastText(vector_size=2, min_count=1, min_n=2, max_n=3, bucket=8, epochs=1, seed=1,
+                     workers=1)  # fmt: skip
+    model.build_vocab(sentences)
+    model.train(sentences, total_examples=len(sentences), epochs=1)
+    save_facebook_model(model, str(path))
+
+
+def test_every_cut_of_a_fasttext_model_is_refused_with_the_file(tmp_path: Path) -> None:
+    """A fastText ``.bin`` cut anywhere (or with a byte too many) gave gensim's
+    AssertionError, struct.error, or an endless loop (issue 44): now an InputError naming
+    the file, and the whole model still loads."""
+    whole, cut = tmp_path / "whole.bin", tmp_path / "cut.bin"
+    _fasttext_model(whole)
+    done = subprocess.run(
+        [sys.executable, "-c", _CUTS, str(whole), str(cut)],
+        capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    wrong = {n: v for n, v in found.items() if v[0] != "InputError" or f"{cut}: " not in v[1]}
+    assert not wrong, list(wrong.items())[:5]
+    assert len(found) == whole.stat().st_size - 3
+    assert create_measure(f"vectors:path={whole}").score_words([("кошка", "собака")]).shape == (1,)
+
+
+def test_a_supervised_fasttext_model_is_refused(tmp_path: Path) -> None:
+    """A classifier's ``.bin`` (labels in its dictionary) raised gensim's NotImplementedError."""
+    path = tmp_path / "labels.bin"
+    _fasttext_model(path)
+    data = bytearray(path.read_bytes())
+    data[72:76] = np.array([1], "<i4").tobytes()  # after magic, version, 56 bytes of arguments,
+    path.write_bytes(bytes(data))  # the dictionary's word and word-only counts: its labels
+    with pytest.raises(InputError, match=r"labels\.bin: .*supervised"):
         _score(path, "fasttext-bin")
 
 

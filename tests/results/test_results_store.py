@@ -1,5 +1,6 @@
 """The results store leaves nothing behind: a record and its items file land as one unit, what
-a killed writer left is removed on the next open (and nothing of the user's), and a full disk
+a killed writer left is removed by the next writer (and nothing of the user's; a reader removes
+nothing), and a full disk
 fails `evaluate`, `report --html` and `predict --out` with one line and no partial file."""
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _simeval(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300)
 
 
-def test_leftovers_of_a_killed_writer_are_removed_on_the_next_open(tmp_path, capsys) -> None:
+def test_leftovers_of_a_killed_writer_are_removed_by_the_next_writer(tmp_path, capsys) -> None:
     folder = tmp_path / "results"
     evaluate("overlap", "mc30", results_dir=folder)
     kept = _names(folder)
@@ -65,7 +66,9 @@ def test_leftovers_of_a_killed_writer_are_removed_on_the_next_open(tmp_path, cap
         path.write_bytes(b"x")
     capsys.readouterr()
 
-    records = load_results(folder)
+    records = load_results(folder)  # a reader: nothing removed
+    assert all(p.exists() for p in left + mine)
+    save_records(folder, [])  # a writer, holding the lock
 
     assert len(records) == 1 and load_items(folder, records[0]) is not None
     assert not any(p.exists() for p in left)
@@ -78,7 +81,7 @@ def test_leftovers_of_a_killed_writer_are_removed_on_the_next_open(tmp_path, cap
 
 def test_a_folder_being_written_is_read_and_not_cleaned(tmp_path) -> None:
     """While a writer holds the folder's lock, an items file renamed but not yet recorded is
-    its, not a leftover: a reader leaves it; once the lock is free the next open removes it."""
+    its, not a leftover: a reader leaves it; once the lock is free the next writer removes it."""
     from filelock import FileLock
 
     folder = tmp_path / "results"
@@ -89,6 +92,8 @@ def test_a_folder_being_written_is_read_and_not_cleaned(tmp_path) -> None:
         assert len(load_results(folder)) == 1
         assert pending.exists()
     assert len(load_results(folder)) == 1
+    assert pending.exists()
+    save_records(folder, [])
     assert not pending.exists()
 
 

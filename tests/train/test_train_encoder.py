@@ -70,3 +70,31 @@ def test_bad_training_requests_are_refused(tmp_path, data_dir, args, message) ->
     done = CliRunner().invoke(app, ["train", "encoder", "--out", str(out), *args])
     assert done.exit_code == 2 and message in done.stderr
     assert not out.exists()
+
+
+class _Opens:
+    """Unpickling this creates the file at ``path`` (standing for any code a pickle runs)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return open, (str(self.path), "w")
+
+
+def test_a_base_folder_with_pickled_weights_is_refused(tmp_path, data_dir) -> None:
+    """``--base FOLDER`` holding torch weights as a pickle (no .safetensors) was loaded by
+    sentence-transformers; refused as ``encoder:model=`` refuses it (issue 44)."""
+    import pickle
+
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "config.json").write_text("{}", encoding="utf-8")
+    marker = tmp_path / "ran"
+    (base / "pytorch_model.bin").write_bytes(pickle.dumps(_Opens(marker), protocol=4))
+    out = tmp_path / "m"
+    args = ["train", "encoder", "--on", "mc30", "--base", str(base), "--out", str(out)]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 2, (done.output, done.exception)
+    assert "pytorch_model.bin" in done.stderr and "pickle" in done.stderr
+    assert not marker.exists() and not out.exists()

@@ -43,8 +43,9 @@ def results_frame(results: str | Path | Sequence[Result | dict[str, Any]]) -> An
     """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``).
 
     Args:
-        results: a results folder, or records in memory (what ``simeval.evaluate`` and
-            ``simeval.score`` return, or their ``to_dict()``).
+        results: a results folder (one without a record is an error), or records in
+            memory (what ``simeval.evaluate`` and ``simeval.score`` return, or their
+            ``to_dict()``).
 
     Examples:
         >>> import simeval
@@ -58,20 +59,20 @@ def results_frame(results: str | Path | Sequence[Result | dict[str, Any]]) -> An
     except ImportError as exc:  # pragma: no cover
         raise ImportError("results_frame needs pandas: pip install 'simeval[frames]'") from exc
     if isinstance(results, str | Path):
-        records = load_results(results)
+        records = load_results(results, allow_empty=False)
     else:
         records = [r.to_dict() if isinstance(r, Result) else r for r in results]
     rows = []
     for r in records:
         row = {
             "benchmark": r["benchmark"],
-            "measure": system_name(r["system"]),
+            "measure": system_name(r.get("system", {})),
             "main_metric": r["main_metric"],
             "score": r["metrics"].get(r["main_metric"]),
             **{f"metric.{k}": v for k, v in r["metrics"].items()},
-            **{f"coverage.{k}": v for k, v in r["coverage"].items()},
-            "seconds": r["seconds"],
-            "created": r["created"],
+            **{f"coverage.{k}": v for k, v in r.get("coverage", {}).items()},
+            "seconds": r.get("seconds"),
+            "created": r.get("created"),
         }
         rows.append(row)
     return pd.DataFrame(rows)

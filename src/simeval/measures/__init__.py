@@ -6,7 +6,8 @@
 ``orthographic``  ``kind=levenshtein|prefix|dice``, ``n=3``, ``lower=true``
 ``random``     ``seed=0``
 ``vectors``    ``path=FILE``, ``format=auto|word2vec|glove|word2vec-bin|fasttext-bin|gensim``,
-               ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``
+               ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``,
+               ``allow_pickle=false`` (``true`` for ``format=gensim``, a pickle: it runs code)
 ``navec``      ``path=auto|FILE``, ``oov=backoff|zero|skip``, ``fallback=zero|skip``:
                navec's Russian news vectors (shipped in natasha's wheel), with back-off
                through lemmas, lexemes, look-alike letters and word parts

@@ -3,7 +3,8 @@
 Formats: ``word2vec`` text (a ``count dim`` header line; fastText ``.vec`` is the same),
 ``glove`` (text, no header), ``word2vec-bin`` (binary), ``fasttext-bin`` (a fastText model:
 subword vectors for unknown words, via gensim), ``gensim`` (KeyedVectors saved by gensim: a
-pickle, so loading one runs whatever code it holds; only when asked for by name) and ``model``
+pickle, so loading one runs whatever code it holds; only when asked for by name, with
+``allow_pickle=true`` naming the risk, as numpy's ``allow_pickle``) and ``model``
 (a folder written by ``simeval train``: vocab.txt with vectors.npy, memory-mapped, or a sparse
 vectors.npz, both read without pickle; its model.bin gives fastText subwords). ``auto``
 decides from the file's first bytes (a folder is a model) and never picks ``gensim``: a pickle,
@@ -41,13 +42,13 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from simeval.data.textio import NUMBER, shown
 from simeval.errors import InputError
+from simeval.measures._gensim import FASTTEXT_MAGIC, pickle_refused
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
 from simeval.text.normalize import lemma, normalize, tokens
 
 FORMATS = ("auto", "word2vec", "glove", "word2vec-bin", "fasttext-bin", "gensim", "model")
 OOV_POLICIES = ("zero", "skip", "backoff")
-FASTTEXT_MAGIC = 793712314
 CHUNK = 1 << 22  # bytes of lines a scan compares at once (and keeps mapped)
 PARSED_AT_ONCE = 4096  # kept rows whose numbers one numpy call reads (bounds its memory)
 KEY = 16  # first bytes of a line that its numpy key is made of
@@ -80,7 +81,7 @@ def refuse_unreadable(path: Path, head: bytes) -> None:
             "a Python pickle (gensim's own .model/.kv format?): simeval does not unpickle it "
             "unless asked, since loading a pickle runs the code it holds; save the vectors with "
             "gensim's save_word2vec_format (text or binary=True), or, for a file you trust, "
-            "say format=gensim",
+            "say format=gensim,allow_pickle=true",
         )
 
 
@@ -610,7 +611,7 @@ class WordVectors(Measure):
         else:
             from simeval.measures._gensim import load_keyed
 
-            kv = load_keyed(self.path, fmt)
+            kv = load_keyed(self.path, fmt, self.params.get("allow_pickle", False))
             if fmt == "fasttext-bin":
                 self.subword = kv
             vocab = _from_keyed(self.path, kv, wanted)
@@ -760,7 +761,10 @@ def make_vectors(p: Params) -> WordVectors:
     if not path:
         raise InputError(None, None, f"measure {p.spec}: needs path=FILE")
     check_vector_path(str(path))
-    p.get("format", "auto", str, FORMATS)
+    fmt = p.get("format", "auto", str, FORMATS)
+    if fmt == "gensim" and not p.get("allow_pickle", False, bool):  # declared for every format
+        raise pickle_refused(Path(path))
+    p.get("allow_pickle", False, bool)
     p.get("oov", "zero", str, OOV_POLICIES)
     p.get("fallback", "skip", str, ("skip", "zero"))
     p.get("sif", False, bool)

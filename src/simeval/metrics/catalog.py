@@ -159,78 +159,94 @@ def _sts_mean_w(r: Replicates) -> np.ndarray:
 
 _SIMLEX = "scipy.stats.spearmanr, as SimLex-999 and RUSSE 2015's evaluate.py (HJ)"
 _TREC = "trec_eval 9 / pytrec_eval"
+CORRELATION = (-1.0, 1.0)
+SHARE = (0.0, 1.0)  # a proportion, an area or a mean of per-query values in [0, 1]
+TALLY = (0.0, float("inf"))
 
 METRICS: list[Metric] = [
     Metric(
         "spearman", (GRADED,), _spearman, _spearman_w,
         description="Spearman's ρ of scores with human judgements (ties: average ranks)",
         scorer=_SIMLEX,
+        bounds=CORRELATION,
     ),
     Metric(
         "pearson", (GRADED,), _pearson, _pearson_w,
         description="Pearson's r of scores with human judgements",
         scorer="scipy.stats.pearsonr",
+        bounds=CORRELATION,
     ),
     Metric(
         "ap_trapezoid", (RELATED,), _ap_2015, _ap_2015_w,
         description="average precision, trapezoid rule, near-ties within 1e-8 merged",
         scorer="RUSSE 2015 evaluate.py (scikit-learn 0.16-0.18)",
+        bounds=SHARE,
     ),
     Metric(
         "ap", (RELATED,), _ap, _ap_w,
         description="step-wise average precision Σ (R_k − R_{k−1}) P_k",
         scorer="sklearn.metrics.average_precision_score (≥ 0.19)",
+        bounds=SHARE,
     ),
     Metric(
         "accuracy", (RELATED,), _accuracy, _accuracy_w,
         description="share of pairs labelled right, the top half of each word1's pairs related",
         scorer="RUSSE 2015 evaluate.py",
+        bounds=SHARE,
     ),
     Metric(
         "roc_auc", (RELATED,), _roc_auc, _roc_auc_w,
         description="area under the ROC curve (Mann-Whitney, ties counted half)",
         scorer="sklearn.metrics.roc_auc_score",
+        bounds=SHARE,
     ),
     Metric(
         "pearson", (STS,), _pearson, _pearson_w,
         description="Pearson's r of scores with the gold similarity",
         scorer="SemEval STS correlation.pl",
+        bounds=CORRELATION,
     ),
     Metric(
         "spearman", (STS,), _spearman, _spearman_w,
         description="Spearman's ρ of scores with the gold similarity",
         scorer="STS Benchmark / MTEB (scipy.stats.spearmanr)",
+        bounds=CORRELATION,
     ),
     Metric(
         "weighted_pearson", (STS,), _weighted_pearson, _weighted_pearson_w, needs=("confidence",),
         description="Pearson's r weighted by the system's confidences (when it gave them)",
         scorer="SemEval-2012 STS scorer, confidences as weights",
+        bounds=CORRELATION,
     ),
     Metric(
         "all", STS_SUITES, _sts_all, _pearson_w,
         description="Pearson's r over every member's pairs pooled (ALL)",
         scorer="SemEval-2012 STS official ALL",
+        bounds=CORRELATION,
     ),
     Metric(
         "allnrm", STS_SUITES, _sts_allnrm, _sts_allnrm_w,
         description="ALL after each member's scores are fitted to its gold by least squares",
         scorer="SemEval-2012 STS official ALLnrm",
+        bounds=CORRELATION,
     ),
     Metric(
         "mean", STS_SUITES, _sts_mean, _sts_mean_w,
         description="members' Pearson's r weighted by their number of pairs (Mean)",
         scorer="SemEval-2012 STS official Mean (2013-2016's main figure)",
+        bounds=CORRELATION,
     ),
     Metric(
         "pooled_spearman", STS_SUITES, _pooled_spearman, _spearman_w,
         description="Spearman's ρ over every member's pairs pooled",
         scorer="MTEB STS12-STS16",
+        bounds=CORRELATION,
     ),
     *(
         Metric(
             name, (LINKING,), _query_mean(name), _query_mean_w(name),
             description=text + ", averaged over the queries",
-            scorer=_TREC,
+            scorer=_TREC, bounds=SHARE,
         )
         for name, text in zip(
             QUERY_MEANS,
@@ -241,12 +257,12 @@ METRICS: list[Metric] = [
     ),
     Metric(
         "num_q", (LINKING,), _num_q, _num_q_w, needs=QUERY_COUNTS, count=True,
-        description="queries evaluated", scorer=_TREC,
+        description="queries evaluated", scorer=_TREC, bounds=TALLY,
     ),
     *(
         Metric(
             name, (LINKING,), _query_sum(name), _query_sum_w(name), needs=QUERY_COUNTS, count=True,
-            description=text + ", summed over the queries", scorer=_TREC,
+            description=text + ", summed over the queries", scorer=_TREC, bounds=TALLY,
         )
         for name, text in zip(
             QUERY_COUNTS,
@@ -275,6 +291,12 @@ def find(name: str, kind: str | None = None) -> Metric | None:
     """The declaration of ``name`` for ``kind`` (or, when it has none, any of that name)."""
     named = [m for m in METRICS if m.name == name]
     return next((m for m in named if kind in m.kinds), named[0] if named else None)
+
+
+def bounds(name: str, kind: str) -> tuple[float, float] | None:
+    """The bounds (:attr:`Metric.bounds`) of ``name`` as ``kind`` declares it; None when
+    ``kind`` does not declare it (a suite's sum of its members' scores has none)."""
+    return next((m.bounds for m in METRICS if m.name == name and kind in m.kinds), None)
 
 
 def higher_is_better(name: str, kind: str | None = None) -> bool:

@@ -126,7 +126,9 @@ class Metric:
     computed replicate by replicate from ``point``. ``needs``: columns that must be present
     for the metric to apply (STS's confidences); without them the metric is left out of the
     record. ``count``: a tally (trec_eval's ``num_*``), not a score: suites do not average it
-    and the report's metric table does not show it.
+    and the report's metric table does not show it. ``bounds``: the (lowest, highest) value the
+    metric can take, when it has such bounds; a record read back with a value outside them is
+    refused (:func:`simeval.results.record.check_record`).
     """
 
     name: str
@@ -138,6 +140,7 @@ class Metric:
     count: bool = False
     description: str = ""
     scorer: str = ""  # the official scorer it matches
+    bounds: tuple[float, float] | None = None
 
     def applies(self, columns: Collection[str]) -> bool:
         """Whether the rows' columns hold everything the metric reads."""

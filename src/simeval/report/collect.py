@@ -132,9 +132,10 @@ class Grid:
 
 
 def load_grid(folder: str | Path) -> Grid:
-    """Read ``folder/results.jsonl``; a later record of the same system and benchmark wins."""
+    """Read ``folder/results.jsonl`` (a file without a record is an error); a later record of
+    the same system and benchmark wins."""
     return grid_of([Entry(system_name(r.get("system", {})), r, Path(folder)) for r in
-                    load_results(folder)])  # fmt: skip
+                    load_results(folder, allow_empty=False)])  # fmt: skip
 
 
 def entry_of(result: Any) -> Entry:

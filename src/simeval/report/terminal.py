@@ -205,12 +205,16 @@ class TerminalTable:
         heads = [columns[i] for i in picked]
         cells = [[r[i] for i in picked] for r in rows]
         whole = [
-            max(cell_len(c.header), *(r[k].cell_len for r in cells)) for k, c in enumerate(heads)
+            max(cell_len(plain_text(c.header)), *(r[k].cell_len for r in cells))
+            for k, c in enumerate(heads)
         ]
         least = [
             min(
                 NARROWEST_PROSE,
-                max(_longest_word(c.header), *(_longest_word(r[k].plain) for r in cells)),
+                max(
+                    _longest_word(plain_text(c.header)),
+                    *(_longest_word(r[k].plain) for r in cells),
+                ),
             )
             if c.wrap
             else whole[k]
@@ -225,7 +229,7 @@ class TerminalTable:
         table = Table(box=self.box, pad_edge=not simple, collapse_padding=simple)
         for c in columns:
             table.add_column(
-                Text(c.header),
+                Text(plain_text(c.header)),  # a header may be a name: no raw control byte
                 justify="right" if c.number else "left",
                 no_wrap=not c.wrap,
                 overflow="fold",

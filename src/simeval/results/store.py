@@ -17,10 +17,16 @@ and what it leaves behind is removed on the next open of the folder:
   the line, and the next writer moves it to ``results.jsonl.torn`` before appending, so a new
   record never lands on a partial line;
 - only a killed process leaves anything: temporaries of a process that is gone, or items files
-  renamed just before the kill, whose record never landed. The next writer or reader that gets
-  the lock (:func:`clean_folder`) removes them, and says so on standard error. Only the store's
-  own names are touched: ``.<name>.<pid>.partial``, and ``<hex id>.tsv.gz`` that no line of
-  ``results.jsonl`` or ``results.jsonl.torn`` mentions.
+  renamed just before the kill, whose record never landed. The next writer, holding the lock
+  (:func:`clean_folder`), removes them, and says so on standard error. Only the store's own
+  names are touched: ``.<name>.<pid>.partial``, and ``<hex id>.tsv.gz`` that no line of
+  ``results.jsonl`` or ``results.jsonl.torn`` mentions; when a line of ``results.jsonl`` is
+  not a record (a damaged file), no items file is judged unused.
+
+Readers never delete or rewrite anything (``simeval results``, ``leaderboard``, ``compare``,
+``report``): a folder is read as it is, and a record that is not what the store writes (a
+metric that is not a finite number within its bounds, a missing field) is an error naming
+the line and the key (:func:`~simeval.results.record.check_record`).
 """
 
 from __future__ import annotations
@@ -44,13 +50,12 @@ from simeval.data.atomic import (
 )
 from simeval.errors import InputError, InputWarning
 from simeval.results.items import Items, read_items, write_items
-from simeval.results.record import Result
+from simeval.results.record import Result, check_record
 
 RESULTS_FILE = "results.jsonl"
 ITEMS_FOLDER = "items"
 TORN_FILE = "results.jsonl.torn"
 LOCK_FILE = "results.jsonl.lock"
-REQUIRED = ("benchmark", "task", "main_metric", "metrics")
 ITEMS_NAME = re.compile(r"[0-9a-f]{8,64}\.tsv\.gz")  # what the store names an items file
 
 
@@ -184,7 +189,9 @@ def clean_folder(folder: str | Path) -> list[Path]:
 def leftovers(folder: str | Path) -> list[Path]:
     """What killed writers left in a results folder: temporaries of processes that are gone,
     and items files that no line of ``results.jsonl`` or ``results.jsonl.torn`` mentions (see
-    the module docstring); never any other file."""
+    the module docstring); never any other file. When a line of ``results.jsonl`` (but a torn
+    last one) is not a JSON record, what it named cannot be told: no items file is judged
+    unused."""
     folder = Path(folder)
     items = folder / ITEMS_FOLDER
     found = stale_partials(folder) + stale_partials(items)
@@ -194,21 +201,44 @@ def leftovers(folder: str | Path) -> list[Path]:
         names = []
     if names:
         mentioned: set[str] = set()
+        texts = []
         for name in (RESULTS_FILE, TORN_FILE):
             try:
-                text = (folder / name).read_text(encoding="utf-8", errors="replace")
+                texts.append((folder / name).read_text(encoding="utf-8", errors="replace"))
             except FileNotFoundError:
-                continue
+                texts.append("")
             except OSError:  # records that cannot be read: no items file is judged unused
                 return found
-            mentioned.update(ITEMS_NAME.findall(text))
-        found += [p for p in names if p.name not in mentioned]
+            mentioned.update(ITEMS_NAME.findall(texts[-1]))
+        unused = [p for p in names if p.name not in mentioned]
+        if unused and _all_records(texts[0]):
+            found += unused
     return found
 
 
-def load_results(folder: str | Path) -> list[dict[str, Any]]:
-    """Every record of ``folder/results.jsonl``. A malformed line is an error naming it, but
-    a torn final line (no line end) is skipped with a warning.
+def _all_records(text: str) -> bool:
+    """Whether every line of a results file's ``text`` is a JSON object, but a torn last
+    line (no line end), which the next writer sets aside."""
+    lines = text.split("\n")
+    for line in lines[:-1]:
+        if not line.strip():
+            continue
+        try:
+            if not isinstance(json.loads(line), dict):
+                return False
+        except json.JSONDecodeError:
+            return False
+    return True
+
+
+def load_results(folder: str | Path, allow_empty: bool = True) -> list[dict[str, Any]]:
+    """Every record of ``folder/results.jsonl``, each checked
+    (:func:`~simeval.results.record.check_record`). A malformed line or record is an error
+    naming it, but a torn final line (no line end) is skipped with a warning. A file without
+    a record is an error unless ``allow_empty`` (the reports have nothing to show).
+
+    Reading changes nothing in the folder: what a killed writer left stays until the next
+    writer takes the lock (:func:`save_records`).
 
     Examples:
         >>> import tempfile, simeval
@@ -220,9 +250,7 @@ def load_results(folder: str | Path) -> list[dict[str, Any]]:
     path = Path(folder) / RESULTS_FILE
     if not path.is_file():
         raise InputError(path, None, "no results file")
-    _clean_if_free(Path(folder))
-    text = path.read_text(encoding="utf-8", errors="replace")
-    lines = text.split("\n")
+    lines = _records_text(path).split("\n")
     out = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -234,28 +262,17 @@ def load_results(folder: str | Path) -> list[dict[str, Any]]:
                 _report(InputWarning(str(path), number, "a torn record (no line end) is skipped"))
                 continue
             raise InputError(path, number, f"not a JSON record: {exc.msg}") from None
-        if not isinstance(record, dict):
-            raise InputError(path, number, "expected a JSON object (a result record)")
-        for key in REQUIRED:
-            if key not in record:
-                raise InputError(path, number, f"the record has no {key!r}")
-        out.append(record)
+        out.append(check_record(record, path, number))
+    if not out and not allow_empty:
+        raise InputError(path, None, "no result records (the file is empty)")
     return out
 
 
-def _clean_if_free(folder: Path) -> None:
-    """Clean the folder (:func:`clean_folder`) when something is left and its lock is free at
-    once; a folder being written, or one this process may not write (a shared, read-only
-    copy), is read as it is. A clean folder is only read (no lock file is made)."""
-    from filelock import Timeout
-
-    if not leftovers(folder):
-        return
+def _records_text(path: Path) -> str:
     try:
-        with _lock(folder, timeout=0):
-            clean_folder(folder)
-    except (Timeout, OSError):
-        pass
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read the results: {exc.strerror or exc}") from None
 
 
 def load_items(folder: str | Path, record: dict[str, Any]) -> Items | None:

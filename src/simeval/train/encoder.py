@@ -88,7 +88,11 @@ def train_encoder(
     progress: Callable[[int, float], None] | None = None,
 ) -> Path:
     """Fine-tune the model at ``base_path`` on ``data`` and write it to ``out`` (a temporary
-    folder renamed at the end; an existing ``out`` is never touched)."""
+    folder renamed at the end; an existing ``out`` is never touched). Weights in a pickle
+    format are refused before anything is loaded, as ``encoder:model=`` refuses them."""
+    from simeval.measures.encoder import refuse_pickled_weights
+
+    refuse_pickled_weights(base_path)
     import torch
     from sentence_transformers import SentenceTransformer
     from transformers import get_linear_schedule_with_warmup
