@@ -45,15 +45,22 @@ AllowLeaks = Annotated[
 ]
 
 
-def _open(folder: Path, db: str | None) -> tuple[Any, Any]:
+def _open(folder: Path, db: str | None, make: bool = False) -> tuple[Any, Any]:
     """The server's database and storage folder, checked to be a pair (refused otherwise,
-    with the database the folder belongs to named)."""
+    with the database the folder belongs to named). Only a command that makes a server
+    (``make``: init, campaign, organiser add) makes a missing folder; the others refuse it,
+    so that a mistyped folder is never an empty new server."""
     from simeval.serve import require_extra
 
     require_extra()
+    from simeval.errors import InputError
     from simeval.serve.db import default_url
     from simeval.serve.service.results import open_server
 
+    if not make and not folder.is_dir():
+        raise InputError(
+            folder, None, f"no server folder at {folder}: `simeval serve init {folder}` makes one"
+        )
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return open_server(db or default_url(folder), folder / "files")
 
@@ -62,7 +69,7 @@ def _open(folder: Path, db: str | None) -> tuple[Any, Any]:
 @guarded
 def init_cmd(folder: Folder, db: DbUrl = None) -> None:
     """Create (or migrate to the newest schema) the server's database and folders."""
-    database, _ = _open(folder, db)
+    database, _ = _open(folder, db, make=True)
     database.dispose()
     out.print(f"ready: {terminal_text(str(folder))}", highlight=False)
 
@@ -108,7 +115,7 @@ def campaign_cmd(
     )
 
     check_campaign_file(file)  # a wrong file is refused before the server is opened, or made
-    database, _ = _open(folder, db)
+    database, _ = _open(folder, db, make=True)
     c = create_campaign(database, file, datetime.now(UTC), Targets(), allow_leaks)
     out.print(f"campaign {terminal_text(c.name)} created", highlight=False)
     for line in phase_lines(file):  # an organiser sees a test phase left visible
@@ -332,6 +339,8 @@ def export_cmd(
     tiers' bootstrap)."""
     from simeval.serve.service.campaigns import export
 
+    if key is not None and not anonymise:
+        raise typer.BadParameter("--key goes with --anonymise (it lists which alias is which)")
     database, storage = _open(folder, db)
     for path in export(database, storage, campaign, to, anonymise, key, top, keep_dominated):
         out.print(terminal_text(str(path)), highlight=False)
@@ -667,7 +676,7 @@ def organiser_add_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> 
     """Add an organiser; prints the account's token once (sign in with it at /organiser)."""
     from simeval.serve.service.organisers import add_organiser
 
-    database, _ = _open(folder, db)
+    database, _ = _open(folder, db, make=True)
     out.print(add_organiser(database, name, datetime.now(UTC)), highlight=False)
     err.print("the organiser's token, shown this once: keep it (sign in at /organiser)")
 
