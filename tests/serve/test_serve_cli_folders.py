@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("fastapi")
 
-from simeval.cli import app  # noqa: E402
+from simeval.cli import app
 
 READERS = [
     ["backup", "{folder}", "-o", "{out}"],
