@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from simeval.api.training import SEED_MAX
 from simeval.errors import SimevalError
 from simeval.report.format import number, plain_text, terminal_text
 from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
@@ -105,6 +106,7 @@ DEFAULT_RESULTS = DEFAULT_FOLDER  # the user's own runs; the README's main job n
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
 
+SEED_RANGE: dict[str, int] = {"min": 0, "max": SEED_MAX}  # every --seed: numpy's and sklearn's
 DataDir = Annotated[
     Path | None,
     typer.Option(

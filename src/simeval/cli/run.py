@@ -10,6 +10,7 @@ import typer
 from simeval.api.training import TrainSettings
 from simeval.cli.common import (
     DEFAULT_RESULTS,
+    SEED_RANGE,
     DataDir,
     GoldColumn,
     JsonFlag,
@@ -317,7 +318,7 @@ def train_cmd(
             help="word2vec/fasttext/encoder epochs (default: 5; encoder: 4).", show_default=False
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Random seed.")] = D.seed,
+    seed: Annotated[int, typer.Option(**SEED_RANGE, help="Random seed.")] = D.seed,
     workers: Annotated[int, typer.Option(help="Processes / threads.")] = D.workers,
     evaluate: Annotated[
         list[str] | None,
