@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from simeval.api.training import SEED_MAX
-from simeval.errors import SimevalError
+from simeval.errors import SimevalError, command_line
 from simeval.report.format import number, plain_text, terminal_text
 from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
 from simeval.results.default_folder import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
@@ -241,12 +241,13 @@ def _guard(fn: F, engine: bool) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            if not engine:
-                return fn(*args, **kwargs)
-            from simeval.engine import scheduler
+            with command_line():  # advice names flags, not Python arguments
+                if not engine:
+                    return fn(*args, **kwargs)
+                from simeval.engine import scheduler
 
-            with scheduler(SCHEDULER["spec"]):
-                return fn(*args, **kwargs)
+                with scheduler(SCHEDULER["spec"]):
+                    return fn(*args, **kwargs)
         except (SimevalError, OSError) as exc:
             say_failure(exc)
         raise typer.Exit(2) from None

@@ -15,6 +15,7 @@ from simeval.cli.common import (
     GoldColumn,
     JsonFlag,
     Kind,
+    MissingPolicy,
     RegistryFiles,
     ResultsOut,
     RichSteps,
@@ -115,6 +116,16 @@ def evaluate_cmd(
     ] = None,
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    missing: Annotated[
+        MissingPolicy | None,
+        typer.Option(
+            "--missing",
+            help="What a gold pair the measure cannot score gets: zero (RUSSE's rule), skip "
+            "(evaluate the scored pairs only) or error (default: the measure's, zero unless "
+            "its spec says otherwise, e.g. vectors:oov=skip).",
+            show_default=False,
+        ),
+    ] = None,
     registry: RegistryFiles = None,
     results: ResultsOut = DEFAULT_RESULTS,
     save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
@@ -140,6 +151,7 @@ def evaluate_cmd(
             store=store,
             results_dir=results if save else None,
             on_target=lambda name: err.print(plain(f"scoring {name}", style="dim")),
+            **task_options(missing=missing),
         )
     print_results(found, as_json, f"{measure}", wide)
     if save:

@@ -29,7 +29,7 @@ import numpy as np
 from simeval.data.catalog import catalogued
 from simeval.data.pair_files import ScoredPairs, read_pair_keys, read_scored_pairs, write_pairs
 from simeval.data.textio import shown
-from simeval.errors import InputError, InputWarning
+from simeval.errors import InputError, InputWarning, option_hint
 from simeval.kinds.base import (
     Aligned,
     Benchmark,
@@ -200,15 +200,15 @@ class PairBenchmark(Benchmark):
                 f"(first: {shown(first[0])},{shown(first[1])})"
             )
             if missing == "error":
-                raise InputError(
-                    submission.path, None, text + "; use --missing zero|skip to score anyway"
-                )
+                how = option_hint("missing", "zero", "skip")
+                raise InputError(submission.path, None, f"{text}; use {how} to score anyway")
             if missing == "skip":
                 action = "skipped"
             elif self.missing == "zero":  # the benchmark's own rule: RUSSE's
                 action = "scored 0 as the official RUSSE scorer does"
             else:
-                action = "scored 0 (missing: zero; skip or error to change it)"
+                how = option_hint("missing", "skip", "error")
+                action = f"scored 0 (missing: zero; {how} to change it)"
             warnings.append(InputWarning(submission.path, None, f"{text}; {action}"))
         n_extra, extra_warnings = extra_pairs(
             submission, set(gold.pairs) | (suite_known or frozenset()), "the gold"
