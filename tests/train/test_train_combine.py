@@ -159,7 +159,9 @@ def test_a_seed_out_of_range_from_python_or_a_config_file_is_refused(tmp_path) -
     from simeval.errors import InputError
 
     config = tmp_path / "train.toml"
-    config.write_text('kind = "combine"\non = ["mc30"]\nseed = -1\n[combine]\nmeasure = ["overlap"]\n')
+    config.write_text(
+        'kind = "combine"\non = ["mc30"]\nseed = -1\n[combine]\nmeasure = ["overlap"]\n'
+    )
     settings = train_settings(config, {"out": tmp_path / "m"})
     with pytest.raises(InputError, match=r"--seed -1: expected 0 to 4294967295"):
         train(settings)

@@ -197,6 +197,26 @@ Kind = Annotated[
         show_default=False,
     ),
 ]
+
+
+class DuplicatePolicy(StrEnum):
+    error = "error"
+    each = "each"
+    mean = "mean"
+    first = "first"
+
+
+Duplicates = Annotated[
+    DuplicatePolicy | None,
+    typer.Option(
+        "--duplicates",
+        help="For a gold pair file giving a pair twice with different scores: error (the "
+        "default), each (every row an item, as published), mean (one item, the rows' mean "
+        "gold) or first (one item, the first row's gold). A registry entry says it with "
+        "duplicates = ...",
+        show_default=False,
+    ),
+]
 GoldColumn = Annotated[
     str | None,
     typer.Option(

@@ -12,6 +12,7 @@ from simeval.cli.common import (
     DEFAULT_RESULTS,
     SEED_RANGE,
     DataDir,
+    Duplicates,
     GoldColumn,
     JsonFlag,
     Kind,
@@ -116,6 +117,7 @@ def evaluate_cmd(
     ] = None,
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
     missing: Annotated[
         MissingPolicy | None,
         typer.Option(
@@ -139,7 +141,7 @@ def evaluate_cmd(
 
     m = measure_of(measure)
     store = store_of(data_dir)
-    how = task_options(kind=kind, gold_column=gold_column)
+    how = task_options(kind=kind, gold_column=gold_column, duplicates=duplicates)
     targets = load_targets(
         [*(suite or []), *(benchmark or [])], store, registry_of(registry), **how
     )

@@ -12,6 +12,7 @@ import typer
 from simeval.cli.common import (
     Complete,
     DataDir,
+    Duplicates,
     GoldColumn,
     JsonFlag,
     KeepIn,
@@ -207,6 +208,7 @@ def score_pairs(
     ] = None,
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
     pred_column: Annotated[
         str | None, typer.Option(help="System score column (same rules); e.g. usim.")
     ] = None,
@@ -228,6 +230,7 @@ def score_pairs(
         gold_column=gold_column,
         store=store_of(data_dir),
         registry=registry_of(registry),
+        **task_options(duplicates=duplicates),
     )
     _score(
         target,

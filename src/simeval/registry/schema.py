@@ -13,6 +13,8 @@ by ``:``)::
     gold = "verbs.tsv"
     column = "mean"                # optional, as --gold-column
     missing = "error"              # optional: what an unscored pair gets (error | zero)
+    duplicates = "error"           # optional: a pair given twice with two scores (error |
+                                   # each | mean | first; the catalog's published sets: each)
     description = "our 120 verb pairs"
 
     [benchmark.lab-sts]
@@ -72,7 +74,7 @@ from simeval.kinds import aggregates, from_toml, toml_names
 from simeval.kinds.base import View
 from simeval.kinds.layouts import LAYOUTS
 from simeval.kinds.linking import LINKING, CollectionEntry, LinkingEntry
-from simeval.kinds.pairs import MISSING_POLICIES, PairEntry, Subset
+from simeval.kinds.pairs import DUPLICATE_POLICIES, MISSING_POLICIES, PairEntry, Subset
 from simeval.kinds.sts import FORMATS, STSEntry
 
 REGISTRY_ENV = "SIMEVAL_REGISTRY"
@@ -180,6 +182,8 @@ def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Re
             raise fail(f"{key!r} must be text, not {type(spec[key]).__name__}", key)
     if spec.get("missing", "error") not in MISSING_POLICIES:
         raise fail(f"missing must be {_either(list(MISSING_POLICIES))}", "missing")
+    if spec.get("duplicates", "error") not in DUPLICATE_POLICIES:
+        raise fail(f"duplicates must be {_either(list(DUPLICATE_POLICIES))}", "duplicates")
     if not NAME.fullmatch(spec.get("dataset", name)):
         raise fail(f"dataset {spec['dataset']!r}: expected {NAME_RULE}", "dataset")
     value = spec.pop("kind", "graded")
