@@ -202,3 +202,19 @@ def test_the_default_refusal_names_the_option_of_each_door(merged: Path) -> None
     done = CliRunner().invoke(app, ["benchmarks", "--registry", str(toml)])
     assert done.exit_code == 2 and f"{toml}:3:" in done.stderr, done.stderr
     assert "duplicates must be error, each, mean or first" in done.stderr
+
+
+def test_every_command_reading_a_gold_file_takes_duplicates() -> None:
+    """The refusal names --duplicates: each command that reads a gold pair file by path (the
+    ones with --gold-column: evaluate, predict, score file, score pairs) must have it."""
+    import typer
+
+    def commands(group, path=""):
+        for name, sub in getattr(group, "commands", {}).items():
+            yield from commands(sub, f"{path} {name}".strip())
+        yield path, {o for p in group.params for o in p.opts}
+
+    readers = {path: opts for path, opts in commands(typer.main.get_command(app))
+               if "--gold-column" in opts}  # fmt: skip
+    assert {"evaluate", "predict", "score file", "score pairs"} <= set(readers)
+    assert all("--duplicates" in opts for opts in readers.values()), readers

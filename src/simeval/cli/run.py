@@ -188,6 +188,7 @@ def predict_cmd(
     ] = "sts12",
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
     registry: RegistryFiles = None,
     data_dir: DataDir = None,
 ) -> None:
@@ -196,7 +197,7 @@ def predict_cmd(
     from simeval.api import load_target, measure_of, predict
 
     m = measure_of(measure)
-    how = task_options(kind=kind, gold_column=gold_column)
+    how = task_options(kind=kind, gold_column=gold_column, duplicates=duplicates)
     target = load_target(suite, store_of(data_dir), registry_of(registry), **how)
     with _with_progress(m, f"{m.name}: loading / encoding"):
         written = predict(m, target, out_path)

@@ -91,6 +91,7 @@ def score_file(
     max_retrieved: MaxRetrieved = None,
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
     registry: RegistryFiles = None,
     data_dir: DataDir = None,
     keep: KeepIn = None,
@@ -101,7 +102,7 @@ def score_file(
     """Score a submission against any benchmark or suite: catalog, registry or path."""
     from simeval.api import load_target
 
-    how = task_options(kind=kind, gold_column=gold_column)
+    how = task_options(kind=kind, gold_column=gold_column, duplicates=duplicates)
     loaded = load_target(target, store_of(data_dir), registry_of(registry), **how)
     linking = {"complete": complete or None, "max_retrieved": max_retrieved}
     _score(
