@@ -7,9 +7,35 @@ status 2; they never show a traceback for bad input.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+# the door the user came in by, for the advice messages give: "cli" inside a command
+_DOOR: ContextVar[str] = ContextVar("simeval_door", default="python")
+
+
+@contextmanager
+def command_line() -> Iterator[None]:
+    """Within it, :func:`option_hint` spells options as the command line's flags (every
+    ``simeval`` command runs in it); outside, as Python keyword arguments."""
+    token = _DOOR.set("cli")
+    try:
+        yield
+    finally:
+        _DOOR.reset(token)
+
+
+def option_hint(name: str, *values: str) -> str:
+    """How the user sets the option ``name`` to one of ``values``, in the words of their door:
+    ``--name a|b`` on the command line, ``name="a"|"b"`` from Python (a message never tells a
+    Python caller to type a flag, nor a command-line user to pass an argument)."""
+    if _DOOR.get() == "cli":
+        return f"--{name.replace('_', '-')} {'|'.join(values)}"
+    return f"{name}=" + "|".join(f'"{v}"' for v in values)
 
 
 class SimevalError(Exception):

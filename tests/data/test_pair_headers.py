@@ -59,3 +59,34 @@ def test_related_accuracy_with_single_pair_word1s_is_flagged(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "4 of 4 word1s have a single pair" in result.output
     assert '"accuracy": 0.5' in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "how"),
+    [
+        ("sim   ", "trailing white space"),
+        ("  sim", "leading white space"),
+        (" sim ", "white space around it"),
+    ],
+)
+def test_a_header_name_with_spaces_is_refused_showing_them(
+    tmp_path: Path, name: str, how: str
+) -> None:
+    """``word1,word2,sim   `` and ``--gold-column sim`` said "no column named 'sim'; columns
+    are word1, word2, sim", the spaces unseen. RUSSE's evaluate_test.py (pandas' read_csv,
+    ``r["sim"]``) does not strip a header name either, so it is refused, with the header's
+    line (1) and the name as written, spaces shown."""
+    gold = tmp_path / "gold.txt"
+    gold.write_text(
+        ",".join(["word1", "word2", name])
+        + "\n"
+        + "".join(f"{a},{b},{s}" + "\n" for a, b, s in GOLD)
+    )
+    (tmp_path / "pred.tsv").write_text(
+        "".join(f"{a}\t{b}\t{p}\n" for (a, b, _), p in zip(GOLD, PRED, strict=True))
+    )
+    args = ["score", "pairs", "--gold", str(gold), "--pred", str(tmp_path / "pred.tsv")]
+    done = CliRunner().invoke(app, [*args, "--gold-column", "sim"])
+    assert done.exit_code == 2, done.output
+    assert f"{gold}:1: no column named 'sim': column {name!r} has {how}" in done.stderr, done.stderr
+    assert f"columns are 'word1', 'word2', {name!r}" in done.stderr, done.stderr

@@ -11,10 +11,14 @@ reading every catalogued gold with the csv module, independently of simeval's re
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
+from scipy.stats import spearmanr
+from typer.testing import CliRunner
 
+from simeval.cli import app
 from simeval.errors import InputError
 from simeval.kinds.pairs import PairEntry
 from simeval.registry.loaders import from_path
@@ -108,3 +112,109 @@ def test_catalogued_golds_keep_their_published_rows(data_dir: Path) -> None:
         s for p, s in zip(ws.gold.pairs, ws.gold.scores, strict=True) if p == ("money", "cash")
     ]
     assert money == [9.15, 9.08]
+
+
+# -- a policy for duplicate gold pairs (issue 44 item 5) ---------------------------------------
+# A published set whose translation merged two pairs into one: cat,dog rated 3 and 7.
+MERGED = "word1,word2,sim\ncat,dog,3\nsun,moon,2\ncat,dog,7\nsea,ship,5\nred,blue,1\n"
+SUBMITTED = {("cat", "dog"): 0.4, ("sun", "moon"): 0.1, ("sea", "ship"): 0.9, ("red", "blue"): 0.3}
+# (policy, the gold's items as scored, by hand): each row, or one item per pair
+BY_HAND = {
+    "each": [("cat", "dog", 3), ("sun", "moon", 2), ("cat", "dog", 7), ("sea", "ship", 5),
+             ("red", "blue", 1)],
+    "mean": [("cat", "dog", 5), ("sun", "moon", 2), ("sea", "ship", 5), ("red", "blue", 1)],
+    "first": [("cat", "dog", 3), ("sun", "moon", 2), ("sea", "ship", 5), ("red", "blue", 1)],
+}  # fmt: skip
+
+
+@pytest.fixture
+def merged(tmp_path: Path) -> Path:
+    (tmp_path / "gold.csv").write_text(MERGED)
+    (tmp_path / "pred.csv").write_text("".join(f"{a},{b},{s}\n" for (a, b), s in SUBMITTED.items()))
+    return tmp_path
+
+
+def _expected(policy: str) -> float:
+    rows = BY_HAND[policy]
+    return spearmanr([g for *_, g in rows], [SUBMITTED[(a, b)] for a, b, _ in rows])[0]
+
+
+def _json(args: list[str]) -> dict:
+    done = CliRunner().invoke(app, [*args, "--json"])
+    assert done.exit_code == 0, done.output
+    return json.loads(done.stdout.splitlines()[0])
+
+
+@pytest.mark.parametrize("policy", ["each", "mean", "first"])
+def test_score_pairs_duplicates_policy_scores_as_scipy_by_hand(merged: Path, policy: str) -> None:
+    args = [
+        "score",
+        "pairs",
+        "--gold",
+        str(merged / "gold.csv"),
+        "--pred",
+        str(merged / "pred.csv"),
+    ]
+    record = _json([*args, "--duplicates", policy])
+    assert record["metrics"]["spearman"] == pytest.approx(_expected(policy), abs=1e-12)
+    assert record["coverage"]["gold"] == len(BY_HAND[policy])
+    assert record["settings"]["duplicates"] == policy
+
+
+@pytest.mark.parametrize("policy", ["each", "mean", "first"])
+def test_a_registry_entry_chooses_the_policy(merged: Path, policy: str) -> None:
+    toml = merged / "mine.toml"
+    toml.write_text(f'[benchmark.mine]\ngold = "gold.csv"\nduplicates = "{policy}"\n')
+    args = ["score", "pairs", "--benchmark", "mine", "--pred", str(merged / "pred.csv")]
+    record = _json([*args, "--registry", str(toml)])
+    assert record["metrics"]["spearman"] == pytest.approx(_expected(policy), abs=1e-12)
+    assert record["settings"]["duplicates"] == policy
+
+
+def test_python_and_evaluate_take_the_policy(merged: Path) -> None:
+    import simeval
+
+    target = simeval.load_target(str(merged / "gold.csv"), duplicates="mean")
+    (result,) = simeval.score(target, SUBMITTED)
+    assert result.metrics["spearman"] == pytest.approx(_expected("mean"), abs=1e-12)
+    assert result.settings["duplicates"] == "mean"
+    args = ["evaluate", "overlap", "-b", str(merged / "gold.csv"), "--no-save"]
+    record = _json([*args, "--duplicates", "first"])
+    assert record["coverage"]["gold"] == 4 and record["settings"]["duplicates"] == "first"
+
+
+def test_the_default_refusal_names_the_option_of_each_door(merged: Path) -> None:
+    args = [
+        "score",
+        "pairs",
+        "--gold",
+        str(merged / "gold.csv"),
+        "--pred",
+        str(merged / "pred.csv"),
+    ]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 2 and f"{merged / 'gold.csv'}:4:" in done.stderr, done.stderr
+    assert "--duplicates each|mean|first" in done.stderr, done.stderr
+    with pytest.raises(InputError, match=r'duplicates="each"\|"mean"\|"first"'):
+        from_path(merged / "gold.csv")
+    toml = merged / "mine.toml"
+    toml.write_text('[benchmark.mine]\ngold = "gold.csv"\nduplicates = "average"\n')
+    done = CliRunner().invoke(app, ["benchmarks", "--registry", str(toml)])
+    assert done.exit_code == 2 and f"{toml}:3:" in done.stderr, done.stderr
+    assert "duplicates must be error, each, mean or first" in done.stderr
+
+
+def test_every_command_reading_a_gold_file_takes_duplicates() -> None:
+    """The refusal names --duplicates: each command that reads a gold pair file by path (the
+    ones with --gold-column: evaluate, predict, score file, score pairs) must have it."""
+    import typer
+
+    def commands(group, path=""):
+        for name, sub in getattr(group, "commands", {}).items():
+            yield from commands(sub, f"{path} {name}".strip())
+        yield path, {o for p in group.params for o in p.opts}
+
+    readers = {path: opts for path, opts in commands(typer.main.get_command(app))
+               if "--gold-column" in opts}  # fmt: skip
+    assert {"evaluate", "predict", "score file", "score pairs"} <= set(readers)
+    assert all("--duplicates" in opts for opts in readers.values()), readers

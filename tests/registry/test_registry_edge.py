@@ -230,3 +230,33 @@ def test_a_missing_template_points_at_the_suite(folder: Path) -> None:
         str(folder / "o"),
     ]
     _refused(args, f"{registry}:3", f"suite s: {folder / 'no.csv'}: no such file")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        ('[benchmark.lab]\ngold = "loop.tsv"\n', 2, "gold"),
+        ('[benchmark.lab]\ngold = "gold.tsv"\nexclude = "loop.tsv"\n', 3, "exclude"),
+        (WORDS + '[suite.s]\nmembers = ["a"]\ntemplate = "loop.tsv"\n', 5, "template"),
+    ],
+    ids=["gold", "exclude", "template"],
+)
+def test_a_path_in_a_symlink_loop_is_refused_at_its_key(
+    folder: Path, text: str, line: int, key: str
+) -> None:
+    """A path whose links lead back to themselves raised pathlib's RuntimeError ("Symlink
+    loop") as a traceback while the registry was read: now one line at the key."""
+    (folder / "loop.tsv").symlink_to(folder / "other.tsv")
+    (folder / "other.tsv").symlink_to(folder / "loop.tsv")
+    registry = folder / "lab.toml"
+    registry.write_text(text)
+    _refused(["benchmarks", "--registry", str(registry)], f"{registry}:{line}", f"{key} 'loop.tsv'")
+    _refused(["benchmarks", "--registry", str(registry)], f"{registry}:{line}", "a symlink loop")
+
+
+def test_a_registry_file_in_a_symlink_loop_is_refused(folder: Path) -> None:
+    """``--registry LOOP`` raised pathlib's RuntimeError while the files were gathered."""
+    (folder / "lab.toml").symlink_to(folder / "other.toml")
+    (folder / "other.toml").symlink_to(folder / "lab.toml")
+    registry = folder / "lab.toml"
+    _refused(["benchmarks", "--registry", str(registry)], f"{registry}", "a symlink loop")

@@ -138,3 +138,31 @@ def test_a_changed_model_file_is_refused(tmp_path) -> None:
         f.write(b"\0")
     done = CliRunner().invoke(app, ["evaluate", f"learned:model={out}", "-b", "rg65", "--no-save"])
     assert done.exit_code == 2 and "model.npz" in done.stderr
+
+
+@pytest.mark.parametrize("features", [",,,", "length,,overlap", "length, ", " "])
+def test_an_empty_feature_item_is_refused_naming_the_option(tmp_path, features) -> None:
+    """``--features ",,,"`` trained on nothing but the measures, as if ``none`` were meant:
+    an empty or blank item is refused, naming the option and the item's place."""
+    out = tmp_path / "m"
+    args = ["--on", "mc30", "--measure", "overlap", "--features", features]
+    done = CliRunner().invoke(app, ["train", "combine", "--out", str(out), *args])
+    assert done.exit_code == 2, done.output
+    assert f"--features {features!r}: item " in done.stderr, done.stderr
+    assert "is empty" in done.stderr and not out.exists()
+
+
+def test_a_seed_out_of_range_from_python_or_a_config_file_is_refused(tmp_path) -> None:
+    """The command line's range (0 to 2^32 - 1) holds for a TOML file's ``seed`` too, which
+    reached scikit-learn's ValueError."""
+    from simeval.api.training import train, train_settings
+    from simeval.errors import InputError
+
+    config = tmp_path / "train.toml"
+    config.write_text(
+        'kind = "combine"\non = ["mc30"]\nseed = -1\n[combine]\nmeasure = ["overlap"]\n'
+    )
+    settings = train_settings(config, {"out": tmp_path / "m"})
+    with pytest.raises(InputError, match=r"--seed -1: expected 0 to 4294967295"):
+        train(settings)
+    assert not (tmp_path / "m").exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from simeval.api.progress import Quiet, Steps
-from simeval.api.training import check_lang, prepared_corpus
+from simeval.api.training import check_lang, check_seed, prepared_corpus
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 
@@ -36,12 +36,6 @@ def digests(*paths: str | Path | None) -> dict[str, str]:
     from simeval.data.textio import sha256_file
 
     return {str(p): sha256_file(p) for p in paths if p is not None}
-
-
-def check_seed(seed: int) -> None:
-    """Refuse a negative ``--seed`` (numpy's generators take 0 and above)."""
-    if seed < 0:
-        raise InputError(None, None, f"--seed {seed}: expected 0 or above")
 
 
 def build_linking(
@@ -84,6 +78,7 @@ def build_linking(
         raise InputError(
             None, None, f"--lang {lang!r}: expected the X side's language code (de, fr, ru, ...)"
         )
+    check_seed(seed)
     options = Preparation(drop_first, drop_sentences, iqr, test_share, seed, halves)
     if inputs:
         pairs, data = [], {}
@@ -150,6 +145,7 @@ def build_sts_sample(
 
     if by not in SIMILARITIES:
         raise InputError(None, None, f"--by must be {' or '.join(SIMILARITIES)}, not {by!r}")
+    check_seed(seed)
     pairs = [p for path in pool for p in read_sts_input(Path(path), sentences=True)]
     drawn = sample(pairs, size, bands, by, seed)
     settings = {"size": size, "bands": bands, "by": by, "seed": seed}

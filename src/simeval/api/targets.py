@@ -36,8 +36,9 @@ def load_target(
     **how: Any,
 ) -> Target:
     """The benchmark or suite ``name`` (or at path ``name``; ``how``: ``kind``, ``gold_column``
-    for a pair file), as the task code uses it. Collections with a builder are built once
-    into the cache. :func:`simeval.benchmark` gives the same with pairs, gold and metadata.
+    and ``duplicates`` for a pair file), as the task code uses it. Collections with a builder
+    are built once into the cache. :func:`simeval.benchmark` gives the same with pairs, gold
+    and metadata.
 
     Examples:
         >>> import simeval
@@ -165,15 +166,18 @@ def pair_target(
     gold_column: str | None = None,
     store: DataStore | None = None,
     registry: Any = None,
+    duplicates: str | None = None,
 ) -> Target:
     """A word-pair benchmark: a gold pair file, or exactly one named pair benchmark (``kind``,
-    when given, must agree with it)."""
+    when given, must agree with it). ``duplicates``: the gold file's policy for a pair given
+    twice with different scores, ``"error"`` (default), ``"each"``, ``"mean"`` or ``"first"``
+    (:mod:`simeval.kinds.pairs`; a registry entry says it with its ``duplicates`` key)."""
     from simeval.kinds.pairs import PairBenchmark, pair_file, pair_kinds
 
     if (gold is None) == (benchmark is None):
         raise InputError(None, None, "give exactly one of --gold FILE or --benchmark NAME")
     if gold is not None:
-        return pair_file(Path(gold), kind or "graded", gold_column)
+        return pair_file(Path(gold), kind or "graded", gold_column, duplicates=duplicates)
     target = load_target(str(benchmark), store, registry)
     if not isinstance(target, PairBenchmark):
         raise InputError(None, None, f"{benchmark} is not a word-pair benchmark")

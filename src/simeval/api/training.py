@@ -32,6 +32,7 @@ from simeval.errors import InputError
 from simeval.results.default_folder import default_folder
 
 VECTOR_KINDS = ("ppmi", "svd", "word2vec", "fasttext")  # trained from a corpus
+SEED_MAX = 2**32 - 1  # scikit-learn's and numpy's legacy seeding take 0 to 2^32 - 1
 SHARED = (
     "kind",
     "out",
@@ -221,6 +222,7 @@ def train(settings: TrainSettings, steps: Steps | None = None) -> Trained:
         raise InputError(None, None, "name the model kind (the argument, or kind in --config)")
     if s.out is None:
         raise InputError(None, None, "name the model folder to write with --out")
+    check_seed(s.seed)
     if s.kind == "graph":
         trained = _train_graph(s)
     elif s.kind == "encoder":
@@ -241,6 +243,22 @@ def train(settings: TrainSettings, steps: Steps | None = None) -> Trained:
             trained.spec, *s.evaluate, store=store, results_dir=s.results, registry=s.registry
         )
     return trained
+
+
+def comma_items(text: str, option: str) -> list[str]:
+    """The items of a comma-separated option value, stripped; an empty or blank item (``,,``,
+    a trailing comma) is refused, naming the option and the item's place: it is a typo, and
+    reading it as nothing would make ``",,,"`` mean ``none`` silently."""
+    items = [item.strip() for item in text.split(",")]
+    for place, item in enumerate(items, 1):
+        if not item:
+            raise InputError(
+                None,
+                None,
+                f"{option} {text!r}: item {place} of {len(items)} is empty; expected names "
+                "separated by single commas",
+            )
+    return items
 
 
 def _with_options(spec: str, options: str) -> str:
@@ -303,10 +321,10 @@ def _train_combine(s: TrainSettings, steps: Steps) -> Trained:
     from simeval.train.crossfit import CrossFit
     from simeval.train.examples import training_pairs
 
+    groups = [g for g in comma_items(s.features, "--features") if g != "none"]
     store, benchmarks = _training_benchmarks(s)
     kinds = [kind(b.kind) for b in benchmarks]
     binary = all(k.binary_gold for k in kinds)
-    groups = [g.strip() for g in s.features.split(",") if g.strip() and g.strip() != "none"]
     config = CombineConfig(
         on=list(s.on),
         measures=list(s.measure),
@@ -385,6 +403,14 @@ def prepared_corpus(
         one_per_line=one_per_line,
         progress=steps.update,
     )
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a ``--seed`` outside 0 to 2^32 - 1: numpy's generators take no negative seed and
+    scikit-learn's (combine, graph --learn) none of 2^32 or more. The command line declares the
+    same range on every ``--seed``; this is the check of a TOML file's and a Python caller's."""
+    if not 0 <= seed <= SEED_MAX:
+        raise InputError(None, None, f"--seed {seed}: expected 0 to {SEED_MAX}")
 
 
 def check_lang(lang: str | None) -> str:

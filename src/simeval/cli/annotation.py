@@ -7,7 +7,16 @@ from typing import Annotated
 
 import typer
 
-from simeval.cli.common import DataDir, build_app, guarded, out, plain, print_tables, store_of
+from simeval.cli.common import (
+    SEED_RANGE,
+    DataDir,
+    build_app,
+    guarded,
+    out,
+    plain,
+    print_tables,
+    store_of,
+)
 from simeval.report.terminal import Column, TerminalTable
 
 annotation_app = typer.Typer(
@@ -23,7 +32,7 @@ Pairs = Annotated[
     Path, typer.Option("--pairs", help="The pairs to annotate: a pair file (word1 word2 …).")
 ]
 Scale = Annotated[str, typer.Option(help="The rating scale LOW:HIGH (RUSSE 0:3, SimLex 0:6).")]
-Seed = Annotated[int, typer.Option(help="Seed: the same seed, the same assignments.")]
+Seed = Annotated[int, typer.Option(**SEED_RANGE, help="Seed: the same seed, the same assignments.")]
 
 
 @annotation_app.command("assign")

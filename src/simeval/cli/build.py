@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from simeval.cli.common import (
+    SEED_RANGE,
     DataDir,
     RichSteps,
     build_app,
@@ -47,7 +48,9 @@ def build_linking(
         float,
         typer.Option(help="Comparability noise: drop each sentence with this probability."),
     ] = 0.0,
-    seed: Annotated[int, typer.Option(help="Seed of the noise, the split and the halves.")] = 0,
+    seed: Annotated[
+        int, typer.Option(**SEED_RANGE, help="Seed of the noise, the split and the halves.")
+    ] = 0,
     halves: Annotated[
         bool,
         typer.Option(
@@ -96,7 +99,9 @@ def build_sts_sample(
     by: Annotated[
         str, typer.Option(help="overlap: token-overlap cosine; edit: 1 - edit distance ratio.")
     ] = "overlap",
-    seed: Annotated[int, typer.Option(help="Seed of the draw and of the written order.")] = 0,
+    seed: Annotated[
+        int, typer.Option(**SEED_RANGE, help="Seed of the draw and of the written order.")
+    ] = 0,
 ) -> None:
     """Sample sentence pairs evenly across string-similarity bands, so the set is neither
     near-duplicates nor unrelated pairs (STS 2012), and write STS.input.sample.txt, an
@@ -165,7 +170,7 @@ def build_negatives(
             "file order); 0: every source.",
         ),
     ] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the --sources draw.")] = 0,
+    seed: Annotated[int, typer.Option(**SEED_RANGE, help="Seed of the --sources draw.")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Processes counting co-occurrences.")] = 1,
 ) -> None:
     """Build RUSSE 2015-style (BLESS-style) negatives for related pairs: S = PMI of the

@@ -16,7 +16,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from simeval.errors import SimevalError
+from simeval.api.training import SEED_MAX
+from simeval.errors import SimevalError, command_line
 from simeval.report.format import number, plain_text, terminal_text
 from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
 from simeval.results.default_folder import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
@@ -105,6 +106,7 @@ DEFAULT_RESULTS = DEFAULT_FOLDER  # the user's own runs; the README's main job n
 F = TypeVar("F", bound=Callable[..., Any])
 STATE: dict[str, Any] = {"data_dir": None}
 
+SEED_RANGE: dict[str, int] = {"min": 0, "max": SEED_MAX}  # every --seed: numpy's and sklearn's
 DataDir = Annotated[
     Path | None,
     typer.Option(
@@ -195,6 +197,26 @@ Kind = Annotated[
         show_default=False,
     ),
 ]
+
+
+class DuplicatePolicy(StrEnum):
+    error = "error"
+    each = "each"
+    mean = "mean"
+    first = "first"
+
+
+Duplicates = Annotated[
+    DuplicatePolicy | None,
+    typer.Option(
+        "--duplicates",
+        help="For a gold pair file giving a pair twice with different scores: error (the "
+        "default), each (every row an item, as published), mean (one item, the rows' mean "
+        "gold) or first (one item, the first row's gold). A registry entry says it with "
+        "duplicates = ...",
+        show_default=False,
+    ),
+]
 GoldColumn = Annotated[
     str | None,
     typer.Option(
@@ -239,12 +261,13 @@ def _guard(fn: F, engine: bool) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            if not engine:
-                return fn(*args, **kwargs)
-            from simeval.engine import scheduler
+            with command_line():  # advice names flags, not Python arguments
+                if not engine:
+                    return fn(*args, **kwargs)
+                from simeval.engine import scheduler
 
-            with scheduler(SCHEDULER["spec"]):
-                return fn(*args, **kwargs)
+                with scheduler(SCHEDULER["spec"]):
+                    return fn(*args, **kwargs)
         except (SimevalError, OSError) as exc:
             say_failure(exc)
         raise typer.Exit(2) from None

@@ -12,6 +12,7 @@ import typer
 from simeval.cli.common import (
     DEFAULT_RESULTS,
     RESULTS_ENV,
+    SEED_RANGE,
     DataDir,
     RegistryFiles,
     ResultsIn,
@@ -90,8 +91,8 @@ Replicates = Annotated[
 ]
 Seed = Annotated[
     int,
-    typer.Option(min=0, help="Seed of the resampling: the same seed, the same numbers."),
-]  # numpy's generators take no negative seed
+    typer.Option(**SEED_RANGE, help="Seed of the resampling: the same seed, the same numbers."),
+]
 Level = Annotated[
     float, typer.Option(min=0.5, max=0.999, help="Confidence level of the intervals.")
 ]

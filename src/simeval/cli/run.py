@@ -10,10 +10,13 @@ import typer
 from simeval.api.training import TrainSettings
 from simeval.cli.common import (
     DEFAULT_RESULTS,
+    SEED_RANGE,
     DataDir,
+    Duplicates,
     GoldColumn,
     JsonFlag,
     Kind,
+    MissingPolicy,
     RegistryFiles,
     ResultsOut,
     RichSteps,
@@ -114,6 +117,17 @@ def evaluate_cmd(
     ] = None,
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
+    missing: Annotated[
+        MissingPolicy | None,
+        typer.Option(
+            "--missing",
+            help="What a gold pair the measure cannot score gets: zero (RUSSE's rule), skip "
+            "(evaluate the scored pairs only) or error (default: the measure's, zero unless "
+            "its spec says otherwise, e.g. vectors:oov=skip).",
+            show_default=False,
+        ),
+    ] = None,
     registry: RegistryFiles = None,
     results: ResultsOut = DEFAULT_RESULTS,
     save: Annotated[bool, typer.Option(help="Append the records to --results.")] = True,
@@ -127,7 +141,7 @@ def evaluate_cmd(
 
     m = measure_of(measure)
     store = store_of(data_dir)
-    how = task_options(kind=kind, gold_column=gold_column)
+    how = task_options(kind=kind, gold_column=gold_column, duplicates=duplicates)
     targets = load_targets(
         [*(suite or []), *(benchmark or [])], store, registry_of(registry), **how
     )
@@ -139,6 +153,7 @@ def evaluate_cmd(
             store=store,
             results_dir=results if save else None,
             on_target=lambda name: err.print(plain(f"scoring {name}", style="dim")),
+            **task_options(missing=missing),
         )
     print_results(found, as_json, f"{measure}", wide)
     if save:
@@ -173,6 +188,7 @@ def predict_cmd(
     ] = "sts12",
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
     registry: RegistryFiles = None,
     data_dir: DataDir = None,
 ) -> None:
@@ -181,7 +197,7 @@ def predict_cmd(
     from simeval.api import load_target, measure_of, predict
 
     m = measure_of(measure)
-    how = task_options(kind=kind, gold_column=gold_column)
+    how = task_options(kind=kind, gold_column=gold_column, duplicates=duplicates)
     target = load_target(suite, store_of(data_dir), registry_of(registry), **how)
     with _with_progress(m, f"{m.name}: loading / encoding"):
         written = predict(m, target, out_path)
@@ -317,7 +333,7 @@ def train_cmd(
             help="word2vec/fasttext/encoder epochs (default: 5; encoder: 4).", show_default=False
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Random seed.")] = D.seed,
+    seed: Annotated[int, typer.Option(**SEED_RANGE, help="Random seed.")] = D.seed,
     workers: Annotated[int, typer.Option(help="Processes / threads.")] = D.workers,
     evaluate: Annotated[
         list[str] | None,

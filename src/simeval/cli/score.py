@@ -12,6 +12,7 @@ import typer
 from simeval.cli.common import (
     Complete,
     DataDir,
+    Duplicates,
     GoldColumn,
     JsonFlag,
     KeepIn,
@@ -90,6 +91,7 @@ def score_file(
     max_retrieved: MaxRetrieved = None,
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
     registry: RegistryFiles = None,
     data_dir: DataDir = None,
     keep: KeepIn = None,
@@ -100,7 +102,7 @@ def score_file(
     """Score a submission against any benchmark or suite: catalog, registry or path."""
     from simeval.api import load_target
 
-    how = task_options(kind=kind, gold_column=gold_column)
+    how = task_options(kind=kind, gold_column=gold_column, duplicates=duplicates)
     loaded = load_target(target, store_of(data_dir), registry_of(registry), **how)
     linking = {"complete": complete or None, "max_retrieved": max_retrieved}
     _score(
@@ -207,6 +209,7 @@ def score_pairs(
     ] = None,
     kind: Kind = None,
     gold_column: GoldColumn = None,
+    duplicates: Duplicates = None,
     pred_column: Annotated[
         str | None, typer.Option(help="System score column (same rules); e.g. usim.")
     ] = None,
@@ -228,6 +231,7 @@ def score_pairs(
         gold_column=gold_column,
         store=store_of(data_dir),
         registry=registry_of(registry),
+        **task_options(duplicates=duplicates),
     )
     _score(
         target,

@@ -66,12 +66,23 @@ class PairTable:
             return i
         if column in self.columns:
             return self.columns.index(column)
+        names = ", ".join(map(shown, self.columns))
+        padded = [c for c in self.columns if c.strip() == str(column).strip()]
+        found = f"no column named {shown(str(column))}"
+        if padded:  # the official scorers (pandas' read_csv) do not strip a header name either
+            found += f": column {shown(padded[0])} has {_padding(padded[0])}"
         raise ColumnError(
-            column,
-            self.path,
-            1 if self.has_header else None,
-            f"no column named {column!r}; columns are {', '.join(self.columns)}",
+            column, self.path, 1 if self.has_header else None, f"{found}; columns are {names}"
         )
+
+
+def _padding(name: str) -> str:
+    """Where ``name`` has white space: ``trailing``, ``leading`` or around it."""
+    if name == name.lstrip():
+        return "trailing white space"
+    if name == name.rstrip():
+        return "leading white space"
+    return "white space around it"
 
 
 @dataclass

@@ -532,7 +532,7 @@ class Suite:
             items = concat_items([(r.benchmark, r.task, r.items) for r in results])
             metrics = task_metrics(kind.name, items)
         coverage, warnings = self._layout.coverage(self, submission, results)
-        settings = {k: v for k, v in results[0].settings.items() if k == "missing"}
+        settings = {k: v for k, v in results[0].settings.items() if k in ("missing", "duplicates")}
         results.append(
             Result(
                 benchmark=self.name,

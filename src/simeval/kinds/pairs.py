@@ -8,6 +8,13 @@ the system did not score is *missing*; what happens to it is the ``missing`` pol
 - ``"skip"``: leave it out and evaluate the covered pairs only;
 - ``"error"``: refuse the submission, naming the first missing pair.
 
+A gold file that gives one pair twice with different scores (a translation that merged two
+pairs) is read by the ``duplicates`` policy: ``"error"`` refuses it, naming both lines (the
+default for a user's file); ``"each"`` keeps every row an item, as published, the submission's
+one score for the pair standing for both (the default of the catalogued files whose published
+figures count both rows: WordSim-353, RUSSE's rt/ae/ae2 train files); ``"mean"`` makes the pair
+one item with the mean of its rows' gold; ``"first"`` one item with the first row's gold.
+
 Pairs scored but not in the gold are *extra*: ignored, counted and reported. In a one-file
 suite (RUSSE's test.csv) a pair of another member is not extra (``suite_known``).
 
@@ -27,9 +34,15 @@ from typing import Any
 import numpy as np
 
 from simeval.data.catalog import catalogued
-from simeval.data.pair_files import ScoredPairs, read_pair_keys, read_scored_pairs, write_pairs
+from simeval.data.pair_files import (
+    ColumnError,
+    ScoredPairs,
+    read_pair_keys,
+    read_scored_pairs,
+    write_pairs,
+)
 from simeval.data.textio import shown
-from simeval.errors import InputError, InputWarning
+from simeval.errors import InputError, InputWarning, option_hint
 from simeval.kinds.base import (
     Aligned,
     Benchmark,
@@ -44,6 +57,9 @@ from simeval.kinds.handout import LeakView, Ordered, order, pair_key
 from simeval.results.items import Items
 
 MISSING_POLICIES = ("zero", "skip", "error")
+# what a gold file's pair given again with another score becomes (module docstring)
+DUPLICATE_POLICIES = ("error", "each", "mean", "first")
+CONFLICT = "given twice with different scores"  # the reader's refusal of such a pair
 
 
 def extra_pairs(
@@ -99,6 +115,7 @@ class PairBenchmark(Benchmark):
     score_range: tuple[float, float] | None = None
     missing: str = "error"  # the default policy of this benchmark (RUSSE: zero)
     template: ScoredPairs | None = None  # the official file to fill in, when there is one
+    duplicates: str = "error"  # how the gold's repeated pairs were read (DUPLICATE_POLICIES)
     submission_name = "{name}.csv"
 
     def __post_init__(self) -> None:
@@ -200,15 +217,15 @@ class PairBenchmark(Benchmark):
                 f"(first: {shown(first[0])},{shown(first[1])})"
             )
             if missing == "error":
-                raise InputError(
-                    submission.path, None, text + "; use --missing zero|skip to score anyway"
-                )
+                how = option_hint("missing", "zero", "skip")
+                raise InputError(submission.path, None, f"{text}; use {how} to score anyway")
             if missing == "skip":
                 action = "skipped"
             elif self.missing == "zero":  # the benchmark's own rule: RUSSE's
                 action = "scored 0 as the official RUSSE scorer does"
             else:
-                action = "scored 0 (missing: zero; skip or error to change it)"
+                how = option_hint("missing", "skip", "error")
+                action = f"scored 0 (missing: zero; {how} to change it)"
             warnings.append(InputWarning(submission.path, None, f"{text}; {action}"))
         n_extra, extra_warnings = extra_pairs(
             submission, set(gold.pairs) | (suite_known or frozenset()), "the gold"
@@ -232,7 +249,7 @@ class PairBenchmark(Benchmark):
                 "extra": n_extra,
             },
             warnings=warnings,
-            settings={"missing": missing},
+            settings={"missing": missing, "duplicates": self.duplicates},
         )
 
     def accuracy_warnings(self) -> list[InputWarning]:
@@ -316,6 +333,7 @@ class PairEntry:
     # (column, gold file): a 1/0 column marking the pairs that file also holds
     marks: tuple[tuple[str, str], ...] = ()
     missing: str = "error"  # what an unscored pair gets by default
+    duplicates: str | None = None  # the gold's repeated pairs (None: the file's default)
     views: tuple[View, ...] = ()
     source: str = ""  # the catalog entry: licence, citation (``simeval data info SOURCE``)
     split: str = "test"  # test, train, dev, or full (no official split)
@@ -335,6 +353,7 @@ class PairKind(TaskKind):
             str(spec.pop("description", "")),
             column=spec.pop("column", None),
             missing=str(spec.pop("missing", "error")),
+            duplicates=spec.pop("duplicates", None),
         )
 
     def load(self, entry: PairEntry, files: Files, build: Any = None) -> PairBenchmark:
@@ -465,7 +484,7 @@ def input_pairs(target: Any) -> list[tuple[str, str]]:
 def load_pairs(entry: PairEntry, files: Files) -> PairBenchmark:
     path, digest = files(entry.gold)
     data = {entry.gold: digest}
-    gold = read_gold(path, digest, entry.column)
+    gold, duplicates = read_gold(path, digest, entry.column, entry.duplicates)
     if entry.exclude:
         excluded, data[entry.exclude] = files(entry.exclude)
         removed = set(read_scored_pairs(excluded, keep_duplicates=True).pairs)
@@ -477,7 +496,14 @@ def load_pairs(entry: PairEntry, files: Files) -> PairBenchmark:
     if entry.subset:
         gold = _subset(gold, entry.subset, files, data)
     return PairBenchmark(
-        entry.name, entry.kind, gold, entry.description, data, entry.score_range, entry.missing
+        entry.name,
+        entry.kind,
+        gold,
+        entry.description,
+        data,
+        entry.score_range,
+        entry.missing,
+        duplicates=duplicates,
     )
 
 
@@ -509,25 +535,74 @@ def pair_file(
     gold_column: str | None = None,
     name: str | None = None,
     description: str = "",
+    duplicates: str | None = None,
 ) -> PairBenchmark:
-    """A gold pair file as a benchmark, its score column found as ``score pairs --gold`` does."""
+    """A gold pair file as a benchmark, its score column found as ``score pairs --gold`` does;
+    ``duplicates``: the policy for a pair given twice with different scores (module
+    docstring; None: ``"error"``, or ``"each"`` for a catalogued file)."""
     names = pair_kinds()
     if kind not in names:
         raise InputError(None, None, f"--kind must be {' or '.join(names)}, not {kind!r}")
     data = sha256_of([path])
-    gold = read_gold(path, data[str(path)], gold_column)
-    return PairBenchmark(name or str(path), names[kind], gold, description, data)
+    gold, policy = read_gold(path, data[str(path)], gold_column, duplicates)
+    return PairBenchmark(name or str(path), names[kind], gold, description, data, duplicates=policy)
 
 
-def read_gold(path: Path, digest: str, column: str | None) -> ScoredPairs:
-    """A gold pair file: every row an item (repeats warned of). A pair given twice with
-    different scores is refused (an error naming both lines), except in the catalogued files
-    whose published figures count both rows (WordSim-353's money/cash, 9.15 and 9.08; RUSSE's
-    rt.csv, ae-train.csv and ae2-train.csv), where the official scorers' reading is kept."""
-    return read_scored_pairs(
-        path,
-        column,
-        require_scores=True,
-        keep_duplicates=True,
-        keep_conflicts=catalogued(digest),
-    )
+def read_gold(
+    path: Path, digest: str, column: str | None, duplicates: str | None = None
+) -> tuple[ScoredPairs, str]:
+    """A gold pair file, and the ``duplicates`` policy it was read by (module docstring): every
+    row an item (identical repeats warned of) unless ``"mean"`` or ``"first"`` make each pair
+    one item. A pair given twice with different scores is refused (an error naming both lines
+    and the option that chooses otherwise), except by an explicit policy and in the catalogued
+    files whose published figures count both rows (WordSim-353's money/cash, 9.15 and 9.08;
+    RUSSE's rt.csv, ae-train.csv and ae2-train.csv): their default is ``"each"``, the official
+    scorers' reading."""
+    policy = duplicates or ("each" if catalogued(digest) else "error")
+    if policy not in DUPLICATE_POLICIES:
+        raise InputError(
+            None, None, f"duplicates must be {', '.join(DUPLICATE_POLICIES)}, not {policy!r}"
+        )
+    try:
+        gold = read_scored_pairs(
+            path,
+            column,
+            require_scores=True,
+            keep_duplicates=True,
+            keep_conflicts=policy != "error",
+        )
+    except InputError as exc:
+        if CONFLICT not in exc.message or isinstance(exc, ColumnError):
+            raise
+        how = f"use {option_hint('duplicates', 'each', 'mean', 'first')} to score such pairs"
+        joint = "\n  " if "\n" in exc.message else "; "
+        raise InputError(exc.path, exc.line, f"{exc.message}{joint}{how}") from None
+    return (_one_per_pair(gold, policy) if policy in ("mean", "first") else gold), policy
+
+
+def _one_per_pair(gold: ScoredPairs, policy: str) -> ScoredPairs:
+    """``gold`` with each pair once, at its first row: its gold the mean of its rows'
+    (``"mean"``) or the first row's (``"first"``); the reader's warning of repeated rows says
+    so instead."""
+    rows: dict[tuple[str, str], list[int]] = {}
+    for i, pair in enumerate(gold.pairs):
+        rows.setdefault(pair, []).append(i)
+    if len(rows) == len(gold.pairs):
+        return gold
+    firsts = np.zeros(len(gold.pairs), dtype=bool)
+    firsts[[r[0] for r in rows.values()]] = True
+    one = gold.take(firsts)
+    if policy == "mean":
+        one.scores = np.array([math.fsum(gold.scores[r]) / len(r) for r in rows.values()])
+    repeated = sorted(int(gold.lines[i]) for r in rows.values() for i in r[1:])
+    what = "the mean of its rows'" if policy == "mean" else "the first row's"
+    one.warnings = [
+        *(w for w in gold.warnings if "repeat an earlier pair" not in w.message),
+        InputWarning(
+            gold.path,
+            repeated[0],
+            f"{len(repeated)} line(s) repeat an earlier pair (first here); each pair is one "
+            f"item, its gold {what} (duplicates: {policy})",
+        ),
+    ]
+    return one

@@ -75,12 +75,18 @@ def load_suite(entry: SuiteEntry, members: list[Any], files: Files) -> Suite:
     return Suite(entry.name, members, entry.aggregate, entry.layout, entry.description)
 
 
-def from_path(path: Path, kind: str | None = None, gold_column: str | None = None) -> Any:
+def from_path(
+    path: Path,
+    kind: str | None = None,
+    gold_column: str | None = None,
+    duplicates: str | None = None,
+) -> Any:
     """The benchmark at ``path`` (module docstring), named by the path as given, so that two
     files called gold.tsv in different folders are two benchmarks. ``kind`` defaults to
-    graded for a pair file and to the manifest's kind for a built folder."""
+    graded for a pair file and to the manifest's kind for a built folder; ``duplicates``: a
+    pair file's policy for a pair given twice (:mod:`simeval.kinds.pairs`)."""
     if path.is_file():
-        return pair_file(path, kind or "graded", gold_column)
+        return pair_file(path, kind or "graded", gold_column, duplicates=duplicates)
     if path.is_dir():
         built = _built_benchmark(path, kind, gold_column)
         if built is not None:

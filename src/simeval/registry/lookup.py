@@ -35,6 +35,7 @@ from simeval.registry.loaders import (
     with_gold,
 )
 from simeval.registry.schema import (
+    LOOP,
     REGISTRY_ENV,
     Declared,
     Entry,
@@ -125,7 +126,10 @@ class Registry:
         # a file named twice (in SIMEVAL_REGISTRY and by --registry) is read once
         given: dict[Path, Path] = {}
         for f in [*env, *(files or [])]:
-            given.setdefault(Path(f).resolve(), Path(f))
+            try:
+                given.setdefault(Path(f).resolve(), Path(f))
+            except RuntimeError:  # pathlib's "Symlink loop from …" (Python 3.11, 3.12)
+                raise InputError(f, None, LOOP) from None
         for f in given.values():
             registry.add_file(f)
         return registry

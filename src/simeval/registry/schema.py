@@ -13,6 +13,8 @@ by ``:``)::
     gold = "verbs.tsv"
     column = "mean"                # optional, as --gold-column
     missing = "error"              # optional: what an unscored pair gets (error | zero)
+    duplicates = "error"           # optional: a pair given twice with two scores (error |
+                                   # each | mean | first; the catalog's published sets: each)
     description = "our 120 verb pairs"
 
     [benchmark.lab-sts]
@@ -72,7 +74,7 @@ from simeval.kinds import aggregates, from_toml, toml_names
 from simeval.kinds.base import View
 from simeval.kinds.layouts import LAYOUTS
 from simeval.kinds.linking import LINKING, CollectionEntry, LinkingEntry
-from simeval.kinds.pairs import MISSING_POLICIES, PairEntry, Subset
+from simeval.kinds.pairs import DUPLICATE_POLICIES, MISSING_POLICIES, PairEntry, Subset
 from simeval.kinds.sts import FORMATS, STSEntry
 
 REGISTRY_ENV = "SIMEVAL_REGISTRY"
@@ -97,6 +99,8 @@ class SuiteEntry:
 
 Entry = PairEntry | STSEntry | CollectionEntry | LinkingEntry
 Resolve = Callable[[str], str]  # a path as written -> the path the entry keeps
+LOOP = "a symlink loop (its links lead back to themselves)"
+Located = Callable[[str, str], str]  # (key, path as written) -> the path kept, or refused
 
 
 @dataclass
@@ -166,23 +170,27 @@ def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Re
     def fail(message: str, key: str | None = None) -> InputError:
         return file.error("benchmark", name, f"benchmark {name}: {message}", key)
 
+    located = _locating(resolve, fail)
+
     def rel(key: str) -> str:
         if key not in spec:
             raise fail(f"{key!r} is required")
-        return resolve(str(spec.pop(key)))
+        return located(key, str(spec.pop(key)))
 
     for key in ("kind", *TEXT_KEYS):
         if key in spec and not isinstance(spec[key], str):
             raise fail(f"{key!r} must be text, not {type(spec[key]).__name__}", key)
     if spec.get("missing", "error") not in MISSING_POLICIES:
         raise fail(f"missing must be {_either(list(MISSING_POLICIES))}", "missing")
+    if spec.get("duplicates", "error") not in DUPLICATE_POLICIES:
+        raise fail(f"duplicates must be {_either(list(DUPLICATE_POLICIES))}", "duplicates")
     if not NAME.fullmatch(spec.get("dataset", name)):
         raise fail(f"dataset {spec['dataset']!r}: expected {NAME_RULE}", "dataset")
     value = spec.pop("kind", "graded")
     found = from_toml(value)
     if found is None:
         raise fail(f"kind must be {_either(toml_names())}, not {value!r}", "kind")
-    extra = _extensions(spec, resolve, fail)
+    extra = _extensions(spec, located, fail)
     if "builder" in extra:
         if found is not LINKING:
             raise fail(f"'builder' makes a linking collection, not a {found.name}", "builder")
@@ -206,7 +214,23 @@ def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Re
     return dataclasses.replace(entry, **extra)
 
 
-def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., InputError]) -> dict:
+def _locating(resolve: Resolve, fail: Callable[..., InputError]) -> Located:
+    """``resolve`` for the path given at a key; a path the system cannot resolve (its links
+    lead back to themselves: pathlib's RuntimeError) is refused at that key."""
+
+    def located(key: str, path: str) -> str:
+        try:
+            return resolve(path)
+        except RuntimeError:  # pathlib's "Symlink loop from …" (Python 3.11, 3.12)
+            problem = LOOP
+        except OSError as exc:
+            problem = f"cannot use this path: {exc.strerror or exc}"
+        raise fail(f"{key} {shown(path)}: {problem}", key)
+
+    return located
+
+
+def _extensions(spec: dict[str, Any], located: Located, fail: Callable[..., InputError]) -> dict:
     """The keys beyond a kind's own (module docstring), popped from ``spec`` and checked."""
 
     def text(key: str, value: Any) -> str:
@@ -222,7 +246,7 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
     def paths(key: str, value: Any) -> dict[str, str]:
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise fail(f"{key!r} must be a table of file paths", key)
-        return {k: resolve(v) for k, v in value.items()}
+        return {k: located(key, v) for k, v in value.items()}
 
     def view(value: Any) -> View:
         if not (
@@ -266,7 +290,7 @@ def _extensions(spec: dict[str, Any], resolve: Resolve, fail: Callable[..., Inpu
         "options": options,
         "views": lambda v: tuple(map(view, v if isinstance(v, list) else [v])),
         "score_range": score_range,
-        "exclude": lambda v: resolve(text("exclude", v)),
+        "exclude": lambda v: located("exclude", text("exclude", v)),
         "marks": lambda v: tuple(paths("marks", v).items()),
         "subset": subset,
     }
@@ -304,5 +328,5 @@ def suite_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Resolv
         None if aggregate == "none" else aggregate,
         description,
         layout,
-        None if template is None else resolve(template),
+        None if template is None else _locating(resolve, fail)("template", template),
     )

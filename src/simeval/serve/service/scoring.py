@@ -62,7 +62,10 @@ class Answer:
 
 
 # the command line's way out of a refusal, which a participant of a campaign does not have
-CLI_HINTS = {"; use --missing zero|skip to score anyway": "; give every gold pair a score"}
+CLI_HINTS = {
+    f"; use {how} to score anyway": "; give every gold pair a score"
+    for how in ("--missing zero|skip", 'missing="zero"|"skip"')  # option_hint's two spellings
+}
 
 
 def remap_error(
