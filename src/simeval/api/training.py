@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simeval.api.options import checked
 from simeval.api.progress import Quiet, Steps
 from simeval.errors import InputError
 from simeval.results.default_folder import default_folder
@@ -205,6 +206,7 @@ class Trained:
     results: list[Any] = field(default_factory=list)  # the --evaluate records
 
 
+@checked()
 def train(settings: TrainSettings, steps: Steps | None = None) -> Trained:
     """Train the model ``settings.kind`` into the new folder ``settings.out``, then evaluate
     it on ``settings.evaluate`` (records appended to ``settings.results``).
