@@ -76,6 +76,24 @@ def _input_error(cls: type[InputError], path: str | None, line: int | None, mess
     return error
 
 
+class OptionError(InputError):
+    """An option given a value it does not take, or a keyword argument a function does not
+    have (:mod:`simeval.api.options`); ``option`` names it as Python does."""
+
+    def __init__(self, option: str, message: str) -> None:
+        self.option = option
+        super().__init__(None, None, message)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return _option_error, (self.option, self.message)
+
+
+def _option_error(option: str, message: str) -> Any:
+    error = _input_error(OptionError, None, None, message)
+    error.option = option
+    return error
+
+
 class Problems:
     """Problems found while reading one file, collected so that one error reports them all
     (up to ``limit``; the rest are counted)."""

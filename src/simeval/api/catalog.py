@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from simeval.api.options import checked
 from simeval.api.targets import registry_of
 from simeval.data.store import DataStore
 from simeval.errors import InputError
@@ -218,6 +219,7 @@ def _metadata(name: str, reg: Any) -> Metadata:
     return Metadata(name, entry.kind, entry.description, files, size, sources)
 
 
+@checked()
 def benchmark(name: str, registry: Any = None, store: DataStore | None = None) -> Benchmark:
     """The benchmark or suite ``name`` (the catalog's, a ``registry`` file's, or a path to a
     pair file, an STS folder or a linking folder), loaded on first use of its pairs or gold.
@@ -239,6 +241,7 @@ def benchmark(name: str, registry: Any = None, store: DataStore | None = None) -
     return Benchmark(_metadata(name, reg), lambda: load_target(name, store, reg))
 
 
+@checked()
 def benchmarks(registry: Any = None, store: DataStore | None = None) -> list[Benchmark]:
     """Every benchmark and suite: the catalog's, then those of ``registry`` files and of
     ``SIMEVAL_REGISTRY``; none is loaded until its pairs or gold are used.

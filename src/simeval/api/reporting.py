@@ -8,6 +8,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simeval.api.options import (
+    ALPHA,
+    BOARD_TOP,
+    COMBINE,
+    FORMAT,
+    JOBS,
+    KEEP_DOMINATED,
+    LEVEL,
+    REPLICATES,
+    REPORT_TOP,
+    SEED,
+    TIERS,
+    checked,
+)
 from simeval.api.progress import Quiet, Steps
 from simeval.data.atomic import write_atomic
 from simeval.data.store import DataStore
@@ -46,6 +60,9 @@ def agreement_ceilings(store: DataStore | None = None) -> dict[str, dict[str, fl
     return found
 
 
+BOARD_OPTIONS = (BOARD_TOP, KEEP_DOMINATED, TIERS, REPLICATES, SEED, LEVEL, ALPHA, COMBINE)
+
+
 @dataclass
 class Report:
     """What :func:`write_report` wrote."""
@@ -57,16 +74,17 @@ class Report:
     warnings: list[str] = field(default_factory=list)
 
 
+@checked(REPORT_TOP, REPLICATES, SEED, LEVEL, JOBS)
 def write_report(
     folder: str | Path,
     html: str | Path,
     *,
     by: Sequence[str] = (),
-    top: int = 5,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    jobs: int = 0,
+    top: int = REPORT_TOP.default,
+    replicates: int = REPLICATES.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
+    jobs: int = JOBS.default,
     data_dir: str | Path | None = None,
     steps: Steps | None = None,
     registry: Any = None,
@@ -136,20 +154,21 @@ def write_report(
     return Report(html, len(page), len(grid.systems), len(grid.benchmarks), warnings)
 
 
+@checked(FORMAT, *BOARD_OPTIONS)
 def leaderboard(
     folder: str | Path | Sequence[Any],
-    fmt: str = "markdown",
+    fmt: str = FORMAT.default,
     benchmarks: Sequence[str] = (),
-    top: int = 0,
-    keep_dominated: bool = False,
+    top: int = BOARD_TOP.default,
+    keep_dominated: bool = KEEP_DOMINATED.default,
     metric: str | None = None,
     registry: Any = None,
-    tiers: bool = False,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    alpha: float = 0.05,
-    combine: str = "sum",
+    tiers: bool = TIERS.default,
+    replicates: int = REPLICATES.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
+    alpha: float = ALPHA.default,
+    combine: str = COMBINE.default,
 ) -> str:
     """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
     by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
@@ -188,19 +207,20 @@ def leaderboard(
     return "\n".join(render(table) for table in tables)
 
 
+@checked(*BOARD_OPTIONS)
 def leaderboard_tables(
     folder: str | Path | Sequence[Any],
     benchmarks: Sequence[str] = (),
-    top: int = 0,
-    keep_dominated: bool = False,
+    top: int = BOARD_TOP.default,
+    keep_dominated: bool = KEEP_DOMINATED.default,
     metric: str | None = None,
     registry: Any = None,
-    tiers: bool = False,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    alpha: float = 0.05,
-    combine: str = "sum",
+    tiers: bool = TIERS.default,
+    replicates: int = REPLICATES.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
+    alpha: float = ALPHA.default,
+    combine: str = COMBINE.default,
 ) -> list[Any]:
     """The tables :func:`leaderboard` renders: the overall one, then with ``top`` the top N
     of every benchmark (:class:`simeval.report.leaderboard.Table`), with ``tiers`` each
@@ -227,10 +247,6 @@ def leaderboard_tables(
         if not columns:
             raise InputError(None, None, f"no result in {folder} has a metric {metric!r}")
     flags = grid.no_information()
-    from simeval.report.leaderboard import COMBINE
-
-    if combine not in COMBINE:
-        raise InputError(None, None, f"--combine {combine!r}: use {', '.join(COMBINE)}")
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric,
                           combine)  # fmt: skip
     if not tiers:
@@ -276,14 +292,15 @@ def results_in_memory(value: Any, argument: str, alternative: str) -> list[Any]:
     return found
 
 
+@checked(REPLICATES, SEED, LEVEL, ALPHA)
 def compare(
     a: Any,
     b: Any,
     *,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    alpha: float = 0.05,
+    replicates: int = REPLICATES.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
+    alpha: float = ALPHA.default,
 ) -> Any:
     """Is A better than B? Results in memory (what :func:`simeval.evaluate` or
     :func:`simeval.score` return, for two systems on the same benchmarks), compared on every
@@ -334,14 +351,15 @@ def benchmarks_in(folder: str | Path, names: Sequence[str], registry: Any = None
     return recorded_benchmarks(names, load_grid(folder).benchmarks, str(folder), registry)
 
 
+@checked(REPLICATES, SEED, LEVEL)
 def compare_systems(
     folder: str | Path,
     a: str,
     b: str,
     benchmark: str,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
+    replicates: int = REPLICATES.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
 ) -> tuple[str, str, Any]:
     """Is A better than B on ``benchmark``? ``a`` and ``b`` name systems of the results
     ``folder`` (or a unique part of their names).

@@ -8,9 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simeval.api.options import checked
 from simeval.errors import InputError
 from simeval.results.record import Result
-from simeval.results.store import load_results, save_results, system_name
+from simeval.results.store import load_results as _load_results
+from simeval.results.store import save_results, system_name
+
+load_results = checked()(_load_results)  # the store's reader, its keywords checked
 
 __all__ = [
     "ResultsTable",
@@ -39,6 +43,7 @@ def keep_results(
     return save_results(folder, results)
 
 
+@checked()
 def results_frame(results: str | Path | Sequence[Result | dict[str, Any]]) -> Any:
     """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``).
 
@@ -87,6 +92,7 @@ class ResultsTable:
     rows: list[tuple[str, str, dict[str, float]]]
 
 
+@checked()
 def results_table(
     folder: str | Path,
     metric: str | None = None,

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from simeval.api.options import MEASURE_OBJECT, MISSING, checked
 from simeval.api.targets import Target, as_target, load_targets, registry_of
 from simeval.data.store import DataStore
 from simeval.errors import InputError
@@ -47,6 +48,7 @@ def measure_of(measure: Any, **how: Any) -> Measure:
     return as_measure(measure, **how)
 
 
+@checked(MISSING, passes=MEASURE_OBJECT)
 def evaluate(
     measure: Any,
     *targets: str | Target,
@@ -78,12 +80,6 @@ def evaluate(
         >>> simeval.evaluate(same_letter, gold, name="letters")[0].metrics["spearman"]
         -0.5
     """
-    from simeval.kinds.pairs import MISSING_POLICIES
-
-    if missing is not None and missing not in MISSING_POLICIES:
-        raise InputError(
-            None, None, f"missing must be one of {', '.join(MISSING_POLICIES)}, not {missing!r}"
-        )
     m = measure_of(measure, **how)
     if not targets:
         raise InputError(None, None, "name at least one benchmark or suite")
@@ -140,6 +136,7 @@ def _warn_of_zeroed(results: list[Result]) -> None:
             )
 
 
+@checked(passes=MEASURE_OBJECT)
 def predict(
     measure: Any,
     target: str | Target,

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, checked
 from simeval.api.targets import Target, as_target
 from simeval.errors import InputError
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from simeval.results.record import Result
 
 
+@checked(MISSING, COMPLETE, MAX_RETRIEVED)
 def score(
     target: str | Target,
     path: str | Path | Sequence[str | Path] | Any,
@@ -36,7 +38,8 @@ def score(
             predictions in memory (:mod:`simeval.api.predictions`): numbers lined up with the
             gold's rows, ``{(word1, word2): score}``, a DataFrame, or ``{query: {doc: score}}``.
         read: goes to the reader (``column``); ``options`` to the task (``missing``,
-            ``complete``, ``max_retrieved``).
+            ``complete``, ``max_retrieved``), each checked by its declaration
+            (:mod:`simeval.api.options`).
         system: the record's system; by default the submission: ``kind``, ``path`` and, for
             one file, its ``sha256`` (for a list, ``files``: each path's sha256).
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence, Sized
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simeval.api.options import checked
 from simeval.data.textio import as_number, as_numbers
 from simeval.errors import InputError, InputWarning
 
@@ -29,6 +30,7 @@ def registry_of(registry: Registry | str | Path | Iterable[str | Path] | None) -
     return Registry.default(files)
 
 
+@checked(passes=("kind", "gold_column"))  # for a pair file (simeval.registry.loaders)
 def load_target(
     name: str,
     store: DataStore | None = None,
@@ -220,6 +222,7 @@ def _refuse_a_second_score(
         )  # fmt: skip
 
 
+@checked()
 def benchmark_from_pairs(
     rows: Iterable[tuple[str, str, float]],
     *,
@@ -277,6 +280,7 @@ def benchmark_from_pairs(
     return PairBenchmark(name, kinds[kind], gold, description, data)
 
 
+@checked()
 def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = "qrels") -> Target:
     """A linking benchmark held in memory, judged by ranx-style qrels ``{query_id: {doc_id:
     relevance}}`` (relevance > 0 is relevant, as trec_eval reads a qrels file); score a run
@@ -321,6 +325,7 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
     return LinkingBenchmark(name, judged, data=_memory_data(name, lines))
 
 
+@checked()
 def benchmark_from_sts(
     pairs: Sequence[tuple[str, str]], gold: Sequence[float | None], *, name: str = "sts"
 ) -> Target:

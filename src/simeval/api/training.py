@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simeval.api.options import SEED_MAX, checked
 from simeval.api.progress import Quiet, Steps
 from simeval.errors import InputError
 from simeval.results.default_folder import default_folder
 
 VECTOR_KINDS = ("ppmi", "svd", "word2vec", "fasttext")  # trained from a corpus
-SEED_MAX = 2**32 - 1  # scikit-learn's and numpy's legacy seeding take 0 to 2^32 - 1
 SHARED = (
     "kind",
     "out",
@@ -206,6 +206,7 @@ class Trained:
     results: list[Any] = field(default_factory=list)  # the --evaluate records
 
 
+@checked()
 def train(settings: TrainSettings, steps: Steps | None = None) -> Trained:
     """Train the model ``settings.kind`` into the new folder ``settings.out``, then evaluate
     it on ``settings.evaluate`` (records appended to ``settings.results``).

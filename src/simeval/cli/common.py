@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from simeval.api.training import SEED_MAX
+from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, SEED_MAX, Option
 from simeval.errors import SimevalError, command_line
 from simeval.report.format import number, plain_text, terminal_text
 from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
@@ -159,10 +159,44 @@ SystemName = Annotated[
 ]
 
 
-class MissingPolicy(StrEnum):
-    zero = "zero"
-    skip = "skip"
-    error = "error"
+def typer_option(option: Option, *flags: str, **how: Any) -> Any:
+    """The Typer option of a declared option (:mod:`simeval.api.options`): its help, and its
+    range as Typer's ``min``/``max`` (a range whose ends are excluded: a callback checking
+    through the declaration), so that the command and the API function take the same values.
+    ``how``: Typer's other settings (``show_default``, ``metavar``; a ``help`` of its own where
+    the command says more than the function)."""
+    how.setdefault("help", option.help)
+    if option.strict:
+        how.setdefault("callback", _checked_by(option))
+    elif option.kind in (int, float):
+        how.setdefault("min", option.low)
+        how.setdefault("max", option.high)
+    return typer.Option(*flags, **how)
+
+
+def _checked_by(option: Option) -> Callable[[Any], Any]:
+    """A Typer callback checking the value Typer parsed by the declaration ``option``, a
+    refusal being Typer's usage error (a function: Typer reads its signature)."""
+
+    def check(value: Any) -> Any:
+        if value is None:
+            return value
+        try:
+            return option.check(value)
+        except SimevalError:
+            raise typer.BadParameter(f"expected {option.allowed()}, got {value}") from None
+
+    return check
+
+
+def choices_of(name: str, option: Option, *more: str) -> type[StrEnum]:
+    """The Typer choices of a declared option (and the command's ``more`` before them), as the
+    StrEnum Typer reads choices from (``mean-rank`` as the member ``mean_rank``)."""
+    values = [*more, *option.choices]
+    return StrEnum(name, [(v.replace("-", "_"), v) for v in values])  # type: ignore[return-value]
+
+
+MissingPolicy = choices_of("MissingPolicy", MISSING)
 
 
 class PairKind(StrEnum):
@@ -172,12 +206,7 @@ class PairKind(StrEnum):
 
 Missing = Annotated[
     MissingPolicy | None,
-    typer.Option(
-        "--missing",
-        help="What a gold pair without a score gets: zero (RUSSE's official rule and its "
-        "default), skip (evaluate covered pairs only) or error (the default elsewhere).",
-        show_default=False,
-    ),
+    typer_option(MISSING, "--missing", show_default=False),
 ]
 RegistryFiles = Annotated[
     list[Path] | None,
@@ -224,24 +253,8 @@ GoldColumn = Annotated[
         "sim, score or the third)."
     ),
 ]
-Complete = Annotated[
-    bool,
-    typer.Option(
-        "-c",
-        "--complete",
-        help="Linking: average over every judged query, missing ones scoring 0 (trec_eval -c).",
-    ),
-]
-MaxRetrieved = Annotated[
-    int | None,
-    typer.Option(
-        "-M",
-        "--max-retrieved",
-        min=1,
-        help="Linking: count only the first N documents of each query (trec_eval -M; "
-        "default: all, as trec_eval).",
-    ),
-]
+Complete = Annotated[bool, typer_option(COMPLETE, "-c", "--complete")]
+MaxRetrieved = Annotated[int | None, typer_option(MAX_RETRIEVED, "-M", "--max-retrieved")]
 
 
 def guarded(fn: F) -> F:

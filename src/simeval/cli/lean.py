@@ -65,9 +65,15 @@ def options(args: list[str]) -> dict[str, Any] | None:
         return None
     depth = found.get("max_retrieved")
     if depth is not None:
-        if not (depth.isascii() and depth.isdigit() and int(depth) >= 1):
+        from simeval.api.options import MAX_RETRIEVED  # -M's declaration, as Typer reads it
+        from simeval.errors import SimevalError
+
+        if not (depth.isascii() and depth.isdigit()):
             return None
-        found["max_retrieved"] = int(depth)
+        try:
+            found["max_retrieved"] = MAX_RETRIEVED.check(int(depth))
+        except SimevalError:
+            return None
     found["qrels"], found["run"] = Path(found["qrels"]), Path(found["run"])
     return found
 

@@ -3,22 +3,34 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from simeval.api.options import (
+    ALPHA,
+    BOARD_TOP,
+    COMBINE,
+    FORMAT,
+    JOBS,
+    KEEP_DOMINATED,
+    LEVEL,
+    REPLICATES,
+    REPORT_TOP,
+    SEED,
+    TIERS,
+)
 from simeval.cli.common import (
     DEFAULT_RESULTS,
     RESULTS_ENV,
-    SEED_RANGE,
     DataDir,
     RegistryFiles,
     ResultsIn,
     RichSteps,
     Wide,
     app,
+    choices_of,
     computing,
     err,
     guarded,
@@ -27,6 +39,7 @@ from simeval.cli.common import (
     print_wrapped,
     registry_of,
     store_of,
+    typer_option,
 )
 from simeval.report.format import number, p_value, terminal_text
 from simeval.report.terminal import SIMPLE, Column, TerminalTable
@@ -78,37 +91,12 @@ def results_cmd(
 
 # -- reports ----------------------------------------------------------------------------------
 
-MAX_REPLICATES = 1_000_000  # beyond it, a run of hours and gigabytes: a typo, not a choice
-Replicates = Annotated[
-    int,
-    typer.Option(
-        "--bootstrap",
-        "-B",
-        min=50,
-        max=MAX_REPLICATES,
-        help="Bootstrap replicates (and AR rounds).",
-    ),
-]
-Seed = Annotated[
-    int,
-    typer.Option(**SEED_RANGE, help="Seed of the resampling: the same seed, the same numbers."),
-]
-Level = Annotated[
-    float, typer.Option(min=0.5, max=0.999, help="Confidence level of the intervals.")
-]
-
-
-def _significance(value: float) -> float:
-    """A significance level: strictly between 0 and 1 (NaN is not)."""
-    if not 0 < value < 1:
-        raise typer.BadParameter(f"expected a number between 0 and 1, both excluded, got {value}")
-    return value
-
-
-Alpha = Annotated[
-    float,
-    typer.Option(callback=_significance, help="Significance level of the tests (0 < α < 1)."),
-]
+# the options `report`, `leaderboard` and `compare` share with their API functions
+# (simeval.api.options): ranges, choices, help and defaults from one declaration each
+Replicates = Annotated[int, typer_option(REPLICATES, "--bootstrap", "-B")]
+Seed = Annotated[int, typer_option(SEED)]
+Level = Annotated[float, typer_option(LEVEL)]
+Alpha = Annotated[float, typer_option(ALPHA)]
 
 
 @app.command("agreement")
@@ -148,21 +136,11 @@ def report_cmd(
             "or by quartile for a column of many numbers. Repeatable.",
         ),
     ] = None,
-    top: Annotated[int, typer.Option(min=1, help="Systems in each top-N table.")] = 5,
-    replicates: Replicates = 1000,
-    seed: Seed = 0,
-    level: Level = 0.95,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=0,
-            help="Processes building the benchmarks' sections at once: 0 = one per CPU, "
-            "1 = this process only (always, with --scheduler: the bootstraps then run on "
-            "Dask). The page is the same for any number.",
-        ),
-    ] = 0,
+    top: Annotated[int, typer_option(REPORT_TOP)] = REPORT_TOP.default,
+    replicates: Replicates = REPLICATES.default,
+    seed: Seed = SEED.default,
+    level: Level = LEVEL.default,
+    jobs: Annotated[int, typer_option(JOBS, "--jobs", "-j")] = JOBS.default,
     data_dir: DataDir = None,
     registry: RegistryFiles = None,
 ) -> None:
@@ -207,20 +185,9 @@ def report_cmd(
     )
 
 
-class BoardFormat(StrEnum):
-    text = "text"
-    markdown = "markdown"
-    latex = "latex"
-    csv = "csv"
-    html = "html"
-
-
-class Combine(StrEnum):
-    """How ``simeval leaderboard`` combines benchmarks (report.leaderboard.COMBINE)."""
-
-    sum = "sum"
-    mean = "mean"
-    mean_rank = "mean-rank"
+BoardFormat = choices_of("BoardFormat", FORMAT, "text")  # text: the terminal's table
+Combine = choices_of("Combine", COMBINE)
+COMBINE_DEFAULT = Combine(COMBINE.default)
 
 
 @app.command("leaderboard")
@@ -229,7 +196,8 @@ def leaderboard_cmd(
     folder: ResultsIn = DEFAULT_RESULTS,
     fmt: Annotated[
         BoardFormat,
-        typer.Option(
+        typer_option(
+            FORMAT,
             "--format",
             "-f",
             help="text (a table fitted to the terminal; --wide: whole), markdown, latex, csv "
@@ -246,12 +214,8 @@ def leaderboard_cmd(
             "its members.",
         ),
     ] = None,
-    top: Annotated[
-        int, typer.Option(min=0, help="Also print the top N of every benchmark (0: none).")
-    ] = 0,
-    keep_dominated: Annotated[
-        bool, typer.Option(help="Keep systems another beats on every benchmark.")
-    ] = False,
+    top: Annotated[int, typer_option(BOARD_TOP)] = BOARD_TOP.default,
+    keep_dominated: Annotated[bool, typer_option(KEEP_DOMINATED)] = KEEP_DOMINATED.default,
     metric: Annotated[
         str | None,
         typer.Option(
@@ -260,27 +224,12 @@ def leaderboard_cmd(
     ] = None,
     registry: RegistryFiles = None,
     wide: Wide = False,
-    tiers: Annotated[
-        bool,
-        typer.Option(
-            "--tiers",
-            help="Every benchmark's table (the top N, or every system) with each system's rank "
-            "interval (paired bootstrap), rank upper bound and significance tier (the main "
-            "metric's paired test, Holm). Takes seconds per benchmark.",
-        ),
-    ] = False,
-    replicates: Replicates = 1000,
-    seed: Seed = 0,
-    level: Level = 0.95,
-    alpha: Alpha = 0.05,
-    combine: Annotated[
-        Combine,
-        typer.Option(
-            help="How the overall table combines a system's benchmarks: the sum of main "
-            "scores (RUSSE's), their mean, or the mean of its ranks (lower first), as a "
-            "campaign's phase declares it.",
-        ),
-    ] = Combine.sum,
+    tiers: Annotated[bool, typer_option(TIERS, "--tiers")] = TIERS.default,
+    replicates: Replicates = REPLICATES.default,
+    seed: Seed = SEED.default,
+    level: Level = LEVEL.default,
+    alpha: Alpha = ALPHA.default,
+    combine: Annotated[Combine, typer_option(COMBINE)] = COMBINE_DEFAULT,
 ) -> None:
     """The overall leaderboard as in RUSSE 2015 Table 5: systems beaten on every benchmark by
     another are dropped, the rest ranked by the sum of their main scores (or, with --combine,
@@ -325,10 +274,10 @@ def compare_cmd(
             help="The results folder holding both systems (default: your own runs' folder).",
         ),
     ] = DEFAULT_RESULTS,
-    replicates: Replicates = 1000,
-    seed: Seed = 0,
-    level: Level = 0.95,
-    alpha: Alpha = 0.05,
+    replicates: Replicates = REPLICATES.default,
+    seed: Seed = SEED.default,
+    level: Level = LEVEL.default,
+    alpha: Alpha = ALPHA.default,
     registry: RegistryFiles = None,
     wide: Wide = False,
 ) -> None:
