@@ -30,7 +30,7 @@ def registry_of(registry: Registry | str | Path | Iterable[str | Path] | None) -
     return Registry.default(files)
 
 
-@checked(passes=("kind", "gold_column"))  # for a pair file (simeval.registry.loaders)
+@checked(passes=("kind", "gold_column", "duplicates"))  # for a pair file (simeval.registry.loaders)
 def load_target(
     name: str,
     store: DataStore | None = None,
