@@ -156,6 +156,15 @@ def test_sts_and_run_predictions_use_the_same_number_rule() -> None:
         simeval.score(qrels, {})
 
 
+def test_a_query_of_a_run_with_no_document_is_refused() -> None:
+    """``{"q1": {}}`` lists a query that retrieved nothing: pytrec_eval averages it in as 0
+    (MRR 0.5 below), a TREC run file cannot hold it and simeval left it out (MRR 1.0, silently
+    another figure than pytrec_eval's). Refused, naming the query and the way to count it."""
+    qrels = simeval.benchmark_from_qrels({"q1": {"d1": 1}, "q2": {"d2": 1}})
+    with pytest.raises(InputError, match="'q1'.*no document.*complete"):
+        simeval.score(qrels, {"q1": {}, "q2": {"d2": 0.5}})
+
+
 @pytest.mark.parametrize(
     ("call", "named"),
     [
