@@ -25,7 +25,8 @@ from number_kit import number_text, read_strictly
 from simeval.errors import SimevalError
 
 # a small pool, so that pairs repeat; empty and blank words, other scripts, combining marks
-WORDS = st.sampled_from(["cat", "dog", "", " ", "\t", "ёж", "字", "a b", "Straße", "e\u0301"])
+WORDS = st.sampled_from(["cat", "dog", "", " ", "\t", "ёж", "字", "a b", "Straße", "e\u0301",
+                         "car", "gem", "noon", "lad"])  # fmt: skip
 SCALES = (1.0, 1e-300, 1e300, 5e-324, 1e-3)
 
 
@@ -40,15 +41,35 @@ REFUSED: tuple[Any, ...] = (math.nan, math.inf, -math.inf, True, None, [1.0], 10
 
 
 def gold_value() -> st.SearchStrategy[tuple[Any, float | None]]:
-    """A gold score as given (a float, an int, a numpy float, a string, or a value no score
-    is) and the number it stands for (None: to be refused)."""
+    """A gold score as given (a float, an int, a numpy float, a string) and the number it
+    stands for (None: to be refused); a value no score is comes in by :func:`spoiled`."""
     return st.one_of(
         finite().map(lambda x: (x, x)),
         st.integers(-9, 9).map(lambda i: (i, float(i))),
         finite().map(lambda x: (np.float64(x), x)),
+        finite().map(lambda x: (repr(x), x)),
+        finite().map(lambda x: (x, x)),
         number_text().map(lambda t: (t, read_strictly(t))),
-        st.sampled_from(REFUSED).map(lambda v: (v, None)),
     )
+
+
+Row = tuple[str, str, tuple[Any, float | None]]
+
+
+def spoiled(drawn: tuple[list[Row], int | None, Any]) -> list[Row]:
+    """The rows with row ``i``'s score replaced by a value no score is (when ``i`` is given)."""
+    rows, i, bad = drawn
+    if i is None or not rows:
+        return rows
+    i %= len(rows)
+    return [*rows[:i], (rows[i][0], rows[i][1], (bad, None)), *rows[i + 1 :]]
+
+
+GOLD_ROWS = st.tuples(
+    st.lists(st.tuples(WORDS, WORDS, gold_value()), max_size=9),
+    st.one_of(st.none(), st.integers(0, 30)).map(lambda i: i if i is None or i < 9 else None),
+    st.sampled_from(REFUSED),
+).map(spoiled)
 
 
 def _unit(values: list[float]) -> np.ndarray:
@@ -77,7 +98,7 @@ def _same(got: object, expected: float) -> bool:
     return isinstance(got, float) and math.isclose(got, expected, rel_tol=0, abs_tol=1e-9)
 
 
-def _gold_of(rows: list[tuple[str, str, tuple[Any, float | None]]]) -> dict[tuple[str, str], float] | None:
+def _gold_of(rows: list[Row]) -> dict[tuple[str, str], float] | None:
     """Each pair's gold score, or None when the rows are to be refused: none at all, a score
     that is no number, a pair given twice with two different scores."""
     found: dict[tuple[str, str], float] = {}
@@ -91,13 +112,13 @@ PREDICTION_SHAPES = ("dict", "list", "dict-missing", "dict-extra", "list-none", 
 
 
 @given(
-    rows=st.lists(st.tuples(WORDS, WORDS, gold_value()), max_size=9),
+    rows=GOLD_ROWS,
     system=st.lists(finite(), min_size=100, max_size=100),
-    shape=st.sampled_from(PREDICTION_SHAPES),
+    shape=st.sampled_from(PREDICTION_SHAPES + ("dict", "list", "dict-extra")),
 )
 @settings(deadline=None)  # the first example imports scipy's and simeval's modules
 def test_pairs_score_scipys_figures_or_simevals_error(
-    rows: list[tuple[str, str, tuple[Any, float | None]]], system: list[float], shape: str
+    rows: list[Row], system: list[float], shape: str
 ) -> None:
     """Gold rows with any words and any spelling of a score, and predictions keyed by pair or
     lined up with the rows: the figures are scipy's on the rows lined up here by hand; any
@@ -141,7 +162,8 @@ RUN_SCORE = st.one_of(
     st.integers(-3, 3),
     st.integers(-4, 4).map(lambda i: str(i / 4)),
 )
-REFUSED_RUN: tuple[Any, ...] = (math.nan, math.inf, True, None, "1_0", "inf", [0.5])
+REFUSED_RUN: tuple[Any, ...] = (math.nan, math.inf, True, None, "1_0", "inf", [0.5], "")
+INTACT, NO_DOCUMENT = "intact", "no document"  # the run as drawn; its first query emptied
 
 
 def _pytrec(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) -> dict[str, float]:
@@ -158,9 +180,11 @@ def _pytrec(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) 
 
 
 @given(
-    qrels=st.dictionaries(QIDS, st.dictionaries(DOCS, st.integers(-1, 3), max_size=4), max_size=3),
-    run=st.dictionaries(QIDS, st.dictionaries(DOCS, RUN_SCORE, max_size=6), max_size=3),
-    spoil=st.one_of(st.none(), st.sampled_from(REFUSED_RUN)),
+    qrels=st.dictionaries(QIDS, st.dictionaries(DOCS, st.integers(-1, 3), min_size=1, max_size=4),
+                          max_size=3),  # fmt: skip
+    run=st.dictionaries(QIDS, st.dictionaries(DOCS, RUN_SCORE, min_size=1, max_size=6),
+                        max_size=3),  # fmt: skip
+    spoil=st.one_of(st.just(INTACT), st.just(INTACT), st.sampled_from((*REFUSED_RUN, NO_DOCUMENT))),
 )
 @settings(deadline=None)
 def test_qrels_and_run_score_pytrec_evals_figures_or_simevals_error(
@@ -174,16 +198,23 @@ def test_qrels_and_run_score_pytrec_evals_figures_or_simevals_error(
             simeval.benchmark_from_qrels(qrels)
         return
     target = simeval.benchmark_from_qrels(qrels)
-    if spoil is not None and any(run.values()):
-        qid = next(q for q, docs in run.items() if docs)
+    if spoil is NO_DOCUMENT and run:
+        run[next(iter(run))] = {}
+    elif spoil is not INTACT and run:
+        qid = next(iter(run))
         run[qid][next(iter(run[qid]))] = spoil
+    if spoil is not INTACT or not run:
+        event(f"refused {spoil!r}")
+        # a score that is no number, no query, a query with no document (which pytrec_eval
+        # would count as 0 and a run file cannot hold)
         with pytest.raises(SimevalError):
             simeval.score(target, run)
         return
     as_floats = {q: {d: float(v) for d, v in docs.items()} for q, docs in run.items()}
     expected = _pytrec({q: d for q, d in qrels.items() if d}, as_floats)
-    if not any(run.values()) or not expected:
-        # nothing to evaluate: simeval's error, or figures that say "undefined"
+    if not expected:
+        # no query of the run is judged: simeval's error, or figures that say "undefined"
+        event("no query judged")
         try:
             metrics = simeval.score(target, run)[0].metrics
         except SimevalError:
