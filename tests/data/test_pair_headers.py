@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from simeval.cli import app
 from simeval.data.pair_files import read_scored_pairs
+from simeval.errors import InputError
 
 GOLD = [("cat", "dog", 7.5), ("car", "sun", 1.0), ("sea", "ship", 6.0), ("red", "moon", 2.5)]
 PRED = [0.9, 0.1, 0.5, 0.3]
@@ -59,3 +60,17 @@ def test_related_accuracy_with_single_pair_word1s_is_flagged(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "4 of 4 word1s have a single pair" in result.output
     assert '"accuracy": 0.5' in result.output
+
+
+@pytest.mark.parametrize("spelled", ["1_0", "\uff11", "inf", "nan", "3,5", "1e999"])
+def test_a_first_row_with_a_misspelled_number_is_data_not_a_header(
+    tmp_path: Path, spelled: str
+) -> None:
+    """A header-less file whose first score is a number the readers refuse (found by
+    tests/cli/test_commands_properties.py): it was taken for a header, its pair silently
+    dropped (``--missing zero`` then scored it 0). Now it is a row, refused at line 1."""
+    path = tmp_path / "pred.tsv"
+    path.write_text(f"cat\tdog\t{spelled}\ncar\tsun\t0.5\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_scored_pairs(path)
+    assert (caught.value.path, caught.value.line) == (str(path), 1)
