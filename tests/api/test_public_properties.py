@@ -114,7 +114,7 @@ PREDICTION_SHAPES = ("dict", "list", "dict-missing", "dict-extra", "list-none", 
 @given(
     rows=GOLD_ROWS,
     system=st.lists(finite(), min_size=100, max_size=100),
-    shape=st.sampled_from(PREDICTION_SHAPES + ("dict", "list", "dict-extra")),
+    shape=st.sampled_from((*PREDICTION_SHAPES, "dict", "list", "dict-extra")),
 )
 @settings(deadline=None)  # the first example imports scipy's and simeval's modules
 def test_pairs_score_scipys_figures_or_simevals_error(
@@ -180,10 +180,10 @@ def _pytrec(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) 
 
 
 @given(
-    qrels=st.dictionaries(QIDS, st.dictionaries(DOCS, st.integers(-1, 3), min_size=1, max_size=4),
-                          max_size=3),  # fmt: skip
-    run=st.dictionaries(QIDS, st.dictionaries(DOCS, RUN_SCORE, min_size=1, max_size=6),
-                        max_size=3),  # fmt: skip
+    qrels=st.dictionaries(
+        QIDS, st.dictionaries(DOCS, st.integers(-1, 3), min_size=1, max_size=4), max_size=3
+    ),
+    run=st.dictionaries(QIDS, st.dictionaries(DOCS, RUN_SCORE, min_size=1, max_size=6), max_size=3),
     spoil=st.one_of(st.just(INTACT), st.just(INTACT), st.sampled_from((*REFUSED_RUN, NO_DOCUMENT))),
 )
 @settings(deadline=None)

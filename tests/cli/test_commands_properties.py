@@ -47,8 +47,11 @@ def layouts(draw: st.DrawFn) -> dict[str, object]:
 
 def _fits(text: str, sep: str) -> bool:
     """Whether a cell can be written unquoted in a file separated by ``sep`` (tab and space
-    files have no quoting; comma and semicolon files are written by the csv module)."""
-    return not (sep == " " and any(c.isspace() for c in text)) and not (sep == "\t" and "\t" in text)
+    files have no quoting, and an empty cell vanishes between spaces; comma and semicolon
+    files are written by the csv module)."""
+    if sep == " ":
+        return bool(text) and not any(c.isspace() for c in text)
+    return not (sep == "\t" and "\t" in text)
 
 
 def _write(path: Path, rows: list[tuple[str, str, str]], layout: dict[str, object]) -> None:

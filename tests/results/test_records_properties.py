@@ -37,7 +37,8 @@ GOLD = [("car", "automobile", 3.92), ("gem", "jewel", 3.84), ("journey", "voyage
 QRELS = {"q1": {"d1": 1}, "q2": {"d7": 1, "d3": 0}, "q3": {"d2": 2}}
 BOUNDS = {"spearman": (-1, 1), "pearson": (-1, 1), "recip_rank": (0, 1), "success_1": (0, 1),
           "success_5": (0, 1), "success_10": (0, 1), "num_q": (0, math.inf),
-          "num_ret": (0, math.inf), "num_rel": (0, math.inf), "num_rel_ret": (0, math.inf)}  # fmt: skip
+          "num_ret": (0, math.inf), "num_rel": (0, math.inf),
+          "num_rel_ret": (0, math.inf)}  # fmt: skip
 REQUIRED = ("benchmark", "task", "main_metric", "metrics")
 
 
@@ -78,13 +79,19 @@ def _valid_metric(name: str, value: Any) -> bool:
 
 Change = tuple[str, int, Any]
 CHANGES = st.one_of(
-    st.tuples(st.just("metric"), st.integers(0, 4), st.tuples(st.integers(0, 9),
-              st.sampled_from(METRIC_VALUES))),  # fmt: skip
+    st.tuples(
+        st.just("metric"),
+        st.integers(0, 4),
+        st.tuples(st.integers(0, 9), st.sampled_from(METRIC_VALUES)),
+    ),
     st.tuples(st.just("delete"), st.integers(0, 4), st.integers(0, 30)),
     st.tuples(st.just("cut"), st.integers(0, 4), st.integers(1, 400)),
     st.tuples(st.just("tear"), st.just(4), st.integers(0, 400)),
-    st.tuples(st.just("bytes"), st.integers(0, 4), st.binary(max_size=12).map(
-              lambda b: b.replace(b"\n", b""))),  # fmt: skip
+    st.tuples(
+        st.just("bytes"),
+        st.integers(0, 4),
+        st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")),
+    ),
     st.tuples(st.just("blank"), st.integers(0, 4), st.sampled_from(["\n", "  \n", "\t\r\n"])),
     st.tuples(st.just("none"), st.just(0), st.none()),
 )

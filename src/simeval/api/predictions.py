@@ -245,7 +245,7 @@ def _sts_submission(target: Any, predictions: Any) -> Any:
 
 
 def _run_submission(target: Any, predictions: Any) -> Any:
-    from simeval.data.trec import Run, refuse_repeats_in_memory
+    from simeval.data.trec import Run, id_in_memory, refuse_repeats_in_memory
 
     expected = "a run as {query_id: {doc_id: score}}"
     if not isinstance(predictions, Mapping) or not predictions:
@@ -265,8 +265,8 @@ def _run_submission(target: Any, predictions: Any) -> Any:
                 "trec_eval -c does)",
             )  # fmt: skip
         for docno, value in ranked.items():
-            qids.append(str(qid).encode())
-            docnos.append(str(docno).encode())
+            qids.append(id_in_memory(qid, target.name, "query"))
+            docnos.append(id_in_memory(docno, target.name, "document"))
             scores.append(as_number(value, f"{target.name}: query {qid!r}, document {docno!r}"))
     refuse_repeats_in_memory(np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
                              target.name, "retrieved")  # fmt: skip
