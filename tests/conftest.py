@@ -13,9 +13,13 @@ from hypothesis import settings
 from simeval.data.store import DataStore
 
 # Fuzzing repeats exactly: derandomized (examples drawn from a fixed seed), 40 examples a test
-# unless a test says otherwise, no example database carried between runs.
+# unless a test says otherwise, no example database carried between runs. Under CI (CI=true)
+# the "ci" profile draws 300 fresh examples a property each run, still without a database,
+# so that CI explores more than the developer's loop replays; a failure prints the blob
+# that replays it (@reproduce_failure).
 settings.register_profile("simeval", derandomize=True, max_examples=40, database=None)
-settings.load_profile("simeval")
+settings.register_profile("ci", derandomize=False, max_examples=300, database=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "simeval")
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = Path(os.environ.get("SIMEVAL_DATA_DIR") or ROOT.parent / "shared" / "data").resolve()

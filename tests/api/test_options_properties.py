@@ -154,7 +154,7 @@ def test_every_keyword_of_a_public_function_is_a_parameter_or_declared() -> None
             assert (
                 key in params
                 or any(o.name == key for o in fn.options)
-                or key in (*options.MEASURE_OBJECT, "kind", "gold_column")
+                or key in (*options.MEASURE_OBJECT, "kind", "gold_column", "duplicates")
             ), (name, key)
 
 

@@ -156,6 +156,26 @@ def test_sts_and_run_predictions_use_the_same_number_rule() -> None:
         simeval.score(qrels, {})
 
 
+def test_a_query_of_a_run_with_no_document_is_refused() -> None:
+    """``{"q1": {}}`` lists a query that retrieved nothing: pytrec_eval averages it in as 0
+    (MRR 0.5 below), a TREC run file cannot hold it and simeval left it out (MRR 1.0, silently
+    another figure than pytrec_eval's). Refused, naming the query and the way to count it."""
+    qrels = simeval.benchmark_from_qrels({"q1": {"d1": 1}, "q2": {"d2": 1}})
+    with pytest.raises(InputError, match=r"'q1'.*no document.*complete"):
+        simeval.score(qrels, {"q1": {}, "q2": {"d2": 0.5}})
+
+
+def test_an_id_with_a_nul_character_is_refused() -> None:
+    """Ids travel as NumPy bytes, which drop trailing NULs: document ``"d1\\x00"`` was read as
+    ``"d1"``, a relevant document (MRR 1.0) though the ids differ. A TREC file cannot hold a
+    NUL (its readers refuse one); in memory it is refused too, naming the id."""
+    qrels = simeval.benchmark_from_qrels({"q1": {"d1": 1}})
+    with pytest.raises(InputError, match="NUL"):
+        simeval.score(qrels, {"q1": {"d1\x00": 1.0}})
+    with pytest.raises(InputError, match="NUL"):
+        simeval.benchmark_from_qrels({"q1\x00": {"d1": 1}})
+
+
 @pytest.mark.parametrize(
     ("call", "named"),
     [

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from simeval.cli import app
 from simeval.data.pair_files import read_scored_pairs
+from simeval.errors import InputError
 
 GOLD = [("cat", "dog", 7.5), ("car", "sun", 1.0), ("sea", "ship", 6.0), ("red", "moon", 2.5)]
 PRED = [0.9, 0.1, 0.5, 0.3]
@@ -90,3 +91,17 @@ def test_a_header_name_with_spaces_is_refused_showing_them(
     assert done.exit_code == 2, done.output
     assert f"{gold}:1: no column named 'sim': column {name!r} has {how}" in done.stderr, done.stderr
     assert f"columns are 'word1', 'word2', {name!r}" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("spelled", ["1_0", "\uff11", "inf", "nan", "3,5", "1e999"])
+def test_a_first_row_with_a_misspelled_number_is_data_not_a_header(
+    tmp_path: Path, spelled: str
+) -> None:
+    """A header-less file whose first score is a number the readers refuse (found by
+    tests/cli/test_commands_properties.py): it was taken for a header, its pair silently
+    dropped (``--missing zero`` then scored it 0). Now it is a row, refused at line 1."""
+    path = tmp_path / "pred.tsv"
+    path.write_text(f"cat\tdog\t{spelled}\ncar\tsun\t0.5\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_scored_pairs(path)
+    assert (caught.value.path, caught.value.line) == (str(path), 1)

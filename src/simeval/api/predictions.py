@@ -12,7 +12,9 @@ expected.
   MultiIndex), or a DataFrame with columns ``word1``, ``word2`` and one score column (named
   one of :data:`SCORE_COLUMNS`, or the only numeric column besides);
 - STS: a flat sequence lined up with the sentence pairs (``target.pairs``), one per line;
-- linking: ranx's run layout, ``{query_id: {doc_id: score}}``;
+- linking: ranx's run layout, ``{query_id: {doc_id: score}}``, each query with a document
+  at least (a query without one is refused: pytrec_eval would count it 0, a run file cannot
+  hold it);
 - a suite: ``{member_name: predictions}``, one entry per member.
 
 Every number goes through the readers' converter (:func:`simeval.data.textio.as_number`):
@@ -243,7 +245,7 @@ def _sts_submission(target: Any, predictions: Any) -> Any:
 
 
 def _run_submission(target: Any, predictions: Any) -> Any:
-    from simeval.data.trec import Run, refuse_repeats_in_memory
+    from simeval.data.trec import Run, id_in_memory, refuse_repeats_in_memory
 
     expected = "a run as {query_id: {doc_id: score}}"
     if not isinstance(predictions, Mapping) or not predictions:
@@ -256,9 +258,15 @@ def _run_submission(target: Any, predictions: Any) -> Any:
             raise InputError(
                 None, None, f"{target.name}: query {qid!r}: expected {{doc_id: score}}"
             )
+        if not ranked:  # pytrec_eval would average it in as 0; a TREC run file cannot hold it
+            raise InputError(
+                None, None, f"{target.name}: query {qid!r} has no document; leave it out of "
+                "the run (complete=True scores every judged query without one as 0, as "
+                "trec_eval -c does)",
+            )  # fmt: skip
         for docno, value in ranked.items():
-            qids.append(str(qid).encode())
-            docnos.append(str(docno).encode())
+            qids.append(id_in_memory(qid, target.name, "query"))
+            docnos.append(id_in_memory(docno, target.name, "document"))
             scores.append(as_number(value, f"{target.name}: query {qid!r}, document {docno!r}"))
     refuse_repeats_in_memory(np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
                              target.name, "retrieved")  # fmt: skip

@@ -297,7 +297,7 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
     """
     import numpy as np
 
-    from simeval.data.trec import Qrels, refuse_repeats_in_memory
+    from simeval.data.trec import Qrels, id_in_memory, refuse_repeats_in_memory
     from simeval.kinds.linking import LinkingBenchmark
 
     _refuse_unless(qrels, (Mapping,), "qrels", "ranx-style qrels {query_id: {doc_id: relevance}}")
@@ -311,8 +311,8 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
                     None, None, f"{name}: query {qid!r}, document {docno!r}: relevance {rel!r} "
                     "is not an integer",
                 )  # fmt: skip
-            qids.append(str(qid).encode())
-            docnos.append(str(docno).encode())
+            qids.append(id_in_memory(qid, name, "query"))
+            docnos.append(id_in_memory(docno, name, "document"))
             relevance.append(int(rel))
     if not qids:
         raise InputError(None, None, f"{name}: no judgements")

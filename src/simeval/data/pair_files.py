@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simeval.data.atomic import write_atomic
-from simeval.data.textio import NUMBER, iter_lines, parse_float, shown
+from simeval.data.textio import DECIMAL_COMMA, NUMBER, iter_lines, parse_float, shown
 from simeval.errors import InputError, InputWarning, Problems
 
 SEPARATORS = {"comma": ",", "tab": "\t", "space": None}
@@ -130,7 +130,18 @@ def _split_line(text: str, sep: str | None) -> list[str]:
 
 
 def _is_number(text: str) -> bool:
-    return NUMBER.fullmatch(text.strip(" \t\r\n")) is not None
+    """Whether a first row's score cell is meant as a number, so the row is data, not a
+    header: the readers' grammar, and what it refuses but a user means as a number (``1_0``,
+    ``１``, ``inf``, a decimal comma), so that such a row is refused at its line instead of
+    being taken for a header and its pair silently dropped."""
+    text = text.strip(" \t\r\n")
+    if NUMBER.fullmatch(text) or DECIMAL_COMMA.fullmatch(text):
+        return True
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def read_pair_table(

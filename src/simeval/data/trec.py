@@ -203,6 +203,17 @@ def _refuse_duplicates(
         )
 
 
+def id_in_memory(value: object, name: str, what: str) -> bytes:
+    """A query or document id given in memory (a ranx-style dict's key) as the bytes a TREC
+    file's field would hold: its text, UTF-8. An id with a NUL is refused (``what``: which
+    id): a file cannot hold one, and NumPy's bytes arrays would drop a trailing one, making
+    ``"d1\\x00"`` the id ``"d1"``."""
+    text = str(value)
+    if "\x00" in text:
+        raise InputError(None, None, f"{name}: {what} {text!r} holds a NUL character")
+    return text.encode()
+
+
 def refuse_repeats_in_memory(qids: np.ndarray, docnos: np.ndarray, name: str, verb: str) -> None:
     """The file readers' rule for rows given in memory (a ranx-style dict): no document twice
     for one query. Ids compare as the text they become, as the fields of a TREC line do, so a
