@@ -47,7 +47,15 @@ __all__ = [
 KINDS: dict[str, TaskKind] = {
     k.name: k
     for k in (
-        GRADED, RELATED, STS, LINKING, ANALOGY, SUM_SUITE, STS_SUITE, STS_YEAR_SUITE, MEAN_SUITE
+        GRADED,
+        RELATED,
+        STS,
+        LINKING,
+        ANALOGY,
+        SUM_SUITE,
+        STS_SUITE,
+        STS_YEAR_SUITE,
+        MEAN_SUITE,
     )
 }
 

@@ -17,7 +17,8 @@ system's answer: ``a b c answer`` (``a b c`` alone: not answered), in the questi
 lines are matched by position, each checked against its question's ``a b c``.
 
 Rows: one per question: ``qid`` (its number), ``section``, ``a``, ``b``, ``c``, ``expected``,
-``predicted`` (empty: no answer), ``correct`` (1/0), ``covered`` (answered), ``counted`` (1).
+``predicted`` (empty: no answer), ``right`` (1/0: the answer is the expected word),
+``covered`` (answered), ``counted`` (1).
 Metrics (declared in :mod:`simeval.metrics.catalog`): ``accuracy`` over the answered
 questions (main; gensim's "Total accuracy"), and the counts ``questions``, ``answered``,
 ``correct``, ``skipped``; the record's breakdown gives them per section. Unanswered
@@ -38,7 +39,7 @@ from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import Aligned, Benchmark, Files, Request, TaskKind, View
 
 RESTRICT_VOCAB = 300_000  # gensim's default cut
-METRIC_COLUMNS = ("correct", "covered")  # the rows' numbers the metrics read
+METRIC_COLUMNS = ("right", "covered")  # the rows' numbers the metrics read
 
 
 @dataclass(frozen=True)
@@ -276,8 +277,11 @@ class AnalogyBenchmark(Benchmark):
         per section as the breakdown (``missing`` does not apply: module docstring)."""
         qs = self.questions
         answered = np.array([a is not None for a in submission.answers])
-        correct = np.array(
-            [a is not None and self.fold(a) == self.fold(q.d) for q, a in zip(qs, submission.answers, strict=True)]
+        right = np.array(
+            [
+                a is not None and self.fold(a) == self.fold(q.d)
+                for q, a in zip(qs, submission.answers, strict=True)
+            ]
         )
         items = {
             "qid": np.array([str(k + 1) for k in range(len(qs))], dtype=str),
@@ -287,7 +291,7 @@ class AnalogyBenchmark(Benchmark):
             "c": np.array([q.c for q in qs], dtype=str),
             "expected": np.array([q.d for q in qs], dtype=str),
             "predicted": np.array([a or "" for a in submission.answers], dtype=str),
-            "correct": correct.astype(float),
+            "right": right.astype(float),
             "covered": answered.astype(np.int64),
             "counted": np.ones(len(qs), dtype=np.int64),
         }
@@ -297,11 +301,13 @@ class AnalogyBenchmark(Benchmark):
             first = qs[int(np.flatnonzero(~answered)[0])]
             warnings.append(
                 InputWarning(
-                    submission.path, None, f"{n - k} of {n} questions have no answer (first: "
+                    submission.path,
+                    None,
+                    f"{n - k} of {n} questions have no answer (first: "
                     f"{shown(first.a)} {shown(first.b)} {shown(first.c)}); they are left out "
                     "of the accuracy and counted as skipped, as gensim's "
                     "evaluate_word_analogies skips questions with an unknown word",
-                )  # fmt: skip
+                )
             )
         return Aligned(
             items,

@@ -17,9 +17,8 @@ analogy task kind is checked against, figure for figure):
   first whose (folded) form is none of a, b, c; when all five are, it is the fifth.
 
 The arithmetic is gensim's, step by step in the same precision (float32 vectors, the float64
-weights of its mean, double-precision BLAS
-``nrm2``/``scal`` for the unit vector, the same partial sort), so
-near-ties break as they break there. One difference, by design: gensim's
+weights of its mean, double-precision BLAS ``nrm2``/``scal`` for the unit vector, the same
+partial sort), so near-ties break as they break there. One difference, by design: gensim's
 ``most_similar_cosmul`` ignores ``restrict_vocab`` (it ranks every word of the model and
 ``evaluate_word_analogies`` then passes over those whose form is not a candidate's); here
 3CosMul, like 3CosAdd, ranks only the candidates.
@@ -89,7 +88,8 @@ def _unit_row(vectors: np.ndarray, norms: np.ndarray, row: int) -> np.ndarray:
 def _add_scores(vectors: np.ndarray, norms: np.ndarray, rows: list[int]) -> np.ndarray:
     """cos(x, mean) for every candidate x, mean the unit vector of (b̂ + ĉ − â)/3: the float64
     weights add into a float32 sum, the division by their total weight is in float64, the unit
-    vector double-precision BLAS's, then float32 again; the cosine divides float32 dot products by the norms."""
+    vector is double-precision BLAS's, then float32 again; the cosine divides float32 dot
+    products by the norms."""
     a, b, c = rows
     weights = np.array([1.0, 1.0, -1.0])  # float64, as gensim's most_similar builds them
     mean = np.zeros(vectors.shape[1], dtype=vectors.dtype)

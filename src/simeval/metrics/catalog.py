@@ -79,7 +79,7 @@ def _query_sum(column: str) -> Callable[[Columns], float]:
 
 def _answered_accuracy(c: Columns) -> float:
     answered = float(c["covered"].sum())
-    return float(c["correct"].sum()) / answered if answered else float("nan")
+    return float(c["right"].sum()) / answered if answered else float("nan")
 
 
 def _questions(c: Columns) -> float:
@@ -165,7 +165,7 @@ def _query_sum_w(column: str) -> Callable[[Replicates], np.ndarray]:
 
 def _answered_accuracy_w(r: Replicates) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
-        return r.w @ r.c["correct"] / (r.w @ r.c["covered"])
+        return r.w @ r.c["right"] / (r.w @ r.c["covered"])
 
 
 def _count_of_w(column: str, value: float = 1.0) -> Callable[[Replicates], np.ndarray]:
@@ -318,7 +318,7 @@ METRICS: list[Metric] = [
         )
         for name, column, value, text in (
             ("answered", "covered", 1.0, "questions answered (every word known to the system)"),
-            ("correct", "correct", 1.0, "questions answered with the expected word"),
+            ("correct", "right", 1.0, "questions answered with the expected word"),
             ("skipped", "covered", 0.0, "questions not answered (a word unknown to the system)"),
         )
     ),
