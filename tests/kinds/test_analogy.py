@@ -124,7 +124,7 @@ def gensim_figures(
 
     from gensim.models import KeyedVectors
 
-    kv = KeyedVectors.load_word2vec_format(str(vectors))
+    kv = KeyedVectors.load_word2vec_format(str(vectors), binary=vectors.suffix == ".bin")
     if method == "3cosmul":
         cut = KeyedVectors(kv.vector_size)
         cut.add_vectors(kv.index_to_key[:restrict_vocab], kv.vectors[:restrict_vocab])
@@ -410,3 +410,16 @@ def test_two_systems_are_compared_by_swapping_their_answers(tmp_path: Path) -> N
     assert verdict.main.metric == "accuracy"
     assert verdict.main.a == pytest.approx(tiny_accuracy(ca, va), abs=1e-12)
     assert verdict.main.p_value == pytest.approx(exact, abs=0.03)
+
+
+def test_binary_vectors_answer_as_their_text(questions: Path, tmp_path: Path) -> None:
+    """The candidates are read from any vector format: gensim's real vectors saved as binary
+    word2vec give gensim's figures too."""
+    from gensim.models import KeyedVectors
+
+    binary = tmp_path / "lee.bin"
+    KeyedVectors.load_word2vec_format(str(LEE)).save_word2vec_format(str(binary), binary=True)
+    (r,) = simeval.evaluate(f"vectors:path={binary},analogy=3cosmul", "google-analogy")
+    assert r.system["params"]["format_detected"] == "word2vec-bin"
+    score, found = gensim_figures(binary, questions, "3cosmul", 300_000, True)
+    assert r.metrics["accuracy"] == score and r.metrics["correct"] == len(found[-1]["correct"])
