@@ -9,6 +9,7 @@ graded-pairs       word pairs; Spearman (main), Pearson         :mod:`.graded`
 related-pairs      word pairs, gold 1/0; AP 2015 (main), ...    :mod:`.related`
 sts                sentence pairs by line; Pearson (main), ...  :mod:`.sts`
 linking            queries; success@1, @5, MRR (main)           :mod:`.linking`
+analogy            questions a:b::c:?; accuracy (main), counts  :mod:`.analogy`
 suite-sum, ...     a suite's aggregate over its members' rows   :mod:`.suites`
 =================  ===========================================  ==========================
 
@@ -23,6 +24,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from simeval.kinds.analogy import ANALOGY
 from simeval.kinds.base import SuiteKind, TaskKind
 from simeval.kinds.graded import GRADED
 from simeval.kinds.linking import LINKING
@@ -44,7 +46,17 @@ __all__ = [
 
 KINDS: dict[str, TaskKind] = {
     k.name: k
-    for k in (GRADED, RELATED, STS, LINKING, SUM_SUITE, STS_SUITE, STS_YEAR_SUITE, MEAN_SUITE)
+    for k in (
+        GRADED,
+        RELATED,
+        STS,
+        LINKING,
+        ANALOGY,
+        SUM_SUITE,
+        STS_SUITE,
+        STS_YEAR_SUITE,
+        MEAN_SUITE,
+    )
 }
 
 

@@ -164,10 +164,14 @@ class ItemMetrics:
     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]] | None:
         """Approximate randomization's rounds at once: the metrics of A′ (b where ``swap``,
         a elsewhere) and B′ for each row of ``swap`` (R, n), as ``self(scores=A′)`` round by
-        round. None for the kinds and metric sets not done at once."""
+        round. None for the kinds and metric sets not done at once: per-item outputs are
+        swapped at once only when each is a metric whose mean over the items is its figure
+        (linking's per-query values), not for other outputs (analogy's right/answered)."""
         if self.linking:  # the counts do not depend on the outputs
             fixed = {k: np.full(len(swap), v) for k, v in self().items()}
             outputs = [(i, k) for i, k in enumerate(self.outputs) if k in fixed]  # main_only
+            if not outputs:
+                return None
             pick = swap[:, :, None]
             return tuple(  # type: ignore[return-value]
                 {**fixed, **{k: o[:, :, i].mean(axis=1) for i, k in outputs}}

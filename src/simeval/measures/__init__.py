@@ -7,7 +7,8 @@
 ``random``     ``seed=0``
 ``vectors``    ``path=FILE``, ``format=auto|word2vec|glove|word2vec-bin|fasttext-bin|gensim``,
                ``oov=zero|skip|backoff``, ``fallback=skip|zero``, ``sif=false``, ``lang=en``,
-               ``allow_pickle=false`` (``true`` for ``format=gensim``, a pickle: it runs code)
+               ``allow_pickle=false`` (``true`` for ``format=gensim``, a pickle: it runs code),
+               ``analogy=3cosadd|3cosmul`` (how analogy questions are answered)
 ``navec``      ``path=auto|FILE``, ``oov=backoff|zero|skip``, ``fallback=zero|skip``:
                navec's Russian news vectors (shipped in natasha's wheel), with back-off
                through lemmas, lexemes, look-alike letters and word parts

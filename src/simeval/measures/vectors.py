@@ -43,6 +43,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from simeval.data.textio import NUMBER, shown
 from simeval.errors import InputError
 from simeval.measures._gensim import FASTTEXT_MAGIC, pickle_refused
+from simeval.measures.analogy import METHODS, solve_analogies
 from simeval.measures.base import Measure, Pairs
 from simeval.measures.spec import Params
 from simeval.text.normalize import lemma, normalize, tokens
@@ -132,6 +133,26 @@ class Wanted:
             if key not in self.normed:
                 key = None
         return word in self.exact or key is not None, key
+
+
+class Leading(Wanted):
+    """The first ``limit`` distinct words of a file, in its order, whatever they are: the
+    candidates of an analogy question (gensim's ``restrict_vocab``). A later line repeating
+    a kept word is matched too, so the vocabulary lists it as a duplicate (the first vector
+    stays)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(set(), set())  # a normed set: every line is a candidate
+        self.limit = limit
+        self.kept: set[bytes] = set()
+
+    def match(self, word: bytes) -> tuple[bool, str | None]:
+        if word in self.kept:
+            return True, None
+        if len(self.kept) < self.limit:
+            self.kept.add(word)
+            return True, None
+        return False, None
 
 
 class Vocabulary:
@@ -523,7 +544,8 @@ class WordVectors(Measure):
     """``vectors:path=FILE,format=auto,oov=zero,fallback=skip``: cosine of word vectors;
     texts are the mean of their words' vectors (``sif=true`` weights them a/(a + p(w)) with
     word frequencies from the ``wordfreq`` package, a = 1e-3, as in Arora et al. 2017, without
-    removing the common component)."""
+    removing the common component). Analogy questions are answered by 3CosAdd or, with
+    ``analogy=3cosmul``, 3CosMul over the file's first words (:meth:`answer_analogies`)."""
 
     name = "vectors"
 
@@ -540,6 +562,8 @@ class WordVectors(Measure):
         self.found: dict[str, int] = {}
         self.words_seen: set[str] = set()
         self.progress: Callable[[int, int], None] | None = None
+        self.candidates = 0  # words an analogy question's answer was searched among
+        self.analogy_duplicates: list[tuple[str, int | None, int | None]] = []
 
     # -- loading --
 
@@ -656,6 +680,32 @@ class WordVectors(Measure):
             out[ok] = np.clip(cosines, -1.0, 1.0)  # float32 rounding can pass 1 by 1e-7
         return out
 
+    def answer_analogies(
+        self,
+        questions: list[tuple[str, str, str, str]],
+        *,
+        restrict_vocab: int,
+        case_insensitive: bool,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[str | None]:
+        """The answer to each question ``(a, b, c, d)`` among the file's first
+        ``restrict_vocab`` words, by the ``analogy`` method (:mod:`simeval.measures.analogy`);
+        None for a question with a word outside them. One more pass over the file: the
+        candidates are its leading rows, not the words asked."""
+        vocab = self._read(Leading(restrict_vocab))
+        words = list(vocab.exact)  # in row order: one word a row, none normalized
+        matrix = np.vstack(vocab.rows) if vocab.rows else np.zeros((0, vocab.dim), np.float32)
+        self.candidates = len(words)
+        self.analogy_duplicates = vocab.duplicates
+        return solve_analogies(
+            words,
+            matrix,
+            questions,
+            method=self.params["analogy"],
+            case_insensitive=case_insensitive,
+            progress=progress,
+        )
+
     def _text_vector(self, text: str, weights: dict[str, float] | None) -> np.ndarray | None:
         rows = [(self.found[t], t) for t in tokens(text) if t in self.found]
         if not rows:
@@ -712,15 +762,18 @@ class WordVectors(Measure):
         ]
 
     def _repeated_words(self) -> list[str]:
-        if self.vocab is None or not self.vocab.duplicates:
+        found = self.vocab.duplicates if self.vocab is not None else []
+        if not found:
+            found = self.analogy_duplicates
+        if not found:
             return []
         shown = [
             f"{word!r}" + (f" (lines {first} and {later})" if first else "")
-            for word, first, later in self.vocab.duplicates[:5]
+            for word, first, later in found[:5]
         ]
-        more = len(self.vocab.duplicates) - len(shown)
+        more = len(found) - len(shown)
         return [
-            f"{self.path}: {len(self.vocab.duplicates)} repeated word(s): "
+            f"{self.path}: {len(found)} repeated word(s): "
             + ", ".join(shown)
             + (f" and {more} more" if more > 0 else "")
             + "; the first vector of each is used, as gensim's word2vec reader does"
@@ -733,6 +786,7 @@ class WordVectors(Measure):
             "file_words": 0 if v is None else v.file_words,
             "words_asked": len(self.words_seen),
             "words_found": len(self.found),
+            **({"analogy_candidates": self.candidates} if self.candidates else {}),
         }
 
 
@@ -769,4 +823,5 @@ def make_vectors(p: Params) -> WordVectors:
     p.get("fallback", "skip", str, ("skip", "zero"))
     p.get("sif", False, bool)
     p.get("lang", "en", str)
+    p.get("analogy", "3cosadd", str, METHODS)
     return WordVectors(str(p.spec), p.done())

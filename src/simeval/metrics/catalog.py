@@ -23,6 +23,7 @@ GRADED = "graded-pairs"
 RELATED = "related-pairs"
 STS = "sts"
 LINKING = "linking"
+ANALOGY = "analogy"
 STS_SUITES = ("suite-sts", "suite-sts-year")
 QUERY_MEANS = ("success_1", "success_5", "recip_rank")  # a linking result's per-query rows
 QUERY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # per query, summed (trec_eval num_*)
@@ -72,6 +73,22 @@ def _query_mean(column: str) -> Callable[[Columns], float]:
 def _query_sum(column: str) -> Callable[[Columns], float]:
     def point(c: Columns) -> float:
         return float(c[column].sum())
+
+    return point
+
+
+def _answered_accuracy(c: Columns) -> float:
+    answered = float(c["covered"].sum())
+    return float(c["right"].sum()) / answered if answered else float("nan")
+
+
+def _questions(c: Columns) -> float:
+    return float(len(c["covered"]))
+
+
+def _count_of(column: str, value: float = 1.0) -> Callable[[Columns], float]:
+    def point(c: Columns) -> float:
+        return float((c[column] == value).sum())
 
     return point
 
@@ -146,6 +163,18 @@ def _query_sum_w(column: str) -> Callable[[Replicates], np.ndarray]:
     return resampled
 
 
+def _answered_accuracy_w(r: Replicates) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return r.w @ r.c["right"] / (r.w @ r.c["covered"])
+
+
+def _count_of_w(column: str, value: float = 1.0) -> Callable[[Replicates], np.ndarray]:
+    def resampled(r: Replicates) -> np.ndarray:
+        return r.w @ (r.c[column] == value).astype(float)
+
+    return resampled
+
+
 def _sts_allnrm_w(r: Replicates) -> np.ndarray:
     return wt.pearson(r.member_fits[0], r.c["gold"], r.w)
 
@@ -159,6 +188,7 @@ def _sts_mean_w(r: Replicates) -> np.ndarray:
 
 _SIMLEX = "scipy.stats.spearmanr, as SimLex-999 and RUSSE 2015's evaluate.py (HJ)"
 _TREC = "trec_eval 9 / pytrec_eval"
+_GENSIM = "gensim 4.4.0 KeyedVectors.evaluate_word_analogies (len of its correct/incorrect lists)"
 CORRELATION = (-1.0, 1.0)
 SHARE = (0.0, 1.0)  # a proportion, an area or a mean of per-query values in [0, 1]
 TALLY = (0.0, float("inf"))
@@ -268,6 +298,28 @@ METRICS: list[Metric] = [
             QUERY_COUNTS,
             ("documents retrieved", "relevant documents", "relevant documents retrieved"),
             strict=True,
+        )
+    ),
+    Metric(
+        "accuracy", (ANALOGY,), _answered_accuracy, _answered_accuracy_w,
+        description="share of the answered questions whose answer is the expected word "
+        "(upper-cased when the benchmark folds case); unanswered ones are left out",
+        scorer="gensim 4.4.0 KeyedVectors.evaluate_word_analogies (its Total accuracy)",
+        bounds=SHARE,
+    ),
+    Metric(
+        "questions", (ANALOGY,), _questions, _num_q_w, count=True,
+        description="questions asked", scorer=_GENSIM, bounds=TALLY,
+    ),
+    *(
+        Metric(
+            name, (ANALOGY,), _count_of(column, value), _count_of_w(column, value), count=True,
+            description=text, scorer=_GENSIM, bounds=TALLY,
+        )
+        for name, column, value, text in (
+            ("answered", "covered", 1.0, "questions answered (every word known to the system)"),
+            ("correct", "right", 1.0, "questions answered with the expected word"),
+            ("skipped", "covered", 0.0, "questions not answered (a word unknown to the system)"),
         )
     ),
 ]  # fmt: skip

@@ -97,18 +97,21 @@ class Result:
         return self.metrics[self.main_metric]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; NaN metrics become null."""
+        """A JSON-ready dict; NaN metrics (the breakdown's parts' too) become null."""
         d = {
             f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.name != "items"
         }
-        d["metrics"] = {
-            k: (None if isinstance(v, float) and math.isnan(v) else v)
-            for k, v in self.metrics.items()
-        }
+        d["metrics"] = _nulled(self.metrics)
+        d["breakdown"] = {part: _nulled(values) for part, values in self.breakdown.items()}
         return d
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
+
+
+def _nulled(metrics: dict[str, Any]) -> dict[str, Any]:
+    """``metrics`` with NaN values as None (JSON null: undefined)."""
+    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in metrics.items()}
 
 
 class Timer:
