@@ -298,9 +298,10 @@ def settings_options(
     """The Typer options of a settings dataclass (:class:`simeval.api.training.TrainSettings`),
     one per field in its order but ``skip``: the field's type (a list: a repeatable option,
     None when not given), its default, and its flag's help and display (the field's metadata:
-    ``help``, ``flag``). ``shared``: fields the command line declares for several commands
-    (``--results``, ``--data-dir``), as (annotation, default)."""
-    hints = get_type_hints(settings)
+    ``help``, ``flag``; or a field annotated with its Typer option, taken as it is).
+    ``shared``: fields the command line declares for several commands (``--results``,
+    ``--data-dir``), as (annotation, default)."""
+    hints = get_type_hints(settings, include_extras=True)
     defaults = settings()
     params = []
     for f in dataclasses.fields(settings):
@@ -308,6 +309,8 @@ def settings_options(
             continue
         if shared and f.name in shared:
             annotation, default = shared[f.name]
+        elif get_origin(hints[f.name]) is Annotated:  # a Typer option already
+            annotation, default = hints[f.name], getattr(defaults, f.name)
         else:
             hint, default = hints[f.name], getattr(defaults, f.name)
             if get_origin(hint) is list:  # Typer gives None for a list option not given
