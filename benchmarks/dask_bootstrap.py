@@ -37,7 +37,8 @@ def main() -> None:
         stats._REPLICATES.values.clear()  # no values from the other run
         on = active()  # the cluster while compare() times it there
         return [
-            stats.bootstrap(m, m.n, args.replicates, 0, **m.resampling, engine=on) for m in metrics
+            stats.bootstrap(m, m.n, stats.Resampling(args.replicates, 0).of(m).on(on))
+            for m in metrics
         ]
 
     def same(a: list[dict], b: list[dict]) -> bool:

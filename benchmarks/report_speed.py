@@ -38,7 +38,7 @@ def main() -> None:
 
     from simeval.api import evaluate, save_results
     from simeval.kinds.rows import ItemMetrics
-    from simeval.metrics.stats import bootstrap_intervals
+    from simeval.metrics.stats import Resampling, bootstrap_intervals
     from simeval.report.collect import load_grid
 
     simeval = str(Path(sys.executable).with_name("simeval"))
@@ -61,12 +61,11 @@ def main() -> None:
         for entry in grid.entries.values():
             metric = ItemMetrics(entry.task, entry.items())
             start = time.perf_counter()
-            fast = bootstrap_intervals(metric, metric.n, args.replicates, 0, **metric.resampling)
+            how = Resampling(args.replicates, 0).of(metric)
+            fast = bootstrap_intervals(metric, metric.n, how)
             fast_s += time.perf_counter() - start
             start = time.perf_counter()
-            slow = bootstrap_intervals(
-                lambda rows, m=metric: m(rows), metric.n, args.replicates, 0, **metric.resampling
-            )
+            slow = bootstrap_intervals(lambda rows, m=metric: m(rows), metric.n, how)
             slow_s += time.perf_counter() - start
             for k, ci in slow.items():
                 for a, b in ((ci.low, fast[k].low), (ci.high, fast[k].high)):

@@ -28,6 +28,7 @@ def figures() -> dict[str, bytes]:
     """name → SVG: every figure of the report's sections in :data:`SECTIONS`."""
     import simeval
     from simeval.errors import InputError
+    from simeval.metrics.stats import Resampling
     from simeval.report.collect import entry_of, grid_of
     from simeval.report.html import ReportBuilder, ReportOptions
 
@@ -36,7 +37,8 @@ def figures() -> dict[str, bytes]:
     except InputError as exc:  # no data: say where it was looked for
         raise PluginError(f"docs/hooks/plots.py: {exc} (set SIMEVAL_DATA_DIR)") from exc
     grid = grid_of([entry_of(r) for r in results])
-    builder = ReportBuilder(grid, ReportOptions(replicates=REPLICATES, figure_format="svg"))
+    options = ReportOptions(Resampling(REPLICATES), figure_format="svg")
+    builder = ReportBuilder(grid, options)
     for bench in SECTIONS:
         builder.section(bench)
     return builder.figures

@@ -120,9 +120,9 @@ def test_bootstrap_replicates_equal_the_single_process_ones(cluster, results) ->
     for r in results:
         m = ItemMetrics(r.task, r.items)
         stats._REPLICATES.values.clear()
-        single = stats.bootstrap(m, m.n, 300, 4, **m.resampling)
+        single = stats.bootstrap(m, m.n, stats.Resampling(300, 4).of(m))
         stats._REPLICATES.values.clear()
-        spread = stats.bootstrap(m, m.n, 300, 4, **m.resampling, engine=cluster[1])
+        spread = stats.bootstrap(m, m.n, stats.Resampling(300, 4).of(m).on(cluster[1]))
         assert list(spread) == list(single)
         for k in single:
             assert np.array_equal(spread[k], single[k], equal_nan=True), (r.benchmark, k)

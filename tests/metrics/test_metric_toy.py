@@ -23,6 +23,7 @@ from simeval.api import score
 from simeval.cli import app
 from simeval.metrics import catalog
 from simeval.metrics.declared import Metric
+from simeval.metrics.stats import Resampling
 from simeval.report.collect import load_grid
 from simeval.report.compare import compare
 from simeval.results.store import save_results
@@ -102,7 +103,7 @@ def test_a_result_records_it_after_the_kind_s_own(results: Path) -> None:
 def test_compare_gives_its_difference_and_paired_interval(results: Path) -> None:
     grid = load_grid(results)
     (bench,) = grid.benchmarks
-    v = compare(grid.get("A", bench), grid.get("B", bench), replicates=B, seed=SEED)
+    v = compare(grid.get("A", bench), grid.get("B", bench), Resampling(B, SEED))
     c = v.metrics["toy_mae"]
     a, b, g = np.array(SYSTEMS["A"]), np.array(SYSTEMS["B"]), np.array(GOLD)
     assert c.a == pytest.approx(mae(a, g), abs=1e-12)

@@ -18,6 +18,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 from simeval.api import evaluate
 from simeval.kinds.rows import ItemMetrics, concat_items
 from simeval.metrics.stats import (
+    Resampling,
     approximate_randomization,
     bootstrap,
     bootstrap_rows,
@@ -99,8 +100,8 @@ def test_weighted_equals_per_replicate_on_every_kind(results) -> None:
     for name, (task, items) in cases.items():
         for main_only in (False, True):
             m = ItemMetrics(task, items, main_only)
-            fast = bootstrap(m, m.n, 200, 5, **m.resampling)
-            slow = bootstrap(_rowwise(m), m.n, 200, 5, **m.resampling)
+            fast = bootstrap(m, m.n, Resampling(200, 5).of(m))
+            slow = bootstrap(_rowwise(m), m.n, Resampling(200, 5).of(m))
             try:
                 _same(fast, slow)
             except AssertionError as exc:
@@ -132,16 +133,16 @@ def test_paired_bootstrap_and_cached_values_are_unchanged(results) -> None:
     a = ItemMetrics(r.task, r.items, main_only=True)
     shifted = dict(r.items, score=r.items["score"] + np.arange(len(r.items["score"])) % 3 * 0.01)
     b = ItemMetrics(r.task, shifted, main_only=True)
-    fast = paired_bootstrap(a, b, a.n, 300, 2, **a.resampling)
-    slow = paired_bootstrap(_rowwise(a), _rowwise(b), a.n, 300, 2, **a.resampling)
+    fast = paired_bootstrap(a, b, a.n, Resampling(300, 2).of(a))
+    slow = paired_bootstrap(_rowwise(a), _rowwise(b), a.n, Resampling(300, 2).of(a))
     for k in slow:
         assert fast[k].interval.low == pytest.approx(slow[k].interval.low, abs=1e-12)
         assert fast[k].interval.high == pytest.approx(slow[k].interval.high, abs=1e-12)
         assert fast[k].p_value == slow[k].p_value
     # asked again (served from the memo), and a whole statistic's values serve a partial one
     whole = ItemMetrics(r.task, r.items)
-    full = bootstrap(whole, whole.n, 300, 2, **whole.resampling)
-    again = bootstrap(a, a.n, 300, 2, **a.resampling)
+    full = bootstrap(whole, whole.n, Resampling(300, 2).of(whole))
+    again = bootstrap(a, a.n, Resampling(300, 2).of(a))
     assert list(again) == ["ap_trapezoid"]
     assert np.array_equal(again["ap_trapezoid"], full["ap_trapezoid"])
 
@@ -171,3 +172,23 @@ def test_approximate_randomization_at_once_equals_round_by_round(results) -> Non
             assert {k: c.p_value for k, c in fast.items()} == {
                 k: c.p_value for k, c in slow.items()
             }, (task, main_only)
+
+
+def test_one_resampling_value_defaults_to_the_declared_options() -> None:
+    """The bootstrap's one value object starts from the options the API and the command line
+    declare (simeval.api.options), and takes a statistic's strata and clusters with ``of``."""
+    from simeval.api.options import ALPHA, LEVEL, REPLICATES, SEED
+
+    how = Resampling()
+    declared = (REPLICATES.default, SEED.default, LEVEL.default, ALPHA.default)
+    assert (how.replicates, how.seed, how.level, how.alpha) == declared
+    assert (how.strata, how.clusters, how.engine) == (None, None, None)
+
+    class Grouped:
+        def __init__(self) -> None:
+            self.resampling = {"strata": ["a", "b"], "clusters": [1, 1]}
+
+    grouped = Resampling(300, 4).of(Grouped())
+    assert (grouped.replicates, grouped.seed) == (300, 4)
+    assert (grouped.strata, grouped.clusters) == (["a", "b"], [1, 1])
+    assert Resampling(300, 4).of(object()).strata is None  # no groups: drawn from all items

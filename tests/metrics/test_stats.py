@@ -14,6 +14,7 @@ from simeval.api import evaluate, load_target
 from simeval.data.pair_files import ScoredPairs
 from simeval.kinds.rows import ItemMetrics, task_metrics
 from simeval.metrics.stats import (
+    Resampling,
     approximate_randomization,
     bootstrap_intervals,
     bootstrap_rows,
@@ -127,7 +128,7 @@ def test_bootstrap_intervals_cover_the_true_correlation() -> None:
     for sim in range(200):
         x, y = rng.multivariate_normal([0, 0], [[1, rho], [rho, 1]], size=150).T
         items = {"gold": x, "score": y}
-        ci = bootstrap_intervals(ItemMetrics("graded-pairs", items), 150, 200, seed=sim)
+        ci = bootstrap_intervals(ItemMetrics("graded-pairs", items), 150, Resampling(200, sim))
         hits["pearson"] += ci["pearson"].contains(rho)
         hits["spearman"] += ci["spearman"].contains(rho_s)
     for name, count in hits.items():
@@ -145,7 +146,7 @@ def test_paired_bootstrap_covers_a_known_difference() -> None:
         def stat(values):
             return lambda rows: {"recip_rank": float(values[rows].mean())}
 
-        cmp = paired_bootstrap(stat(a), stat(b), 300, 300, seed=sim)["recip_rank"]
+        cmp = paired_bootstrap(stat(a), stat(b), 300, Resampling(300, sim))["recip_rank"]
         covered += cmp.interval.contains(0.1)
     assert 0.90 <= covered / 200 <= 0.99
 
@@ -181,7 +182,7 @@ def test_percentile_interval_level() -> None:
     # B large, a statistic with a known sampling distribution: the mean of n N(0,1) draws
     rng = np.random.default_rng(3)
     x = rng.normal(size=400)
-    ci = bootstrap_intervals(lambda rows: {"mean": float(x[rows].mean())}, 400, 2000, seed=1)
+    ci = bootstrap_intervals(lambda rows: {"mean": float(x[rows].mean())}, 400, Resampling(2000, 1))
     half = norm.ppf(0.975) * x.std() / math.sqrt(400)
     assert ci["mean"].high - ci["mean"].low == pytest.approx(2 * half, rel=0.1)
 
@@ -214,7 +215,7 @@ def test_related_pairs_are_resampled_by_word1() -> None:
     assert metric.clusters.tolist() == [0, 0, 1, 1, 2, 2]
     # accuracy is whole-word1 correct or wrong here (2 of 3 word1 right): replicates can only
     # take the values k/3
-    ci = bootstrap_intervals(metric, 6, 200, seed=0, **metric.resampling)
+    ci = bootstrap_intervals(metric, 6, Resampling(200, 0).of(metric))
     samples = [
         metric(rows)["accuracy"]
         for rows in __import__("simeval.metrics.stats", fromlist=["x"]).bootstrap_rows(

@@ -17,6 +17,7 @@ from scipy.stats import pearsonr, spearmanr
 
 from simeval.api import evaluate, load_target, predict
 from simeval.errors import InputError
+from simeval.metrics.stats import Resampling
 
 SCORED_2015 = {
     "answers-forums": 375,
@@ -311,7 +312,7 @@ def test_report_views_split_simverb_by_relation_and_stsb_by_genre(store, data_di
 
     (r,) = evaluate(length_difference, "simverb3500", store=store)
     subsets = named_views("simverb3500", r.items)
-    scores = {s.subset.label: s for s in score_subsets(r.task, r.items, subsets, replicates=50)}
+    scores = {s.subset.label: s for s in score_subsets(r.task, r.items, subsets, Resampling(50))}
     rows = [
         x.split("\t")
         for x in (data_dir / "simverb3500/SimVerb-3500.txt").read_text().split("\n")[1:-1]

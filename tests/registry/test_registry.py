@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from simeval.api import load_target
 from simeval.cli import app
 from simeval.errors import InputError
+from simeval.metrics.stats import Resampling
 
 runner = CliRunner()
 
@@ -305,13 +306,13 @@ aggregate = "mean"
 
     grid = load_grid(results)
     a, b = (grid.get(s, "lab") for s in grid.systems)
-    v = compare(a, b, replicates=100)
+    v = compare(a, b, Resampling(100))
     assert v.main.metric == "spearman" and v.main.test == "paired bootstrap"
     # the report's "all" subset of a mean suite is the suite's own number, not a pooled one
     from simeval.report.subsets import Subset, score_subsets
 
     everything = Subset("", "all", np.ones(len(a.items()["gold"]), dtype=bool))
-    (s,) = score_subsets(a.task, a.items(), [everything], replicates=50)
+    (s,) = score_subsets(a.task, a.items(), [everything], Resampling(50))
     assert s.value == pytest.approx(a.record["metrics"]["spearman"], abs=1e-12)
     # results, leaderboard and report show the user's suite
     table = _run("results", str(results))

@@ -12,6 +12,7 @@ from scipy.stats import rankdata
 from sklearn.metrics import average_precision_score
 
 from simeval.api import score
+from simeval.metrics.stats import Resampling
 from simeval.report.collect import load_grid
 from simeval.report.compare import compare
 from simeval.results.store import save_results
@@ -58,7 +59,7 @@ def test_approximate_randomization_converges_to_the_exact_permutation_p(related_
         s = np.array(swap)
         extreme += abs(ap(np.where(s, rb, ra)) - ap(np.where(s, ra, rb))) >= observed - 1e-12
     exact = extreme / 2 ** len(A)
-    verdict = compare(*_pair(related_results), replicates=20_000)
+    verdict = compare(*_pair(related_results), Resampling(20_000))
     c = verdict.metrics["ap"]
     assert c.test == "approximate randomization"
     assert c.a == pytest.approx(ap(np.array(A)), abs=1e-12)
@@ -70,7 +71,7 @@ def test_paired_bootstrap_interval_equals_a_resampler_written_here(related_resul
     """The interval of A − B on step-wise AP from compare against the same draws made here:
     each replicate draws the items with replacement (numpy's generator, the same seed) and
     the 2.5th/97.5th percentiles of the differences bound the interval."""
-    verdict = compare(*_pair(related_results), replicates=300, seed=5)
+    verdict = compare(*_pair(related_results), Resampling(300, 5))
     # related pairs are drawn by word1 (every word1 here is its own cluster): items one by one
     rng = np.random.default_rng(5)
     labels, sa, sb = np.array(LABELS), np.array(A), np.array(B)
@@ -133,7 +134,7 @@ def test_williams_on_the_sts_suite_all_by_hand(sts_suite_results: Path) -> None:
         (n - 1) * (1 + r23) / (2 * (n - 1) / (n - 3) * det + rbar**2 * (1 - r23) ** 3)
     )
     p = 2 * student_t.sf(abs(t), n - 3)
-    v = compare(a, b, replicates=200)
+    v = compare(a, b, Resampling(200))
     assert v.main.metric == "all" and v.main.test == "Williams"
     assert v.main.a == pytest.approx(r12, abs=1e-12)
     assert v.main.p_value == pytest.approx(p, rel=1e-9)
@@ -168,7 +169,7 @@ def test_suite_bootstrap_draws_within_members(sts_suite_results: Path) -> None:
     diffs = np.array(diffs)
     delta = mean_r(sa, rows_of) - mean_r(sb, rows_of)
     p = (1 + np.sum(np.abs(diffs - delta) >= abs(delta) - 1e-12)) / (len(diffs) + 1)
-    v = compare(a, b, replicates=400, seed=11)
+    v = compare(a, b, Resampling(400, 11))
     c = v.metrics["mean"]
     assert c.difference == pytest.approx(delta, abs=1e-12)
     assert (c.interval.low, c.interval.high) == pytest.approx(

@@ -19,6 +19,7 @@ import pytest
 from sklearn.metrics import auc, precision_recall_curve
 
 from simeval.api import score
+from simeval.metrics.stats import Resampling
 from simeval.report.collect import load_grid
 from simeval.report.html import ReportBuilder, ReportOptions
 from simeval.report.leaderboard import overall_table, top_table
@@ -90,7 +91,7 @@ def test_the_flat_system_would_win_on_tie_order(russe: dict) -> None:
 @pytest.fixture(scope="module")
 def page(russe: dict) -> tuple[str, dict[str, bytes]]:
     builder = ReportBuilder(
-        load_grid(russe["folder"]), ReportOptions(replicates=50, figure_format="svg")
+        load_grid(russe["folder"]), ReportOptions(Resampling(50), figure_format="svg")
     )
     return builder.build(), builder.figures
 
@@ -214,7 +215,7 @@ def test_compare_gives_no_verdict_for_a_tied_system(russe: dict) -> None:
     from simeval.report.compare import compare, verdict_text
 
     grid = load_grid(russe["folder"])
-    v = compare(grid.get("flat", "russe-rt"), grid.get("signal", "russe-rt"), replicates=100)
+    v = compare(grid.get("flat", "russe-rt"), grid.get("signal", "russe-rt"), Resampling(100))
     assert v.main.difference > 0 and v.tied == ["flat"] and v.constant == []
     text = verdict_text(v)
     assert text.startswith("none: the scores of flat are at least 99% tied at one value, so ")

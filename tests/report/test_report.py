@@ -28,7 +28,7 @@ from simeval.datasets.agreement import (
     pooled,
     read_ratings,
 )
-from simeval.metrics.stats import williams_test
+from simeval.metrics.stats import Resampling, williams_test
 from simeval.report.collect import load_grid
 from simeval.report.compare import compare
 from simeval.report.leaderboard import (
@@ -154,7 +154,7 @@ def test_compare_uses_williams_for_correlations(lexical_dir: Path) -> None:
     grid = load_grid(lexical_dir)
     a = grid.get("orthographic:kind=dice", "simlex999")
     b = grid.get("orthographic:kind=prefix", "simlex999")
-    v = compare(a, b, replicates=200, seed=3)
+    v = compare(a, b, Resampling(200, 3))
     ia, ib = a.items(), b.items()
     r12 = spearmanr(ia["gold"], ia["score"])[0]
     r13 = spearmanr(ib["gold"], ib["score"])[0]
@@ -164,7 +164,7 @@ def test_compare_uses_williams_for_correlations(lexical_dir: Path) -> None:
     assert v.main.statistic == pytest.approx(t, rel=1e-9)
     assert v.main.difference == pytest.approx(r12 - r13, abs=1e-12)
     assert v.main.interval.contains(v.main.difference)
-    again = compare(a, b, replicates=200, seed=3)
+    again = compare(a, b, Resampling(200, 3))
     assert again.metrics["pearson"].interval == v.metrics["pearson"].interval  # seeded
 
 
@@ -172,11 +172,11 @@ def test_compare_related_pairs_by_randomization(lexical_dir: Path) -> None:
     grid = load_grid(lexical_dir)
     a = grid.get("orthographic:kind=dice", "russe-ae")
     b = grid.get("orthographic:kind=prefix", "russe-ae")
-    v = compare(a, b, replicates=200, seed=1)
+    v = compare(a, b, Resampling(200, 1))
     assert v.main.metric == "ap_trapezoid" and v.main.test == "approximate randomization"
     assert v.main.a == pytest.approx(a.score) and v.main.b == pytest.approx(b.score)
     assert 1 / 201 <= v.main.p_value <= 1
-    same = compare(a, a, replicates=100, seed=1)
+    same = compare(a, a, Resampling(100, 1))
     assert same.main.p_value == 1.0 and same.main.difference == 0.0
 
 
@@ -377,7 +377,7 @@ def test_compare_linking_runs_by_randomization(tmp_path: Path) -> None:
         )
         assert got.exit_code == 0, got.output
     grid = load_grid(tmp_path / "res")
-    v = compare(grid.get("a", "qrels"), grid.get("b", "qrels"), replicates=300, seed=2)
+    v = compare(grid.get("a", "qrels"), grid.get("b", "qrels"), Resampling(300, 2))
     assert v.main.metric == "recip_rank" and v.main.test == "approximate randomization"
     assert v.main.difference == pytest.approx(0.25)
     assert v.main.p_value == pytest.approx(1 / 301)
@@ -415,7 +415,7 @@ def test_report_is_the_same_page_for_any_number_of_jobs(lexical_dir: Path) -> No
     pages = []
     for jobs in (1, 2):
         done: list[str] = []
-        page = build_report(grid, ReportOptions(replicates=100, jobs=jobs), "x", done.append)
+        page = build_report(grid, ReportOptions(Resampling(100), jobs=jobs), "x", done.append)
         assert sorted(done) == sorted(grid.benchmarks)  # progress heard of every benchmark
         pages.append(re.sub(r"\d{4}-\d\d-\d\dT[\d:+]+", "", page))
     assert pages[0] == pages[1]

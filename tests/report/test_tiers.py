@@ -12,6 +12,7 @@ import pytest
 
 from simeval.api import score
 from simeval.api.reporting import compare_systems
+from simeval.metrics.stats import Resampling
 from simeval.report.collect import load_grid
 from simeval.report.tiers import grid_tiers
 from simeval.results.store import save_results
@@ -77,7 +78,7 @@ def chain(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _tiers(folder: Path, replicates: int = 1000, seed: int = 0):
     grid = load_grid(folder)
     (bench,) = grid.benchmarks
-    return bench, grid_tiers(grid, bench, replicates, seed)
+    return bench, grid_tiers(grid, bench, Resampling(replicates, seed))
 
 
 # -- on results --------------------------------------------------------------------------
@@ -128,7 +129,7 @@ def test_rank_intervals_hold_the_rank_and_shrink_with_n(chain: Path, tmp_path: P
     for folder in (few, chain):
         g = load_grid(folder)
         (b,) = g.benchmarks
-        found = grid_tiers(g, b, 1000, 0)
+        found = grid_tiers(g, b, Resampling(1000, 0))
         observed = sorted(g.systems, key=lambda s: -g.get(s, b).score)
         for rank, s in enumerate(observed, 1):
             low, high = found.standings[s].interval
@@ -251,7 +252,7 @@ def test_one_paired_bootstrap_for_every_system(tmp_path: Path) -> None:
     grid = load_grid(folder)
     (bench,) = grid.benchmarks
     assert 0 < grid.get("A", bench).score - grid.get("B", bench).score < 0.01
-    found = grid_tiers(grid, bench, 500, 0)
+    found = grid_tiers(grid, bench, Resampling(500, 0))
     assert found.standings["A"].interval == (1, 1)
     assert found.standings["B"].interval == (2, 2)
 
@@ -273,7 +274,7 @@ def test_a_system_of_tied_scores_is_ranked_last_and_not_tiered(tmp_path: Path) -
     grid = load_grid(folder)
     (bench,) = grid.benchmarks
     assert grid.get("T", bench).score > grid.get("N", bench).score
-    found = grid_tiers(grid, bench, 300, 0).standings
+    found = grid_tiers(grid, bench, Resampling(300, 0)).standings
     assert found["T"].tier is None and found["T"].interval == (3, 3)
     assert found["A"].interval == (1, 1) and found["A"].tier == 1
     assert found["N"].interval == (2, 2) and found["N"].tier == 2

@@ -114,6 +114,7 @@ def write_report(
     """
     from simeval.api.targets import registry_of
     from simeval.engine import cpus
+    from simeval.metrics.stats import Resampling
     from simeval.report.collect import load_grid
     from simeval.report.html import ReportOptions, build_report
 
@@ -137,9 +138,7 @@ def write_report(
         ceilings = {}
         warnings.append(f"no agreement ceilings: {exc}")
     options = ReportOptions(
-        replicates,
-        seed,
-        level,
+        Resampling(replicates, seed, level),
         top,
         tuple(by),
         ceilings,
@@ -251,13 +250,16 @@ def leaderboard_tables(
                           combine)  # fmt: skip
     if not tiers:
         return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
+    from simeval.metrics.stats import Resampling
     from simeval.report.tiers import grid_tiers, with_tiers
+
+    how = Resampling(replicates, seed, level, alpha)
 
     tables = [board]
     for b in have if top else columns:
         table = grid_top(grid, b, top or len(grid.systems), flags)
         table.title = table.title if top else f"{b}: rank tiers"
-        tables.append(with_tiers(table, grid_tiers(grid, b, replicates, seed, level, alpha)))
+        tables.append(with_tiers(table, grid_tiers(grid, b, how)))
     return tables
 
 
@@ -321,6 +323,7 @@ def compare(
         >>> report.verdicts[0].main.test
         'Williams'
     """
+    from simeval.metrics.stats import Resampling
     from simeval.report.collect import entry_of
     from simeval.report.compare import ComparisonReport
     from simeval.report.compare import compare as compare_entries
@@ -334,10 +337,8 @@ def compare(
     if not common:
         have_a, have_b = (", ".join(side) or "no results" for side in sides)
         raise InputError(None, None, f"A ({have_a}) and B ({have_b}) have no benchmark in common")
-    verdicts = [
-        compare_entries(sides[0][bench], sides[1][bench], replicates, seed, level)
-        for bench in common
-    ]
+    how = Resampling(replicates, seed, level, alpha)
+    verdicts = [compare_entries(sides[0][bench], sides[1][bench], how) for bench in common]
     return ComparisonReport(verdicts, level, alpha)
 
 
@@ -378,6 +379,7 @@ def compare_systems(
         >>> a, b, verdict.main.test
         ('orthographic:kind=prefix', 'random:seed=1', 'Williams')
     """
+    from simeval.metrics.stats import Resampling
     from simeval.report.collect import load_grid
     from simeval.report.compare import compare
 
@@ -388,4 +390,4 @@ def compare_systems(
         if e is None:
             raise InputError(None, None, f"{system} has no result on {benchmark} in {folder}")
     assert ea is not None and eb is not None
-    return sa, sb, compare(ea, eb, replicates, seed, level)
+    return sa, sb, compare(ea, eb, Resampling(replicates, seed, level))

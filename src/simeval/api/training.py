@@ -23,9 +23,9 @@ import json
 import time
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin, get_type_hints
 
 from simeval.api.options import SEED_MAX, checked
 from simeval.api.progress import Quiet, Steps
@@ -33,109 +33,198 @@ from simeval.errors import InputError
 from simeval.results.default_folder import default_folder
 
 VECTOR_KINDS = ("ppmi", "svd", "word2vec", "fasttext")  # trained from a corpus
-SHARED = (
-    "kind",
-    "out",
-    "on",
-    "exclude",
-    "seed",
-    "epochs",
-    "evaluate",
-    "measure_options",
-    "results",
-    "data_dir",
-    "registry",
-)
-SECTIONS = {
-    "vectors": (
-        "corpus",
-        "lang",
-        "lemmatize",
-        "one_per_line",
-        "min_count",
-        "window",
-        "dim",
-        "contexts",
-        "max_words",
-        "alpha",
-        "shift",
-        "power",
-        "sg",
-        "workers",
-    ),
-    "encoder": ("base", "loss", "batch", "lr"),
-    "combine": ("measure", "features", "model", "frequency", "cross_fit"),
-    "graph": ("relations", "threshold", "learn", "vectors", "folds"),
-}
+TRAINERS = ("vectors", "encoder", "combine", "graph")  # the TOML file's sections
+
+
+def about(help: str, section: str | None = None, **flag: Any) -> dict[str, Any]:
+    """The metadata of a :class:`TrainSettings` field: the ``help`` of its flag, the
+    ``section`` of a TOML file it goes in (None: the top, shared by every trainer) and how the
+    flag shows it (``flag``: Typer's ``metavar``, ``show_default``, ``min``, ``max``). The
+    command line's options are made from the fields (:func:`simeval.cli.common.settings_options`),
+    so a new setting is one field."""
+    return {"help": help, "section": section, "flag": flag}
 
 
 @dataclass
 class TrainSettings:
-    """Every setting of ``simeval train`` (the flags' names with ``_`` for ``-``)."""
+    """Every setting of ``simeval train`` (the flags' names with ``_`` for ``-``), each with its
+    type, default, flag help and TOML section (:func:`about`), in the order ``--help`` lists
+    them: the shared ones first, then each trainer's, as a ``--config`` file places them."""
 
-    kind: str | None = None  # ppmi | svd | word2vec | fasttext | encoder | combine | graph
-    out: Path | None = None  # the model folder to write
-    on: list[str] = field(default_factory=list)  # encoder, combine: benchmarks to train on
-    exclude: list[str] = field(default_factory=list)  # no pair of these is trained on
-    seed: int = 1
-    epochs: int | None = None  # word2vec/fasttext: 5, encoder: 4
-    evaluate: list[str] = field(default_factory=list)  # evaluate the model at once on these
-    measure_options: str = ""  # options of the vectors:/graph: measure of --evaluate
-    results: Path = field(default_factory=default_folder)  # where --evaluate appends records
-    data_dir: Path | None = None
-    registry: list[Path] = field(default_factory=list)  # the user's registry files
+    # shared by every trainer
+    kind: str | None = field(  # the command's argument, its help there
+        default=None, metadata=about("ppmi | svd | word2vec | fasttext | encoder | combine | graph")
+    )
+    out: Path | None = field(
+        default=None, metadata=about("The model folder to write.", show_default=False)
+    )
+    on: list[str] = field(
+        default_factory=list,
+        metadata=about("encoder, combine: a benchmark to train on (repeat it)."),
+    )
+    exclude: list[str] = field(
+        default_factory=list,
+        metadata=about(
+            "encoder, combine, graph: leave out every training pair that this benchmark or "
+            "suite (graph: or pair file) holds, in either direction (repeat it)."
+        ),
+    )
+    seed: int = field(default=1, metadata=about("Random seed.", min=0, max=SEED_MAX))
+    epochs: int | None = field(
+        default=None,
+        metadata=about(
+            "word2vec/fasttext/encoder epochs (default: 5; encoder: 4).", show_default=False
+        ),
+    )
+    evaluate: list[str] = field(
+        default_factory=list,
+        metadata=about("Evaluate the model at once on these suites/benchmarks."),
+    )
+    measure_options: str = field(
+        default="",
+        metadata=about(
+            "Options of the vectors: measure used by --evaluate, e.g. "
+            "oov=backoff,fallback=zero for a lemmatized model."
+        ),
+    )
+    # the next three: the command line's shared --results, --data-dir and --registry
+    results: Path = field(
+        default_factory=default_folder, metadata=about("Where --evaluate appends records.")
+    )
+    data_dir: Path | None = field(default=None, metadata=about("The local data mirror."))
+    registry: list[Path] = field(default_factory=list, metadata=about("Registry files."))
     # vectors: from a corpus
-    corpus: Path | None = None
-    lang: str | None = None
-    lemmatize: bool = False
-    one_per_line: bool = False
-    min_count: int = 5
-    window: int = 5
-    dim: int = 300
-    contexts: int = 0
-    max_words: int = 0
-    alpha: float = 0.75
-    shift: float = 1.0
-    power: float = 0.5
-    sg: int = 1
-    workers: int = 2
+    corpus: Path | None = field(
+        default=None,
+        metadata=about("A text file, a folder of .txt files or a .tar.xz/.tar.gz.", "vectors"),
+    )
+    lang: str | None = field(
+        default=None, metadata=about("ru or en: sentence splitting and tokens.", "vectors")
+    )
+    lemmatize: bool = field(
+        default=False,
+        metadata=about("Lemmas instead of word forms (pymorphy3 / simplemma).", "vectors"),
+    )
+    one_per_line: bool = field(
+        default=False, metadata=about("Each non-empty line of a file is a document.", "vectors")
+    )
+    min_count: int = field(default=5, metadata=about("Drop rarer words.", "vectors"))
+    window: int = field(default=5, metadata=about("Context window on each side.", "vectors"))
+    dim: int = field(
+        default=300, metadata=about("Dimensions (svd, word2vec, fasttext).", "vectors")
+    )
+    contexts: int = field(
+        default=0,
+        metadata=about(
+            "Count models: 0 = every word is a context; N = top N non-stop words.", "vectors"
+        ),
+    )
+    max_words: int = field(default=0, metadata=about("Cap the vocabulary (0: no cap).", "vectors"))
+    alpha: float = field(
+        default=0.75, metadata=about("PPMI context smoothing exponent.", "vectors")
+    )
+    shift: float = field(default=1.0, metadata=about("PPMI shift k (log k subtracted).", "vectors"))
+    power: float = field(
+        default=0.5, metadata=about("SVD eigenvalue weighting p (0, 0.5, 1).", "vectors")
+    )
+    sg: int = field(default=1, metadata=about("word2vec/fasttext: 1 skip-gram, 0 CBOW.", "vectors"))
+    workers: int = field(default=2, metadata=about("Processes / threads.", "vectors"))
     # encoder
-    base: str = "all-MiniLM-L6-v2"
-    loss: str = "cosine"
-    batch: int = 16
-    lr: float = 2e-5
+    base: str = field(
+        default="all-MiniLM-L6-v2",
+        metadata=about("encoder: the model to start from (a folder).", "encoder"),
+    )
+    loss: str = field(
+        default="cosine", metadata=about("encoder: cosine | cosent | both.", "encoder")
+    )
+    batch: int = field(default=16, metadata=about("encoder: pairs per step.", "encoder"))
+    lr: float = field(
+        default=2e-5, metadata=about("encoder: peak learning rate (AdamW).", "encoder")
+    )
     # combine
-    measure: list[str] = field(default_factory=list)
-    features: str = "length,orthographic,overlap"
-    model: str = "linear"
-    frequency: Path | None = None
-    cross_fit: int = 0  # K > 1: fit on the fine-tuned encoders' out-of-fold scores
+    measure: list[str] = field(
+        default_factory=list,
+        metadata=about("combine: a measure spec whose scores are a column (repeat it).", "combine"),
+    )
+    features: str = field(
+        default="length,orthographic,overlap",
+        metadata=about(
+            "combine: cheap feature groups, comma-separated: length, orthographic, overlap, "
+            "pos (Russian words), frequency (needs --frequency); none for none.",
+            "combine",
+        ),
+    )
+    model: str = field(
+        default="linear",
+        metadata=about("combine: linear (ridge / logistic) | boosting.", "combine"),
+    )
+    frequency: Path | None = field(
+        default=None,
+        metadata=about(
+            "combine: a `simeval train` model folder whose vocab.txt ranks words.", "combine"
+        ),
+    )
+    cross_fit: int = field(
+        default=0,
+        metadata=about(
+            "combine: fit on out-of-fold scores: each fine-tuned encoder:model=FOLDER measure "
+            "is fine-tuned again K times with the settings its simeval-train.json records, "
+            "each time without one of K folds of the pairs (drawn by --seed), which it then "
+            "scores; scoring still uses FOLDER's encoder. 0: off.",
+            "combine",
+            metavar="K",
+        ),
+    )
     # graph
-    relations: list[Path] = field(default_factory=list)
-    threshold: float = 0.5
-    learn: bool = False
-    vectors: str | None = None
-    folds: int = 10
+    relations: list[Path] = field(
+        default_factory=list,
+        metadata=about("graph: a CSV with word1,word2,sim (repeat it).", "graph"),
+    )
+    threshold: float = field(
+        default=0.5, metadata=about("graph: sim at or above this is a relation.", "graph")
+    )
+    learn: bool = field(
+        default=False,
+        metadata=about("graph: also fit the learned scorer (model.json).", "graph"),
+    )
+    vectors: str | None = field(
+        default=None,
+        metadata=about("graph --learn: a word-vector model whose cosine is a feature.", "graph"),
+    )
+    folds: int = field(default=10, metadata=about("graph --learn: cross-fitting folds.", "graph"))
 
 
-_PATHS = {"out", "results", "data_dir", "corpus", "frequency"}
-_LISTS = {"on", "exclude", "evaluate", "measure", "relations", "registry"}
-_OPTIONAL = {"kind": str, "lang": str, "vectors": str, "epochs": int}  # default None
+SETTINGS = {f.name: f for f in fields(TrainSettings)}
+TYPES = get_type_hints(TrainSettings)  # name -> its type, e.g. list[Path], int | None
+SHARED = tuple(n for n, f in SETTINGS.items() if f.metadata["section"] is None)
+SECTIONS = {
+    s: tuple(n for n, f in SETTINGS.items() if f.metadata["section"] == s) for s in TRAINERS
+}
 _WHAT = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
+def setting_type(name: str) -> tuple[type, bool]:
+    """(the type of one value, whether the setting is a list of them) of the setting ``name``:
+    ``(Path, True)`` for ``list[Path]``, ``(int, False)`` for ``int | None``."""
+    hint = TYPES[name]
+    if get_origin(hint) is list:
+        return get_args(hint)[0], True
+    args = [a for a in get_args(hint) if a is not type(None)]
+    return (args[0] if args else hint), False
 
 
 def _checked(file: Path, where: str, key: str, value: Any) -> Any:
     """``value`` as the setting ``key`` takes it, or an error naming the file and the key."""
-    if key in _LISTS:
+    want, many = setting_type(key)
+    if many:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return [Path(v) for v in value] if key in ("relations", "registry") else list(value)
+            return [want(v) for v in value]
         what = "a list of strings"
-    elif key in _PATHS:
+    elif want is Path:
         if isinstance(value, str):
             return Path(value)
         what = "a string"
     else:
-        want = _OPTIONAL.get(key) or type(TrainSettings.__dataclass_fields__[key].default)
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if want is float and number:
             return float(value)
@@ -192,7 +281,7 @@ def train_settings(
     flags typed on the command line)."""
     found = read_train_config(config) if config is not None else {}
     merged = {**found, **(given or {})}
-    return TrainSettings(**{k: list(v) if k in _LISTS else v for k, v in merged.items()})
+    return TrainSettings(**{k: list(v) if setting_type(k)[1] else v for k, v in merged.items()})
 
 
 @dataclass
@@ -432,23 +521,10 @@ def _train_vectors(s: TrainSettings, steps: Steps) -> Trained:
         raise InputError(None, None, f"{s.kind} is trained from a corpus: give --corpus")
     lang = check_lang(s.lang)
     assert s.kind is not None and s.out is not None
-    config = TrainConfig(
-        kind=s.kind,
-        lang=lang,
-        lemmatize=s.lemmatize,
-        min_count=s.min_count,
-        window=s.window,
-        dim=s.dim,
-        contexts=s.contexts,
-        max_words=s.max_words,
-        alpha=s.alpha,
-        shift=s.shift,
-        power=s.power,
-        sg=s.sg,
-        epochs=s.epochs or 5,
-        seed=s.seed,
-        workers=s.workers,
-    )
+    # the trainer's settings of the same name as ours, as given (TrainConfig's others keep
+    # their defaults): a new vectors setting is its field here and there, never a copy
+    given = {f.name: getattr(s, f.name) for f in fields(TrainConfig) if f.name in SETTINGS}
+    config = TrainConfig(**{**given, "lang": lang, "epochs": s.epochs or 5})
     prepared = prepared_corpus(steps, s.corpus, lang, s.lemmatize, s.one_per_line)
     steps.start(f"training {s.kind}", prepared.sentences)
     folder = train_model(config, prepared, s.out, progress=steps.advance)

@@ -3,14 +3,16 @@ and how results are printed and kept."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import inspect
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum, StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_origin, get_type_hints
 
 import typer
 from rich.console import Console
@@ -104,6 +106,7 @@ out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 DEFAULT_RESULTS = DEFAULT_FOLDER  # the user's own runs; the README's main job names results/main
 F = TypeVar("F", bound=Callable[..., Any])
+KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
 STATE: dict[str, Any] = {"data_dir": None}
 
 SEED_RANGE: dict[str, int] = {"min": 0, "max": SEED_MAX}  # every --seed: numpy's and sklearn's
@@ -255,6 +258,69 @@ GoldColumn = Annotated[
 ]
 Complete = Annotated[bool, typer_option(COMPLETE, "-c", "--complete")]
 MaxRetrieved = Annotated[int | None, typer_option(MAX_RETRIEVED, "-M", "--max-retrieved")]
+
+
+def with_parameters(
+    params: Sequence[inspect.Parameter], into: str = "", collect: Callable[..., Any] = dict
+) -> Callable[[F], F]:
+    """The command with ``params`` after its own parameters (Typer reads the signature, so
+    they are its options, in this order). Their values reach the command as one argument
+    ``into`` (``collect(**values)``: a dataclass of them), or, without ``into``, as keywords
+    (its ``**kwargs``). So options declared once serve every command that takes them."""
+    names = [p.name for p in params]
+
+    def decorate(fn: F) -> F:
+        signature = inspect.signature(fn, eval_str=True)  # Typer reads types, not strings
+        own = [
+            p
+            for p in signature.parameters.values()
+            if p.name != into and p.kind is not p.VAR_KEYWORD
+        ]
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            values = {n: kwargs.pop(n) for n in names if n in kwargs}
+            if into:
+                kwargs[into] = collect(**values)
+            else:
+                kwargs.update(values)
+            return fn(*args, **kwargs)
+
+        wrapper.__signature__ = signature.replace(parameters=[*own, *params])  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def settings_options(
+    settings: type, skip: Sequence[str] = (), shared: Mapping[str, tuple[Any, Any]] | None = None
+) -> list[inspect.Parameter]:
+    """The Typer options of a settings dataclass (:class:`simeval.api.training.TrainSettings`),
+    one per field in its order but ``skip``: the field's type (a list: a repeatable option,
+    None when not given), its default, and its flag's help and display (the field's metadata:
+    ``help``, ``flag``; or a field annotated with its Typer option, taken as it is).
+    ``shared``: fields the command line declares for several commands (``--results``,
+    ``--data-dir``), as (annotation, default)."""
+    hints = get_type_hints(settings, include_extras=True)
+    defaults = settings()
+    params = []
+    for f in dataclasses.fields(settings):
+        if f.name in skip:
+            continue
+        if shared and f.name in shared:
+            annotation, default = shared[f.name]
+        elif get_origin(hints[f.name]) is Annotated:  # a Typer option already
+            annotation, default = hints[f.name], getattr(defaults, f.name)
+        else:
+            hint, default = hints[f.name], getattr(defaults, f.name)
+            if get_origin(hint) is list:  # Typer gives None for a list option not given
+                hint, default = hint | None, None
+            flag = typer.Option(help=f.metadata["help"], **f.metadata["flag"])
+            annotation = Annotated[hint, flag]
+        params.append(
+            inspect.Parameter(f.name, KEYWORD_ONLY, default=default, annotation=annotation)
+        )
+    return params
 
 
 def guarded(fn: F) -> F:

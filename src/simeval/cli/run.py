@@ -7,10 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from simeval.api.training import TrainSettings
+from simeval.api.training import SHARED, TRAINERS, TrainSettings
 from simeval.cli.common import (
     DEFAULT_RESULTS,
-    SEED_RANGE,
     DataDir,
     Duplicates,
     GoldColumn,
@@ -29,8 +28,10 @@ from simeval.cli.common import (
     print_results,
     registry_of,
     said_appended,
+    settings_options,
     store_of,
     task_options,
+    with_parameters,
 )
 
 # -- evaluate and predict ---------------------------------------------------------------------
@@ -204,12 +205,22 @@ def predict_cmd(
     out.print(plain(f"wrote {len(written)} file(s): {', '.join(map(str, written))}"))
 
 
-D = TrainSettings()  # the defaults shown by --help are the api's
+SECTIONS = [f"[{s}]" for s in TRAINERS]
 TYPED = ("COMMANDLINE", "ENVIRONMENT")  # typer's own ParameterSource, compared by name
+SETTINGS = settings_options(  # every setting but kind (the argument) is an option
+    TrainSettings,
+    skip=("kind",),
+    shared={
+        "results": (ResultsOut, DEFAULT_RESULTS),
+        "data_dir": (DataDir, None),
+        "registry": (RegistryFiles, None),
+    },
+)
 
 
 @app.command("train")
 @computing
+@with_parameters(SETTINGS)
 def train_cmd(
     ctx: typer.Context,
     kind: Annotated[
@@ -229,127 +240,13 @@ def train_cmd(
             "--config",
             metavar="FILE.toml",
             help="Read the settings from a TOML file: the flags' names as keys (min-count = "
-            "3), the shared ones (kind, out, on, exclude, seed, epochs, evaluate, "
-            "measure-options, results, data-dir, registry) at the top and each trainer's under "
-            "[vectors], [encoder], [combine] or [graph]; a flag given here overrides the file. "
-            "An unknown key or a wrong type is an error naming the file and the key.",
+            f"3), the shared ones ({', '.join(n.replace('_', '-') for n in SHARED)}) at the top "
+            f"and each trainer's under {', '.join(SECTIONS[:-1])} or {SECTIONS[-1]}; a flag "
+            "given here overrides the file. An unknown key or a wrong type is an error naming "
+            "the file and the key.",
         ),
     ] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="The model folder to write.", show_default=False)
-    ] = None,
-    corpus: Annotated[
-        Path | None,
-        typer.Option(help="A text file, a folder of .txt files or a .tar.xz/.tar.gz."),
-    ] = None,
-    lang: Annotated[
-        str | None, typer.Option(help="ru or en: sentence splitting and tokens.")
-    ] = None,
-    on: Annotated[
-        list[str] | None,
-        typer.Option("--on", help="encoder, combine: a benchmark to train on (repeat it)."),
-    ] = None,
-    exclude: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--exclude",
-            help="encoder, combine, graph: leave out every training pair that this benchmark or "
-            "suite (graph: or pair file) holds, in either direction (repeat it).",
-        ),
-    ] = None,
-    measure: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--measure", help="combine: a measure spec whose scores are a column (repeat it)."
-        ),
-    ] = None,
-    features: Annotated[
-        str,
-        typer.Option(
-            help="combine: cheap feature groups, comma-separated: length, orthographic, "
-            "overlap, pos (Russian words), frequency (needs --frequency); none for none."
-        ),
-    ] = D.features,
-    model: Annotated[
-        str, typer.Option(help="combine: linear (ridge / logistic) | boosting.")
-    ] = D.model,
-    frequency: Annotated[
-        Path | None,
-        typer.Option(help="combine: a `simeval train` model folder whose vocab.txt ranks words."),
-    ] = None,
-    cross_fit: Annotated[
-        int,
-        typer.Option(
-            "--cross-fit",
-            metavar="K",
-            help="combine: fit on out-of-fold scores: each fine-tuned encoder:model=FOLDER "
-            "measure is fine-tuned again K times with the settings its simeval-train.json "
-            "records, each time without one of K folds of the pairs (drawn by --seed), which "
-            "it then scores; scoring still uses FOLDER's encoder. 0: off.",
-        ),
-    ] = D.cross_fit,
-    base: Annotated[
-        str, typer.Option(help="encoder: the model to start from (a folder).")
-    ] = D.base,
-    loss: Annotated[str, typer.Option(help="encoder: cosine | cosent | both.")] = D.loss,
-    batch: Annotated[int, typer.Option(help="encoder: pairs per step.")] = D.batch,
-    lr: Annotated[float, typer.Option(help="encoder: peak learning rate (AdamW).")] = D.lr,
-    relations: Annotated[
-        list[Path] | None,
-        typer.Option("--relations", help="graph: a CSV with word1,word2,sim (repeat it)."),
-    ] = None,
-    threshold: Annotated[
-        float, typer.Option(help="graph: sim at or above this is a relation.")
-    ] = D.threshold,
-    learn: Annotated[
-        bool, typer.Option(help="graph: also fit the learned scorer (model.json).")
-    ] = D.learn,
-    vectors: Annotated[
-        str | None,
-        typer.Option(help="graph --learn: a word-vector model whose cosine is a feature."),
-    ] = None,
-    folds: Annotated[int, typer.Option(help="graph --learn: cross-fitting folds.")] = D.folds,
-    lemmatize: Annotated[
-        bool, typer.Option(help="Lemmas instead of word forms (pymorphy3 / simplemma).")
-    ] = D.lemmatize,
-    one_per_line: Annotated[
-        bool, typer.Option(help="Each non-empty line of a file is a document.")
-    ] = D.one_per_line,
-    min_count: Annotated[int, typer.Option(help="Drop rarer words.")] = D.min_count,
-    window: Annotated[int, typer.Option(help="Context window on each side.")] = D.window,
-    dim: Annotated[int, typer.Option(help="Dimensions (svd, word2vec, fasttext).")] = D.dim,
-    contexts: Annotated[
-        int,
-        typer.Option(help="Count models: 0 = every word is a context; N = top N non-stop words."),
-    ] = D.contexts,
-    max_words: Annotated[int, typer.Option(help="Cap the vocabulary (0: no cap).")] = D.max_words,
-    alpha: Annotated[float, typer.Option(help="PPMI context smoothing exponent.")] = D.alpha,
-    shift: Annotated[float, typer.Option(help="PPMI shift k (log k subtracted).")] = D.shift,
-    power: Annotated[float, typer.Option(help="SVD eigenvalue weighting p (0, 0.5, 1).")] = D.power,
-    sg: Annotated[int, typer.Option(help="word2vec/fasttext: 1 skip-gram, 0 CBOW.")] = D.sg,
-    epochs: Annotated[
-        int | None,
-        typer.Option(
-            help="word2vec/fasttext/encoder epochs (default: 5; encoder: 4).", show_default=False
-        ),
-    ] = None,
-    seed: Annotated[int, typer.Option(**SEED_RANGE, help="Random seed.")] = D.seed,
-    workers: Annotated[int, typer.Option(help="Processes / threads.")] = D.workers,
-    evaluate: Annotated[
-        list[str] | None,
-        typer.Option("--evaluate", help="Evaluate the model at once on these suites/benchmarks."),
-    ] = None,
-    measure_options: Annotated[
-        str,
-        typer.Option(
-            "--measure-options",
-            help="Options of the vectors: measure used by --evaluate, e.g. "
-            "oov=backoff,fallback=zero for a lemmatized model.",
-        ),
-    ] = D.measure_options,
-    results: ResultsOut = DEFAULT_RESULTS,
-    data_dir: DataDir = None,
-    registry: RegistryFiles = None,
+    **settings: Any,  # the options of SETTINGS, read from ctx (which of them were typed)
 ) -> None:
     """Train a similarity model into a model folder: from a corpus, one that
     `vectors:path=FOLDER` reads (its config.json records every setting and the corpus sha256);

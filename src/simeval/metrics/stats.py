@@ -14,9 +14,10 @@ bootstrap replicate) to a dict of metric values, so one resampling serves every 
 - Paired bootstrap and approximate randomization (Noreen 1989) for any metric; Holm's step-down
   correction for many comparisons.
 
-Where bootstrap replicates run is the caller's choice: ``engine`` (a :class:`Runner`, such as
-``simeval.engine.active()``), or this process when it is None. This package imports nothing
-else of simeval.
+The bootstrap's settings travel as one :class:`Resampling` (replicates, seed, level, alpha,
+strata, clusters, engine). Where the replicates run is the caller's choice: its ``engine`` (a
+:class:`Runner`, such as ``simeval.engine.active()``), or this process when it is None.
+This package imports nothing else of simeval.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -47,6 +48,35 @@ class Runner(Protocol):
     def share_parts(self, key: Any, parts: list[Any]) -> list[Any]: ...
 
     def map(self, fn: Callable[..., Any], items: Sequence[Any], *shared: Any) -> list[Any]: ...
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How a bootstrap resamples and judges, one value passed from the API to the functions
+    below: ``replicates`` (B) drawn with ``seed``, intervals at ``level``, tests at ``alpha``;
+    the items drawn within ``strata`` and by ``clusters`` (a benchmark's: :meth:`of`); the
+    replicates run on ``engine`` (None: this process). The user's four are declared, with their
+    ranges, in :mod:`simeval.api.options` (its defaults are these)."""
+
+    replicates: int = 1000
+    seed: int = 0
+    level: float = 0.95
+    alpha: float = 0.05
+    strata: Sequence | np.ndarray | None = field(default=None, compare=False, repr=False)
+    clusters: Sequence | np.ndarray | None = field(default=None, compare=False, repr=False)
+    engine: Runner | None = field(default=None, compare=False, repr=False)
+
+    def of(self, statistic: Any) -> Resampling:
+        """This resampling within the groups ``statistic``'s items are drawn by (its
+        ``resampling``: strata and clusters, :class:`simeval.kinds.rows.ItemMetrics`)."""
+        return replace(self, **getattr(statistic, "resampling", {}))
+
+    def on(self, engine: Runner | None) -> Resampling:
+        """This resampling with its replicates run on ``engine``."""
+        return replace(self, engine=engine)
+
+
+DEFAULT_RESAMPLING = Resampling()  # B = 1000, seed 0, 95% intervals, α = 0.05, this process
 
 
 @dataclass(frozen=True)
@@ -122,16 +152,10 @@ def bootstrap_rows(
 
 
 def bootstrap(
-    statistic: Statistic,
-    n: int,
-    replicates: int = 1000,
-    seed: int = 0,
-    strata: Sequence | np.ndarray | None = None,
-    clusters: Sequence | np.ndarray | None = None,
-    *,
-    engine: Runner | None = None,
+    statistic: Statistic, n: int, how: Resampling = DEFAULT_RESAMPLING
 ) -> dict[str, np.ndarray]:
-    """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values.
+    """Bootstrap replicates of every metric ``statistic`` returns: name → array of B values
+    (``how``: B, the seed, strata, clusters and engine; its level and alpha unused).
 
     A statistic with a ``weighted`` method (:meth:`simeval.kinds.rows.ItemMetrics.weighted`)
     is given the replicates as blocks of row multiplicities and computes a block at once; the
@@ -141,6 +165,8 @@ def bootstrap(
     times); a ``partial`` statistic (a subset of the metrics) is served from a whole one. With
     an ``engine`` the blocks of replicates run as its tasks, with the same values.
     """
+    replicates, seed, strata, clusters = how.replicates, how.seed, how.strata, how.clusters
+    engine = how.engine
     if not hasattr(statistic, "weighted"):
         samples: dict[str, list] = {}
         for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
@@ -255,20 +281,12 @@ def percentile_interval(samples: np.ndarray, level: float = 0.95) -> Interval:
 
 
 def bootstrap_intervals(
-    statistic: Statistic,
-    n: int,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    strata: Sequence | np.ndarray | None = None,
-    clusters: Sequence | np.ndarray | None = None,
-    *,
-    engine: Runner | None = None,
+    statistic: Statistic, n: int, how: Resampling = DEFAULT_RESAMPLING
 ) -> dict[str, Interval]:
-    """Percentile bootstrap intervals for every metric of ``statistic`` (``engine``: where
-    the replicates run, see :func:`bootstrap`)."""
-    samples = bootstrap(statistic, n, replicates, seed, strata, clusters, engine=engine)
-    return {k: percentile_interval(v, level) for k, v in samples.items()}
+    """Percentile bootstrap intervals at ``how.level`` for every metric of ``statistic``
+    (the replicates: :func:`bootstrap`)."""
+    samples = bootstrap(statistic, n, how)
+    return {k: percentile_interval(v, how.level) for k, v in samples.items()}
 
 
 def fisher_z_interval(r: float, n: int, level: float = 0.95, kind: str = "pearson") -> Interval:
@@ -314,19 +332,10 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, fl
 
 
 def paired_bootstrap(
-    statistic_a: Statistic,
-    statistic_b: Statistic,
-    n: int,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    strata: Sequence | np.ndarray | None = None,
-    clusters: Sequence | np.ndarray | None = None,
-    *,
-    engine: Runner | None = None,
+    statistic_a: Statistic, statistic_b: Statistic, n: int, how: Resampling = DEFAULT_RESAMPLING
 ) -> dict[str, Comparison]:
-    """A − B for every metric, both systems scored on the same resampled items (``engine``:
-    where the replicates run, see :func:`bootstrap`).
+    """A − B for every metric, both systems scored on the same resampled items (``how``: the
+    replicates, as :func:`bootstrap` draws them, and the intervals' level).
 
     The interval is the percentile interval of the replicate differences δ_b. The two-sided
     p-value tests δ = 0 by shifting the replicates to the null (Efron & Tibshirani 1993, §16.4):
@@ -336,11 +345,10 @@ def paired_bootstrap(
     a0, b0 = statistic_a(full), statistic_b(full)
     diffs: dict[str, list] = {k: [] for k in a0}
     if hasattr(statistic_a, "weighted") and hasattr(statistic_b, "weighted"):
-        sa = bootstrap(statistic_a, n, replicates, seed, strata, clusters, engine=engine)
-        sb = bootstrap(statistic_b, n, replicates, seed, strata, clusters, engine=engine)
+        sa, sb = bootstrap(statistic_a, n, how), bootstrap(statistic_b, n, how)
         diffs = {k: list(sa[k] - sb[k]) for k in diffs}
     else:
-        for rows in bootstrap_rows(n, replicates, seed, strata, clusters):
+        for rows in bootstrap_rows(n, how.replicates, how.seed, how.strata, how.clusters):
             sa, sb = statistic_a(rows), statistic_b(rows)
             for k in diffs:
                 diffs[k].append(sa[k] - sb[k])
@@ -355,7 +363,7 @@ def paired_bootstrap(
             a0[k],
             b0[k],
             delta,
-            percentile_interval(d, level),
+            percentile_interval(d, how.level),
             (1 + extreme) / (len(d) + 1),
             "paired bootstrap",
         )

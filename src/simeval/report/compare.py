@@ -34,7 +34,9 @@ from simeval.errors import InputError
 from simeval.kinds.rows import ItemMetrics, member_kinds, outputs_of
 from simeval.metrics import pearson, spearman
 from simeval.metrics.stats import (
+    DEFAULT_RESAMPLING,
     Comparison,
+    Resampling,
     approximate_randomization,
     fractional_ranks,
     paired_bootstrap,
@@ -98,14 +100,10 @@ def aligned(entries: Sequence[Entry]) -> list[Items]:
 
 
 def compare(
-    a: Entry,
-    b: Entry,
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    main_only: bool = False,
+    a: Entry, b: Entry, how: Resampling = DEFAULT_RESAMPLING, main_only: bool = False
 ) -> Verdict:
-    """Compare two results on the same benchmark (module docstring)."""
+    """Compare two results on the same benchmark (module docstring); ``how``: the replicates,
+    seed and level of the bootstrap and of approximate randomization."""
     if a.benchmark != b.benchmark or a.task != b.task:
         raise InputError(None, None, f"cannot compare {a.benchmark} with {b.benchmark}")
     ia, ib = aligned([a, b])
@@ -114,7 +112,7 @@ def compare(
     n = ma.n
     if n < 4:
         raise InputError(None, None, f"{a.benchmark}: only {n} items scored by both systems")
-    boot = paired_bootstrap(ma, mb, n, replicates, seed, level, **ma.resampling, engine=active())
+    boot = paired_bootstrap(ma, mb, n, how.of(ma).on(active()))
     main = a.main_metric
     undefined = not (np.isfinite(boot[main].a) and np.isfinite(boot[main].b))
     if undefined:  # a constant ranking has no correlation: there is nothing to test
@@ -142,7 +140,7 @@ def compare(
             values_a = fractional_ranks(values_a, ma.strata)
             values_b = fractional_ranks(values_b, mb.strata)
         ar = approximate_randomization(
-            lambda v: ma(scores=v), values_a, values_b, replicates, seed, many=ma.swapped
+            lambda v: ma(scores=v), values_a, values_b, how.replicates, how.seed, many=ma.swapped
         )
         for k, c in ar.items():
             # values and interval from the original scores; the p-value from the swaps

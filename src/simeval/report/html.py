@@ -14,7 +14,7 @@ import base64
 import math
 import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +23,14 @@ import numpy as np
 from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import catalog, precision_recall_curve
-from simeval.metrics.stats import Interval, bootstrap_intervals, fisher_z_interval, holm
+from simeval.metrics.stats import (
+    DEFAULT_RESAMPLING,
+    Interval,
+    Resampling,
+    bootstrap_intervals,
+    fisher_z_interval,
+    holm,
+)
 from simeval.registry import Registry
 from simeval.report import plots, ties
 from simeval.report.collect import Entry, Grid
@@ -47,9 +54,7 @@ Progress = Callable[[str], None]
 
 @dataclass
 class ReportOptions:
-    replicates: int = 1000
-    seed: int = 0
-    level: float = 0.95
+    how: Resampling = DEFAULT_RESAMPLING  # the bootstrap (its alpha unused: TIER_ALPHA)
     top: int = 5
     by: Sequence[str] = ()
     # benchmark → {label: value}: reference lines such as agreement ceilings
@@ -185,20 +190,14 @@ class ReportBuilder:
             if e.has_items:  # older records carry no rows: their numbers, without intervals
                 metric = ItemMetrics(e.task, e.items())
                 intervals[e.system] = bootstrap_intervals(
-                    metric,
-                    metric.n,
-                    o.replicates,
-                    o.seed,
-                    o.level,
-                    **metric.resampling,
-                    engine=active(),
+                    metric, metric.n, o.how.of(metric).on(active())
                 )
         p_raw: dict[str, float] = {}
         for e in entries:
             tested = best is not None and e is not best and e.system not in blank
             if tested and not math.isnan(e.score) and best.has_items and e.has_items:
                 a, b = _on_rows(best, shared), _on_rows(e, shared)
-                p_raw[e.system] = compare(a, b, o.replicates, o.seed, o.level, True).main.p_value
+                p_raw[e.system] = compare(a, b, o.how, True).main.p_value
         adjusted = dict(zip(p_raw, holm(list(p_raw.values())), strict=True)) if p_raw else {}
         rows, keys = [], []
         for e in entries:
@@ -217,7 +216,7 @@ class ReportBuilder:
             if main in CORRELATIONS and e.kind.fisher_z:
                 n = int(e.record.get("coverage", {}).get("scored", 0))
                 fz = fisher_z_interval(
-                    e.score, n, o.level, "spearman" if main == "spearman" else "pearson"
+                    e.score, n, o.how.level, "spearman" if main == "spearman" else "pearson"
                 )
                 row.append(_ci(fz))
                 key.append(fz.low)
@@ -238,15 +237,15 @@ class ReportBuilder:
         if len(rows[0]) > len(columns) + 2:
             columns.append("Fisher-z CI")
         columns += ["scored / gold", "p vs best (Holm)"]
-        level = f"{o.level:.0%}"
+        level = f"{o.how.level:.0%}"
         shown_n = (
             f"; n = {int(shared.sum()):,} items scored by every system"
             if shared is not None
             else ""
         )
         table = _table(
-            f"{bench}: metrics with {level} bootstrap intervals (B = {o.replicates}, "
-            f"seed {o.seed}){shown_n}",
+            f"{bench}: metrics with {level} bootstrap intervals (B = {o.how.replicates}, "
+            f"seed {o.how.seed}){shown_n}",
             columns,
             rows,
             keys,
@@ -259,7 +258,7 @@ class ReportBuilder:
         o, grid = self.o, self.grid
         table = grid_top(grid, bench, len(grid.systems))
         table.title = f"{bench}: rank tiers"
-        found = grid_tiers(grid, bench, o.replicates, o.seed, o.level, TIER_ALPHA)
+        found = grid_tiers(grid, bench, replace(o.how, alpha=TIER_ALPHA))
         return to_html(with_tiers(table, found))
 
     def subset_section(self, bench: str, entries: list[Entry]) -> str:
@@ -279,9 +278,7 @@ class ReportBuilder:
         o = self.o
 
         def score(e: Entry, subsets: list[Subset]) -> list:
-            return score_subsets(
-                e.task, e.items(), [_same(g, e) for g in subsets], o.replicates, o.seed, o.level
-            )
+            return score_subsets(e.task, e.items(), [_same(g, e) for g in subsets], o.how)
 
         whole = {e.system: score(e, [everything])[0] for e in entries}  # the same in every view
         shared = shared_rows(entries)

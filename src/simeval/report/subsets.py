@@ -27,7 +27,7 @@ from simeval.errors import InputError
 from simeval.kinds import main_metric
 from simeval.kinds.base import View
 from simeval.kinds.rows import ItemMetrics
-from simeval.metrics.stats import Interval, bootstrap_intervals
+from simeval.metrics.stats import DEFAULT_RESAMPLING, Interval, Resampling, bootstrap_intervals
 from simeval.registry import Registry
 from simeval.results.items import Items
 
@@ -120,9 +120,7 @@ def score_subsets(
     task: str,
     items: Items,
     subsets: list[Subset],
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
+    how: Resampling = DEFAULT_RESAMPLING,
 ) -> list[SubsetScore]:
     """The main metric on each subset with a bootstrap interval."""
     out = []
@@ -132,8 +130,6 @@ def score_subsets(
         metric = ItemMetrics(kind, part, main_only=True)
         main = main_metric(kind, part)
         value = metric()[main]
-        ci = bootstrap_intervals(
-            metric, metric.n, replicates, seed, level, **metric.resampling, engine=active()
-        )[main]
+        ci = bootstrap_intervals(metric, metric.n, how.of(metric).on(active()))[main]
         out.append(SubsetScore(s, kind, value, ci, metric.n, main))
     return out

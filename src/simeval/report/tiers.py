@@ -26,7 +26,7 @@ import numpy as np
 
 from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
-from simeval.metrics.stats import bootstrap
+from simeval.metrics.stats import DEFAULT_RESAMPLING, Resampling, bootstrap
 from simeval.metrics.tiers import greedy_tiers, rank_intervals, rank_upper_bounds
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import aligned, compare
@@ -54,10 +54,7 @@ class Tiers:
     benchmark: str
     metric: str
     n: int  # items every tiered system counted
-    replicates: int
-    seed: int
-    level: float
-    alpha: float
+    how: Resampling  # the bootstrap's replicates, seed and level, the tests' alpha
     standings: dict[str, Standing]
     tests: list[str] = field(default_factory=list)  # the paired tests the tiers used
     # (tier's best, other) → the test's p-value before Holm, as compare gives it
@@ -67,12 +64,13 @@ class Tiers:
         """The method, stated under the table."""
         tests = " / ".join(SHORT.get(t, t) for t in self.tests) or "paired"
         return (
-            f"Rank interval: the {self.level:.0%} percentile interval of the rank (1 + the "
+            f"Rank interval: the {self.how.level:.0%} percentile interval of the rank (1 + the "
             f"systems strictly better) over a paired bootstrap of the {self.n:,} items all "
-            f"systems scored (B = {self.replicates}, seed {self.seed}). UB: 1 + the systems "
+            f"systems scored (B = {self.how.replicates}, seed {self.how.seed}). UB: 1 + the "
+            "systems "
             "whose whole interval lies above. Tier: the best system left and every system "
             f"whose {tests} test against it (on {self.metric}) is not significant at "
-            f"α = {self.alpha:g}, Holm-corrected over its comparisons with that best. "
+            f"α = {self.how.alpha:g}, Holm-corrected over its comparisons with that best. "
             "–: not tiered (no per-item rows, an undefined score, or no information: "
             "constant or ≥ 99% tied scores)."
         )
@@ -89,7 +87,7 @@ def _oriented(e: Entry) -> float:
 
 
 def rank_intervals_of(
-    entries: Sequence[Entry], replicates: int = 1000, seed: int = 0, level: float = 0.95
+    entries: Sequence[Entry], how: Resampling = DEFAULT_RESAMPLING
 ) -> tuple[dict[str, tuple[int, int]], int]:
     """Every system's rank interval on one benchmark (systems without rows left out; untestable
     ones ranked last), and the number of items drawn from."""
@@ -103,24 +101,18 @@ def rank_intervals_of(
         metric = ItemMetrics(e.task, items, main_only=True)
         n = metric.n
         if not testable(e) or n < 2:
-            samples[e.system] = np.full(replicates, np.nan)
+            samples[e.system] = np.full(how.replicates, np.nan)
             continue
-        drawn = bootstrap(metric, n, replicates, seed, **metric.resampling, engine=active())
+        drawn = bootstrap(metric, n, how.of(metric).on(active()))
         values = drawn[e.main_metric]
         samples[e.system] = values if e.higher_is_better else -values
-    return rank_intervals(samples, level), n
+    return rank_intervals(samples, how.level), n
 
 
-def tiers(
-    entries: Sequence[Entry],
-    replicates: int = 1000,
-    seed: int = 0,
-    level: float = 0.95,
-    alpha: float = 0.05,
-) -> Tiers:
+def tiers(entries: Sequence[Entry], how: Resampling = DEFAULT_RESAMPLING) -> Tiers:
     """Rank intervals, upper bounds and tiers of the systems of ``entries`` (one benchmark,
     one entry per system; module docstring)."""
-    intervals, n = rank_intervals_of(entries, replicates, seed, level)
+    intervals, n = rank_intervals_of(entries, how)
     bounds = rank_upper_bounds(intervals)
     ranked = sorted((e for e in entries if testable(e)), key=lambda e: (-_oriented(e), e.system))
     by_name = {e.system: e for e in ranked}
@@ -128,12 +120,12 @@ def tiers(
     p_values: dict[tuple[str, str], float] = {}
 
     def p_value(best: str, other: str) -> float:
-        c = compare(by_name[best], by_name[other], replicates, seed, level, True).main
+        c = compare(by_name[best], by_name[other], how, True).main
         tests.append(c.test)
         p_values[(best, other)] = c.p_value
         return c.p_value
 
-    placed = greedy_tiers([e.system for e in ranked], p_value, alpha)
+    placed = greedy_tiers([e.system for e in ranked], p_value, how.alpha)
     standings = {}
     for e in entries:
         p = placed.get(e.system)
@@ -145,17 +137,14 @@ def tiers(
             None if p is None else p.p_value,
         )
     first = entries[0]
-    return Tiers(first.benchmark, first.main_metric, n, replicates, seed, level, alpha,
-                 standings, list(dict.fromkeys(tests)), p_values)  # fmt: skip
+    used = list(dict.fromkeys(tests))
+    return Tiers(first.benchmark, first.main_metric, n, how, standings, used, p_values)
 
 
-def grid_tiers(
-    grid: Grid, bench: str, replicates: int = 1000, seed: int = 0, level: float = 0.95,
-    alpha: float = 0.05,
-) -> Tiers:  # fmt: skip
+def grid_tiers(grid: Grid, bench: str, how: Resampling = DEFAULT_RESAMPLING) -> Tiers:
     """:func:`tiers` of every system of ``grid`` on ``bench``."""
     found = [e for s in grid.systems if (e := grid.get(s, bench)) is not None]
-    return tiers(found, replicates, seed, level, alpha)
+    return tiers(found, how)
 
 
 TIER_COLUMNS = ("rank interval", "UB", "tier")

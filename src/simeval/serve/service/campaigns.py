@@ -70,8 +70,8 @@ import shutil
 import threading
 import tomllib
 import unicodedata
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -105,13 +105,11 @@ from simeval.serve.service.split import (
     share_text,
 )
 
+Check = Callable[[dict[str, Any], str, "Path | None", dict[str, Any]], Any]
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # the whole value (fullmatch)
 CAMPAIGN_KEYS = {"name", "title", "registry", "registration", "max_teams", "inputs", "phase"}
 INPUTS = ("drawn", "published")  # how inputs are handed out (:mod:`simeval.kinds.handout`)
 REGISTRATION = ("open", "approval", "closed")  # approval: a team waits for the organiser
-# a phase may leave these out (public_share, final_runs: a public/private split, :mod:`.split`)
-OPTIONAL_KEYS = {"hidden", "per_day", "combine", "public_share", "final_runs"}
-PHASE_KEYS = {"name", "targets", "opens", "deadline", "runs", "max_bytes", *OPTIONAL_KEYS}
 MAX_NUMBER = 2**31 - 1  # runs, max_bytes, max_teams: an Integer column (PostgreSQL's: 32 bits)
 MAX_TITLE = 200  # the title column's length
 BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")  # reorder what follows
@@ -253,20 +251,116 @@ def _list_of_text(value: Any, where: str, what: str, path: Path) -> list[str]:
     return value
 
 
-@dataclass
+def _given(check: Callable[[Any, str, Path | None], Any], key: str, *default: Any) -> Check:
+    """A field's check from a ``check(value, what, path)`` helper: the value under ``key``
+    (``default``, when given, if the file leaves it out)."""
+
+    def checked(raw: dict[str, Any], where: str, path: Path | None, read: dict[str, Any]) -> Any:
+        value = raw.get(key, *default) if default else raw[key]
+        return check(value, f"{where} {key}", path)
+
+    return checked
+
+
+def _targets(raw: dict[str, Any], where: str, path: Path | None, read: dict[str, Any]) -> list:
+    targets = _list_of_text(raw["targets"], f"{where} targets", "benchmark names", path)
+    if not targets:
+        raise InputError(path, None, f"{where}: targets is a list of benchmark names")
+    return [str(t) for t in targets]
+
+
+def _deadline(raw: dict[str, Any], where: str, path: Path | None, read: dict[str, Any]) -> datetime:
+    deadline = check_time(raw["deadline"], f"{where} deadline", path)
+    if deadline <= read["opens"]:
+        raise InputError(path, None, f"{where}: the deadline must come after the opening")
+    return deadline
+
+
+def _hidden(raw: dict[str, Any], where: str, path: Path | None, read: dict[str, Any]) -> bool:
+    hidden = raw.get("hidden", read["name"].lower() == "test")
+    if not isinstance(hidden, bool):
+        raise InputError(
+            path,
+            None,
+            f"{where} ({read['name']}): hidden must be true or false (a TOML boolean, "
+            f"without quotes), not {hidden!r}",
+        )
+    return hidden
+
+
+def _combine(raw: dict[str, Any], where: str, path: Path | None, read: dict[str, Any]) -> str:
+    from simeval.report.leaderboard import COMBINE
+
+    combine = raw.get("combine", "sum")
+    if combine not in COMBINE:
+        raise InputError(
+            path, None, f"{where}: combine = {combine!r}: use {', '.join(map(repr, COMBINE))}"
+        )
+    return str(combine)
+
+
+def _per_day(raw: dict[str, Any], where: str, path: Path | None, read: dict[str, Any]) -> Any:
+    per_day = raw.get("per_day")
+    return None if per_day is None else check_whole(per_day, f"{where} per_day", path)
+
+
+def phase_field(
+    check: Check, key: bool = True, stored: bool = True, optional: bool = False
+) -> dict[str, Any]:
+    """A :class:`PhaseSpec` field's metadata: its ``check`` (the file's table, ``where`` for
+    errors, the path, the fields read before it → the value), whether it is a ``key`` of the
+    file's ``[[phase]]`` (``optional``: the file may leave it out, as it may any key with a
+    default) and a column of the ``phase`` row (``stored``, of the same name)."""
+    return {"check": check, "key": key, "stored": stored, "optional": optional}
+
+
+@dataclass(kw_only=True)
 class PhaseSpec:
-    name: str
-    targets: list[str]
-    opens: datetime
-    deadline: datetime
-    runs: int
-    max_bytes: int
-    hidden: bool
-    hidden_default: bool = False  # the file left ``hidden`` out: the phase's name decided
-    per_day: int | None = None  # scored runs per team and target in any 24 hours
-    combine: str = "sum"  # how the board combines the targets (report.leaderboard.COMBINE)
-    public_share: float | None = None  # the live board's share of the items (None: all)
-    final_runs: int = 2  # the runs a team picks for the private board
+    """A phase as a campaign file (or the console's form) declares it, the one declaration of
+    its fields: each one's type, default, check (applied by :func:`read_phase` in this order)
+    and place (a key of ``[[phase]]``, a column of the ``phase`` row: :func:`phase_row`,
+    :func:`phase_spec`). A new phase setting is a field here (and its column and migration)."""
+
+    name: str = field(metadata=phase_field(_given(check_name, "name")))
+    targets: list[str] = field(metadata=phase_field(_targets))
+    opens: datetime = field(metadata=phase_field(_given(check_time, "opens")))
+    deadline: datetime = field(metadata=phase_field(_deadline))
+    hidden: bool = field(metadata=phase_field(_hidden, optional=True))  # default: named test
+    # the file left ``hidden`` out: the phase's name decided
+    hidden_default: bool = field(
+        default=False,
+        metadata=phase_field(lambda raw, *_: "hidden" not in raw, key=False, stored=False),
+    )
+    combine: str = field(default="sum", metadata=phase_field(_combine))  # leaderboard.COMBINE
+    runs: int = field(metadata=phase_field(_given(check_whole, "runs")))
+    max_bytes: int = field(metadata=phase_field(_given(check_whole, "max_bytes")))
+    # scored runs per team and target in any 24 hours
+    per_day: int | None = field(default=None, metadata=phase_field(_per_day))
+    # the live board's share of the items (None: all)
+    public_share: float | None = field(
+        default=None, metadata=phase_field(_given(check_share, "public_share", None))
+    )
+    # the runs a team picks for the private board
+    final_runs: int = field(default=2, metadata=phase_field(_given(check_whole, "final_runs", 2)))
+
+
+PHASE_FIELDS = fields(PhaseSpec)
+PHASE_KEYS = {f.name for f in PHASE_FIELDS if f.metadata["key"]}
+# a phase may leave these out (public_share, final_runs: a public/private split, :mod:`.split`)
+OPTIONAL_KEYS = {
+    f.name
+    for f in PHASE_FIELDS
+    if f.metadata["key"] and (f.metadata["optional"] or f.default is not MISSING)
+}
+_TIMES = {"opens", "deadline"}  # stored naive (UTC), read back as UTC
+
+
+def phase_spec(row: Phase) -> PhaseSpec:
+    """The phase of a ``phase`` row, as its file declared it (``hidden_default`` unknown:
+    False)."""
+    stored = {f.name: getattr(row, f.name) for f in PHASE_FIELDS if f.metadata["stored"]}
+    times = {k: utc(stored[k]) for k in _TIMES}
+    return PhaseSpec(**{**stored, **times, "targets": list(row.targets)})
 
 
 @dataclass
@@ -347,8 +441,6 @@ def read_campaign_file(path: Path) -> tuple[str, str, list[str], list[PhaseSpec]
 def read_phase(spec: dict[str, Any], where: str, path: Path | None) -> PhaseSpec:
     """One phase's table (of a campaign file, or the console's form as the file would say
     it), checked; ``where`` names it in errors."""
-    from simeval.report.leaderboard import COMBINE
-
     unknown = set(spec) - PHASE_KEYS
     if unknown:
         known = ", ".join(sorted(PHASE_KEYS))
@@ -356,43 +448,10 @@ def read_phase(spec: dict[str, Any], where: str, path: Path | None) -> PhaseSpec
     missing = PHASE_KEYS - OPTIONAL_KEYS - set(spec)
     if missing:
         raise InputError(path, None, f"{where}: missing {sorted(missing)}")
-    pname = check_name(spec["name"], f"{where} name", path)
-    targets = _list_of_text(spec["targets"], f"{where} targets", "benchmark names", path)
-    if not targets:
-        raise InputError(path, None, f"{where}: targets is a list of benchmark names")
-    opens = check_time(spec["opens"], f"{where} opens", path)
-    deadline = check_time(spec["deadline"], f"{where} deadline", path)
-    if deadline <= opens:
-        raise InputError(path, None, f"{where}: the deadline must come after the opening")
-    hidden_default = "hidden" not in spec
-    hidden = spec.get("hidden", pname.lower() == "test")
-    if not isinstance(hidden, bool):
-        raise InputError(
-            path,
-            None,
-            f"{where} ({pname}): hidden must be true or false (a TOML boolean, "
-            f"without quotes), not {hidden!r}",
-        )
-    per_day = spec.get("per_day")
-    combine = spec.get("combine", "sum")
-    if combine not in COMBINE:
-        raise InputError(
-            path, None, f"{where}: combine = {combine!r}: use {', '.join(map(repr, COMBINE))}"
-        )
-    return PhaseSpec(
-        pname,
-        [str(t) for t in targets],
-        opens,
-        deadline,
-        check_whole(spec["runs"], f"{where} runs", path),
-        check_whole(spec["max_bytes"], f"{where} max_bytes", path),
-        hidden,
-        hidden_default,
-        None if per_day is None else check_whole(per_day, f"{where} per_day", path),
-        combine,
-        check_share(spec.get("public_share"), f"{where} public_share", path),
-        check_whole(spec.get("final_runs", 2), f"{where} final_runs", path),
-    )
+    read: dict[str, Any] = {}
+    for f in PHASE_FIELDS:  # in their order: a check may read the fields before it
+        read[f.name] = f.metadata["check"](spec, where, path, read)
+    return PhaseSpec(**read)
 
 
 def phase_lines(path: Path) -> list[str]:
@@ -501,21 +560,10 @@ def record_override(
 
 def phase_row(p: PhaseSpec, **campaign: Any) -> Phase:
     """The row of a checked phase; ``campaign``: ``campaign=`` its row or ``campaign_id=``."""
-    return Phase(
-        **campaign,
-        name=p.name,
-        targets=p.targets,
-        opens=naive(p.opens),
-        deadline=naive(p.deadline),
-        runs=p.runs,
-        max_bytes=p.max_bytes,
-        hidden=p.hidden,
-        per_day=p.per_day,
-        combine=p.combine,
-        public_share=p.public_share,
-        split_seed=None if p.public_share is None else new_seed(),
-        final_runs=p.final_runs,
-    )
+    stored = {f.name: getattr(p, f.name) for f in PHASE_FIELDS if f.metadata["stored"]}
+    times = {k: naive(stored[k]) for k in _TIMES}
+    split_seed = None if p.public_share is None else new_seed()
+    return Phase(**campaign, **{**stored, **times}, split_seed=split_seed)
 
 
 def check_targets(

@@ -5,32 +5,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 
 from simeval.serve.db import Database
 from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, Team, utc
-from simeval.serve.service.campaigns import excluded_runs
+from simeval.serve.service.campaigns import PhaseSpec, excluded_runs, phase_spec
 from simeval.serve.service.split import is_split
 
 
 @dataclass(frozen=True)
 class PhaseSummary:
-    name: str
-    targets: list[str]
-    opens: datetime
-    deadline: datetime
-    runs: int
-    max_bytes: int
-    hidden: bool
+    """A phase as the console shows it: its declared fields (``spec``, read as the summary's
+    own: ``p.name``, ``p.runs``, every field of :class:`.campaigns.PhaseSpec`) and its state."""
+
+    spec: PhaseSpec
     published: datetime | None
     scored: int  # scored runs
     rejected: int  # refused uploads
     excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
-    per_day: int | None = None  # scored runs per team and target in any 24 hours
-    combine: str = "sum"  # the ranking policy
     # a split phase's (public share, secret seed, final runs per team): :mod:`.split`
     split: tuple[float, str, int] | None = None
+
+    def __getattr__(self, name: str) -> Any:  # only for names the summary itself lacks
+        if name == "spec":  # not set yet (a copy being made): no field to look in
+            raise AttributeError(name)
+        return getattr(self.spec, name)
 
     def state(self, now: datetime) -> str:
         """``not open yet``, ``open`` or ``closed`` (and ``published`` for a hidden phase)."""
@@ -62,10 +63,8 @@ def _phase(
     scored = counts.get((p.id, SCORED), 0)
     rejected = sum(n for (pid, status), n in counts.items() if pid == p.id and status != SCORED)
     split = (p.public_share, p.split_seed, p.final_runs) if is_split(p) else None
-    return PhaseSummary(p.name, list(p.targets), utc(p.opens), utc(p.deadline), p.runs,
-                        p.max_bytes, p.hidden, utc(p.published) if p.published else None,
-                        scored, rejected, out.get(p.id, {}), p.per_day,
-                        p.combine, split)  # fmt: skip
+    published = utc(p.published) if p.published else None
+    return PhaseSummary(phase_spec(p), published, scored, rejected, out.get(p.id, {}), split)
 
 
 def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]:

@@ -16,12 +16,12 @@ from simeval.errors import InputError
 from simeval.serve.db import Database
 from simeval.serve.db.models import utc
 from simeval.serve.service.campaigns import (
-    PhaseSpec,
     Targets,
     check_against_server,
     check_share,
     check_whole,
     find_phase,
+    phase_spec,
 )
 from simeval.serve.service.organisers import audit
 from simeval.serve.service.split import new_seed
@@ -72,8 +72,7 @@ def _check_split(db: Database, targets: Targets, campaign: str, phase: str, shar
     with db.reading() as s:
         p = find_phase(s, campaign, phase)
         registry = list(p.campaign.registry_files)
-        spec = PhaseSpec(p.name, list(p.targets), utc(p.opens), utc(p.deadline), p.runs,
-                         p.max_bytes, p.hidden, per_day=p.per_day, combine=p.combine)  # fmt: skip
+        spec = phase_spec(p)
         pid = p.id
     check_against_server(db, targets, campaign, registry, [replace(spec, public_share=share)],
                          None, skip={pid})  # fmt: skip

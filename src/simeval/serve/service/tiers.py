@@ -62,21 +62,17 @@ def grid_of_runs(runs: Sequence[Run]) -> Any:
     return grid_of([Entry(system, r, folder) for system, records, folder in runs for r in records])
 
 
-def tiers_of_grid(
-    grid: Any,
-    benchmarks: Sequence[str],
-    replicates: int = REPLICATES,
-    seed: int = SEED,
-    level: float = LEVEL,
-    alpha: float = ALPHA,
-) -> Found:
-    """Each benchmark's tiers (:func:`simeval.report.tiers.grid_tiers`) over the grid's runs."""
+def tiers_of_grid(grid: Any, benchmarks: Sequence[str], how: Any = None) -> Found:
+    """Each benchmark's tiers (:func:`simeval.report.tiers.grid_tiers`) over the grid's runs
+    (``how``: a :class:`~simeval.metrics.stats.Resampling`; None: the module's parameters)."""
+    from simeval.metrics.stats import Resampling
     from simeval.report.tiers import grid_tiers
 
     if len(grid.systems) > MAX_RUNS:
         return {}
+    how = how or Resampling(REPLICATES, SEED, LEVEL, ALPHA)
     present = [b for b in benchmarks if any(grid.get(s, b) for s in grid.systems)]
-    return {b: grid_tiers(grid, b, replicates, seed, level, alpha) for b in present}
+    return {b: grid_tiers(grid, b, how) for b in present}
 
 
 def compute(
@@ -134,17 +130,17 @@ def method(found: Found) -> str:
     """How the tiers were computed, in words (for the page and the export)."""
     if not found:
         return ""
-    first = next(iter(found.values()))
+    how = next(iter(found.values())).how
     tests = sorted({t for tiers in found.values() for t in tiers.tests}) or ["paired"]
     items = "; ".join(f"{b}: {t.n:,} items, {t.metric}" for b, t in found.items())
     return (
-        f"Per benchmark, every run's rank interval is the {first.level:.0%} percentile interval "
-        f"of its rank over B = {first.replicates} paired bootstrap replicates of the items "
-        f"(every run's score recomputed on the same resampled items; seed {first.seed}). "
+        f"Per benchmark, every run's rank interval is the {how.level:.0%} percentile interval "
+        f"of its rank over B = {how.replicates} paired bootstrap replicates of the items "
+        f"(every run's score recomputed on the same resampled items; seed {how.seed}). "
         "UB, the rank upper bound (LMArena): 1 + the runs whose whole interval lies above. "
         "Tier: the best run left and every run whose paired test against it "
         f"({', '.join(tests)}, on the benchmark's main metric) is not significant at "
-        f"α = {first.alpha:g} after Holm's correction over the comparisons with that best; "
+        f"α = {how.alpha:g} after Holm's correction over the comparisons with that best; "
         f"then the best run left, and so on ({items}). Baselines are shown but not tiered, "
         "as they are not ranked. simeval leaderboard --tiers gives the same tiers on a "
         "results folder of the same runs (the teams', without the baselines)."
@@ -168,8 +164,8 @@ def as_json(found: Found | None) -> dict[str, Any] | None:
             }
             for s in t.standings.values()
         }
-        benchmarks[bench] = {"metric": t.metric, "items": t.n, "replicates": t.replicates,
-                             "seed": t.seed, "level": t.level, "alpha": t.alpha,
+        benchmarks[bench] = {"metric": t.metric, "items": t.n, "replicates": t.how.replicates,
+                             "seed": t.how.seed, "level": t.how.level, "alpha": t.how.alpha,
                              "tests": t.tests, "runs": runs}  # fmt: skip
     return {"method": method(found), "benchmarks": benchmarks}
 
