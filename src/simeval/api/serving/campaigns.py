@@ -4,16 +4,14 @@ replaced)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from simeval.api.serving.server import opened, scoring_service, utc_now
 from simeval.errors import InputError
 
 
-@dataclass(frozen=True)
-class CampaignMade:
+class CampaignMade(NamedTuple):
     """A campaign just created: its name, and a line per phase saying whether its scores are
     hidden (and when that was the default)."""
 

@@ -3,15 +3,14 @@ changed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from simeval.api.serving.server import opened, utc_now
 
 
-@dataclass(frozen=True)
-class AuditLine:
+class AuditLine(NamedTuple):
     """One entry of the audit log: when (UTC), who, what, and its details as text."""
 
     at: datetime
@@ -20,8 +19,7 @@ class AuditLine:
     detail: str
 
 
-@dataclass(frozen=True)
-class OrganiserLine:
+class OrganiserLine(NamedTuple):
     """An organiser's account: its name, and when it was revoked (None: active)."""
 
     name: str
