@@ -11,6 +11,8 @@ from typing import Any
 
 from simeval.errors import InputError
 
+__all__ = ["backup_server", "init_server", "open_server", "run_server"]
+
 
 def open_server(folder: Path, db: str | None = None, make: bool = False) -> tuple[Any, Any]:
     """The server's database and storage folder (``db``: a database URL instead of
