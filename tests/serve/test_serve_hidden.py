@@ -214,14 +214,14 @@ def test_an_error_only_the_gold_finds_takes_the_run_and_waits_for_publication(
     its 333 pairs), so the input check finds what the gold would; an error that only the
     gold finds (here made to happen) takes the run, looks like any other run while the phase
     is hidden, and is shown once it is published."""
-    import simeval.api
+    import simeval.kinds.scoring
     from simeval.results.store import load_results
     from simeval.serve.db.storage import Storage
     from simeval.serve.service.campaigns import export
 
     s, token = hidden_server
     pairs = russe_pairs(data_dir)
-    real = simeval.api.score
+    real = simeval.kinds.scoring.score_submission
     fail = {"now": False}
 
     def score(*args, **kwargs):
@@ -229,7 +229,7 @@ def test_an_error_only_the_gold_finds_takes_the_run_and_waits_for_publication(
             raise InputError(args[1], None, "the gold refuses this file")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(simeval.api, "score", score)
+    monkeypatch.setattr(simeval.kinds.scoring, "score_submission", score)
     a = upload(s.client, token, russe_file(pairs[:2]), phase="final", target="russe")
     fail["now"] = True
     b = upload(s.client, token, russe_file(pairs[:2]), phase="final", target="russe")

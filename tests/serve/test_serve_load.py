@@ -207,7 +207,7 @@ def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
 ) -> None:
     """Three mc30 uploads of one team admitted together (0 of 2 runs used then), recorded one
     after another: two are scored, the third is refused (409) before scoring and not kept."""
-    import simeval.api
+    import simeval.kinds.scoring
     from serve_kit import OPENS, Clock, gold, make_server, pair_file, register
     from simeval.serve.service.submit import Refused
 
@@ -216,8 +216,9 @@ def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
     team = service.authenticate(register(server.client, "alpha"))
     tickets = [service.admit(team, "trial", "mc30") for _ in range(3)]
     pairs = gold(data_dir / "mc30" / "EN-MC-30.txt")
-    real, scored = simeval.api.score, []
-    monkeypatch.setattr(simeval.api, "score", lambda *a, **k: scored.append(1) or real(*a, **k))
+    real, scored = simeval.kinds.scoring.score_submission, []
+    patched = lambda *a, **k: scored.append(1) or real(*a, **k)  # noqa: E731
+    monkeypatch.setattr(simeval.kinds.scoring, "score_submission", patched)
     runs = []
     for seed, ticket in enumerate(tickets):
         upload = service.storage.new_upload(ticket.max_bytes)

@@ -1,6 +1,8 @@
-"""The library surface: what the command line, the server and a Python user call.
+"""The library surface: what the command line and a Python user call.
 
-Every ``simeval`` command is one call here (the cli only parses, calls and prints):
+Every ``simeval`` command is one call here (the cli only parses, calls and prints, and imports
+nothing of simeval but this package, :mod:`simeval.errors` and the report's terminal and
+format modules: the ``cli-api`` contract in pyproject.toml):
 
 - running measures (:mod:`.running`): ``evaluate``, ``predict``;
 - scoring submission files, or predictions in memory (:mod:`.scoring`,
@@ -14,9 +16,16 @@ Every ``simeval`` command is one call here (the cli only parses, calls and print
 - building benchmark datasets (:mod:`.building`): ``build_linking``, ``build_sts_sample``,
   ``build_negatives``; annotation campaigns (:mod:`.annotation`): ``annotation_assign``,
   ``annotation_aggregate``, ``annotation_simulate``;
-- the data catalog (:mod:`.catalog`): ``catalog_names``;
+- the data catalog (:mod:`.catalog`): ``catalog_names``, ``data_sets``;
 - reading results folders (:mod:`.reporting`): ``write_report``, ``leaderboard``,
-  ``compare_systems``, ``rater_agreement``; results in memory: ``compare``, ``leaderboard``.
+  ``compare_systems``, ``rater_agreement``; results in memory: ``compare``, ``leaderboard``;
+- running a shared task (:mod:`.serving`, one function per ``simeval serve`` action:
+  campaigns, phases, teams, organisers, exports and backups; and the participant's
+  ``register``, ``submit``, ``final``) over the server (:mod:`simeval.serve`), which sits
+  below the api and scores uploads through the same path as ``score``
+  (:func:`simeval.kinds.scoring.score_submission`);
+- what a command runs in (:mod:`.environment`: the default results folder, the data store,
+  the scheduler) and how records are shown (:mod:`.records`: JSON lines, the † mark).
 
 Targets: a benchmark (``simlex999``, ``russe-hj``, ``sts12-msrvid``), a suite (``russe``,
 ``sts12``, ``xling``), a group (``words``), a name from a user registry file (``registry=``
@@ -26,8 +35,7 @@ here depends on the kind of task: every kind implements the contract of
 
 The names are loaded on first use, so that importing one module of the package (the cli
 imports :mod:`.training` for its defaults) stays cheap. The modules are not named after the
-functions, so that ``simeval.api.score`` is always the function (the server's tests replace
-it by that name).
+functions, so that ``simeval.api.score`` is always the function.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ pairs, gold and metadata (``simeval.benchmark(name)``)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,15 @@ from simeval.api.options import checked
 from simeval.api.targets import registry_of
 from simeval.data.store import DataStore
 from simeval.errors import InputError
+
+
+def data_sets() -> Mapping[str, Any]:
+    """The catalog's data sets by name (:data:`simeval.data.catalog.CATALOG`): each with its
+    title, description, licence, citation, upstream and files (path, size, sha256), as
+    ``simeval data list`` and ``data info`` show them."""
+    from simeval.data.catalog import CATALOG
+
+    return CATALOG
 
 
 def catalog_names(name: str, registry: Any = None) -> list[str]:

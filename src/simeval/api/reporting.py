@@ -342,6 +342,24 @@ def compare(
     return ComparisonReport(verdicts, level, alpha)
 
 
+def terminal_table(table: Any) -> tuple[Any, list[str]]:
+    """A table of :func:`leaderboard_tables` for a terminal, with its notes
+    (:func:`simeval.report.leaderboard.to_terminal`): rank and system repeated in every part
+    of a narrow terminal, the best cells in bold."""
+    from simeval.report.leaderboard import to_terminal
+
+    return to_terminal(table)
+
+
+def verdict_text(verdict: Any, alpha: float = ALPHA.default) -> str:
+    """A verdict of :func:`compare_systems` in words, judged at ``alpha``: which system is
+    better on the main metric, by which test, or why there is none
+    (:func:`simeval.report.compare.verdict_text`)."""
+    from simeval.report.compare import verdict_text as in_words
+
+    return in_words(verdict, alpha)
+
+
 def benchmarks_in(folder: str | Path, names: Sequence[str], registry: Any = None) -> list[str]:
     """The benchmarks of the results ``folder`` that ``names`` stand for, a suite of the
     catalog or of the ``registry`` files (not recorded by its own name) as its members

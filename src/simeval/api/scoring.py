@@ -1,6 +1,7 @@
 """Score submission files exactly as the official scorers do: read and validate the file,
-align it with the gold, compute the kind's metrics from the rows (``simeval score``, the
-server's uploads)."""
+align it with the gold, compute the kind's metrics from the rows (``simeval score``). Files
+are scored by :func:`simeval.kinds.scoring.score_submission`, which the server's uploads call
+too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, checked
 from simeval.api.targets import Target, as_target
-from simeval.errors import InputError
 
 if TYPE_CHECKING:
     from simeval.data.store import DataStore
@@ -54,45 +54,10 @@ def score(
         [1.0]
     """
     from simeval.api.predictions import as_submission, is_in_memory
-    from simeval.data.textio import sha256_file
+    from simeval.kinds.scoring import score_submission
 
     loaded = as_target(target, store, registry)
     if is_in_memory(path):
         submission = as_submission(loaded, path)
         return loaded.evaluate(submission, system=system or {"kind": "predictions"}, **options)
-    if isinstance(path, str | Path):
-        files = None
-        submission = loaded.read_submission(Path(path), **(read or {}))
-    else:
-        files = [Path(p) for p in path]
-        submission = _read_members(loaded, files, read or {})
-    if system is None:
-        if files is None:
-            system = {"kind": "submission", "path": str(path)}
-            if Path(path).is_file():
-                system["sha256"] = sha256_file(Path(path))
-        elif len(files) == 1:
-            system = {"kind": "submission", "path": str(files[0])}
-            system["sha256"] = sha256_file(files[0])
-        else:
-            system = {"kind": "submission", "path": ", ".join(map(str, files))}
-            system["files"] = {str(f): sha256_file(f) for f in files}
-        system.update({k: v for k, v in (read or {}).items() if v is not None})
-    return loaded.evaluate(submission, system=system, **options)
-
-
-def _read_members(target: Target, files: list[Path], reader: dict[str, Any]) -> Any:
-    """A submission given as one file per member (one file for a benchmark)."""
-    if getattr(target, "layout", "") == "one-file":
-        raise InputError(None, None, f"{target.name} takes one submission file for every member")
-    members = list(target.members) or [target]
-    if len(files) != len(members):
-        raise InputError(
-            None,
-            None,
-            f"{target.name} takes {len(members)} submission file(s), one per "
-            f"{'member' if target.members else 'benchmark'}; got {len(files)}",
-        )
-    if not target.members:
-        return target.read_submission(files[0], **reader)
-    return {m.name: m.read_submission(f, **reader) for m, f in zip(members, files, strict=True)}
+    return score_submission(loaded, path, system=system, read=read, **options)

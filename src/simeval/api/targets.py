@@ -48,15 +48,9 @@ def load_target(
         >>> [m.name for m in russe.members]
         ['russe-hj', 'russe-rt', 'russe-ae', 'russe-ae2']
     """
-    return registry_of(registry).load(name, store, _build_collection, **how)
+    from simeval.datasets.loading import load
 
-
-def _build_collection(entry: Any, store: Any) -> Any:
-    """:func:`simeval.datasets.bucc.build_collection`, imported only when a collection is
-    built (its XML and document readers are not needed for word benchmarks)."""
-    from simeval.datasets.bucc import build_collection
-
-    return build_collection(entry, store)
+    return load(registry_of(registry), name, store, **how)
 
 
 def as_target(

@@ -18,11 +18,11 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from simeval.api.environment import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
 from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, SEED_MAX, Option
 from simeval.errors import SimevalError, command_line
 from simeval.report.format import number, plain_text, terminal_text
 from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
-from simeval.results.default_folder import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
 
 
 def plain(value: Any, **how: Any) -> Text:
@@ -343,7 +343,7 @@ def _guard(fn: F, engine: bool) -> F:
             with command_line():  # advice names flags, not Python arguments
                 if not engine:
                     return fn(*args, **kwargs)
-                from simeval.engine import scheduler
+                from simeval.api.environment import scheduler
 
                 with scheduler(SCHEDULER["spec"]):
                     return fn(*args, **kwargs)
@@ -379,9 +379,10 @@ def _hint(exc: OSError) -> str:
 
 
 def store_of(data_dir: Path | None) -> Any:
-    from simeval.data.store import DataStore
+    """The data store of --data-dir (:func:`simeval.api.environment.data_store`)."""
+    from simeval.api.environment import data_store
 
-    return DataStore.from_env(data_dir)
+    return data_store(data_dir)
 
 
 def registry_of(files: list[Path] | None) -> Any:
@@ -431,8 +432,7 @@ def print_results(
     results: Sequence[Any], as_json: bool, title: str = "", wide: bool = False
 ) -> None:
     """Print results: a table per task kind (or JSON lines), warnings on standard error."""
-    from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE
-    from simeval.results.record import Result, json_lines
+    from simeval.api.records import CONSTANT_MARK, CONSTANT_NOTE, json_lines, no_information
 
     seen: set[str] = set()
     for r in results:
@@ -443,7 +443,7 @@ def print_results(
     if as_json:
         sys.stdout.write(json_lines(results))
         return
-    groups: dict[tuple[str, ...], list[Result]] = {}
+    groups: dict[tuple[str, ...], list[Any]] = {}
     for r in results:  # counts (num_q, num_ret, ...) are in --json; the table shows metrics
         names = tuple(m for m in r.metrics if not m.startswith("num_"))
         groups.setdefault(names, []).append(r)
@@ -460,7 +460,7 @@ def print_results(
         cells = []
         for r in rows:
             cov = r.coverage
-            mark = f" {CONSTANT_MARK}" if _no_information(r) else ""
+            mark = f" {CONSTANT_MARK}" if no_information(r) else ""
             cells.append(
                 [
                     r.benchmark,
@@ -474,21 +474,10 @@ def print_results(
         tables.append((TerminalTable(columns, cells, title, SIMPLE), []))
     if tables:
         notes = ["* main metric"]
-        if any(_no_information(r) for r in results):
+        if any(no_information(r) for r in results):
             notes.insert(0, CONSTANT_NOTE)
         tables[-1] = (tables[-1][0], notes)
     print_tables(tables, wide)
-
-
-def _no_information(result: Any) -> bool:
-    """Whether ``result``'s scores carry no information, by the rule every report marks with
-    † (:mod:`simeval.report.ties`): constant, or at least 99% of its items tied."""
-    from simeval.report import ties
-    from simeval.results.record import CONSTANT
-
-    if CONSTANT in result.flags:
-        return True
-    return result.items is not None and ties.no_information(result.items)
 
 
 def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) -> None:

@@ -30,7 +30,9 @@ from simeval.report.terminal import Column, TerminalTable
 @data_app.command("list")
 def data_list(wide: Wide = False) -> None:
     """List the catalogued data sets."""
-    from simeval.data.catalog import CATALOG
+    from simeval.api.catalog import data_sets
+
+    catalog = data_sets()
 
     columns = [
         Column("name", key=True, name=True),
@@ -41,7 +43,7 @@ def data_list(wide: Wide = False) -> None:
     ]
     rows = [
         [e.name, str(len(e.files)), f"{sum(f.size for f in e.files) / 1e6:.1f}", e.licence, e.title]
-        for e in CATALOG.values()
+        for e in catalog.values()
     ]
     print_tables([(TerminalTable(columns, rows), [])], wide)
 
@@ -56,8 +58,9 @@ def data_info(
 ) -> None:
     """Describe a data set (or the data sets behind a benchmark or suite): source, licence,
     citation, files and where they are found."""
-    from simeval.api.catalog import catalog_names
-    from simeval.data.catalog import CATALOG
+    from simeval.api.catalog import catalog_names, data_sets
+
+    catalog = data_sets()
 
     store = store_of(data_dir)
     reg = registry_of(registry)
@@ -66,7 +69,7 @@ def data_info(
         files = ", ".join(map(str, reg.files(name)))
         out.print(plain(f"{name} (declared in {reg.user[name].path}): reads {files}"))
     for entry_name in found:
-        e = CATALOG[entry_name]
+        e = catalog[entry_name]
         out.print(plain(f"{e.title}", style="bold"), plain(f"({e.name})\n{e.description}\n"))
         out.print(plain(f"upstream: {e.upstream}\nlicence:  {e.licence}"))
         if e.note:
@@ -94,9 +97,11 @@ def data_fetch(
     """Make data sets available: found in the mirror or cache, else downloaded and verified."""
     from rich.progress import Progress
 
-    from simeval.data.catalog import CATALOG
+    from simeval.api.catalog import data_sets
 
-    chosen = names or list(CATALOG)
+    catalog = data_sets()
+
+    chosen = names or list(catalog)
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task("fetching", total=None)
 
@@ -106,10 +111,10 @@ def data_fetch(
         store = store_of(data_dir)
         store.progress = show
         for name in chosen:
-            if name not in CATALOG:
+            if name not in catalog:
                 raise typer.BadParameter(f"unknown data set {name!r}")
             paths = store.fetch(name)
-            root = paths[0].parents[len(Path(CATALOG[name].files[0].path).parts) - 1]
+            root = paths[0].parents[len(Path(catalog[name].files[0].path).parts) - 1]
             out.print(plain(f"{name}: {len(paths)} files ready in {root}"))
 
 
@@ -121,15 +126,16 @@ def data_verify(
 ) -> None:
     """Check the sha256 of every local file against the catalog; exit 1 if any is wrong or
     missing."""
-    from simeval.api.catalog import catalog_names
-    from simeval.data.catalog import CATALOG
+    from simeval.api.catalog import catalog_names, data_sets
+
+    catalog = data_sets()
 
     store = store_of(data_dir)
     roots = [str(r) for r in (store.data_dir, store.cache_dir) if r is not None]
     out.print(plain(f"looking in {' and then '.join(roots)}", style="dim"))
     bad = 0
-    for name in names or list(CATALOG):
-        if name not in CATALOG:
+    for name in names or list(catalog):
+        if name not in catalog:
             catalog_names(name)  # a did-you-mean error
             raise InputError(None, None, f"{name} is a benchmark: name its data sets")
         statuses = store.verify(name)

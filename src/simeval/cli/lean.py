@@ -98,7 +98,7 @@ def answered(argv: list[str]) -> bool:
         say_failure(exc)
         raise SystemExit(2) from None
     if as_json and not any(r.warnings for r in results):
-        from simeval.results.record import json_lines
+        from simeval.api.records import json_lines
 
         sys.stdout.write(json_lines(results))
     else:

@@ -237,13 +237,12 @@ def leaderboard_cmd(
     marked, each metric in its declared direction. With --top N, the top N per benchmark too
     (RUSSE Tables 6-9). With --tiers, each benchmark's table shows every system's rank
     interval, rank upper bound and significance tier, the method stated under it."""
-    from simeval.api.reporting import leaderboard, leaderboard_tables
-    from simeval.report.leaderboard import to_terminal
+    from simeval.api.reporting import leaderboard, leaderboard_tables, terminal_table
 
     how = (benchmark or (), top, keep_dominated, metric, registry_of(registry), tiers,
            replicates, seed, level, alpha, combine.value)  # fmt: skip
     if fmt is BoardFormat.text:
-        print_tables([to_terminal(table) for table in leaderboard_tables(folder, *how)], wide)
+        print_tables([terminal_table(t) for t in leaderboard_tables(folder, *how)], wide)
     else:
         sys.stdout.write(leaderboard(folder, fmt.value, *how))
 
@@ -285,8 +284,7 @@ def compare_cmd(
     bootstrap interval, and the verdict of the test suited to the main metric: Williams' test
     for correlations, approximate randomization for AP, accuracy and MRR, the paired bootstrap
     for other aggregates."""
-    from simeval.api.reporting import benchmarks_in, compare_systems
-    from simeval.report.compare import verdict_text
+    from simeval.api.reporting import benchmarks_in, compare_systems, verdict_text
 
     for bench in benchmarks_in(folder, [benchmark], registry_of(registry)):
         sa, sb, v = compare_systems(folder, a, b, bench, replicates, seed, level)

@@ -1,15 +1,15 @@
 """`simeval serve …` (the organiser's side of a shared task) and `simeval submit`,
-`simeval register`, `simeval final` (the participant's), thin over :mod:`simeval.serve`."""
+`simeval register`, `simeval final` (the participant's), thin over :mod:`simeval.api.serving`."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from simeval.api import serving
 from simeval.cli.common import app, err, guarded, out
 from simeval.errors import InputError
 from simeval.report.format import number, terminal_text
@@ -45,32 +45,11 @@ AllowLeaks = Annotated[
 ]
 
 
-def _open(folder: Path, db: str | None, make: bool = False) -> tuple[Any, Any]:
-    """The server's database and storage folder, checked to be a pair (refused otherwise,
-    with the database the folder belongs to named). Only a command that makes a server
-    (``make``: init, campaign, organiser add) makes a missing folder; the others refuse it,
-    so that a mistyped folder is never an empty new server."""
-    from simeval.serve import require_extra
-
-    require_extra()
-    from simeval.errors import InputError
-    from simeval.serve.db import default_url
-    from simeval.serve.service.results import open_server
-
-    if not make and not folder.is_dir():
-        raise InputError(
-            folder, None, f"no server folder at {folder}: `simeval serve init {folder}` makes one"
-        )
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return open_server(db or default_url(folder), folder / "files")
-
-
 @serve_app.command("init")
 @guarded
 def init_cmd(folder: Folder, db: DbUrl = None) -> None:
     """Create (or migrate to the newest schema) the server's database and folders."""
-    database, _ = _open(folder, db, make=True)
-    database.dispose()
+    serving.init_server(folder, db)
     out.print(f"ready: {terminal_text(str(folder))}", highlight=False)
 
 
@@ -107,18 +86,9 @@ def campaign_cmd(
     the leak audit (`simeval serve audit-inputs`) runs first: an input whose order follows
     its gold, ids that tell a query's document or are the published collection's, an item
     given twice with different gold refuse the campaign unless --allow-leaks gives a reason."""
-    from simeval.serve.service.campaigns import (
-        Targets,
-        check_campaign_file,
-        create_campaign,
-        phase_lines,
-    )
-
-    check_campaign_file(file)  # a wrong file is refused before the server is opened, or made
-    database, _ = _open(folder, db, make=True)
-    c = create_campaign(database, file, datetime.now(UTC), Targets(), allow_leaks)
-    out.print(f"campaign {terminal_text(c.name)} created", highlight=False)
-    for line in phase_lines(file):  # an organiser sees a test phase left visible
+    made = serving.create_campaign(folder, file, db, allow_leaks)
+    out.print(f"campaign {terminal_text(made.name)} created", highlight=False)
+    for line in made.phases:  # an organiser sees a test phase left visible
         out.print(terminal_text(line), highlight=False)
 
 
@@ -140,15 +110,11 @@ def audit_inputs_cmd(
     follows its gold (Spearman's rho between place and gold, p < 0.001), a linking query's id
     tells its judged document's, ids are the published collection's own, or an item is given
     twice with different gold. Prints each finding; exits 1 when there is one."""
-    from simeval.serve.service.campaigns import Targets
-    from simeval.serve.service.phases import audit_inputs
-
     if (file is None) == (campaign is None) or (campaign is not None and folder is None):
         raise typer.BadParameter("give FOLDER --campaign NAME, or --file CAMPAIGN.toml")
-    database = _open(folder, db)[0] if campaign is not None and folder is not None else None
-    found = audit_inputs(database, Targets(), campaign, file)
+    found = serving.audit_inputs(folder, campaign, file, db)
     for f in found:
-        out.print(terminal_text(str(f)), highlight=False)
+        out.print(terminal_text(f), highlight=False)
     out.print(f"{len(found)} finding(s)", highlight=False)
     if found:
         raise typer.Exit(1)
@@ -213,10 +179,8 @@ def run_cmd(
     the right one. Files that no row names (left by a crash mid-upload) are moved to
     FOLDER/files/quarantine, never deleted. A folder that holds no server (no serve.db, no
     stamp, no --db) is refused: make it with `simeval serve campaign FOLDER FILE`."""
-    from simeval.serve.app import run
-
     trusted = [a for a in trust_proxy.split(",") if a.strip()]
-    run(
+    serving.run_server(
         folder,
         db,
         host,
@@ -243,10 +207,7 @@ def publish_cmd(
 
 def _publication(folder: Path, db: str | None, campaign: str, phase: str, shown: bool) -> None:
     """Publish a phase's scores or hide them again (audited), and say which."""
-    from simeval.serve.service.editing import publish, unpublish
-
-    database, _ = _open(folder, db)
-    (publish if shown else unpublish)(database, campaign, phase, datetime.now(UTC))
+    serving.set_published(folder, campaign, phase, shown, db)
     said = "published" if shown else "hidden"
     out.print(f"{terminal_text(campaign)}/{terminal_text(phase)} {said}", highlight=False)
 
@@ -261,10 +222,7 @@ def rotate_token_cmd(
 ) -> None:
     """Give a team a new token (printed once); its old token stops working at once, also in
     a running server."""
-    from simeval.serve.service.editing import rotate_token
-
-    database, _ = _open(folder, db)
-    out.print(rotate_token(database, campaign, team), highlight=False)
+    out.print(serving.rotate_token(folder, campaign, team, db), highlight=False)
 
 
 @serve_app.command("registration")
@@ -287,12 +245,9 @@ def registration_cmd(
 ) -> None:
     """Open or close a campaign's registration, or cap its teams (campaign file keys
     registration = "open"|"closed" and max_teams = N set them at creation); prints them."""
-    from simeval.serve.service.editing import set_registration
-
-    database, _ = _open(folder, db)
-    now = set_registration(database, campaign, state, max_teams)
-    cap = "no cap" if now.max_teams is None else f"at most {now.max_teams} teams"
-    out.print(f"{terminal_text(campaign)}: registration {now.state}, {cap}", highlight=False)
+    now, teams = serving.set_registration(folder, campaign, state, max_teams, db)
+    cap = "no cap" if teams is None else f"at most {teams} teams"
+    out.print(f"{terminal_text(campaign)}: registration {now}, {cap}", highlight=False)
 
 
 @serve_app.command("export")
@@ -337,12 +292,10 @@ def export_cmd(
     per-item/<benchmark>.csv with every run's per-item scores; with --anonymise, no team's
     name anywhere (CodaLab's exports leaked usernames). Takes seconds per target (the
     tiers' bootstrap)."""
-    from simeval.serve.service.campaigns import export
-
     if key is not None and not anonymise:
         raise typer.BadParameter("--key goes with --anonymise (it lists which alias is which)")
-    database, storage = _open(folder, db)
-    for path in export(database, storage, campaign, to, anonymise, key, top, keep_dominated):
+    written = serving.export_campaign(folder, campaign, to, anonymise, key, top, keep_dominated, db)
+    for path in written:
         out.print(terminal_text(str(path)), highlight=False)
 
 
@@ -359,15 +312,8 @@ def backup_cmd(
     database, never the live one): `simeval serve run OUT` starts from a SQLite backup as it
     is; for PostgreSQL, load serve.sql into a new database and give it with --db. OUT may not
     be inside FOLDER."""
-    from simeval.serve.service.backup import backup, inside
-
-    inside(to, folder)  # before anything is opened or made
-    database, storage = _open(folder, db)
-    try:
-        for path in backup(database, storage, to):
-            out.print(terminal_text(str(path)), highlight=False)
-    finally:
-        database.dispose()
+    for path in serving.backup_server(folder, to, db):
+        out.print(terminal_text(str(path)), highlight=False)
 
 
 @serve_app.command("unpublish")
@@ -422,12 +368,11 @@ def phase_cmd(
     that has passed stays, a published phase is not reopened, and a phase whose scores were
     shown (published once, or a split phase past its deadline) reopens only with
     --reopen-reason, said on its leaderboard."""
-    from simeval.serve.service.editing import PhaseEdit, edit_phase
-    from simeval.serve.service.organisers import COMMAND_LINE
-
-    database, _ = _open(folder, db)
-    edit = PhaseEdit(opens, deadline, runs, max_bytes, close, per_day, combine, reopen_reason)
-    changed = edit_phase(database, campaign, phase, edit, datetime.now(UTC), COMMAND_LINE)
+    changed = serving.edit_phase(
+        folder, campaign, phase, opens=opens, deadline=deadline, close=close, runs=runs,
+        max_bytes=max_bytes, per_day=per_day, combine=combine, reopen_reason=reopen_reason,
+        db=db,
+    )  # fmt: skip
     for key, (before, after) in changed.items():
         out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
                   highlight=False)  # fmt: skip
@@ -454,14 +399,9 @@ def split_cmd(
     """Give a phase a public and a private leaderboard before it opens: the live board
     scores a public share of the pairs, drawn by a new secret seed, and after the deadline
     the rest rank each team's final runs. Audited; refused once the phase has opened."""
-    from simeval.serve.service.organisers import COMMAND_LINE
-    from simeval.serve.service.splitting import set_split
-
     if off == (share is not None):
         raise InputError(None, None, "give --share or --off")
-    database, _ = _open(folder, db)
-    changed = set_split(database, campaign, phase, share, final_runs, datetime.now(UTC),
-                        COMMAND_LINE)  # fmt: skip
+    changed = serving.split_phase(folder, campaign, phase, share, final_runs, db)
     for key, (before, after) in changed.items():
         out.print(f"{key}: {terminal_text(str(before))} -> {terminal_text(str(after))}",
                   highlight=False)  # fmt: skip
@@ -480,16 +420,10 @@ def audit_cmd(
 ) -> None:
     """Print the audit log, newest first: when, who (an organiser or the command line), what,
     and the values before and after."""
-    from simeval.serve.service.campaigns import campaign_id
-    from simeval.serve.service.organisers import audit_log, detail_text
-
-    database, _ = _open(folder, db)
-    wanted = campaign_id(database, campaign) if campaign is not None else None
-    for entry in audit_log(database, wanted):
-        detail = detail_text(entry.detail)
+    for entry in serving.audit_log(folder, campaign, db):
         out.print(
             f"{entry.at:%Y-%m-%d %H:%M:%S}Z  {terminal_text(entry.actor)}  "
-            f"{terminal_text(entry.action)}  {terminal_text(detail)}",
+            f"{terminal_text(entry.action)}  {terminal_text(entry.detail)}",
             highlight=False,
         )
 
@@ -516,12 +450,7 @@ def exclude_cmd(
     """Disqualify a team's run (or mark it withdrawn): it is kept and listed under the
     leaderboard with the reason, ranked nowhere (also in the export's final table), and still
     counts against the team's runs. Audited; `serve reinstate` ranks it again."""
-    from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN
-    from simeval.serve.service.editing import exclude_run
-
-    database, _ = _open(folder, db)
-    kind = WITHDRAWN if withdrawn else DISQUALIFIED
-    exclude_run(database, campaign, phase, team, run, kind, reason, datetime.now(UTC))
+    kind = serving.exclude_run(folder, campaign, phase, team, run, reason, withdrawn, db)
     out.print(f"{terminal_text(team)} run {run}: {kind}", highlight=False)
 
 
@@ -536,10 +465,7 @@ def reinstate_cmd(
     db: DbUrl = None,
 ) -> None:
     """Rank a disqualified or withdrawn run again (audited)."""
-    from simeval.serve.service.editing import reinstate_run
-
-    database, _ = _open(folder, db)
-    reinstate_run(database, campaign, phase, team, run, datetime.now(UTC))
+    serving.reinstate_run(folder, campaign, phase, team, run, db)
     out.print(f"{terminal_text(team)} run {run}: ranked again", highlight=False)
 
 
@@ -560,16 +486,7 @@ def rescore_cmd(
     files, and print each benchmark's main score that moves (before, after). With --apply the
     new scores replace the board's; the old ones are kept in the scores' history and the
     change is audited. A file this simeval refuses keeps its old scores and is listed."""
-    from simeval.serve.service.organisers import COMMAND_LINE
-    from simeval.serve.service.rescoring import rescore_campaign
-    from simeval.serve.service.submit import Service
-
-    database, storage = _open(folder, db)
-    service = Service(database, storage, lambda: datetime.now(UTC))
-    try:
-        done = rescore_campaign(service, campaign, datetime.now(UTC), COMMAND_LINE, apply, reason)
-    finally:
-        service.close()
+    done = serving.rescore(folder, campaign, apply, reason, db)
     _print_rescore(done, "re-scored" if apply else "would re-score (dry run; --apply keeps it)")
 
 
@@ -607,20 +524,7 @@ def gold_cmd(
     it again, printing each main score that moves (before, after). The file must read as the
     benchmark's gold and ask for exactly the same pairs; the old scores are kept in the
     scores' history, and the replacement is audited (gold-replace, old and new sha256)."""
-    from simeval.serve.service.gold_replace import replace_gold, stored_gold_name
-    from simeval.serve.service.organisers import COMMAND_LINE
-    from simeval.serve.service.submit import Service
-
-    if not file.is_file():
-        raise InputError(file, None, "no such file")
-    database, storage = _open(folder, db)
-    service = Service(database, storage, lambda: datetime.now(UTC))
-    now = datetime.now(UTC)
-    try:
-        done = replace_gold(service, campaign, benchmark, file, stored_gold_name(file.name), now,
-                            COMMAND_LINE, apply=not dry_run)  # fmt: skip
-    finally:
-        service.close()
+    done = serving.replace_gold(folder, campaign, benchmark, file, dry_run, db)
     verb = "would re-score (dry run)" if dry_run else "re-scored"
     _print_rescore(done.rescore, verb)
     what = "would replace" if dry_run else "replaced"
@@ -643,16 +547,7 @@ def carry_cmd(
     """Carry the scored runs of one phase into another on the targets both have: each becomes
     a run of the other phase, scored again from its stored file, counted against that phase's
     limits (a run that exceeds them is listed, not carried). Audited."""
-    from simeval.serve.service.carry import carry_runs
-    from simeval.serve.service.organisers import COMMAND_LINE
-    from simeval.serve.service.submit import Service
-
-    database, storage = _open(folder, db)
-    service = Service(database, storage, lambda: datetime.now(UTC))
-    try:
-        done = carry_runs(service, campaign, source, phase, team, datetime.now(UTC), COMMAND_LINE)
-    finally:
-        service.close()
+    done = serving.carry_runs(folder, campaign, source, phase, team, db)
     for line in done.carried:
         out.print(f"carried: {terminal_text(line)}", highlight=False)
     for line in done.refused:
@@ -674,10 +569,7 @@ OrganiserName = Annotated[str, typer.Argument(help="The organiser's name.")]
 @guarded
 def organiser_add_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> None:
     """Add an organiser; prints the account's token once (sign in with it at /organiser)."""
-    from simeval.serve.service.organisers import add_organiser
-
-    database, _ = _open(folder, db, make=True)
-    out.print(add_organiser(database, name, datetime.now(UTC)), highlight=False)
+    out.print(serving.add_organiser(folder, name, db), highlight=False)
     err.print("the organiser's token, shown this once: keep it (sign in at /organiser)")
 
 
@@ -685,10 +577,7 @@ def organiser_add_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> 
 @guarded
 def organiser_list_cmd(folder: Folder, db: DbUrl = None) -> None:
     """List the organiser accounts, revoked ones marked."""
-    from simeval.serve.service.organisers import organisers
-
-    database, _ = _open(folder, db)
-    for row in organisers(database):
+    for row in serving.list_organisers(folder, db):
         state = f"revoked {row.revoked:%Y-%m-%d %H:%M}Z" if row.revoked else "active"
         out.print(f"{terminal_text(row.name)}  {state}", highlight=False)
 
@@ -698,10 +587,7 @@ def organiser_list_cmd(folder: Folder, db: DbUrl = None) -> None:
 def organiser_revoke_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> None:
     """Take an organiser's account away: the token stops working at once, also in a running
     server; the account stays in the audit log."""
-    from simeval.serve.service.organisers import revoke_organiser
-
-    database, _ = _open(folder, db)
-    revoke_organiser(database, name, datetime.now(UTC))
+    serving.revoke_organiser(folder, name, db)
     out.print(f"{terminal_text(name)} revoked", highlight=False)
 
 
@@ -725,9 +611,7 @@ def register_cmd(
 ) -> None:
     """Register a team in a campaign; prints its token once (keep it). Where the organiser
     approves each team, uploads open once the team is approved."""
-    from simeval.serve.client import registration
-
-    answer = registration(server, campaign, team, accept_terms)
+    answer = serving.register_team(server, campaign, team, accept_terms)
     out.print(str(answer["token"]), highlight=False)
     err.print("your team's token, shown this once: keep it (simeval submit --token, or "
               "SIMEVAL_TOKEN)")  # fmt: skip
@@ -751,12 +635,10 @@ def submit_cmd(
 ) -> None:
     """Upload a submission; prints its scores (or that they are hidden), or the file's
     problems with file and line as `simeval score` prints them (exit status 2)."""
-    from simeval.serve.client import accepted, send_file
-
-    status, answer = send_file(server, file, token, phase, target)
+    status, answer = serving.send_submission(server, file, token, phase, target)
     if as_json:
         out.print_json(json.dumps(answer))
-    accepted(status, answer, file)
+    serving.check_answer(status, answer, file)
     if as_json:
         return
     out.print(
@@ -794,9 +676,7 @@ def final_cmd(
     """Show or pick your team's final runs in a phase with a private leaderboard (up to the
     phase's limit, before its deadline): the private board ranks them after the deadline;
     until you pick, your last runs are final."""
-    from simeval.serve.client import final_runs
-
-    answer = final_runs(server, token, phase, [] if reset else runs or None)
+    answer = serving.final_runs(server, token, phase, [] if reset else runs or None)
     shown = ", ".join(f"run {r}" for r in answer["final"]) or "none yet"
     how = "picked" if answer["picked"] else f"your last {answer['limit']}"
     out.print(f"final runs of {terminal_text(phase)}: {shown} ({how})", highlight=False)

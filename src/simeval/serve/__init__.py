@@ -1,5 +1,7 @@
 """The shared-task server: campaigns, phases, teams and their submissions, scored through the
-same task contract as ``simeval score`` (:func:`simeval.api.score`).
+same path as ``simeval score`` (:func:`simeval.kinds.scoring.score_submission`, which
+:func:`simeval.api.score` wraps). The api sits above the server and calls it
+(:mod:`simeval.api.serving`); the server never imports the api.
 
 Four layers, each importing only those below it (the ``serve-layers`` contract in
 pyproject.toml):

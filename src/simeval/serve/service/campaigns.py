@@ -162,7 +162,7 @@ class Targets:
 
     @staticmethod
     def _load(reg: Any, name: str) -> Any:
-        from simeval.api import load_target
+        from simeval.datasets.loading import load
 
         reg.check(name)
         if name not in reg.names:  # a path is not a target: files stay the organiser's
@@ -171,7 +171,7 @@ class Targets:
         if members != [name]:
             parts = ", ".join(members)
             raise InputError(None, None, f"{name} is a group; name its parts as targets: {parts}")
-        return load_target(name, registry=reg)
+        return load(reg, name)
 
 
 def check_target(target: Any) -> None:

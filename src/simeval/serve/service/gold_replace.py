@@ -184,9 +184,9 @@ def rescore_late(
 
 
 def _load(reg: Any, target: str) -> Any:
-    from simeval.api import load_target
+    from simeval.datasets.loading import load
 
-    return load_target(target, registry=reg)
+    return load(reg, target)
 
 
 def _benchmark(target: Any, name: str) -> Any:

@@ -113,7 +113,7 @@ def restore(
 
 def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     """The result records (items written beside the upload), or the error."""
-    from simeval.api import score
+    from simeval.kinds.scoring import score_submission
     from simeval.results.store import ITEMS_FOLDER, RESULTS_FILE, load_results, save_records
     from simeval.serve.service.archive import is_multi_file, member_files, unpack
     from simeval.serve.service.hidden import READ, public_check
@@ -136,7 +136,8 @@ def score_upload(job: Job, targets: Targets | None = None) -> Answer:
             notes = tuple(dict.fromkeys(_shown(str(w), path, job.name) for w in found))
         scored, restored = restore(job, target, path, scratch)
         try:
-            results = score(target, scored, system=system, read=READ if job.hidden else None)
+            read = READ if job.hidden else None
+            results = score_submission(target, scored, system=system, read=read)
         except InputError as exc:
             if not job.hidden:
                 raise

@@ -3,7 +3,7 @@
 One upload goes through :meth:`Service.admit` (team, phase open on the server clock, target
 of the phase, runs left), is streamed to disk by the caller (:mod:`.storage`, size-capped),
 then :meth:`Service.record` checks the clock again, scores the file with
-:func:`simeval.api.score` — the path of ``simeval score`` — and records it:
+:func:`simeval.kinds.scoring.score_submission` — the path of ``simeval score`` — and records it:
 
 - a file the task's reader refuses is recorded as ``rejected`` with the error exactly as
   ``simeval score`` prints it, the stored name replaced by the client's; it takes no run;
