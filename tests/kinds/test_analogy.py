@@ -368,8 +368,8 @@ def test_two_systems_are_compared_by_swapping_their_answers(tmp_path: Path) -> N
     """The report's test of two systems' accuracy swaps each question's (correct, answered)
     between them: its p-value is close to the exact permutation p, every one of the 2^12
     swaps enumerated here."""
-    from simeval.report.collect import load_grid
     from simeval.metrics.stats import Resampling
+    from simeval.report.collect import load_grid
     from simeval.report.compare import compare
     from simeval.results.store import save_results
 
@@ -407,7 +407,9 @@ def test_two_systems_are_compared_by_swapping_their_answers(tmp_path: Path) -> N
     exact = extreme / 2 ** len(TINY)
     grid = load_grid(folder)
     (bench,) = grid.benchmarks
-    verdict = compare(grid.get("A", bench), grid.get("B", bench), Resampling(replicates=4000, seed=3))
+    verdict = compare(
+        grid.get("A", bench), grid.get("B", bench), Resampling(replicates=4000, seed=3)
+    )
     assert verdict.main.metric == "accuracy"
     assert verdict.main.a == pytest.approx(tiny_accuracy(ca, va), abs=1e-12)
     assert verdict.main.p_value == pytest.approx(exact, abs=0.03)
