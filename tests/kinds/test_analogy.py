@@ -407,9 +407,8 @@ def test_two_systems_are_compared_by_swapping_their_answers(tmp_path: Path) -> N
     exact = extreme / 2 ** len(TINY)
     grid = load_grid(folder)
     (bench,) = grid.benchmarks
-    verdict = compare(
-        grid.get("A", bench), grid.get("B", bench), Resampling(replicates=4000, seed=3)
-    )
+    how = Resampling(replicates=4000, seed=3)
+    verdict = compare(grid.get("A", bench), grid.get("B", bench), how)
     assert verdict.main.metric == "accuracy"
     assert verdict.main.a == pytest.approx(tiny_accuracy(ca, va), abs=1e-12)
     assert verdict.main.p_value == pytest.approx(exact, abs=0.03)
