@@ -10,6 +10,7 @@ from scipy.stats import spearmanr
 
 import simeval
 from simeval.errors import InputError
+from simeval.metrics import catalog
 
 
 def _letters(a: str, b: str) -> float:
@@ -61,11 +62,12 @@ def test_report_renders_every_row(two) -> None:  # type: ignore[no-untyped-def]
     a, b, _ = two
     report = simeval.compare(a, b, replicates=200)
     frame = report.to_frame()
-    assert len(frame) == sum(len(v.metrics) for v in report.verdicts) == 4
+    per_benchmark = len(catalog.of_kind("graded-pairs"))  # mc30 and rg65: every declared metric
+    assert len(frame) == sum(len(v.metrics) for v in report.verdicts) == 2 * per_benchmark
     assert frame[frame["main"]]["metric"].tolist() == ["spearman", "spearman"]
     assert np.allclose(frame["A - B"], frame["A"] - frame["B"])
     markdown, latex, csv = report.to_markdown(), report.to_latex(), report.to_csv()
-    assert markdown.count("\n| rg65 |") == 2 and "verdict:" in markdown
+    assert markdown.count("\n| rg65 |") == per_benchmark and "verdict:" in markdown
     assert r"\begin{tabular}" in latex and latex.count(r"\\") >= 5
     assert csv.splitlines()[0].startswith("benchmark,metric,A,B")
 

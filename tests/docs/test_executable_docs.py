@@ -10,7 +10,11 @@ carries a marker, an HTML comment on the line before it (the site renders nothin
   before the next command runs; ``<!-- file: by tests/… -->`` a file that test writes;
 - ``<!-- output -->`` what the run block before it printed, some of its lines, trimmed: each
   must be (white space folded) part of one printed line, so its numbers were printed together;
-  ``<!-- output: by tests/… -->`` output that test checks.
+  ``<!-- output: by tests/… -->`` output that test checks. A results table (a ``benchmark``
+  header over a rule) may be shown without some of its metric columns: under a shown header
+  that names the columns it keeps, a row is the printed row without the declared metrics the
+  header leaves out (:mod:`simeval.metrics.catalog`), cell for cell; so declaring a metric
+  changes no page. Every printed table's metric columns are the metrics declared for one kind.
 
 A page's run blocks run in order in one temporary folder (a block sees what the earlier ones
 wrote), with ``../shared/data`` there pointing at the data folder, the venv's ``bin`` first on
@@ -30,6 +34,8 @@ from pathlib import Path
 
 import pytest
 from test_site import GENERATED
+
+from simeval.metrics import catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -216,17 +222,92 @@ def _holds(line: str, number: str) -> bool:
     return re.search(rf"(?<![\w.-]){re.escape(number)}(?![\d])", line) is not None
 
 
+MARKS = ("*", "†")  # the main metric's, no information's: part of the cell before them
+RULE = re.compile(r"^\s*─+\s*$")
+DECLARED = {m.name for m in catalog.METRICS}
+
+
+def cells(line: str) -> list[str]:
+    """A results table's line as its cells (a mark joins the cell before it)."""
+    out: list[str] = []
+    for token in line.split():
+        if token in MARKS and out:
+            out[-1] += " " + token
+        else:
+            out.append(token)
+    return out
+
+
+def _name(cell: str) -> str:
+    return cell.split(" ")[0]
+
+
+def printed_tables(printed: str) -> list[tuple[list[str], list[list[str]]]]:
+    """The results tables of ``printed``: (header cells, rows' cells), a table being a
+    ``benchmark`` header over a rule and its rows up to a blank line."""
+    lines = printed.splitlines()
+    found = []
+    for i, line in enumerate(lines[:-1]):
+        if cells(line)[:1] == ["benchmark"] and RULE.match(lines[i + 1]):
+            rows = list(itertools.takewhile(str.strip, lines[i + 2 :]))
+            found.append((cells(line), [cells(r) for r in rows]))
+    return found
+
+
+def _kept(header: list[str], shown: list[str]) -> list[int] | None:
+    """The columns of a printed ``header`` that a ``shown`` header keeps, when it leaves out
+    declared metrics only; else None."""
+    keep = [j for j, c in enumerate(header) if _name(c) not in DECLARED or c in shown]
+    return keep if [header[j] for j in keep] == shown else None
+
+
 def lines_missing(shown: str, printed: str) -> list[str]:
     """The lines of ``shown`` that no line of ``printed`` holds, white space folded, with each
-    of its numbers whole: a line of a table is a row that was printed, its figures together."""
+    of its numbers whole: a line of a table is a row that was printed, its figures together.
+    Under a shown results header, a row may also be a printed row of a table with that header's
+    columns kept (module docstring)."""
     said = [_folded(p) for p in printed.splitlines()]
+    tables = printed_tables(printed)
 
     def held(line: str, by: str) -> bool:
         return _folded(line) in by and all(_holds(by, n) for n in NUMBER.findall(line))
 
-    return [
-        line for line in shown.splitlines() if line.strip() and not any(held(line, p) for p in said)
-    ]
+    def held_as_row(line: str, header: list[str] | None) -> bool:
+        for printed_header, rows in tables:
+            keep = None if header is None else _kept(printed_header, header)
+            if keep is not None and any(
+                [row[j] for j in keep if j < len(row)] == cells(line)
+                for row in [printed_header, *rows]
+            ):
+                return True
+        return False
+
+    missing, header = [], None
+    for line in shown.splitlines():
+        if not line.strip():
+            header = None  # a blank line ends a shown table
+            continue
+        if cells(line)[:1] == ["benchmark"]:
+            header = cells(line)
+        if not any(held(line, p) for p in said) and not held_as_row(line, header):
+            missing.append(line)
+    return missing
+
+
+def undeclared_columns(printed: str) -> list[list[str]]:
+    """The printed results tables whose metric columns are not, in order, the metrics declared
+    for one kind (a metric that needs a column the rows lack may be absent)."""
+    kinds = {k for m in catalog.METRICS for k in m.kinds}
+    wrong = []
+    for header, _ in printed_tables(printed):
+        metrics = [_name(c) for c in header if _name(c) in DECLARED]
+        if metrics and not any(
+            metrics == [m.name for m in catalog.of_kind(k) if not m.count and (m.name in metrics
+                        or not m.needs)]
+            for k in kinds
+        ):  # fmt: skip
+            wrong.append(header)
+    return wrong
 
 
 def _params() -> list:
@@ -238,6 +319,7 @@ def _params() -> list:
 @pytest.mark.parametrize("block", _params())
 def test_the_block_runs_and_prints_the_numbers_shown(block: Block, runs) -> None:
     printed = runs[block.page].upto(block)
+    assert undeclared_columns(printed) == [], printed[-3000:]
     if block.output is not None:
         assert lines_missing(block.output.text, printed) == [], printed[-3000:]
 
@@ -249,3 +331,35 @@ def test_a_number_missing_from_the_output_is_found() -> None:
     assert lines_missing("spearman  0.7600 n\nrg65 -0.0606\n\n14,835 pairs", printed) == []
     for wrong in ["0.76", "rg65 0.0606", "14,836 pairs", "mc30 0.7600 0.9011", "rg65 –"]:
         assert lines_missing(wrong, printed) == [wrong]
+
+
+def test_a_shown_table_may_leave_out_declared_metrics_only() -> None:
+    """Under a shown header, a row is the printed row without the declared metrics the header
+    leaves out, cell for cell; a column that is not a declared metric cannot be left out, and
+    a row without a header above it is a whole printed line."""
+    printed = (
+        " benchmark  spearman *  pearson  scored/gold \n"
+        " ────────────────────────────────────────── \n"
+        " mc30           0.1180 †   0.1463        30/30 \n"
+        " rg65           0.5000    -0.2500        65/65 \n"
+    )
+    shown = " benchmark   spearman *   scored/gold\n mc30   0.1180 †   30/30\n rg65 0.5000 65/65"
+    assert lines_missing(shown, printed) == []
+    for wrong in ["0.1180 † 30/30", "mc30 0.1463 30/30", "mc30 0.1180 † 65/65"]:
+        text = f" benchmark spearman * scored/gold\n{wrong}"
+        assert lines_missing(text, printed) == [wrong]
+    with_n = " benchmark  spearman *  n  pearson\n ─────\n mc30  0.1180 †  30  0.1463\n"
+    skipping_n = " benchmark spearman * pearson\n mc30 0.1180 † 0.1463"
+    assert lines_missing(skipping_n, with_n) == skipping_n.splitlines()
+    assert lines_missing(" mc30 0.1180 † 30/30", printed) == [" mc30 0.1180 † 30/30"]
+
+
+def test_a_table_must_show_the_metrics_declared_for_a_kind() -> None:
+    graded = [m.name for m in catalog.of_kind("graded-pairs")]
+    table = (
+        f" benchmark  {'  '.join(graded)}  scored/gold\n ─────\n mc30  {'  1' * len(graded)}  3/3\n"
+    )
+    assert undeclared_columns(table) == []
+    partial = f" benchmark  {graded[0]}  scored/gold\n ─────\n mc30  1  3/3\n"
+    assert undeclared_columns(partial) == [["benchmark", graded[0], "scored/gold"]]
+    assert undeclared_columns(" benchmark  hj  sum *\n ────\n russe  0.1  0.2 *\n") == []

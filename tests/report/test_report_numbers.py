@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from simeval.api import load_target, score
 from simeval.cli import app
+from simeval.metrics import catalog
 from simeval.results.store import save_results
 
 B, SEED = 200, 0
@@ -124,30 +125,42 @@ def _table(tables: dict, start: str) -> dict[str, list[str]]:
     return {row[0].split(" ")[0]: row for row in rows[1:]}
 
 
+def _named(tables: dict, start: str) -> dict[str, dict[str, str]]:
+    """:func:`_table`'s rows, each cell under its column's header: the metric table has a
+    column per declared metric, so the columns after them move when a metric is declared."""
+    (rows,) = [r for caption, r in tables.items() if caption.startswith(start)]
+    return {row[0].split(" ")[0]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
+
+
 def _cell(value: float, low: float, high: float) -> str:
     return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
 
 def test_metric_values_and_bootstrap_intervals(page) -> None:
     tables, data = page
-    rows = _table(tables, "simlex999: metrics")
+    rows = _named(tables, "simlex999: metrics")
     gold = data["gold"]
     for name, s in data["scores"].items():
         rho, r = _rho(s, gold), float(pearsonr(s, gold)[0])
-        assert rows[name][1] == _cell(rho, *_boot(gold, s, _rho))
-        assert rows[name][2] == _cell(r, *_boot(gold, s, lambda a, b: pearsonr(a, b)[0]))
+        assert rows[name]["spearman (main)"] == _cell(rho, *_boot(gold, s, _rho))
+        assert rows[name]["pearson"] == _cell(r, *_boot(gold, s, lambda a, b: pearsonr(a, b)[0]))
+    # a column per metric declared for graded pairs, in record order, after the system's
+    shown = [h.removesuffix(" (main)") for h in rows[name]][1:]
+    declared = [m.name for m in catalog.of_kind("graded-pairs") if not m.count]
+    assert shown[: len(declared)] == declared and shown[len(declared)] == "Fisher-z CI"
 
 
 def test_fisher_z_interval_of_spearman(page) -> None:
     """Bonett and Wright's se for Spearman: sqrt((1 + r²/2) / (n − 3))."""
     tables, data = page
-    rows = _table(tables, "simlex999: metrics")
+    rows = _named(tables, "simlex999: metrics")
     n = len(data["gold"])
     for name, s in data["scores"].items():
         rho = _rho(s, data["gold"])
         se = np.sqrt((1 + rho * rho / 2) / (n - 3))
         z, q = np.arctanh(rho), norm.ppf(0.975)
-        assert rows[name][3] == f"[{np.tanh(z - q * se):.4f}, {np.tanh(z + q * se):.4f}]"
+        fisher_z = f"[{np.tanh(z - q * se):.4f}, {np.tanh(z + q * se):.4f}]"
+        assert rows[name]["Fisher-z CI"] == fisher_z
 
 
 def test_holm_adjusted_williams_p_against_the_best(page) -> None:

@@ -121,7 +121,6 @@ class AnalogyKind(TaskKind):
     numeric = METRIC_COLUMNS
     # per-question outputs, not scores: the report pairs two systems' rows by ``qid``
     outputs = METRIC_COLUMNS
-    williams = False
 
     def entry(self, source: Path, name: str, spec: dict[str, Any], rel: Any) -> AnalogyEntry:
         restrict = spec.pop("restrict_vocab", RESTRICT_VOCAB)

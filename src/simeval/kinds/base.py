@@ -12,8 +12,9 @@ benchmark of the kind and for every record that names it:
   (``resampled``), both read from the metrics declared for the kind
   (:mod:`simeval.metrics.catalog`), the main score (``main_metric``) and its ranking
   direction (``higher_is_better``, the main metric's declared one);
-- what the report and the trainers need to know of it (``plot``, ``fisher_z``, ``williams``,
-  ``randomized``, ``binary_gold``, ``text_pairs``, ``gold_range``).
+- what the report and the trainers need to know of it (``plot``, ``binary_gold``,
+  ``text_pairs``, ``gold_range``); how its metrics are compared and which intervals they get
+  is their declarations' (:class:`simeval.metrics.declared.Metric`).
 
 A :class:`Benchmark` is data plus a task kind. Every benchmark answers the same five questions:
 
@@ -99,8 +100,6 @@ class TaskKind:
     # for the report and the trainers
     plot: str | None = None  # "scatter" (gold vs system) or "pr" (precision-recall)
     plot_members: bool = True  # plotted also as a suite member (STS: the suite plots them)
-    fisher_z: bool = False  # the main correlation's Fisher-z interval is shown
-    williams: bool = True  # a main correlation over the items is compared by Williams' test
     binary_gold: bool = False  # gold is 1/0 (related or not)
     text_pairs: bool = False  # items are sentence pairs, not word pairs
     gold_range: tuple[float, float] | None = None  # the gold's fixed scale (STS: 0-5)
@@ -159,10 +158,6 @@ class TaskKind:
     ) -> tuple[Batch, Batch] | None:
         """Approximate randomization's rounds at once (:meth:`ItemMetrics.swapped`), or None."""
         return None
-
-    def randomized(self, main: str) -> bool:
-        """Whether two systems' ``main`` is compared by approximate randomization."""
-        return False
 
     # -- reading the gold ---------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ class GradedPairs(PairKind):
     toml = ("graded",)
     main = "spearman"
     plot = "scatter"
-    fisher_z = True
 
 
 GRADED = GradedPairs()

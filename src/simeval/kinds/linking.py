@@ -49,9 +49,6 @@ class LinkingKind(TaskKind):
     numeric = (*LINKING_METRICS, *COUNTS)
     outputs = LINKING_METRICS
 
-    def randomized(self, main: str) -> bool:
-        return True
-
     def entry(self, source: Path, name: str, spec: dict[str, Any], rel: Any) -> LinkingEntry:
         return LinkingEntry(name, rel("folder"), str(spec.pop("description", "")))
 

@@ -40,8 +40,5 @@ class RelatedPairs(PairKind):
             {"ap_trapezoid": wt.average_precision(pb, trapezoid=True)},
         )
 
-    def randomized(self, main: str) -> bool:
-        return True
-
 
 RELATED = RelatedPairs()

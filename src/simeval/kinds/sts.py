@@ -55,7 +55,6 @@ class STSKind(TaskKind):
     columns = ("item", "gold", "score", "covered", "counted")
     plot = "scatter"
     plot_members = False  # a suite of STS sets plots them
-    fisher_z = True
     text_pairs = True
     gold_range = (0.0, 5.0)
 

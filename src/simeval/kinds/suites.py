@@ -45,10 +45,6 @@ class SumSuite(SuiteKind):
     aliases = ("russe-suite",)
     aggregate = "sum"
     main = "sum"
-    williams = False
-
-    def randomized(self, main: str) -> bool:
-        return main != "sum"
 
     def combine(
         self, parts: list[Columns], kinds: list[TaskKind], names: list[str], main_only: bool
@@ -122,7 +118,6 @@ class MeanSuite(SuiteKind):
     aliases = ("linking-suite",)
     aggregate = "mean"
     breakdown = True
-    williams = False
 
     def main_metric(self, items: Any = None) -> str:
         """The members' main metric when they are of one kind, else ``mean``."""

@@ -17,7 +17,19 @@ import numpy as np
 from simeval.metrics import classification as cls
 from simeval.metrics import correlation as corr
 from simeval.metrics import weighted as wt
-from simeval.metrics.declared import Columns, Metric, Replicates
+from simeval.metrics.declared import (
+    AGGREGATE,
+    AREA,
+    CORRELATION,
+    COUNT,
+    FISHER_Z,
+    RANDOMIZATION,
+    SHARE,
+    WILLIAMS,
+    Columns,
+    Metric,
+    Replicates,
+)
 
 GRADED = "graded-pairs"
 RELATED = "related-pairs"
@@ -189,94 +201,134 @@ def _sts_mean_w(r: Replicates) -> np.ndarray:
 _SIMLEX = "scipy.stats.spearmanr, as SimLex-999 and RUSSE 2015's evaluate.py (HJ)"
 _TREC = "trec_eval 9 / pytrec_eval"
 _GENSIM = "gensim 4.4.0 KeyedVectors.evaluate_word_analogies (len of its correct/incorrect lists)"
-CORRELATION = (-1.0, 1.0)
-SHARE = (0.0, 1.0)  # a proportion, an area or a mean of per-query values in [0, 1]
+R_RANGE = (-1.0, 1.0)
+UNIT = (0.0, 1.0)  # a proportion, an area or a mean of per-query values in [0, 1]
 TALLY = (0.0, float("inf"))
+# the independent implementations the property tests compare with (Metric.reference)
+_RHO = "scipy.stats.spearmanr(score, gold).statistic"
+_R = "scipy.stats.pearsonr(score, gold).statistic"
+_ANALOGY_REFERENCE = (
+    "gensim's evaluate_word_analogies answers from vectors, not from rows: "
+    "tests/kinds/test_analogy.py compares every figure with it on two vector sets"
+)
+_RUSSE_LABELS = (
+    "RUSSE's labelling (the top half of each word1's pairs, ties by word2) exists only in its "
+    "evaluate.py; tests/kinds/test_russe.py re-implements that script against the real files"
+)
+
+
+def _trec(measure: str, total: bool = False) -> str:
+    """A pytrec_eval measure over the evaluated queries: their mean, or (``total``) sum."""
+    family = measure.split("_")[0] if measure.startswith("success") else measure
+    values = (
+        f"[q[{measure!r}] for q in pytrec_eval.RelevanceEvaluator(qrels, {{{family!r}}})"
+        ".evaluate(run).values()]"
+    )
+    return f"sum({values})" if total else f"numpy.mean({values})"
+
 
 METRICS: list[Metric] = [
     Metric(
         "spearman", (GRADED,), _spearman, _spearman_w,
         description="Spearman's ρ of scores with human judgements (ties: average ranks)",
         scorer=_SIMLEX,
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=CORRELATION, interval=FISHER_Z, paired_test=WILLIAMS, ranks=True,
+        symmetric=True, reference=_RHO,
     ),
     Metric(
         "pearson", (GRADED,), _pearson, _pearson_w,
         description="Pearson's r of scores with human judgements",
         scorer="scipy.stats.pearsonr",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=CORRELATION, interval=FISHER_Z, paired_test=WILLIAMS,
+        symmetric=True, reference=_R,
     ),
     Metric(
         "ap_trapezoid", (RELATED,), _ap_2015, _ap_2015_w,
         description="average precision, trapezoid rule, near-ties within 1e-8 merged",
         scorer="RUSSE 2015 evaluate.py (scikit-learn 0.16-0.18)",
-        bounds=SHARE,
+        bounds=UNIT, family=AREA, paired_test=RANDOMIZATION, ranks=True,
+        # scikit-learn 0.16's AP: the trapezoid area under today's curve (no near-ties)
+        reference="-numpy.trapezoid(*sklearn.metrics.precision_recall_curve(gold, score)[:2])",
     ),
     Metric(
         "ap", (RELATED,), _ap, _ap_w,
         description="step-wise average precision Σ (R_k − R_{k−1}) P_k",
         scorer="sklearn.metrics.average_precision_score (≥ 0.19)",
-        bounds=SHARE,
+        bounds=UNIT, family=AREA, paired_test=RANDOMIZATION, ranks=True,
+        reference="sklearn.metrics.average_precision_score(gold, score)",
     ),
     Metric(
         "accuracy", (RELATED,), _accuracy, _accuracy_w,
         description="share of pairs labelled right, the top half of each word1's pairs related",
         scorer="RUSSE 2015 evaluate.py",
-        bounds=SHARE,
+        bounds=UNIT, family=SHARE, paired_test=RANDOMIZATION, ranks=True,
+        no_reference=_RUSSE_LABELS,
     ),
     Metric(
         "roc_auc", (RELATED,), _roc_auc, _roc_auc_w,
         description="area under the ROC curve (Mann-Whitney, ties counted half)",
         scorer="sklearn.metrics.roc_auc_score",
-        bounds=SHARE,
+        bounds=UNIT, family=AREA, paired_test=RANDOMIZATION, ranks=True,
+        reference="sklearn.metrics.roc_auc_score(gold, score)",
     ),
     Metric(
         "pearson", (STS,), _pearson, _pearson_w,
         description="Pearson's r of scores with the gold similarity",
         scorer="SemEval STS correlation.pl",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=CORRELATION, interval=FISHER_Z, paired_test=WILLIAMS,
+        symmetric=True, reference=_R,
     ),
     Metric(
         "spearman", (STS,), _spearman, _spearman_w,
         description="Spearman's ρ of scores with the gold similarity",
         scorer="STS Benchmark / MTEB (scipy.stats.spearmanr)",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=CORRELATION, interval=FISHER_Z, paired_test=WILLIAMS, ranks=True,
+        symmetric=True, reference=_RHO,
     ),
     Metric(
         "weighted_pearson", (STS,), _weighted_pearson, _weighted_pearson_w, needs=("confidence",),
         description="Pearson's r weighted by the system's confidences (when it gave them)",
         scorer="SemEval-2012 STS scorer, confidences as weights",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=CORRELATION, symmetric=True,
+        reference="(lambda v: v[0, 1] / numpy.sqrt(v[0, 0] * v[1, 1]))"
+                  "(numpy.cov(score, gold, aweights=confidence))",
     ),
     Metric(
         "all", STS_SUITES, _sts_all, _pearson_w,
         description="Pearson's r over every member's pairs pooled (ALL)",
         scorer="SemEval-2012 STS official ALL",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=CORRELATION, paired_test=WILLIAMS, symmetric=True, reference=_R,
     ),
     Metric(
         "allnrm", STS_SUITES, _sts_allnrm, _sts_allnrm_w,
         description="ALL after each member's scores are fitted to its gold by least squares",
         scorer="SemEval-2012 STS official ALLnrm",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=AGGREGATE,
+        # each member's least-squares projection (numpy's lstsq; a constant member: its mean)
+        reference="scipy.stats.pearsonr(numpy.concatenate([(lambda a, g: a @ numpy.linalg."
+                  "lstsq(a, g)[0])(numpy.vander(p['score'], 2), p['gold']) for p in parts]), "
+                  "gold).statistic",
     ),
     Metric(
         "mean", STS_SUITES, _sts_mean, _sts_mean_w,
         description="members' Pearson's r weighted by their number of pairs (Mean)",
         scorer="SemEval-2012 STS official Mean (2013-2016's main figure)",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=AGGREGATE, symmetric=True,
+        reference="numpy.average([scipy.stats.pearsonr(p['score'], p['gold']).statistic "
+                  "for p in parts], weights=[len(p['gold']) for p in parts])",
     ),
     Metric(
         "pooled_spearman", STS_SUITES, _pooled_spearman, _spearman_w,
         description="Spearman's ρ over every member's pairs pooled",
         scorer="MTEB STS12-STS16",
-        bounds=CORRELATION,
+        bounds=R_RANGE, family=CORRELATION, ranks=True, symmetric=True, reference=_RHO,
     ),
     *(
         Metric(
             name, (LINKING,), _query_mean(name), _query_mean_w(name),
             description=text + ", averaged over the queries",
-            scorer=_TREC, bounds=SHARE,
+            scorer=_TREC, bounds=UNIT, family=SHARE, paired_test=RANDOMIZATION, ranks=True,
+            reference=_trec(name),
         )
         for name, text in zip(
             QUERY_MEANS,
@@ -286,13 +338,17 @@ METRICS: list[Metric] = [
         )
     ),
     Metric(
-        "num_q", (LINKING,), _num_q, _num_q_w, needs=QUERY_COUNTS, count=True,
-        description="queries evaluated", scorer=_TREC, bounds=TALLY,
+        "num_q", (LINKING,), _num_q, _num_q_w, needs=QUERY_COUNTS,
+        description="queries evaluated", scorer=_TREC, bounds=TALLY, family=COUNT,
+        paired_test=RANDOMIZATION, ranks=True,
+        reference="len(pytrec_eval.RelevanceEvaluator(qrels, {'num_q'}).evaluate(run))",
     ),
     *(
         Metric(
-            name, (LINKING,), _query_sum(name), _query_sum_w(name), needs=QUERY_COUNTS, count=True,
+            name, (LINKING,), _query_sum(name), _query_sum_w(name), needs=QUERY_COUNTS,
             description=text + ", summed over the queries", scorer=_TREC, bounds=TALLY,
+            family=COUNT, paired_test=RANDOMIZATION, ranks=True,
+            reference=_trec(name, total=True),
         )
         for name, text in zip(
             QUERY_COUNTS,
@@ -305,16 +361,18 @@ METRICS: list[Metric] = [
         description="share of the answered questions whose answer is the expected word "
         "(upper-cased when the benchmark folds case); unanswered ones are left out",
         scorer="gensim 4.4.0 KeyedVectors.evaluate_word_analogies (its Total accuracy)",
-        bounds=SHARE,
+        bounds=UNIT, family=SHARE, paired_test=RANDOMIZATION, no_reference=_ANALOGY_REFERENCE,
     ),
     Metric(
-        "questions", (ANALOGY,), _questions, _num_q_w, count=True,
+        "questions", (ANALOGY,), _questions, _num_q_w, family=COUNT,
         description="questions asked", scorer=_GENSIM, bounds=TALLY,
+        paired_test=RANDOMIZATION, no_reference=_ANALOGY_REFERENCE,
     ),
     *(
         Metric(
-            name, (ANALOGY,), _count_of(column, value), _count_of_w(column, value), count=True,
-            description=text, scorer=_GENSIM, bounds=TALLY,
+            name, (ANALOGY,), _count_of(column, value), _count_of_w(column, value),
+            family=COUNT, description=text, scorer=_GENSIM, bounds=TALLY,
+            paired_test=RANDOMIZATION, no_reference=_ANALOGY_REFERENCE,
         )
         for name, column, value, text in (
             ("answered", "covered", 1.0, "questions answered (every word known to the system)"),
@@ -345,10 +403,18 @@ def find(name: str, kind: str | None = None) -> Metric | None:
     return next((m for m in named if kind in m.kinds), named[0] if named else None)
 
 
+def declared(name: str, kind: str) -> Metric | None:
+    """The declaration of ``name`` by ``kind`` itself; None when ``kind`` does not declare it
+    (a suite's sum of its members' scores, or a mean of its members' metric, is not the
+    metric: it has neither its bounds nor its interval nor its test)."""
+    return next((m for m in METRICS if m.name == name and kind in m.kinds), None)
+
+
 def bounds(name: str, kind: str) -> tuple[float, float] | None:
     """The bounds (:attr:`Metric.bounds`) of ``name`` as ``kind`` declares it; None when
     ``kind`` does not declare it (a suite's sum of its members' scores has none)."""
-    return next((m.bounds for m in METRICS if m.name == name and kind in m.kinds), None)
+    m = declared(name, kind)
+    return None if m is None else m.bounds
 
 
 def higher_is_better(name: str, kind: str | None = None) -> bool:
@@ -366,16 +432,21 @@ def is_count(name: str, kind: str | None = None) -> bool:
 
 PAGE_HEAD = """# Metrics
 
-Generated from the declarations in `src/simeval/metrics/catalog.py` by
-`python -m simeval.metrics.catalog > docs/metrics.md`; `tests/docs/test_metric_docs.py` checks that
-this file is up to date. Each metric's record key, the task kinds whose results carry it, its
-ranking direction, how its bootstrap interval is computed (vectorised over all replicates, or
-one call per replicate) and the official scorer its values match. A result records its kind's
-metrics in this order; the kind names the main one. Tallies (`num_*`) are recorded but not
-averaged over suite members nor shown in the report's metric tables. The suites' own
-aggregates not listed here are derived from their members' metrics: `suite-sum` records each
-member's main score and their sum (RUSSE 2015's ranking), `suite-mean` the mean of the metrics
-its members share.
+Generated from the declarations in `src/simeval/metrics/catalog.py` by `python -m
+simeval.metrics.catalog > docs/metrics.md`; `tests/docs/test_metric_docs.py` checks that this file
+is up to date. Each metric's record key, the task kinds whose results carry it, its ranking
+direction, its family (a correlation, an aggregate of the members' correlations, a share, an area, a
+count), the interval the report gives it beside every metric's bootstrap percentile interval (Fisher
+z for the main correlations of word pairs and STS sets), the paired test that compares two systems
+whose main metric it is (Williams', approximate randomization or the paired bootstrap), how its
+bootstrap replicates are computed (vectorised over all replicates, or one call per replicate) and
+the official scorer its values match. Each is tested against its declared bounds, its family's
+invariances and, where one exists, an independent implementation (`tests/metrics/test_common.py`). A
+result records its kind's metrics in this order; the kind names the main one. Tallies (`num_*`) are
+recorded but not averaged over suite members nor shown in the report's metric tables. The suites'
+own aggregates not listed here are derived from their members' metrics: `suite-sum` records each
+member's main score and their sum (RUSSE 2015's ranking, compared by the paired bootstrap),
+`suite-mean` the mean of the metrics its members share.
 
 """
 
@@ -386,16 +457,21 @@ def markdown_page() -> str:
 
 
 def markdown_table() -> str:
-    """The metric table of the docs: name, kinds, direction, description, official scorer."""
+    """The metric table of the docs: name, kinds, direction, family, interval, paired test,
+    replicates, description, official scorer."""
     lines = [
-        "| metric | kinds | better | interval | description | official scorer |",
-        "|---|---|---|---|---|---|",
+        "| metric | kinds | better | family | interval | paired test | replicates | description "
+        "| official scorer |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for m in METRICS:
         cells = [
             f"`{m.name}`",
             ", ".join(f"`{k}`" for k in m.kinds),
             "higher" if m.higher_is_better else "lower",
+            m.family,
+            m.interval,
+            m.paired_test,
             "vectorised" if m.vectorised else "per replicate",
             m.description,
             m.scorer,

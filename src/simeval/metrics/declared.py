@@ -1,12 +1,18 @@
 """A metric declared once: the :class:`Metric` object, and the sorts its resampled values share.
 
 A declaration names the metric, the task kinds it belongs to, its point function over a
-result's rows, its direction and its documentation, and, when it has one, its vectorised
-resampled function (:mod:`.weighted`). Everything else is derived from it: a kind's metric set
+result's rows, its direction, bounds and documentation, what it is (its ``family``), the
+interval the report gives it beside the bootstrap's, the paired test that compares two systems
+on it, its invariances (``ranks``, ``symmetric``) and the independent implementation its values
+are checked against (``reference``), and, when it has one, its vectorised resampled function
+(:mod:`.weighted`). Everything else is derived from it: a kind's metric set
 (:meth:`simeval.kinds.base.TaskKind.metrics`), the bootstrap's values (:func:`resampled_values`;
 a metric without a vectorised function is computed replicate by replicate, so its interval is
-never missing), the report's columns and ranking direction, and the metric table in the docs
-(:func:`simeval.metrics.catalog.markdown_table`).
+never missing), the report's columns, ranking direction, Fisher-z column and paired test
+(:mod:`simeval.report.compare`), the smallest detectable difference
+(:func:`simeval.metrics.tiers.detectable_difference`), the metric table in the docs
+(:func:`simeval.metrics.catalog.markdown_table`) and the property tests every declared metric
+passes (``tests/metrics/test_common.py``).
 
 Rows are the columns of one result (``Columns``), or, for a suite kind, the list of its
 members' columns. :class:`Sorted` holds one result's columns and the sorts every resample
@@ -18,7 +24,7 @@ several metrics share (the precision-recall points of AP and ROC AUC, STS's per-
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -117,6 +123,27 @@ class Replicates:
         return parts
 
 
+# -- what a metric is: its family --------------------------------------------------------------
+CORRELATION = "correlation"  # one correlation of the scores with the gold over the items
+AGGREGATE = "aggregate"  # a combination of per-member correlations (STS ALLnrm, Mean)
+SHARE = "share"  # a proportion, or a mean of per-item values in [0, 1] (accuracy, success@k, MRR)
+AREA = "area"  # an area under a curve over binary gold (AP, ROC AUC)
+COUNT = "count"  # a tally (trec_eval's num_*), not a score
+OTHER = "other"  # none of these: intervals and tests from the bootstrap alone
+FAMILIES = (CORRELATION, AGGREGATE, SHARE, AREA, COUNT, OTHER)
+
+# -- the interval the report shows beside every metric's bootstrap percentile interval --------
+PERCENTILE = "bootstrap percentile"  # that one alone
+FISHER_Z = "Fisher z"  # also Fisher's z (Bonett-Wright's variance for a rank correlation)
+INTERVALS = (PERCENTILE, FISHER_Z)
+
+# -- the paired test that compares two systems on it (the names the comparisons carry) --------
+WILLIAMS = "Williams"  # dependent correlations sharing the gold (r23 of the same kind)
+RANDOMIZATION = "approximate randomization"  # outputs swapped item by item
+BOOTSTRAP = "paired bootstrap"
+TESTS = (WILLIAMS, RANDOMIZATION, BOOTSTRAP)
+
+
 @dataclass(frozen=True)
 class Metric:
     """One metric, declared once.
@@ -125,10 +152,22 @@ class Metric:
     every resample of a :class:`Replicates` block at once ((B,) values), or None: it is then
     computed replicate by replicate from ``point``. ``needs``: columns that must be present
     for the metric to apply (STS's confidences); without them the metric is left out of the
-    record. ``count``: a tally (trec_eval's ``num_*``), not a score: suites do not average it
-    and the report's metric table does not show it. ``bounds``: the (lowest, highest) value the
-    metric can take, when it has such bounds; a record read back with a value outside them is
-    refused (:func:`simeval.results.record.check_record`).
+    record. ``bounds``: the (lowest, highest) value the metric can take, when it has such
+    bounds; a record read back with a value outside them is refused
+    (:func:`simeval.results.record.check_record`).
+
+    ``family`` (one of ``FAMILIES``): what the value is; a ``COUNT`` is a tally (``count``), not
+    a score: suites do not average it and the report's metric table does not show it.
+    ``interval`` (``INTERVALS``): what the report shows beside the bootstrap's percentile
+    interval. ``paired_test`` (``TESTS``): the paired test of two systems' main metric
+    (:func:`simeval.report.compare.compare`). ``ranks``: the value depends on the system's
+    scores (a linking run's) only through their order, ties included (a rank correlation takes
+    Spearman's variance and r23). ``symmetric``: it is the same with scores and gold swapped.
+    ``reference``: an expression of an independent implementation that gives the same value
+    (``scipy.stats.spearmanr(score, gold).statistic``), over the rows' columns by name (a
+    suite's: pooled, and ``parts``; a linking result's: also ``qrels`` and ``run`` as
+    pytrec_eval reads them); empty when there is none (``no_reference`` says why). The property
+    tests read all of these.
     """
 
     name: str
@@ -137,10 +176,30 @@ class Metric:
     resampled: Callable[[Replicates], np.ndarray] | None = None
     higher_is_better: bool = True
     needs: tuple[str, ...] = ()
-    count: bool = False
     description: str = ""
     scorer: str = ""  # the official scorer it matches
     bounds: tuple[float, float] | None = None
+    family: str = field(kw_only=True)
+    interval: str = PERCENTILE
+    paired_test: str = BOOTSTRAP
+    ranks: bool = False
+    symmetric: bool = False
+    reference: str = ""
+    no_reference: str = ""
+
+    def __post_init__(self) -> None:
+        for what, value, allowed in (
+            ("family", self.family, FAMILIES),
+            ("interval", self.interval, INTERVALS),
+            ("paired_test", self.paired_test, TESTS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"metric {self.name!r}: {what} {value!r} is not one of {allowed}")
+
+    @property
+    def count(self) -> bool:
+        """A tally (trec_eval's ``num_*``), not a score."""
+        return self.family == COUNT
 
     def applies(self, columns: Collection[str]) -> bool:
         """Whether the rows' columns hold everything the metric reads."""

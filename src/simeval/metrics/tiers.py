@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simeval.metrics.catalog import find
+from simeval.metrics.declared import AREA, CORRELATION, SHARE
 from simeval.metrics.stats import holm
 
 
@@ -103,10 +105,6 @@ def greedy_tiers(
 
 # -- the smallest detectable difference ---------------------------------------------------
 
-CORRELATIONS = ("spearman", "pearson", "all", "pooled_spearman", "weighted_pearson")
-SHARES = ("accuracy", "success_1", "success_5", "recip_rank")
-AREAS = ("ap", "ap_trapezoid", "roc_auc")
-
 
 @dataclass(frozen=True)
 class Detectable:
@@ -135,11 +133,14 @@ def detectable_difference(
     """The smallest difference the test set can detect: Δ such that a two-sided test at
     ``alpha`` rejects with probability ``power`` (z_a = Φ⁻¹(1 − α/2), z_b = Φ⁻¹(power)).
 
+    The formula is the one of the metric's declared family (:mod:`simeval.metrics.catalog`):
+
     - Correlations (Spearman, Pearson, STS ALL): Fisher's z for two correlations with a shared
       gold (Meng, Rosenthal & Rubin 1992): Δz = (z_a + z_b)·√(2(1 − r_x)·h / (n − 3)) with
       r_x = ``between`` the correlation of the two systems' scores, h = (1 − f·r²)/(1 − r²),
       f = min(1, (1 − r_x)/(2(1 − r²))), r = ``value`` (default 0.6) the better system's
-      correlation; for Spearman the variance is scaled by 1 + r²/2 (Bonett & Wright 2000).
+      correlation; for a rank correlation (Spearman's) the variance is scaled by 1 + r²/2
+      (Bonett & Wright 2000).
       Δ = r − tanh(atanh(r) − Δz).
     - Shares and per-item means in [0, 1] (accuracy, success@k, MRR): the normal approximation
       of a paired difference of means, Δ = (z_a + z_b)·√(2·p(1 − p)(1 − ρ)/n), p = ``value``
@@ -149,18 +150,22 @@ def detectable_difference(
       positives (Boyd, Eng & Page 2013), √(θ(1 − θ)/n₊) with n₊ = ``positives``·n, paired as
       above: Δ = (z_a + z_b)·√(2·θ(1 − θ)(1 − ρ)/n₊), θ = ``value`` (default 0.5).
 
-    Other aggregates (RUSSE's sum, STS Mean and ALLnrm) have no formula: ValueError.
+    Other families (STS Mean and ALLnrm, tallies) and undeclared names (RUSSE's sum) have no
+    formula: ValueError.
     """
     from scipy.stats import norm
 
     z = norm.ppf(1 - alpha / 2) + norm.ppf(power)
-    if metric in CORRELATIONS:
+    declared = find(metric)
+    family = None if declared is None else declared.family
+    ranks = declared is not None and declared.ranks
+    if family == CORRELATION:
         r = 0.6 if value is None else value
         if n <= 3:
             raise ValueError(f"a correlation needs more than 3 items, got {n}")
         f = min(1.0, (1 - between) / (2 * (1 - r * r)))
         h = (1 - f * r * r) / (1 - r * r)
-        scale = 1 + r * r / 2 if "spearman" in metric else 1.0
+        scale = 1 + r * r / 2 if ranks else 1.0
         dz = z * np.sqrt(2 * (1 - between) * h * scale / (n - 3))
         diff = r - float(np.tanh(np.arctanh(r) - dz))
         said = (
@@ -168,14 +173,14 @@ def detectable_difference(
             f"systems' scores correlated {between:g}"
             + (", Spearman's variance × (1 + r²/2)" if scale != 1 else "")
         )
-    elif metric in SHARES or metric in AREAS:
+    elif family in (SHARE, AREA):
         p = 0.5 if value is None else value
-        m = n * positives if metric in AREAS else n
+        m = n * positives if family == AREA else n
         diff = float(z * np.sqrt(2 * p * (1 - p) * (1 - between) / m))
         said = (
             f"normal approximation, the metric near {p:g}, the systems' per-item values "
             f"correlated {between:g}"
-            + (f", {positives:.0%} of items positive (Boyd et al. 2013)" if metric in AREAS else "")
+            + (f", {positives:.0%} of items positive (Boyd et al. 2013)" if family == AREA else "")
         )
     else:
         raise ValueError(f"no detectable-difference formula for {metric!r}")

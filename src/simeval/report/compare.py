@@ -3,15 +3,17 @@
 Both results must have been scored on the same items (same benchmark and data). Only items
 that entered both results' metrics are compared.
 
-The verdict rests on one test per main metric:
+The verdict rests on the paired test the main metric's declaration names for the result's kind
+(:attr:`simeval.metrics.declared.Metric.paired_test`):
 
-- a correlation (Spearman, Pearson, STS ALL): Williams' test for dependent correlations that
-  share the gold, with r23 the same kind of correlation between the two systems;
-- AP, accuracy, AUC (related pairs): approximate randomization on each system's scores turned
-  into fractional ranks (within each member for a suite);
-- success@k and MRR (linking): approximate randomization of the per-query values;
-- any other aggregate (RUSSE's sum, STS ALLnrm and Mean, a mean over suite members): the
-  paired bootstrap;
+- Williams (Spearman, Pearson, STS ALL): Williams' test for dependent correlations that
+  share the gold, with r23 the same kind of correlation between the two systems (Spearman's
+  for a rank correlation, else Pearson's);
+- approximate randomization: for AP, accuracy, AUC (related pairs) on each system's scores
+  turned into fractional ranks (within each member for a suite); for success@k and MRR
+  (linking, and a mean over linking suite members) of the per-query values;
+- the paired bootstrap for the rest, and for a metric the kind does not declare itself
+  (RUSSE's sum, a mean over suite members);
 - a main metric that is undefined for either system (a correlation of constant scores): no
   test. A system whose scores are all equal is named in ``constant``, one whose scores are
   at least 99% tied at one value in ``tied`` (:mod:`simeval.report.ties`): their numbers
@@ -32,7 +34,8 @@ import numpy as np
 from simeval.engine import active
 from simeval.errors import InputError
 from simeval.kinds.rows import ItemMetrics, member_kinds, outputs_of
-from simeval.metrics import pearson, spearman
+from simeval.metrics import catalog, pearson, spearman
+from simeval.metrics.declared import BOOTSTRAP, RANDOMIZATION, WILLIAMS
 from simeval.metrics.stats import (
     DEFAULT_RESAMPLING,
     Comparison,
@@ -47,8 +50,6 @@ from simeval.report.format import p_is
 from simeval.report.leaderboard import Table, to_csv, to_latex, to_markdown
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT
-
-CORRELATIONS = {"spearman": spearman, "pearson": pearson, "all": pearson}
 
 
 @dataclass
@@ -114,14 +115,16 @@ def compare(
         raise InputError(None, None, f"{a.benchmark}: only {n} items scored by both systems")
     boot = paired_bootstrap(ma, mb, n, how.of(ma).on(active()))
     main = a.main_metric
+    declared = catalog.declared(main, a.task)
+    test = BOOTSTRAP if declared is None else declared.paired_test
     undefined = not (np.isfinite(boot[main].a) and np.isfinite(boot[main].b))
     if undefined:  # a constant ranking has no correlation: there is nothing to test
         c = boot[main]
         chosen = Comparison(main, c.a, c.b, float("nan"), c.interval, float("nan"), "undefined")
-    elif main in CORRELATIONS and ma.kind.williams:
+    elif test == WILLIAMS and declared is not None:
         # Williams for one correlation over the items (STS ALL pools its members by
         # definition); a mean of the members' correlations goes to the bootstrap below
-        corr = CORRELATIONS[main]
+        corr = spearman if declared.ranks else pearson
         r23 = corr(ma.values, mb.values)
         t, p = williams_test(boot[main].a, boot[main].b, r23, n)
         chosen = Comparison(
@@ -131,10 +134,10 @@ def compare(
             boot[main].difference,
             boot[main].interval,
             p,
-            "Williams",
+            WILLIAMS,
             t,
         )
-    elif ma.linking or ma.kind.randomized(main):
+    elif ma.linking or test == RANDOMIZATION:
         values_a, values_b = ma.values, mb.values
         if not ma.linking:
             values_a = fractional_ranks(values_a, ma.strata)

@@ -23,6 +23,7 @@ import numpy as np
 from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import catalog, precision_recall_curve
+from simeval.metrics.declared import FISHER_Z
 from simeval.metrics.stats import (
     DEFAULT_RESAMPLING,
     Interval,
@@ -34,7 +35,7 @@ from simeval.metrics.stats import (
 from simeval.registry import Registry
 from simeval.report import plots, ties
 from simeval.report.collect import Entry, Grid
-from simeval.report.compare import CORRELATIONS, compare
+from simeval.report.compare import compare
 from simeval.report.format import html_text, number, p_value
 from simeval.report.html_table import Cell, html_table
 from simeval.report.leaderboard import (
@@ -213,10 +214,11 @@ class ReportBuilder:
                 )
                 row.append(f"<strong>{text}</strong>" if e is best and k == main else text)
                 key.append(value)
-            if main in CORRELATIONS and e.kind.fisher_z:
+            declared = catalog.declared(main, e.task)
+            if declared is not None and declared.interval == FISHER_Z:
                 n = int(e.record.get("coverage", {}).get("scored", 0))
                 fz = fisher_z_interval(
-                    e.score, n, o.how.level, "spearman" if main == "spearman" else "pearson"
+                    e.score, n, o.how.level, "spearman" if declared.ranks else "pearson"
                 )
                 row.append(_ci(fz))
                 key.append(fz.low)
