@@ -37,7 +37,7 @@ def rho(x: Any, y: Any) -> float:
 
 
 def test_the_split_is_a_keyed_draw_of_the_share_and_stable(data_dir: Path) -> None:
-    from simeval.serve.service.split import new_seed, public_mask
+    from simeval.serve.service.split_rule import new_seed, public_mask
 
     with open(data_dir / "russe" / "test.csv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))

@@ -82,7 +82,7 @@ def test_equal_mean_ranks_share_a_rank_and_skip_the_next() -> None:
 
 
 def test_a_baseline_takes_no_teams_rank_on_any_target() -> None:
-    from simeval.serve.service.board import board
+    from simeval.serve.service.board_table import board
 
     def record(system: str, bench: str, value: float) -> dict:
         return {"benchmark": bench, "main_metric": "spearman", "metrics": {"spearman": value},

@@ -258,7 +258,7 @@ def test_a_start_refused_for_a_folder_stamped_elsewhere_makes_no_table(serve_db,
     from sqlalchemy import create_engine, text
 
     from simeval.serve.db import driver_url
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
     from simeval.serve.service.results import open_server
 
     files = tmp_path / "files"
@@ -279,7 +279,7 @@ def test_a_start_refused_for_a_database_of_another_folder_does_not_migrate_it(se
     from alembic.config import Config
 
     from simeval.serve.db import MIGRATIONS
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
     from simeval.serve.service.results import open_server
 
     db, _ = open_server(serve_db, tmp_path / "files")

@@ -50,7 +50,7 @@ Hidden phases (the test):
   ``rg65`` and ``mc30`` are refused). Document-linking targets are compared by name only;
 - a phase's input files are served only once it opens (403 before).
 
-Public and private boards (:mod:`.split`): ``public_share``, a number between 0 and 1
+Public and private boards (:mod:`.split_rule`): ``public_share``, a number between 0 and 1
 (exclusive), makes the live board score that share of the items; the rest rank each team's
 final runs (``final_runs``, a whole number, 2 when left out) after the deadline. The split's
 secret seed is drawn when the campaign is created. Its private items are kept as a hidden
@@ -95,7 +95,7 @@ from simeval.serve.db.models import (
 )
 from simeval.serve.db.storage import Storage, outside
 from simeval.serve.service.items import Item, item_key
-from simeval.serve.service.split import (
+from simeval.serve.service.split_rule import (
     PRIVATE,
     PUBLIC,
     is_split,
@@ -346,7 +346,7 @@ class PhaseSpec:
 
 PHASE_FIELDS = fields(PhaseSpec)
 PHASE_KEYS = {f.name for f in PHASE_FIELDS if f.metadata["key"]}
-# a phase may leave these out (public_share, final_runs: a public/private split, :mod:`.split`)
+# a phase may leave these out (public_share, final_runs: a public/private split, :mod:`.split_rule`)
 OPTIONAL_KEYS = {
     f.name
     for f in PHASE_FIELDS
@@ -1008,11 +1008,11 @@ def _aliases(names: list[str]) -> dict[str, str]:
 
 class Anonymiser:
     """What an anonymised export writes instead of names, by field, never over a whole text:
-    a record's ``system.file`` (the client's file name) is ``<file>`` and its system name is
-    the team's alias (:func:`simeval.serve.service.board.records_of` names it); a free text (an
-    error message, a warning, an exclusion's reason, a fact sheet) has each team name and
-    client file name that stands as a whole token (not inside a longer word; case-folded;
-    the longest first, so ``Alpha`` inside ``AlphaLab``'s name is not half replaced) replaced.
+    a record's ``system.file`` (the client's file name) is ``<file>`` and its system name is the
+    team's alias (:func:`.board_table.records_of` names it); a free text (an error message, a
+    warning, an exclusion's reason, a fact sheet) has each team name and client file name that
+    stands as a whole token (not inside a longer word; case-folded; the longest first, so ``Alpha``
+    inside ``AlphaLab``'s name is not half replaced) replaced.
     A team named ``spearman`` or ``e`` thus leaves the metrics and the record's keys alone."""
 
     def __init__(self, alias: dict[str, str], files: set[str]) -> None:
@@ -1166,7 +1166,7 @@ def _phase_folder(
     from simeval.report.leaderboard import RENDERERS
     from simeval.report.page import page
     from simeval.results.store import ITEMS_FOLDER, load_results, save_records
-    from simeval.serve.service.board import board, records_of, system_of
+    from simeval.serve.service.board_table import board, records_of, system_of
     from simeval.serve.service.paper import paper_files
     from simeval.serve.service.results import stored_records
 
