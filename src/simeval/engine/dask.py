@@ -1,47 +1,24 @@
-"""Where work runs: in this process, or partitioned jobs on Dask — one switch, the same code on a
-laptop and on a cluster.
+"""The Dask engine: partitioned jobs on a Dask scheduler, in this process (``sync``), on a
+``distributed.LocalCluster`` started for the command (``processes``), or on an existing
+scheduler (``tcp://HOST:PORT``, probed first: :mod:`simeval.engine.probe`). Which one, and
+when it is made, is decided by :mod:`simeval.engine`.
 
-``--scheduler`` (or ``SIMEVAL_SCHEDULER``) names where the partitioned jobs run:
-
-- ``sync``: Dask's synchronous scheduler, in this process (the same graphs, for debugging and
-  for tests of the graphs themselves);
-- ``processes``: a ``distributed.LocalCluster`` of one single-threaded worker process per CPU,
-  started for the command and closed after it;
-- ``tcp://HOST:PORT``: an existing Dask scheduler (``dask scheduler`` and ``dask worker``
-  started by the user); the files a job reads must be at the same path on every worker.
-
-Without it nothing here is used and every command runs as it always has. Only the commands
-that compute take it (the cli's ``computing`` commands); the others ignore it, so a stale
-``SIMEVAL_SCHEDULER`` never stops ``simeval results``. A ``tcp://`` address is probed with a
-timeout before Dask connects (:mod:`simeval.engine.probe`). The jobs that use it
-are co-occurrence counting (``simeval train ppmi|svd``), encoding texts with a sentence
-encoder, the linking top-k search, and the report's bootstrap replicates. Counts and bootstrap
-replicates are identical to the single-process path's; embeddings and linking scores are
-equal up to float rounding, which can depend on the number of BLAS or torch threads a worker
-runs (see their tests and docs/engine.md).
-
-A job asks :func:`active` for the current :class:`Engine` and builds a Dask graph: large
-inputs every task needs go through :meth:`Engine.share` (scattered once to every worker with
-``distributed``), and :meth:`Engine.compute` runs the graph. Dask itself is imported only
-here and only when a scheduler is given (``pip install 'simeval[dask]'``).
+A job asks :func:`simeval.engine.active` for the current :class:`Engine` and builds a Dask
+graph: large inputs every task needs go through :meth:`Engine.share` (scattered once to every
+worker with ``distributed``), and :meth:`Engine.compute` runs the graph. Dask itself is imported
+only inside these functions, when a scheduler is given (``pip install 'simeval[dask]'``).
 """
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 from simeval.errors import InputError
 
-ENV = "SIMEVAL_SCHEDULER"
-KINDS = ("sync", "processes", "tcp://HOST:PORT")
-
-_current: ContextVar[Engine | None] = ContextVar("simeval_engine", default=None)
+WAIT_FOR_WORKERS = 60  # seconds a job waits for a scheduler's first worker
 
 
 @dataclass
@@ -93,65 +70,9 @@ class Engine:
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
 
-def active() -> Engine | None:
-    """The engine of the command being run, or None: the single-process paths. A command's
-    engine is made when a job first asks (so a command with nothing to partition starts no
-    cluster and needs no scheduler)."""
-    made = _current.get()
-    if made is not None:
-        return made
-    lazy = _lazy.get()
-    if lazy is None:
-        return None
-    if lazy.made is None:
-        lazy.made = _start(lazy.spec, lazy.workers, lazy.stack)
-    return lazy.made
-
-
-TCP = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):\d{1,5}")
-WAIT_FOR_WORKERS = 60  # seconds a job waits for a scheduler's first worker
-
-
-def parse_spec(spec: str | None) -> str | None:
-    """The scheduler spec from ``--scheduler`` or the environment; a clear error if unknown."""
-    spec = spec if spec is not None else os.environ.get(ENV) or None
-    if spec is None or spec in ("sync", "processes") or TCP.fullmatch(spec):
-        return spec
-    raise InputError(
-        None, None, f"--scheduler {spec!r}: expected sync, processes or tcp://HOST:PORT"
-    )
-
-
-@dataclass
-class _Lazy:
-    spec: str
-    workers: int | None
-    stack: ExitStack
-    made: Engine | None = None
-
-
-_lazy: ContextVar[_Lazy | None] = ContextVar("simeval_engine_spec", default=None)
-
-
-@contextmanager
-def scheduler(spec: str | None, workers: int | None = None) -> Iterator[None]:
-    """Within the block, the engine for ``spec`` (see the module docstring) serves the jobs;
-    it is made when :func:`active` is first asked, and closed (cluster and client) at the end.
-    Nothing is imported when no scheduler is given."""
-    spec = parse_spec(spec)
-    if spec is None:
-        yield
-        return
-    with ExitStack() as stack:
-        token = _lazy.set(_Lazy(spec, workers, stack))
-        try:
-            yield
-        finally:
-            _lazy.reset(token)
-
-
-def _start(spec: str, workers: int | None, stack: ExitStack) -> Engine:
-    """Connect to (or start) the scheduler; what must be closed goes on ``stack``."""
+def start(spec: str, workers: int, stack: ExitStack) -> Engine:
+    """Connect to (or start) the scheduler of a parsed ``spec``; ``workers``: the worker
+    processes of a ``processes`` cluster. What must be closed goes on ``stack``."""
     try:
         import dask  # noqa: F401
         import distributed
@@ -164,7 +85,7 @@ def _start(spec: str, workers: int | None, stack: ExitStack) -> Engine:
     if spec == "processes":
         cluster = stack.enter_context(
             distributed.LocalCluster(
-                n_workers=workers or cpus(),
+                n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
@@ -189,18 +110,3 @@ def _start(spec: str, workers: int | None, stack: ExitStack) -> Engine:
             f"start one: dask worker {spec}",
         ) from None
     return Engine(spec, client)
-
-
-@contextmanager
-def using(e: Engine | None) -> Iterator[None]:
-    """Make an existing engine (or none) active for the block (tests, the Python API)."""
-    token = _current.set(e)
-    try:
-        yield
-    finally:
-        _current.reset(token)
-
-
-def cpus() -> int:
-    """The CPUs this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
