@@ -179,7 +179,7 @@ def test_after_the_deadline_the_private_board_ranks_the_final_runs(split, data_d
 
 
 def test_the_export_compares_the_public_and_private_boards(split, data_dir, tmp_path) -> None:
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     server, clock = split
     made = _three_teams(server, clock, data_dir)

@@ -137,7 +137,7 @@ def test_a_campaign_file_declares_the_policy_and_the_board_states_it(tmp_path, d
     # reproduces it from the exported results
     from simeval.api.reporting import leaderboard
     from simeval.serve.db.storage import Storage
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     export(server.db, Storage(server.files), "pol", tmp_path / "final")
     final = (tmp_path / "final" / "trial" / "leaderboard.md").read_text(encoding="utf-8")

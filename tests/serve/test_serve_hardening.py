@@ -171,7 +171,7 @@ def test_everything_the_server_writes_is_private_whatever_the_umask(
     umask_022, serve_db, tmp_path, clock, mc30
 ):
     from serve_kit import bad_file, pair_file, register, upload
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
     from simeval.serve.service.gold_replace import replace_gold
 
     files = tmp_path / "srv" / "files"
@@ -203,7 +203,7 @@ def test_everything_the_server_writes_is_private_whatever_the_umask(
 
 def test_an_export_into_the_servers_storage_folder_is_refused(srv, tmp_path):
     from simeval.errors import InputError
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     server, _ = srv
     service = server.app.state.service
