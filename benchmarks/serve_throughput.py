@@ -146,7 +146,7 @@ def seed_runs(db: str, home: Path, target: str, template: Path, stored: int) -> 
 
 def fresh_board(url: str, rows: int) -> Any:
     """The leaderboard once it shows ``rows`` runs: a board of thousands of runs is answered
-    from its last build while the next is built (:mod:`simeval.serve.service.boards`)."""
+    from its last build while the next is built (:mod:`simeval.serve.service.board_cache`)."""
     deadline = time.monotonic() + FRESH_SECONDS
     while True:
         board = httpx_get(url + BOARD)

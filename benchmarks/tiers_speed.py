@@ -1,6 +1,6 @@
 """The time to compute a phase's rank tiers on the server (:mod:`simeval.serve.service.tiers`:
 a paired bootstrap of B = 1000 over items, the greedy Holm tiers) against the time to build
-its strict board from the same records (:func:`simeval.serve.service.board.board`), measured
+its strict board from the same records (:func:`simeval.serve.service.board_table.board`), measured
 in the same run on the same results.
 
 The runs are ``--runs`` (default 100) predictions of one RUSSE-size target (default
@@ -30,7 +30,7 @@ def main() -> None:
 
     import simeval
     from simeval.report.collect import entry_of, grid_of
-    from simeval.serve.service.board import board
+    from simeval.serve.service.board_table import board
     from simeval.serve.service.tiers import REPLICATES, tiered, tiers_of_grid
 
     bench = simeval.benchmark(args.target)

@@ -201,7 +201,7 @@ def test_scheduler_specs_and_what_a_wrong_one_says(monkeypatch) -> None:
     with distributed.LocalCluster(
         n_workers=0, processes=False, protocol="tcp", dashboard_address=":0"
     ) as c:
-        monkeypatch.setattr(engine, "WAIT_FOR_WORKERS", 1)
+        monkeypatch.setattr(engine.dask, "WAIT_FOR_WORKERS", 1)
         with engine.scheduler(c.scheduler_address), pytest.raises(InputError, match="no worker"):
             engine.active()
     monkeypatch.setitem(sys.modules, "distributed", None)

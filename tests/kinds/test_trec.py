@@ -157,7 +157,7 @@ def test_depth_cut_matches_plain_reading(depth: int) -> None:
 
 def test_hash_collisions_fall_back_to_exact_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     # Every id hashed to the same key: each join must notice and redo the work exactly.
-    import simeval.metrics.keys as keys
+    import simeval.metrics.ranking.id_keys as keys
 
     run, qrels = random_collection(3, 60)
     expected = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True)).aggregates

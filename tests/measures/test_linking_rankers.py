@@ -30,7 +30,7 @@ from simeval.measures.search import (
     top_k_sparse,
     top_rows,
 )
-from simeval.metrics.order import tie_ranks
+from simeval.metrics.ranking.order import tie_ranks
 from simeval.text.multilingual import doc_tokens, fold
 
 runner = CliRunner()

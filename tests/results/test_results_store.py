@@ -250,7 +250,7 @@ def test_a_campaign_export_on_a_full_disk_leaves_no_part_of_it(small_disk, tmp_p
     pytest.importorskip("fastapi")
     from serve_kit import OPENS, TRIAL_END, Clock, make_server, pair_file, register, stop, upload
     from simeval.serve.db.storage import Storage
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     clock = Clock(OPENS + timedelta(days=1))
     srv = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path / "server", clock)

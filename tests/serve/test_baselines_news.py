@@ -20,8 +20,8 @@ def test_a_baseline_is_shown_marked_and_never_ranked(srv, mc30, tmp_path) -> Non
     baseline alone)."""
     from scipy.stats import spearmanr
 
-    from simeval.serve.service.campaigns import export
     from simeval.serve.service.editing import set_baseline
+    from simeval.serve.service.export import export
 
     server, clock = srv
     client = server.client

@@ -33,7 +33,7 @@ def quiet(service: Any, monkeypatch: Any) -> None:
 def test_a_build_reads_only_the_runs_it_has_not_read(
     tmp_path: Path, serve_db: str, mc30, monkeypatch
 ):
-    from simeval.serve.service.boards import Boards
+    from simeval.serve.service.board_cache import Boards
 
     server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
     service, client = server.app.state.service, server.client
@@ -58,7 +58,7 @@ def test_a_build_reads_only_the_runs_it_has_not_read(
 def test_a_large_board_is_answered_from_its_last_build_while_the_next_is_built(
     tmp_path: Path, serve_db: str, mc30, monkeypatch
 ):
-    import simeval.serve.service.board as board_module
+    import simeval.serve.service.board_table as board_module
 
     server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
     service, client = server.app.state.service, server.client
@@ -104,7 +104,7 @@ def test_a_board_built_from_rows_read_before_a_run_landed_is_not_kept(
 ):
     """A run recorded while a board is being built (its rows already read) makes the next
     read build again: the board is never kept without it until some later upload."""
-    import simeval.serve.service.board as board_module
+    import simeval.serve.service.board_table as board_module
 
     server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
     service, client = server.app.state.service, server.client
@@ -130,7 +130,7 @@ def test_a_board_built_from_rows_read_before_a_run_landed_is_not_kept(
 def test_a_board_built_twice_at_once_is_one_table(tmp_path: Path, serve_db: str, mc30, monkeypatch):
     """Two requests that build the same board at once (a page and the tiers' refresh) both
     get the table kept first: the answer and the tiers kept with a table stay its own."""
-    import simeval.serve.service.board as board_module
+    import simeval.serve.service.board_table as board_module
 
     server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
     service, client = server.app.state.service, server.client

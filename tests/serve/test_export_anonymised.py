@@ -21,8 +21,8 @@ def test_no_name_leaks_and_the_numbers_stay(tmp_path: Path, mc30) -> None:
     from scipy.stats import spearmanr
 
     from simeval.errors import InputError
-    from simeval.serve.service.campaigns import export
     from simeval.serve.service.editing import exclude_run
+    from simeval.serve.service.export import export
 
     clock = Clock(OPENS + timedelta(days=1))
     server = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path / "srv", clock)
@@ -77,7 +77,7 @@ def test_no_name_leaks_and_the_numbers_stay(tmp_path: Path, mc30) -> None:
 def test_the_leak_check_finds_a_name_as_a_token(tmp_path: Path) -> None:
     """The check that refuses an anonymised export finds a team's name as a whole token, in
     a plain file and inside a gzip'd one, case-folded; not inside a longer word."""
-    from simeval.serve.service.campaigns import _leaks
+    from simeval.serve.service.export import _leaks
 
     (tmp_path / "items").mkdir()
     (tmp_path / "a.csv").write_text("team-01,0.5\n")
@@ -99,8 +99,8 @@ def test_names_that_are_words_of_the_export_are_replaced_by_field(tmp_path: Path
     another team's name (``Alpha`` in ``AlphaLab``): the anonymised export is the plain one
     with each team field (the team column, the system names, the client file names) replaced
     and every metric key and value as it was."""
-    from simeval.serve.service.campaigns import export
     from simeval.serve.service.editing import exclude_run
+    from simeval.serve.service.export import export
 
     clock = Clock(OPENS + timedelta(days=1))
     server = make_server(f"sqlite:///{tmp_path / 'serve.db'}", tmp_path / "srv", clock)

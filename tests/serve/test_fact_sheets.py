@@ -11,8 +11,8 @@ from serve_kit import TEST_END, TRIAL_END, page_csrf, register
 
 
 def test_a_team_writes_its_fact_sheet_and_the_export_holds_it(srv, tmp_path: Path) -> None:
-    from simeval.serve.service.campaigns import export
     from simeval.serve.service.editing import publish
+    from simeval.serve.service.export import export
 
     server, clock = srv
     client = server.client
@@ -72,7 +72,7 @@ def test_a_fact_sheet_cannot_pass_for_another_team_s_section(srv, tmp_path: Path
     the title, no raw HTML and no link definition, and each team's text comes out as written."""
     from markdown_it import MarkdownIt
 
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     server, _ = srv
     for team, text in zip(("alpha", "beta"), HOSTILE, strict=True):

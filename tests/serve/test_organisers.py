@@ -282,8 +282,8 @@ def test_a_disqualified_run_is_kept_listed_with_its_reason_and_ranked_nowhere(sr
 
     from scipy.stats import spearmanr
 
-    from simeval.serve.service.campaigns import export
     from simeval.serve.service.editing import exclude_run, reinstate_run
+    from simeval.serve.service.export import export
 
     server, clock = srv
     client = server.client

@@ -37,7 +37,7 @@ def rho(x: Any, y: Any) -> float:
 
 
 def test_the_split_is_a_keyed_draw_of_the_share_and_stable(data_dir: Path) -> None:
-    from simeval.serve.service.split import new_seed, public_mask
+    from simeval.serve.service.split_rule import new_seed, public_mask
 
     with open(data_dir / "russe" / "test.csv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
@@ -179,7 +179,7 @@ def test_after_the_deadline_the_private_board_ranks_the_final_runs(split, data_d
 
 
 def test_the_export_compares_the_public_and_private_boards(split, data_dir, tmp_path) -> None:
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     server, clock = split
     made = _three_teams(server, clock, data_dir)

@@ -82,7 +82,7 @@ def test_equal_mean_ranks_share_a_rank_and_skip_the_next() -> None:
 
 
 def test_a_baseline_takes_no_teams_rank_on_any_target() -> None:
-    from simeval.serve.service.board import board
+    from simeval.serve.service.board_table import board
 
     def record(system: str, bench: str, value: float) -> dict:
         return {"benchmark": bench, "main_metric": "spearman", "metrics": {"spearman": value},
@@ -137,7 +137,7 @@ def test_a_campaign_file_declares_the_policy_and_the_board_states_it(tmp_path, d
     # reproduces it from the exported results
     from simeval.api.reporting import leaderboard
     from simeval.serve.db.storage import Storage
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     export(server.db, Storage(server.files), "pol", tmp_path / "final")
     final = (tmp_path / "final" / "trial" / "leaderboard.md").read_text(encoding="utf-8")

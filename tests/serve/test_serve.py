@@ -46,8 +46,9 @@ from serve_kit import (
 from simeval.serve.app import create_app
 from simeval.serve.db import Database, default_url
 from simeval.serve.db.storage import Storage
-from simeval.serve.service.campaigns import Targets, create_campaign, export
+from simeval.serve.service.campaigns import Targets, create_campaign
 from simeval.serve.service.editing import publish
+from simeval.serve.service.export import export
 
 
 @pytest.fixture

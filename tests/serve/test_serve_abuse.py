@@ -444,7 +444,7 @@ def test_the_team_cap_holds_under_concurrent_registrations(tmp_path, serve_db, c
 
 
 def test_rejected_uploads_are_capped_per_day_and_pruned(tmp_path, serve_db, clock, mc30):
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     s = server_with(
         serve_db, tmp_path / "server", clock, rejected_per_day=3, keep_rejected=(2, 7.0)

@@ -171,7 +171,7 @@ def test_everything_the_server_writes_is_private_whatever_the_umask(
     umask_022, serve_db, tmp_path, clock, mc30
 ):
     from serve_kit import bad_file, pair_file, register, upload
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
     from simeval.serve.service.gold_replace import replace_gold
 
     files = tmp_path / "srv" / "files"
@@ -203,7 +203,7 @@ def test_everything_the_server_writes_is_private_whatever_the_umask(
 
 def test_an_export_into_the_servers_storage_folder_is_refused(srv, tmp_path):
     from simeval.errors import InputError
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     server, _ = srv
     service = server.app.state.service
@@ -258,7 +258,7 @@ def test_a_start_refused_for_a_folder_stamped_elsewhere_makes_no_table(serve_db,
     from sqlalchemy import create_engine, text
 
     from simeval.serve.db import driver_url
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
     from simeval.serve.service.results import open_server
 
     files = tmp_path / "files"
@@ -279,7 +279,7 @@ def test_a_start_refused_for_a_database_of_another_folder_does_not_migrate_it(se
     from alembic.config import Config
 
     from simeval.serve.db import MIGRATIONS
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
     from simeval.serve.service.results import open_server
 
     db, _ = open_server(serve_db, tmp_path / "files")

@@ -217,7 +217,7 @@ def test_an_error_only_the_gold_finds_takes_the_run_and_waits_for_publication(
     import simeval.kinds.scoring
     from simeval.results.store import load_results
     from simeval.serve.db.storage import Storage
-    from simeval.serve.service.campaigns import export
+    from simeval.serve.service.export import export
 
     s, token = hidden_server
     pairs = russe_pairs(data_dir)

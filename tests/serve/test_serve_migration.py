@@ -23,7 +23,7 @@ from simeval.cli import app as cli
 from simeval.results.items import write_items
 from simeval.serve.db import MIGRATIONS
 from simeval.serve.db.models import Submission
-from simeval.serve.service.campaigns import export
+from simeval.serve.service.export import export
 from simeval.serve.service.results import open_server
 
 WHEN = datetime(2026, 1, 10, 12, 0)

@@ -58,7 +58,7 @@ def test_a_backup_has_ids_of_its_own_and_never_pairs_with_the_live_database(
 ):
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
 
     srv = make_server(serve_db, tmp_path / "srv", clock)
     token = register(srv.client, "alpha")
@@ -93,7 +93,7 @@ def test_a_backup_has_ids_of_its_own_and_never_pairs_with_the_live_database(
 
 def test_a_second_server_on_the_database_is_refused_whatever_its_folder(tmp_path, serve_db, clock):
     from simeval.serve.app import create_app
-    from simeval.serve.db.stamp import Busy, Mismatch, shown_url
+    from simeval.serve.db.pairing import Busy, Mismatch, shown_url
 
     srv = make_server(serve_db, tmp_path / "a", clock)
     elsewhere = tmp_path / "b" / "files"
@@ -112,7 +112,7 @@ def test_a_second_server_on_the_database_is_refused_whatever_its_folder(tmp_path
 def test_the_database_lock_is_released_at_shutdown(tmp_path, clock):
     from serve_kit import live
     from simeval.serve.app import create_app
-    from simeval.serve.db.stamp import Busy
+    from simeval.serve.db.pairing import Busy
 
     url = f"sqlite:///{tmp_path / 'serve.db'}"
     srv = make_server(url, tmp_path / "a", clock)
@@ -128,7 +128,7 @@ def test_a_copied_folder_is_not_sent_to_a_live_servers_database(tmp_path, serve_
     original runs, the refusal says so rather than 'Start with --db' the live database."""
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
-    from simeval.serve.db.stamp import Mismatch, shown_url
+    from simeval.serve.db.pairing import Mismatch, shown_url
     from simeval.serve.service.backup import SKIPPED
 
     srv = make_server(serve_db, tmp_path / "srv", clock)

@@ -239,7 +239,7 @@ def test_splitting_a_phase_later_is_checked_as_a_split_phase_made_so(tmp_path):
     """``simeval serve split`` on a phase whose pairs a visible phase scores is refused."""
     from datetime import UTC, datetime
 
-    from simeval.serve.service.splitting import set_split
+    from simeval.serve.service.split_setting import set_split
 
     later = datetime(2031, 1, 1, tzinfo=UTC)
     db = Database(f"sqlite:///{tmp_path / 'serve.db'}")

@@ -82,7 +82,7 @@ def test_a_start_with_the_wrong_database_is_refused_and_moves_nothing(
     refusal is the one docs/operating-a-server.md quotes under "The stamp"."""
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
-    from simeval.serve.db.stamp import Mismatch, shown_url
+    from simeval.serve.db.pairing import Mismatch, shown_url
 
     folder = tmp_path / "campaign"
     srv = make_server(serve_db, folder, clock)
@@ -124,7 +124,7 @@ def test_a_start_with_the_wrong_database_is_refused_and_moves_nothing(
 def test_a_database_stamped_for_another_folder_is_refused(tmp_path, serve_db, clock, mc30):
     """Two campaigns' folders swapped: each database names the folder it belongs to."""
     from simeval.serve.app import create_app
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
 
     first = make_server(serve_db, tmp_path / "first", clock)
     stop(first.app)
@@ -143,7 +143,7 @@ def test_a_database_stamped_for_another_folder_is_refused(tmp_path, serve_db, cl
 
 def test_a_folder_without_stamp_is_refused_by_a_stamped_database(tmp_path, serve_db, clock):
     from simeval.serve.app import create_app
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
 
     srv = make_server(serve_db, tmp_path / "a", clock)
     stop(srv.app)
@@ -160,7 +160,7 @@ def test_a_pair_made_before_stamps_is_stamped_when_rows_and_files_agree(
 
     from simeval.serve.app import create_app
     from simeval.serve.db.models import ServerStamp
-    from simeval.serve.db.stamp import STAMP_FILE, Mismatch
+    from simeval.serve.db.pairing import STAMP_FILE, Mismatch
 
     srv = make_server(serve_db, tmp_path / "old", clock)
     token = register(srv.client, "alpha")
@@ -396,7 +396,7 @@ def test_a_lost_sqlite_database_is_not_recreated_empty(tmp_path, clock, mc30):
     new, empty database. The start is refused and no empty file stays."""
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
-    from simeval.serve.db.stamp import Mismatch
+    from simeval.serve.db.pairing import Mismatch
 
     folder = tmp_path / "srv"
     srv = make_server(default_url(folder), folder, clock)
@@ -417,7 +417,7 @@ def test_a_server_that_shuts_down_releases_its_folder(tmp_path, clock):
     so the next server on the folder starts (the lock is not per thread)."""
     from serve_kit import live
     from simeval.serve.app import create_app
-    from simeval.serve.db.stamp import Busy
+    from simeval.serve.db.pairing import Busy
 
     url = f"sqlite:///{tmp_path / 'serve.db'}"
     srv = make_server(url, tmp_path / "server", clock)

@@ -35,7 +35,7 @@ import numpy as np
 from simeval.data.textio import iter_lines, read_text, shown
 from simeval.data.trec import Qrels, read_qrels
 from simeval.errors import InputError
-from simeval.metrics.order import tie_ranks
+from simeval.metrics.ranking.order import tie_ranks
 
 
 @dataclass
@@ -256,9 +256,9 @@ class LinkingInput:
 
     @cached_property
     def ties(self) -> np.ndarray | None:
-        """The tie key of every English document (:func:`~simeval.metrics.order.tie_ranks` of
-        ``corpus_ids``: 0 for the document trec_eval ranks first among equal scores), or None
-        for ties by corpus position."""
+        """The tie key of every English document
+        (:func:`~simeval.metrics.ranking.order.tie_ranks` of ``corpus_ids``: 0 for the document
+        trec_eval ranks first among equal scores), or None for ties by corpus position."""
         if self.corpus_ids is None:
             return None
         if len(self.corpus_ids) != len(self.corpus):

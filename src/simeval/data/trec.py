@@ -40,8 +40,8 @@ from simeval.data.textio import (
     refuse_nul,
 )
 from simeval.errors import InputError, Problems
-from simeval.metrics.keys import as_bytes, as_text, first_duplicate
-from simeval.metrics.order import trec_order
+from simeval.metrics.ranking.id_keys import as_bytes, as_text, first_duplicate
+from simeval.metrics.ranking.order import trec_order
 
 
 @dataclass
@@ -329,7 +329,7 @@ def write_run(
     depth: int | None = None,
     bucc: bool = False,
 ) -> None:
-    """Write a run in trec_eval's order (:mod:`simeval.metrics.order`: per query by score
+    """Write a run in trec_eval's order (:mod:`simeval.metrics.ranking.order`: per query by score
     descending, ties by docno in descending byte order), ranks from 1, at most ``depth``
     documents per query (BUCC 2015 asked for at most 5). Scores are written so they read back
     exactly, so the file read again and cut at any depth k holds the k documents trec_eval

@@ -10,87 +10,38 @@ laptop and on a cluster.
 - ``tcp://HOST:PORT``: an existing Dask scheduler (``dask scheduler`` and ``dask worker``
   started by the user); the files a job reads must be at the same path on every worker.
 
-Without it nothing here is used and every command runs as it always has. Only the commands
-that compute take it (the cli's ``computing`` commands); the others ignore it, so a stale
-``SIMEVAL_SCHEDULER`` never stops ``simeval results``. A ``tcp://`` address is probed with a
-timeout before Dask connects (:mod:`simeval.engine.probe`). The jobs that use it
-are co-occurrence counting (``simeval train ppmi|svd``), encoding texts with a sentence
-encoder, the linking top-k search, and the report's bootstrap replicates. Counts and bootstrap
-replicates are identical to the single-process path's; embeddings and linking scores are
-equal up to float rounding, which can depend on the number of BLAS or torch threads a worker
-runs (see their tests and docs/engine.md).
+Without it nothing here is used and every command runs as it always has: :func:`active` is
+None and each job takes its single-process path. Only the commands that compute take it (the
+cli's ``computing`` commands); the others ignore it, so a stale ``SIMEVAL_SCHEDULER`` never
+stops ``simeval results``. The jobs that use it are co-occurrence counting (``simeval train
+ppmi|svd``), encoding texts with a sentence encoder, the linking top-k search, and the report's
+bootstrap replicates. Counts and bootstrap replicates are identical to the single-process
+path's; embeddings and linking scores are equal up to float rounding, which can depend on the
+number of BLAS or torch threads a worker runs (see their tests and docs/engine.md).
 
-A job asks :func:`active` for the current :class:`Engine` and builds a Dask graph: large
-inputs every task needs go through :meth:`Engine.share` (scattered once to every worker with
-``distributed``), and :meth:`Engine.compute` runs the graph. Dask itself is imported only
-here and only when a scheduler is given (``pip install 'simeval[dask]'``).
+This module holds the switch (parsing the spec, the engine of the running command); the Dask
+engine itself, and starting or reaching its cluster, is :mod:`simeval.engine.dask`; probing a
+``tcp://`` address before Dask connects is :mod:`simeval.engine.probe`.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
+from simeval.engine.dask import Engine, start
 from simeval.errors import InputError
+
+__all__ = ["ENV", "KINDS", "Engine", "active", "cpus", "parse_spec", "scheduler", "using"]
 
 ENV = "SIMEVAL_SCHEDULER"
 KINDS = ("sync", "processes", "tcp://HOST:PORT")
 
 _current: ContextVar[Engine | None] = ContextVar("simeval_engine", default=None)
-
-
-@dataclass
-class Engine:
-    """Where partitioned jobs run: ``spec`` as given, and a ``distributed`` client (None for
-    the synchronous scheduler)."""
-
-    spec: str
-    client: Any | None = None
-    memo: dict = field(default_factory=dict)  # shared parts by key (see share_parts)
-
-    def share(self, value: Any) -> Any:
-        """``value`` as a task argument every task may read: scattered once to every worker
-        (a future) with ``distributed``; itself in this process."""
-        if self.client is None:
-            return value
-        return self.client.scatter(value, broadcast=True, hash=False)
-
-    def share_parts(self, key: Any, parts: list[Any]) -> list[Any]:
-        """``parts`` spread over the workers (each to one; sent directly, not inside the task
-        graph), kept under ``key`` (unless None) for later jobs of this engine that need the
-        same parts; themselves in this process."""
-        if self.client is None:
-            return parts
-        if key is None:
-            return self.client.scatter(parts, hash=False)
-        if key not in self.memo:
-            self.memo[key] = self.client.scatter(parts, hash=False)
-        return self.memo[key]
-
-    def compute(self, *graphs: Any) -> tuple:
-        """Run Dask collections or delayed values; results in order."""
-        import dask
-
-        return dask.compute(*graphs, scheduler=self.client if self.client else "sync")
-
-    def map(self, fn: Callable[..., Any], items: Sequence[Any], *shared: Any) -> list[Any]:
-        """``[fn(item, *shared) for item in items]`` as one task per item (``shared``: values
-        from :meth:`share`)."""
-        import dask
-
-        task = dask.delayed(fn, pure=False)
-        return list(self.compute(*[task(item, *shared) for item in items]))
-
-    @property
-    def workers(self) -> int:
-        if self.client is None:
-            return 1
-        return max(1, len(self.client.scheduler_info().get("workers", {})))
 
 
 def active() -> Engine | None:
@@ -104,12 +55,11 @@ def active() -> Engine | None:
     if lazy is None:
         return None
     if lazy.made is None:
-        lazy.made = _start(lazy.spec, lazy.workers, lazy.stack)
+        lazy.made = start(lazy.spec, lazy.workers or cpus(), lazy.stack)
     return lazy.made
 
 
 TCP = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):\d{1,5}")
-WAIT_FOR_WORKERS = 60  # seconds a job waits for a scheduler's first worker
 
 
 def parse_spec(spec: str | None) -> str | None:
@@ -148,47 +98,6 @@ def scheduler(spec: str | None, workers: int | None = None) -> Iterator[None]:
             yield
         finally:
             _lazy.reset(token)
-
-
-def _start(spec: str, workers: int | None, stack: ExitStack) -> Engine:
-    """Connect to (or start) the scheduler; what must be closed goes on ``stack``."""
-    try:
-        import dask  # noqa: F401
-        import distributed
-    except ImportError:
-        raise InputError(
-            None, None, "--scheduler needs Dask: pip install 'simeval[dask]' (dask, distributed)"
-        ) from None
-    if spec == "sync":
-        return Engine(spec)
-    if spec == "processes":
-        cluster = stack.enter_context(
-            distributed.LocalCluster(
-                n_workers=workers or cpus(),
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-            )
-        )
-        return Engine(spec, stack.enter_context(distributed.Client(cluster)))
-    from simeval.engine.probe import check_scheduler
-
-    check_scheduler(spec)  # distributed would trust junk bytes as a message length
-    try:
-        client = distributed.Client(spec, timeout="10s")
-    except OSError as exc:
-        raise InputError(None, None, f"no Dask scheduler at {spec}: {exc}") from None
-    stack.callback(client.close)
-    try:
-        client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
-    except TimeoutError:
-        raise InputError(
-            None,
-            None,
-            f"the Dask scheduler at {spec} has had no worker for {WAIT_FOR_WORKERS} s; "
-            f"start one: dask worker {spec}",
-        ) from None
-    return Engine(spec, client)
 
 
 @contextmanager

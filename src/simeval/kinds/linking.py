@@ -35,7 +35,7 @@ from simeval.kinds.base import (
 )
 from simeval.kinds.handout import LeakView, Ordered, Restored, opaque_ids
 from simeval.metrics import evaluate_trec
-from simeval.metrics.keys import as_text
+from simeval.metrics.ranking.id_keys import as_text
 from simeval.results.items import COUNTS, LINKING_METRICS
 
 BUCC_CANDIDATES = 5  # candidates per query, as BUCC 2015 allowed

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simeval.data.documents import LinkingInput, TopK
-from simeval.metrics.order import ranking_rows
+from simeval.metrics.ranking.order import ranking_rows
 
 Pairs = Sequence[tuple[str, str]]
 
@@ -64,7 +64,7 @@ class Measure:
 def rank_by_pairs(measure: Measure, data: LinkingInput, k: int, progress: Any = None) -> TopK:
     """Rank with a measure that only scores text pairs (``random``, ``overlap``): every
     (query, document) pair is scored, one query at a time, and each query's documents sorted
-    by the one ranking rule (:mod:`simeval.metrics.order`: score descending, ties by
+    by the one ranking rule (:mod:`simeval.metrics.ranking.order`: score descending, ties by
     ``data.ties``, unscorable last). Quadratic; for small collections."""
     nd = len(data.corpus)
     k = min(k, nd)

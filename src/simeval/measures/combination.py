@@ -7,7 +7,7 @@ exactly even when that ranker did not retrieve the candidate), the score minus t
 score under that ranker, and whether that ranker retrieved it. A logistic regression
 (scikit-learn, L2, C=1) learns from the train queries, whose gold document is always among the
 rows (label 1; every other candidate 0); test candidates are ranked by its decision function,
-ties broken as trec_eval breaks them (:mod:`simeval.metrics.order`, ``LinkingInput.ties``).
+ties broken as trec_eval breaks them (:mod:`simeval.metrics.ranking.order`, ``LinkingInput.ties``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from simeval.measures.search import (
     pair_scores,
 )
 from simeval.measures.spec import Params
-from simeval.metrics.order import ranking
+from simeval.metrics.ranking.order import ranking
 
 
 def _group_top(
@@ -41,7 +41,7 @@ def _group_top(
     """Top k (document, score) per query from flat candidate rows (query, document position,
     score): score descending, ties by ``ties`` of the document (a per-document key,
     ``LinkingInput.ties``; by position when None), the one rule of
-    :mod:`simeval.metrics.order`."""
+    :mod:`simeval.metrics.ranking.order`."""
     index = np.full((n, k), -1, np.int64)
     score = np.full((n, k), -np.inf, np.float32)
     order = ranking(s, d if ties is None else ties[d], q)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -26,10 +26,6 @@ def token_cosine(a: str, b: str) -> float:
     if not ta or not tb:
         return 0.0
     return len(ta & tb) / math.sqrt(len(ta) * len(tb))
-
-
-def token_cosine_batch(pairs: Iterable[tuple[str, str]]) -> list[float]:
-    return [token_cosine(a, b) for a, b in pairs]
 
 
 def token_jaccard(a: str, b: str) -> float:

@@ -16,15 +16,16 @@ in Python:
 - dense rows: below ``ann_from`` English documents the same blocked search with a dense BLAS
   product (exact); from there on faiss ``IndexHNSWFlat`` (approximate, M=32, efSearch=128).
 
-Ties follow the one ranking rule (:mod:`simeval.metrics.order`, trec_eval's order): among equal
-scores the document with the greater id comes first, so a ranker's top k is the first k of the
-order trec_eval gives the full ranking. The rankers know documents by corpus position; the ids
-enter as a tie key, :func:`simeval.metrics.order.tie_ranks` of ``LinkingInput.corpus_ids``
-(``LinkingInput.ties``). Without ids (``corpus_ids=None``, or ``ties=None`` to the search
-functions) ties go by corpus position, lower first. The exact searches apply the key exactly:
-the documents are put in tie-key order once, searched with ties by position, and their
-positions mapped back. The approximate HNSW search orders the candidates it returns by the same
-rule, but which of several documents tied at the k-th score it returns is not guaranteed.
+Ties follow the one ranking rule (:mod:`simeval.metrics.ranking.order`, trec_eval's order):
+among equal scores the document with the greater id comes first, so a ranker's top k is the
+first k of the order trec_eval gives the full ranking. The rankers know documents by corpus
+position; the ids enter as a tie key, :func:`simeval.metrics.ranking.order.tie_ranks` of
+``LinkingInput.corpus_ids`` (``LinkingInput.ties``). Without ids (``corpus_ids=None``, or
+``ties=None`` to the search functions) ties go by corpus position, lower first. The exact
+searches apply the key exactly: the documents are put in tie-key order once, searched with ties
+by position, and their positions mapped back. The approximate HNSW search orders the candidates
+it returns by the same rule, but which of several documents tied at the k-th score it returns is
+not guaranteed.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from scipy import sparse
 from simeval.data.documents import LinkingInput, TopK
 from simeval.engine import active
 from simeval.measures.base import Measure
-from simeval.metrics.order import ranking_rows
+from simeval.metrics.ranking.order import ranking_rows
 
 Matrix = sparse.csr_matrix | np.ndarray
 Progress = Callable[[int, int], None]
@@ -66,8 +67,9 @@ def top_rows(
     scores: np.ndarray, k: int, ties: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The k best columns of every row of a dense score matrix: score descending, ties by
-    ``ties`` ascending (one key per column, e.g. :func:`~simeval.metrics.order.tie_ranks`; by
-    column, lower first, when None), NaN last.
+    ``ties`` ascending (one key per column, e.g.
+    :func:`~simeval.metrics.ranking.order.tie_ranks`; by column, lower first, when None), NaN
+    last.
 
     Rows are cut into chunks of about √m columns and each chunk's maximum taken
     (``numpy.fmax.reduceat``). The top k of a row lie in its best ``2k - 1`` chunks ordered by

@@ -18,8 +18,7 @@ from simeval.metrics.correlation import (
     sts_mean,
     weighted_pearson,
 )
-from simeval.metrics.order import tie_ranks, trec_order
-from simeval.metrics.ranking import TrecEvaluation, evaluate_trec
+from simeval.metrics.ranking import TrecEvaluation, evaluate_trec, tie_ranks, trec_order
 
 __all__ = [
     "TrecEvaluation",

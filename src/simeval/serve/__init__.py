@@ -13,13 +13,15 @@ pyproject.toml):
   a submission's view (:mod:`.views.submissions`);
 - :mod:`.service`: the rules: receiving one upload (limits, quotas, recording:
   :mod:`.service.submit`), scoring it (:mod:`.service.scoring`), the hidden-phase rule
-  (:mod:`.service.hidden`), results in the results store (:mod:`.service.results`),
-  leaderboards (:mod:`.service.board`), what the organiser does (:mod:`.service.campaigns`,
-  :mod:`.service.backup`), tokens, CSRF and rate limits (:mod:`.service.security`);
+  (:mod:`.service.hidden`), results in the results store (:mod:`.service.results`), leaderboards
+  (:mod:`.service.board_table`, kept between requests by :mod:`.service.board_cache`), the
+  public/private split (:mod:`.service.split_rule`), what the organiser does
+  (:mod:`.service.campaigns`, :mod:`.service.export`, :mod:`.service.backup`), tokens, CSRF and
+  rate limits (:mod:`.service.security`);
 - :mod:`.db`: engines and sessions (SQLite by default, any SQLAlchemy URL), the tables
   (:mod:`.db.models`), the versioned migrations (``db/migrations``, Alembic, run on every
   start), uploads on disk (:mod:`.db.storage`), the stamps and locks that tie a database to
-  its folder (:mod:`.db.stamp`), team names (:mod:`.db.names`).
+  its folder (:mod:`.db.pairing`), team names (:mod:`.db.names`).
 
 :mod:`.app` starts a server (locks, stamps, quarantine, targets) and mounts the routers.
 

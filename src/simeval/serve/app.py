@@ -27,7 +27,7 @@ from sqlalchemy import select
 from simeval.data.atomic import private_dir
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db.models import Submission
-from simeval.serve.db.stamp import DatabaseLock, FolderLock
+from simeval.serve.db.pairing import DatabaseLock, FolderLock
 from simeval.serve.routers import api, console, errors
 from simeval.serve.routers import pages as page_routes
 from simeval.serve.routers.web import (
@@ -145,10 +145,10 @@ def create_app(
     a lock before the request answers 503.
 
     Starting takes the folder's lock and checks that the database and the folder are a pair
-    (:mod:`.db.stamp`: refused with :class:`~simeval.serve.db.stamp.Busy` or
-    :class:`~simeval.serve.db.stamp.Mismatch`); unfinished uploads and files without a row are
+    (:mod:`.db.pairing`: refused with :class:`~simeval.serve.db.pairing.Busy` or
+    :class:`~simeval.serve.db.pairing.Mismatch`); unfinished uploads and files without a row are
     then moved to quarantine, never deleted. It also takes the database's lock
-    (:class:`~simeval.serve.db.stamp.DatabaseLock`: a second live server on the same database is
+    (:class:`~simeval.serve.db.pairing.DatabaseLock`: a second live server on the same database is
     refused, whatever its folder). Both locks are held until the app shuts down.
     Storage and database failures while serving answer 503 with ``Retry-After``."""
     lock, db_lock, service = start(db_url, storage_dir, clock, scorers, busy_timeout)
@@ -258,7 +258,7 @@ def require_server(folder: Path, db_url: str | None) -> None:
     site). A server is made by ``simeval serve campaign FOLDER FILE`` (or ``serve init``); a
     stamped folder started without its database gets the stamp's message, which names it."""
     from simeval.serve.db import DB_FILE
-    from simeval.serve.db.stamp import STAMP_FILE
+    from simeval.serve.db.pairing import STAMP_FILE
 
     made = (folder / DB_FILE).is_file() or (folder / "files" / STAMP_FILE).is_file()
     if db_url is None and not made:

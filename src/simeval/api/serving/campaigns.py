@@ -86,8 +86,8 @@ def export_campaign(
     db: str | None = None,
 ) -> list[Path]:
     """Write a campaign's submissions, results and leaderboards into the new folder ``to``
-    (:func:`simeval.serve.service.campaigns.export`); the paths written."""
-    from simeval.serve.service.campaigns import export
+    (:func:`simeval.serve.service.export.export`); the paths written."""
+    from simeval.serve.service.export import export
 
     if key is not None and not anonymise:
         raise InputError(key, None, "a key goes with anonymise (it lists which alias is which)")

@@ -57,7 +57,7 @@ def split_phase(
     """Give a phase a public ``share`` of its pairs on the live board (None: no split) and
     ``final_runs`` per team, before it opens; ``{field: (before, after)}``, audited."""
     from simeval.serve.service.organisers import COMMAND_LINE
-    from simeval.serve.service.splitting import set_split
+    from simeval.serve.service.split_setting import set_split
 
     with opened(folder, db) as (database, _):
         return set_split(database, campaign, phase, share, final_runs, utc_now(), COMMAND_LINE)

@@ -83,7 +83,7 @@ class Base(DeclarativeBase):
 
 
 class ServerStamp(Base):
-    """The one row that ties this database to its storage folder (:mod:`.stamp`)."""
+    """The one row that ties this database to its storage folder (:mod:`.pairing`)."""
 
     __tablename__ = "server"
 
@@ -133,7 +133,7 @@ class Phase(Base):
     published: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     per_day: Mapped[int | None] = mapped_column(Integer, nullable=True)  # runs in any 24 h
     combine: Mapped[str] = mapped_column(String(16), default="sum", server_default="sum")
-    # the public/private split (:mod:`..service.split`): the share of items the live board
+    # the public/private split (:mod:`..service.split_rule`): the share of items the live board
     # scores (None: no split), the secret seed that draws them, the final runs a team picks
     public_share: Mapped[float | None] = mapped_column(Float, nullable=True)
     split_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -15,7 +15,7 @@ the disk. An upload is written to ``tmp/<id>``, fsynced, scored, then renamed to
 then is its database row committed. A crash leaves either a folder in ``tmp`` or a folder in
 ``submissions`` that no row names; :meth:`Storage.quarantine` moves both aside when the server
 starts, and lists them: a start never deletes an upload (one server per folder holds the lock of
-:mod:`.stamp`, and the folder is stamped with its database's id, so no other server's uploads in
+:mod:`.pairing`, and the folder is stamped with its database's id, so no other server's uploads in
 flight and no wrong database's "leftovers" can be taken for a crash's).
 
 Folders are made 0700 and files 0600 whatever the umask (:func:`~simeval.data.atomic.private_dir`,

@@ -17,7 +17,7 @@
   team's id is 404);
 - ``GET /api/campaigns/{campaign}/phases/{phase}/leaderboard`` (``tiers``: null while the
   rank tiers are computed, then each benchmark's: :func:`simeval.serve.service.tiers.as_json`;
-  ``?board=public`` or ``private`` for a split phase: :mod:`simeval.serve.service.split`)
+  ``?board=public`` or ``private`` for a split phase: :mod:`simeval.serve.service.split_rule`)
   and ``…/inputs/{target}`` (403 before the phase opens; the same file at
   ``/campaigns/…/inputs/{target}``).
 """
@@ -32,7 +32,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_json
 from simeval.serve.routers.web import Web, web
-from simeval.serve.service.split import board_part
+from simeval.serve.service.split_rule import board_part
 from simeval.serve.service.submit import Refused
 from simeval.serve.service.tiers import as_json as tiers_view
 
@@ -144,7 +144,7 @@ def _board_answer(w: Any, campaign: str, phase: str, board: str | None) -> bytes
 def board_answer(service: Any, p: Any, table: Any, part: str | None) -> bytes:
     """The JSON answer of a phase's board (``part``: which of a split phase's) with its tiers
     as far as they are known, kept with the table it shows (made when the board is built:
-    :attr:`simeval.serve.service.boards.Boards.on_built`)."""
+    :attr:`simeval.serve.service.board_cache.Boards.on_built`)."""
     tiers = service.tiers(p, table)  # None while computing: asked again on a later request
     known = _answers.get(id(table))
     if known is not None and known[0] is table and known[2] is tiers:

@@ -20,7 +20,7 @@ from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
 from simeval.serve.service.editing import announcements, reopenings
 from simeval.serve.service.security import CSRF_FIELD
-from simeval.serve.service.split import board_part, is_split
+from simeval.serve.service.split_rule import board_part, is_split
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import pages
 

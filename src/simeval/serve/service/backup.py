@@ -6,10 +6,10 @@ the restored server quarantines it (:meth:`~simeval.serve.db.storage.Storage.qua
 nothing recorded is missing. The backup folder is itself a server folder: ``serve.db`` (SQLite)
 or ``serve.sql`` (``pg_dump``'s plain SQL, for PostgreSQL) beside ``files/`` with the stamp.
 
-Every backup gets a fresh pair of ids (:mod:`.stamp`): the copy's ``server`` row is updated
-(for a dump, a final ``UPDATE`` is appended) and ``files/server.json`` carries the same new ids,
-naming the backup's own database. A backup then pairs only with its own database, never with
-the live one: started on the original database, it is refused instead of recording its uploads
+Every backup gets a fresh pair of ids (:mod:`simeval.serve.db.pairing`): the copy's ``server`` row
+is updated (for a dump, a final ``UPDATE`` is appended) and ``files/server.json`` carries the same
+new ids, naming the backup's own database. A backup then pairs only with its own database, never
+with the live one: started on the original database, it is refused instead of recording its uploads
 in the original's rows with their files in the backup.
 
 - SQLite: SQLite's online backup (a consistent copy while the server writes);
@@ -33,7 +33,7 @@ from sqlalchemy.engine import make_url
 from simeval.data.atomic import private_dir, write_atomic
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db import DB_FILE, Database, default_url
-from simeval.serve.db.stamp import STAMP_FILE
+from simeval.serve.db.pairing import STAMP_FILE
 from simeval.serve.db.storage import Storage, outside
 
 SKIPPED = {"tmp", "server.lock", "server.lock.holder", "server.stamp.lock"}

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from simeval.serve.db import Database
 from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, Team, utc
 from simeval.serve.service.campaigns import PhaseSpec, excluded_runs, phase_spec
-from simeval.serve.service.split import is_split
+from simeval.serve.service.split_rule import is_split
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class PhaseSummary:
     scored: int  # scored runs
     rejected: int  # refused uploads
     excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
-    # a split phase's (public share, secret seed, final runs per team): :mod:`.split`
+    # a split phase's (public share, secret seed, final runs per team): :mod:`.split_rule`
     split: tuple[float, str, int] | None = None
 
     def __getattr__(self, name: str) -> Any:  # only for names the summary itself lacks

@@ -147,7 +147,7 @@ def _reopens_shown(s: Any, p: Phase, new: dict[str, Any], now: datetime) -> str 
     """How ``p``'s scores were shown (:data:`PUBLISHED`, :data:`PRIVATE_SHOWN`) when the edit
     ``new`` reopens it (a closed phase, a deadline after ``now``); None when it does not
     reopen it or nothing was shown."""
-    from simeval.serve.service.split import is_split, revealed
+    from simeval.serve.service.split_rule import is_split, revealed
 
     if "deadline" not in new or new["deadline"] <= now or now < utc(p.deadline):
         return None

@@ -1,5 +1,5 @@
 """How an item (a word or sentence pair) is compared across benchmarks: by the overlap rule of
-hidden phases (:mod:`.campaigns`) and the public/private split (:mod:`.split`)."""
+hidden phases (:mod:`.campaigns`) and the public/private split (:mod:`.split_rule`)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ phase's exported results folder (the store's own output, so every number is the 
   anonymised), each target's main score, the sum, and each target's rank interval, rank
   upper bound and tier (:mod:`.tiers`; LaTeX ruled with booktabs, every cell escaped by
   :mod:`simeval.report.format`). Dominated runs are dropped as in RUSSE's Table 5 unless the
-  organiser keeps them (:func:`simeval.serve.service.board.board`); the tiers are computed
+  organiser keeps them (:func:`simeval.serve.service.board_table.board`); the tiers are computed
   over every team run, as ``simeval leaderboard --tiers`` computes them, so dropping a row
   changes no one's interval;
 - ``top.{csv,tex,md}`` (``top`` > 0): the top N runs of each target, with their tiers, as
@@ -48,7 +48,7 @@ def paper_files(
     folder holding ``records``), the final table ranked by the phase's policy ``combine``;
     the paths written."""
     from simeval.report.collect import grid_of, load_grid
-    from simeval.serve.service.board import board
+    from simeval.serve.service.board_table import board
 
     grid = load_grid(folder)
     teams = grid_of([e for e in grid.entries.values() if e.system not in baselines])

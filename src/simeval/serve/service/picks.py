@@ -1,4 +1,4 @@
-"""Final runs: in a split phase (:mod:`.split`) each team picks up to ``final_runs`` of its
+"""Final runs: in a split phase (:mod:`.split_rule`) each team picks up to ``final_runs`` of its
 runs before the deadline; the private board ranks those alone. A team that picks none has
 its last ``final_runs`` scored runs (the highest run numbers). A pick replaces the team's
 earlier one; an empty pick goes back to the default. Picks are refused after the deadline.
@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from simeval.serve.db import Database
 from simeval.serve.db.models import SCORED, FinalPick, Phase, Submission, Team, naive, utc
 from simeval.serve.service.refused import Refused
-from simeval.serve.service.split import is_split
+from simeval.serve.service.split_rule import is_split
 
 
 def scored_runs(s: object, team_id: int, phase_id: int) -> list[int]:

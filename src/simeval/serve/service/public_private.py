@@ -1,7 +1,7 @@
 """How well a split phase's public board predicted its private one, for the export after the
-deadline (:mod:`.split`): ``public_private.md`` and ``public_private.csv``.
+deadline (:mod:`.split_rule`): ``public_private.md`` and ``public_private.csv``.
 
-Both boards are built by the one board code (:func:`simeval.serve.service.board.board`) over
+Both boards are built by the one board code (:func:`simeval.serve.service.board_table.board`) over
 the same runs, each team's final runs (baselines and excluded runs left out), once from their
 public records and once from their private ones. The agreement is Spearman's ρ and Kendall's
 τ-b (scipy) between the two boards' ranks (ties share a rank, so these equal the coefficients
@@ -19,7 +19,7 @@ from typing import Any
 
 from simeval.report.leaderboard import Table
 from simeval.serve.db.models import Phase
-from simeval.serve.service.split import share_text
+from simeval.serve.service.split_rule import share_text
 
 TOP_CHANGES = 5
 COLUMNS = ["private rank", "system", "private", "public rank", "public", "rank change"]
@@ -69,11 +69,11 @@ def public_private_files(
     title: str,
 ) -> list[Path]:
     """Write the comparison of the final runs ``(team, run, public records, private
-    records)`` of the split ``phase`` (:func:`.split.part_record`) into ``folder``; the
+    records)`` of the split ``phase`` (:func:`.split_rule.part_record`) into ``folder``; the
     files written."""
     from simeval.report.format import number
     from simeval.report.leaderboard import RENDERERS
-    from simeval.serve.service.board import board, records_of
+    from simeval.serve.service.board_table import board, records_of
 
     def side(i: int) -> Table:
         found = [(team, run, sides[i]) for team, run, *sides in finals]
@@ -86,7 +86,7 @@ def public_private_files(
     text = (
         f"# {title}: public and private leaderboards\n\n"
         f"The live board scored a public {share_text(share)} of the items, drawn with the seed "
-        f"`{phase.split_seed}` (the rule: `simeval.serve.service.split`); the private board "
+        f"`{phase.split_seed}` (the rule: `simeval.serve.service.split_rule`); the private board "
         f"the other {share_text(1 - share)}, each team's final runs. Over the "
         f"{len(found.rows)} final runs, the public board's ranks agree with the private "
         f"board's with Spearman's ρ = {number(found.spearman, 4)} and Kendall's τ-b = "

@@ -41,7 +41,7 @@ from simeval.serve.db.models import (
     naive,
 )
 from simeval.serve.db.storage import UPLOAD
-from simeval.serve.service.board import system_of
+from simeval.serve.service.board_table import system_of
 from simeval.serve.service.campaigns import find_campaign
 from simeval.serve.service.gold import Replaced, job_gold, replaced
 from simeval.serve.service.organisers import audit

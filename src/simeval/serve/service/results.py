@@ -66,8 +66,8 @@ def adopt_results(db: Database, storage: Storage) -> int:
 
 def open_server(url: str, root: str | Path, busy_timeout: float = 30) -> tuple[Database, Storage]:
     """The database at ``url`` and the storage folder ``root`` as a checked pair
-    (:func:`simeval.serve.db.stamp.open_pair`), every scored row's results in the store."""
-    from simeval.serve.db.stamp import open_pair
+    (:func:`simeval.serve.db.pairing.open_pair`), every scored row's results in the store."""
+    from simeval.serve.db.pairing import open_pair
 
     db, storage = open_pair(url, root, busy_timeout)
     try:

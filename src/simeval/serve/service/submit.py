@@ -52,7 +52,7 @@ from simeval.serve.db.models import (
 )
 from simeval.serve.db.names import check_team_name, look_alike, name_key
 from simeval.serve.db.storage import Storage, Upload
-from simeval.serve.service.boards import Boards
+from simeval.serve.service.board_cache import Boards
 from simeval.serve.service.campaigns import Targets
 from simeval.serve.service.gold import job_gold, replaced
 from simeval.serve.service.limits import next_run_at, per_day_text
@@ -140,7 +140,7 @@ class Service:
         self.organisers = OrganiserTokens(db)  # :mod:`.organisers`
         self._turns: dict[tuple[int, int, str], threading.Lock] = {}
         self._turns_lock = threading.Lock()
-        self.boards = Boards(db)  # the kept leaderboards: :mod:`.boards`
+        self.boards = Boards(db)  # the kept leaderboards: :mod:`.board_cache`
         # each board's rank tiers, computed aside (:mod:`.tiers`), in a process of their own
         # when the uploads are scored in processes
         self.board_tiers = BoardTiers(process=scorers > 0)
@@ -500,10 +500,10 @@ class Service:
 
     def leaderboard(self, campaign: str, phase: str, part: str | None = None) -> tuple[Phase, Any]:
         """The phase and its live table (every run; None while its scores are hidden). A
-        split phase's (:mod:`.split`): ``part`` ``public`` (every run on the public items) or
+        split phase's (:mod:`.split_rule`): ``part`` ``public`` (every run on the public items) or
         ``private`` (each team's final runs on the rest, once revealed); by default the
         private board once revealed, else the public one."""
-        from simeval.serve.service.split import board_part
+        from simeval.serve.service.split_rule import board_part
 
         c, phases = self.campaign(campaign)
         p = next((x for x in phases if x.name == phase), None)
@@ -519,13 +519,13 @@ class Service:
         """The rank tiers of ``table``, phase ``p``'s current board (:meth:`leaderboard`):
         ``{benchmark: Tiers}``, or None while they are computed in the background (the first
         call for a table starts it) and for a hidden board (None)."""
-        from simeval.serve.service.split import is_split
+        from simeval.serve.service.split_rule import is_split
         from simeval.serve.service.tiers import MAX_RUNS
 
         if table is None:
             return None
         # none computed: a split board's would read every item's rows, the private ones too
-        # (:mod:`.split`); a board above MAX_RUNS runs gets none (:mod:`.tiers`). One
+        # (:mod:`.split_rule`); a board above MAX_RUNS runs gets none (:mod:`.tiers`). One
         # object: the answer kept with a table knows its tiers by identity
         if not table.rows or is_split(p) or len(table.rows) > MAX_RUNS:
             return NO_TIERS
@@ -540,7 +540,7 @@ class Service:
         """What the tiers of ``table`` are computed from: the runs it ranks (baselines left
         out: :mod:`.tiers`) as ``(system, stored records, their items' folder)``, and its
         benchmark columns."""
-        from simeval.serve.service.board import system_of
+        from simeval.serve.service.board_table import system_of
         from simeval.serve.service.results import stored_records
         from simeval.serve.service.tiers import board_benchmarks
 
@@ -568,7 +568,7 @@ class Service:
         records, or the private records of each team's final runs (every baseline run)."""
         from simeval.serve.service.picks import phase_finals
         from simeval.serve.service.results import stored_records
-        from simeval.serve.service.split import PRIVATE, parts
+        from simeval.serve.service.split_rule import PRIVATE, parts
 
         with self.db.reading() as s:
             found = s.execute(
@@ -589,11 +589,11 @@ class Service:
     def part_records(
         self, sub: Submission, phase: Phase
     ) -> tuple[str, list[dict[str, Any]]] | None:
-        """In a split phase (:mod:`.split`), what its team may see of a scored row: its
+        """In a split phase (:mod:`.split_rule`), what its team may see of a scored row: its
         records on the public items until the private scores are shown, then on the private
         items, as ``(part, records)``; else None (its own records)."""
         from simeval.serve.service.results import stored_records
-        from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, parts, revealed
+        from simeval.serve.service.split_rule import PRIVATE, PUBLIC, is_split, parts, revealed
 
         if not is_split(phase) or sub.status != SCORED:
             return None

@@ -22,7 +22,7 @@ from simeval.serve.service.console import (
 )
 from simeval.serve.service.organisers import detail_text
 from simeval.serve.service.rescoring import Rescore
-from simeval.serve.service.split import share_text
+from simeval.serve.service.split_rule import share_text
 from simeval.serve.views.pages import csrf_input, per_day_text, policy_html
 
 BASE = "/organiser"

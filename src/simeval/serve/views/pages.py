@@ -14,7 +14,7 @@ from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Tab
 from simeval.report.policy import SHORT, ranking_policy
 from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
 from simeval.serve.service.security import CSRF_FIELD
-from simeval.serve.service.split import PRIVATE, PUBLIC, is_split, revealed, share_text
+from simeval.serve.service.split_rule import PRIVATE, PUBLIC, is_split, revealed, share_text
 from simeval.serve.service.tiers import MAX_RUNS, method, tier_tables, tiered
 from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.submissions import visible

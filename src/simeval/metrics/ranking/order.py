@@ -8,7 +8,7 @@ way before any measure is computed; pytrec_eval embeds the same code. trec_eval'
 (``-M``, unlimited by default) keeps the first documents of this order.
 
 Everything in simeval that ranks or cuts a ranking follows this module, so a top k is always the
-first k of trec_eval's order: the TREC measures (:mod:`simeval.metrics.ranking`), writing runs
+first k of trec_eval's order: the TREC measures (:mod:`.trec_eval`), writing runs
 (``simeval.data.trec.write_run``) and the linking rankers' top-k selection
 (``simeval.measures.search``), which break ties with :func:`tie_ranks` of the documents' ids.
 
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simeval.metrics.keys import as_bytes
+from simeval.metrics.ranking.id_keys import as_bytes
 
 
 def tie_ranks(docnos: Sequence[str] | Sequence[bytes] | np.ndarray) -> np.ndarray:

@@ -3,7 +3,7 @@
 Matches ``trec_eval`` 9 (and ``pytrec_eval``) for ``success_1``, ``success_5``, ``success_10``,
 ``recip_rank``, ``num_q``, ``num_ret``, ``num_rel`` and ``num_rel_ret``:
 
-- order: trec_eval's, from :mod:`simeval.metrics.order` — per query by score descending, ties
+- order: trec_eval's, from :mod:`.order` — per query by score descending, ties
   by docno in descending byte order (``form_res_rels.c``); the rank column of the run file is
   ignored;
 - depth: every retrieved document counts by default (``max_retrieved=None``), as in trec_eval
@@ -16,10 +16,10 @@ Matches ``trec_eval`` 9 (and ``pytrec_eval``) for ``success_1``, ``success_5``, 
 
 The kernel is vectorised and does not sort the run: the rank of a query's first relevant
 document is one plus the number of its documents that trec_eval's order puts before it
-(:func:`~simeval.metrics.order.ranks_before`), counted with ``bincount``. Only the relevant rows
+(:func:`.order.ranks_before`), counted with ``bincount``. Only the relevant rows
 of queries with several relevant documents, and the queries with more than ``max_retrieved``
-documents, are sorted (:func:`~simeval.metrics.order.ranking`). Identifiers are joined through
-64-bit keys (:mod:`simeval.metrics.keys`), verified on the bytes.
+documents, are sorted (:func:`.order.ranking`). Identifiers are joined through
+64-bit keys (:mod:`.id_keys`), verified on the bytes.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simeval.metrics.keys import KeyCollision, as_bytes, as_text, joint_keys, pair_keys
-from simeval.metrics.order import ranking, ranks_before, tie_ranks
+from simeval.metrics.ranking.id_keys import KeyCollision, as_bytes, as_text, joint_keys, pair_keys
+from simeval.metrics.ranking.order import ranking, ranks_before, tie_ranks
 
 SUCCESS_CUTOFFS = (1, 5, 10)
 MEAN_MEASURES = ("recip_rank", *(f"success_{k}" for k in SUCCESS_CUTOFFS))

@@ -1,6 +1,6 @@
 """Setting a phase's public/private split after ``serve campaign`` made it
 (``simeval serve split``): its public share, a fresh secret seed drawn with it, and the final
-runs a team picks (:mod:`.split`). Only before the phase opens: once teams have seen public
+runs a team picks (:mod:`.split_rule`). Only before the phase opens: once teams have seen public
 scores, another split would change what their scores meant. A phase given a split is checked
 as a campaign file's split phase is (:func:`.campaigns.check_against_server`: no benchmark or
 item of it in a phase that shows its scores). Each change is audited (the seed is never
@@ -24,7 +24,7 @@ from simeval.serve.service.campaigns import (
     phase_spec,
 )
 from simeval.serve.service.organisers import audit
-from simeval.serve.service.split import new_seed
+from simeval.serve.service.split_rule import new_seed
 
 
 def set_split(

@@ -1,6 +1,6 @@
 """The live leaderboards of a server's phases, kept between requests.
 
-A phase's board is built from the records of its scored runs (:func:`.board.board`) and kept
+A phase's board is built from the records of its scored runs (:func:`.board_table.board`) and kept
 until a run is recorded (:meth:`Boards.recorded`; one server per database records every
 upload) or an organiser changes something (every change is audited: exclusions, baselines,
 renames, re-scoring, publication, whichever process made it). Two things keep it cheap at
@@ -97,7 +97,7 @@ class Boards:
         rows: Callable[[], list[tuple[str, int, list[Any], bool]]] | None = None,
     ) -> Any:
         """The phase's board: kept, built here, or (a large board, while a newer one is
-        built) the last one built. A split phase's ``part`` (public or private: :mod:`.split`)
+        built) the last one built. A split phase's ``part`` (public or private: :mod:`.split_rule`)
         is built from ``rows``, its ``(team, run, records, baseline)``, read afresh each time."""
         with self.db.reading() as s:
             audit = (c.title, s.scalar(select(func.max(AuditEntry.id))))
@@ -126,7 +126,7 @@ class Boards:
 
     def _build(self, c: Campaign, p: Phase, key: Any, rows: Any) -> Any:
         from simeval.report.collect import grid_of
-        from simeval.serve.service.board import board
+        from simeval.serve.service.board_table import board
         from simeval.serve.service.editing import exclusions
 
         audit, began, where = key[0], time.monotonic(), (p.id, key[2])
@@ -170,7 +170,7 @@ class Boards:
     @staticmethod
     def _run(team: str, run: int, results: list[Any] | None, baseline: bool) -> Run:
         """One run's records as a board reads them."""
-        from simeval.serve.service.board import entries_of, records_of, system_of
+        from simeval.serve.service.board_table import entries_of, records_of, system_of
 
         slim = [{k: r[k] for k in BOARD_FIELDS if k in r} for r in results or []]
         return Run(system_of(team, run), entries_of(records_of([(team, run, slim)])), baseline)
