@@ -22,7 +22,8 @@ from simeval.api import evaluate, score
 from simeval.cli import app
 from simeval.errors import InputError
 from simeval.kinds import KINDS, kind
-from simeval.kinds.base import Aligned, Benchmark, KindEntry, TaskKind, WordPairs
+from simeval.kinds.base import Aligned, Benchmark, KindEntry, TaskKind
+from simeval.measures.base import WordPairs
 from simeval.results.store import load_results
 
 N = 40

@@ -18,7 +18,7 @@ benchmark of the kind and for every record that names it:
 A :class:`Benchmark` is data plus a task kind. Every benchmark answers the same five questions:
 
 - ``request()``: the items a measure must score — word pairs, text pairs or documents to link
-  (a :class:`Request`, which knows which method of a measure to call);
+  (a :class:`~simeval.measures.base.Request`, which knows which method of a measure to call);
 - ``read_submission(path)``: a participant's file, read and validated (errors name file and
   line);
 - ``align(submission)``: predictions put against the gold, one row per gold item
@@ -52,6 +52,7 @@ import numpy as np
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.handout import LeakView, Restored
 from simeval.kinds.layouts import LAYOUTS, Layout
+from simeval.measures.base import Request, numbers_per_pair
 from simeval.metrics import catalog
 from simeval.metrics.declared import Metric, Replicates, Sorted, point_values, resampled_values
 from simeval.results.items import Items
@@ -257,76 +258,6 @@ class SuiteKind(TaskKind):
         """:meth:`combine` over many resamples at once (``whole``, each member's (rows,
         :class:`~simeval.metrics.declared.Sorted`))."""
         raise NotImplementedError
-
-
-class Request(ABC):
-    """What a task asks of a measure; ``answer`` calls the measure's matching method."""
-
-    def words(self) -> set[str]:
-        return set()
-
-    def texts(self) -> set[str]:
-        return set()
-
-    @abstractmethod
-    def answer(self, measure: Any, progress: Any = None) -> Any: ...
-
-
-@dataclass
-class WordPairs(Request):
-    """Word pairs to score (``measure.score_words``)."""
-
-    pairs: Pairs
-
-    def strings(self) -> set[str]:
-        return {x for p in self.pairs for x in p}
-
-    def words(self) -> set[str]:
-        return self.strings()
-
-    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
-        return np.asarray(measure.score_words(self.pairs), dtype=float)
-
-
-class TextPairs(WordPairs):
-    """Sentence or text pairs to score (``measure.score_texts``)."""
-
-    def words(self) -> set[str]:
-        return set()
-
-    def texts(self) -> set[str]:
-        return self.strings()
-
-    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
-        return np.asarray(measure.score_texts(self.pairs), dtype=float)
-
-
-@dataclass
-class Documents(Request):
-    """Query documents to link to candidates (``measure.rank``): the top ``k`` per query."""
-
-    data: Any  # measures.search.LinkingInput
-    k: int
-
-    def answer(self, measure: Any, progress: Any = None) -> Any:
-        return measure.rank(self.data, self.k, progress)
-
-
-def numbers_per_pair(answers: Any, count: int, *, not_numbers: str, wrong_count: str) -> np.ndarray:
-    """``answers`` as one float per pair, refused unless there are ``count`` of them.
-
-    ``not_numbers`` is the refusal's text when they are not numbers (``{error}`` is replaced by
-    numpy's reason), ``wrong_count`` when their number is wrong (``{got}`` by how many came;
-    replaced, not formatted, so braces in a measure's name stay as they are):
-    the check is one, the message names what the caller asked of the user.
-    """
-    try:
-        scores = np.asarray(answers, dtype=float).reshape(-1)
-    except (TypeError, ValueError) as exc:
-        raise InputError(None, None, not_numbers.replace("{error}", str(exc))) from None
-    if len(scores) != count:
-        raise InputError(None, None, wrong_count.replace("{got}", str(len(scores))))
-    return scores
 
 
 def answer_scores(pairs: list[tuple[str, str]], answers: Any) -> np.ndarray:

@@ -28,12 +28,12 @@ from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import (
     Aligned,
     Benchmark,
-    Documents,
     Files,
     TaskKind,
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, Restored, opaque_ids
+from simeval.measures.base import Documents
 from simeval.metrics import evaluate_trec
 from simeval.metrics.keys import as_text
 from simeval.results.items import COUNTS, LINKING_METRICS

@@ -49,11 +49,11 @@ from simeval.kinds.base import (
     Files,
     TaskKind,
     View,
-    WordPairs,
     answer_scores,
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, order, pair_key
+from simeval.measures.base import WordPairs
 from simeval.results.items import Items
 
 MISSING_POLICIES = ("zero", "skip", "error")

@@ -40,12 +40,12 @@ from simeval.kinds.base import (
     Files,
     Suite,
     TaskKind,
-    TextPairs,
     View,
     answer_scores,
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, Restored, order
+from simeval.measures.base import TextPairs
 
 
 class STSKind(TaskKind):
