@@ -184,6 +184,16 @@ class TaskKind:
         """The files ``entry`` reads (catalog paths for catalog entries)."""
         return []
 
+    # -- predictions given in memory (simeval.score(target, predictions)) ---------------------
+
+    def as_submission(self, target: Any, predictions: Any) -> Any:
+        """``predictions`` held in memory as the submission of ``target`` (a benchmark of this
+        kind), aligned by key or, for a flat sequence, by position
+        (:mod:`simeval.api.predictions`). This default reads none."""
+        raise InputError(
+            None, None, f"{target.name}: in-memory predictions for {self.name!r} are not read"
+        )
+
     # -- what a shared-task server asks of a kind (simeval.serve) -----------------------------
     # ``target``: a benchmark of this kind, or a one-file suite whose members are of this kind
 

@@ -33,6 +33,7 @@ from simeval.kinds.base import (
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, Restored, opaque_ids
+from simeval.kinds.predictions import run_submission
 from simeval.measures.base import Documents
 from simeval.metrics import evaluate_trec
 from simeval.metrics.keys import as_text
@@ -72,6 +73,9 @@ class LinkingKind(TaskKind):
         return [entry.folder]
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def as_submission(self, target: Any, predictions: Any) -> Any:
+        return run_submission(target, predictions)
 
     def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """A zip of JSON lines: ``queries.jsonl`` (the test documents to link),

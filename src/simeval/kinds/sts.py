@@ -45,6 +45,7 @@ from simeval.kinds.base import (
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, Restored, order
+from simeval.kinds.predictions import sts_submission
 from simeval.measures.base import TextPairs
 
 
@@ -71,6 +72,9 @@ class STSKind(TaskKind):
         return list(dict.fromkeys([entry.input, entry.gold]))
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def as_submission(self, target: Any, predictions: Any) -> Any:
+        return sts_submission(target, predictions)
 
     def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """The sentence pairs tab-separated, as in the STS.input files; with a campaign's
