@@ -23,8 +23,9 @@ A :class:`Benchmark` is data plus a task kind. Every benchmark answers the same 
   line);
 - ``align(submission)``: predictions put against the gold, one row per gold item
   (:class:`Aligned`: the rows, coverage counts, warnings, settings);
-- the metric set, computed from those rows by :func:`simeval.kinds.rows.task_metrics` — the
-  same function the report's bootstraps call on resampled rows;
+- the metric set, computed from those rows by :func:`simeval.kinds.scoring.score_rows`
+  (through :class:`~simeval.kinds.rows.ItemMetrics`, which the report's bootstraps call on
+  resampled rows);
 - ``write_submission(submission, out)``: the official file(s) for a submission.
 
 ``evaluate(submission)`` is written once, here: align, compute the metrics from the rows, and
@@ -370,11 +371,11 @@ class Benchmark(ABC):
         self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
     ) -> list[Result]:
         """Score ``submission``: align it, compute the kind's metrics from the rows."""
-        from simeval.kinds.rows import task_metrics
+        from simeval.kinds.scoring import score_rows
 
         with Timer() as timer:
             aligned = self.align(submission, **options)
-            metrics = task_metrics(self.kind, aligned.items)
+            metrics = score_rows(self.kind, aligned.items)
         return [
             Result(
                 benchmark=self.name,
@@ -460,7 +461,8 @@ class Suite:
         self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
     ) -> list[Result]:
         """A result per member, then the suite's (its aggregate over the members' rows)."""
-        from simeval.kinds.rows import concat_items, task_metrics
+        from simeval.kinds.rows import concat_items
+        from simeval.kinds.scoring import score_rows
 
         kind = self.task_kind
         with Timer() as timer:
@@ -471,7 +473,7 @@ class Suite:
             if kind is None:
                 return results
             items = concat_items([(r.benchmark, r.task, r.items) for r in results])
-            metrics = task_metrics(kind.name, items)
+            metrics = score_rows(kind.name, items)
         coverage, warnings = self._layout.coverage(self, submission, results)
         settings = {k: v for k, v in results[0].settings.items() if k in ("missing", "duplicates")}
         results.append(
