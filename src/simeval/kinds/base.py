@@ -177,6 +177,13 @@ class TaskKind:
         has ``name``, ``kind`` (this kind's name) and ``description``."""
         raise InputError(source, None, f"benchmark {name}: a {self.name} cannot be declared here")
 
+    def built_entry(
+        self, name: str, builder: str, options: tuple[tuple[str, Any], ...], description: str
+    ) -> Any:
+        """The entry of a benchmark a dataset builder makes (a registry table with
+        ``builder = ...`` and its ``options``), or None: this kind has no builder."""
+        return None
+
     def load(self, entry: Any, files: Files, build: Any = None) -> Any:
         """The benchmark of ``entry`` (``files``: a file's local path and sha256)."""
         raise TypeError(f"{self.name}: no loader")

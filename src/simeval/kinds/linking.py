@@ -56,6 +56,11 @@ class LinkingKind(TaskKind):
     def entry(self, source: Path, name: str, spec: dict[str, Any], rel: Any) -> LinkingEntry:
         return LinkingEntry(name, rel("folder"), str(spec.pop("description", "")))
 
+    def built_entry(
+        self, name: str, builder: str, options: tuple[tuple[str, Any], ...], description: str
+    ) -> CollectionEntry:
+        return CollectionEntry(name, builder, options, description)
+
     def load(self, entry: Any, files: Files, build: Any = None) -> LinkingBenchmark:
         if isinstance(entry, LinkingEntry):
             return linking_folder(Path(entry.folder), entry.name, entry.description)

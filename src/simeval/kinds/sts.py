@@ -342,6 +342,20 @@ class DatasetNames:
         self.seen[key] = path
 
 
+def sts_gold_files(gold: list[Path]) -> Any:
+    """STS gold files of any year (``STS.gs.<dataset>.txt``) without their inputs: one
+    benchmark, or a suite ``sts`` with ALL, ALLnrm and Mean when there are several."""
+    if not gold:
+        raise InputError(None, None, "name at least one STS gold file")
+    benches = []
+    names = DatasetNames()
+    for g in gold:
+        dataset = g.name.removeprefix("STS.gs.").removesuffix(".txt")
+        names.claim(dataset, g)
+        benches.append(STSBenchmark(dataset, dataset, [], read_sts_gold(g), data=sha256_of([g])))
+    return benches[0] if len(benches) == 1 else Suite("sts", benches, "sts")
+
+
 def sts_folder(folder: Path, name: str | None = None) -> Any:
     """An STS folder: ``STS.input.<dataset>.txt`` with ``STS.gs.<dataset>.txt`` beside (any
     year's ``STS.<year>[.test].input.`` prefix too). One dataset is a benchmark; several make a
