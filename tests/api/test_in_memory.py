@@ -22,6 +22,14 @@ def _score_of(pair: tuple[str, str]) -> float:
     return int.from_bytes(digest[:4], "big") / 2**32
 
 
+def test_a_kind_that_reads_no_predictions_in_memory_says_so() -> None:
+    """An analogy benchmark reads answers from a file only: numbers in memory are refused,
+    naming the benchmark and its kind."""
+    with pytest.raises(InputError, match=r"^google-analogy: in-memory predictions for "
+                       r"'analogy' are not read$"):  # fmt: skip
+        simeval.score("google-analogy", [1.0, 2.0])
+
+
 def test_wordsim353_duplicate_row_cannot_shift_the_answers() -> None:
     """WordSim-353 holds (money, cash) twice: request() asks 352 pairs, the gold has 353
     rows. Answers lined up with the 353 rows were matched by position and gave a wrong

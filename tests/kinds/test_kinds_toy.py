@@ -22,7 +22,8 @@ from simeval.api import evaluate, score
 from simeval.cli import app
 from simeval.errors import InputError
 from simeval.kinds import KINDS, kind
-from simeval.kinds.base import Aligned, Benchmark, KindEntry, TaskKind, WordPairs
+from simeval.kinds.base import Aligned, Benchmark, KindEntry, TaskKind
+from simeval.measures.base import WordPairs
 from simeval.results.store import load_results
 
 N = 40
@@ -121,6 +122,9 @@ class ToyBinary(TaskKind):
         pairs = [(a, b) for a, b, _ in rows]
         return ToyBenchmark(entry.name, pairs, gold, entry.description, {str(path): digest})
 
+    def as_submission(self, target: Any, predictions: Any) -> Labelled:
+        return Labelled({(a, b): int(y) for (a, b), y in predictions.items()})
+
 
 @pytest.fixture
 def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -171,6 +175,14 @@ def test_score_a_submission_file_and_refuse_a_bad_one(toy: Path, tmp_path: Path)
     with pytest.raises(InputError, match="label") as err:
         score("toy-bench", bad, registry=toy)
     assert err.value.line == 2
+
+
+def test_predictions_in_memory_are_read_by_the_kind(toy: Path) -> None:
+    """``score(target, predictions)`` asks the kind to read them (issue 45): the api names no
+    kind, so a kind defined outside simeval reads its own."""
+    says = [int(i % 2 == 0) for i in range(N)]
+    (r,) = score("toy-bench", dict(zip(PAIRS, says, strict=True)), registry=toy)
+    assert r.metrics["accuracy"] == pytest.approx(expected_accuracy(says), abs=1e-12)
 
 
 def test_report_has_its_row_and_an_interval(toy: Path, tmp_path: Path) -> None:

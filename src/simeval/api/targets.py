@@ -130,19 +130,9 @@ def target_files(
 def sts_target(gold: Sequence[str | Path]) -> Target:
     """STS gold files of any year (``STS.gs.<dataset>.txt``) as one benchmark, or as a suite
     with ALL, ALLnrm and Mean when there are several."""
-    from simeval.data.sts import read_sts_gold
-    from simeval.kinds.base import Suite, sha256_of
-    from simeval.kinds.sts import DatasetNames, STSBenchmark
+    from simeval.kinds.sts import sts_gold_files
 
-    if not gold:
-        raise InputError(None, None, "name at least one STS gold file")
-    benches = []
-    names = DatasetNames()
-    for g in map(Path, gold):
-        dataset = g.name.removeprefix("STS.gs.").removesuffix(".txt")
-        names.claim(dataset, g)
-        benches.append(STSBenchmark(dataset, dataset, [], read_sts_gold(g), data=sha256_of([g])))
-    return benches[0] if len(benches) == 1 else Suite("sts", benches, "sts")
+    return sts_gold_files([Path(g) for g in gold])
 
 
 def trec_target(qrels: str | Path) -> Target:

@@ -7,9 +7,10 @@ benchmark as ``kind = "analogy"`` with ``gold`` (the questions), and optionally
 ``restrict_vocab`` (the candidates are a measure's first N words; 300,000 as gensim) and
 ``case_insensitive`` (true as gensim: words are compared upper-cased).
 
-A measure answers through :class:`AnalogyQuestions` (its ``answer_analogies``: word vectors,
-3CosAdd or 3CosMul, :mod:`simeval.measures.analogy`); a question with a word outside its first
-``restrict_vocab`` words, the expected answer included, gets no answer, as gensim skips it.
+A measure answers through :class:`~simeval.measures.base.AnalogyQuestions` (its
+``answer_analogies``: word vectors, 3CosAdd or 3CosMul, :mod:`simeval.measures.analogy`); a
+question with a word outside its first ``restrict_vocab`` words, the expected answer
+included, gets no answer, as gensim skips it.
 
 Submission: the questions file without the answers, each question line followed by the
 system's answer: ``a b c answer`` (``a b c`` alone: not answered), in the questions' order,
@@ -36,9 +37,9 @@ import numpy as np
 
 from simeval.data.textio import iter_lines, shown
 from simeval.errors import InputError, InputWarning
-from simeval.kinds.base import Aligned, Benchmark, Files, Request, TaskKind, View
+from simeval.kinds.base import Aligned, Benchmark, Files, TaskKind, View
+from simeval.measures.base import RESTRICT_VOCAB, AnalogyQuestions
 
-RESTRICT_VOCAB = 300_000  # gensim's default cut
 METRIC_COLUMNS = ("right", "covered")  # the rows' numbers the metrics read
 
 
@@ -85,32 +86,6 @@ class AnalogyAnswers:
 
     answers: list[str | None]
     path: Path | None = None
-
-
-@dataclass
-class AnalogyQuestions(Request):
-    """Analogy questions for a measure with word vectors (``measure.answer_analogies``). The
-    expected answer is given too, only so that a question whose answer is outside the
-    measure's vocabulary is skipped as gensim skips it; it never enters the search."""
-
-    questions: list[tuple[str, str, str, str]]
-    restrict_vocab: int = RESTRICT_VOCAB
-    case_insensitive: bool = True
-
-    def answer(self, measure: Any, progress: Any = None) -> list[str | None]:
-        solve = getattr(measure, "answer_analogies", None)
-        if solve is None:
-            name = getattr(measure, "spec", None) or getattr(measure, "name", "this measure")
-            raise InputError(
-                None, None, f"measure {name} cannot answer analogy questions: they need word "
-                "vectors (vectors:path=FILE, analogy=3cosadd or 3cosmul)",
-            )  # fmt: skip
-        return solve(
-            self.questions,
-            restrict_vocab=self.restrict_vocab,
-            case_insensitive=self.case_insensitive,
-            progress=progress,
-        )
 
 
 class AnalogyKind(TaskKind):

@@ -19,13 +19,14 @@ benchmark of the kind and for every record that names it:
 A :class:`Benchmark` is data plus a task kind. Every benchmark answers the same five questions:
 
 - ``request()``: the items a measure must score — word pairs, text pairs or documents to link
-  (a :class:`Request`, which knows which method of a measure to call);
+  (a :class:`~simeval.measures.base.Request`, which knows which method of a measure to call);
 - ``read_submission(path)``: a participant's file, read and validated (errors name file and
   line);
 - ``align(submission)``: predictions put against the gold, one row per gold item
   (:class:`Aligned`: the rows, coverage counts, warnings, settings);
-- the metric set, computed from those rows by :func:`simeval.kinds.rows.task_metrics` — the
-  same function the report's bootstraps call on resampled rows;
+- the metric set, computed from those rows by :func:`simeval.kinds.scoring.score_rows`
+  (through :class:`~simeval.kinds.rows.ItemMetrics`, which the report's bootstraps call on
+  resampled rows);
 - ``write_submission(submission, out)``: the official file(s) for a submission.
 
 ``evaluate(submission)`` is written once, here: align, compute the metrics from the rows, and
@@ -53,6 +54,7 @@ import numpy as np
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.handout import LeakView, Restored
 from simeval.kinds.layouts import LAYOUTS, Layout
+from simeval.measures.base import Request, numbers_per_pair
 from simeval.metrics import catalog
 from simeval.metrics.declared import Metric, Replicates, Sorted, point_values, resampled_values
 from simeval.results.items import Items
@@ -170,6 +172,13 @@ class TaskKind:
         has ``name``, ``kind`` (this kind's name) and ``description``."""
         raise InputError(source, None, f"benchmark {name}: a {self.name} cannot be declared here")
 
+    def built_entry(
+        self, name: str, builder: str, options: tuple[tuple[str, Any], ...], description: str
+    ) -> Any:
+        """The entry of a benchmark a dataset builder makes (a registry table with
+        ``builder = ...`` and its ``options``), or None: this kind has no builder."""
+        return None
+
     def load(self, entry: Any, files: Files, build: Any = None) -> Any:
         """The benchmark of ``entry`` (``files``: a file's local path and sha256)."""
         raise TypeError(f"{self.name}: no loader")
@@ -177,6 +186,16 @@ class TaskKind:
     def entry_files(self, entry: Any) -> list[str]:
         """The files ``entry`` reads (catalog paths for catalog entries)."""
         return []
+
+    # -- predictions given in memory (simeval.score(target, predictions)) ---------------------
+
+    def as_submission(self, target: Any, predictions: Any) -> Any:
+        """``predictions`` held in memory as the submission of ``target`` (a benchmark of this
+        kind), aligned by key or, for a flat sequence, by position
+        (:mod:`simeval.api.predictions`). This default reads none."""
+        raise InputError(
+            None, None, f"{target.name}: in-memory predictions for {self.name!r} are not read"
+        )
 
     # -- what a shared-task server asks of a kind (simeval.serve) -----------------------------
     # ``target``: a benchmark of this kind, or a one-file suite whose members are of this kind
@@ -252,76 +271,6 @@ class SuiteKind(TaskKind):
         """:meth:`combine` over many resamples at once (``whole``, each member's (rows,
         :class:`~simeval.metrics.declared.Sorted`))."""
         raise NotImplementedError
-
-
-class Request(ABC):
-    """What a task asks of a measure; ``answer`` calls the measure's matching method."""
-
-    def words(self) -> set[str]:
-        return set()
-
-    def texts(self) -> set[str]:
-        return set()
-
-    @abstractmethod
-    def answer(self, measure: Any, progress: Any = None) -> Any: ...
-
-
-@dataclass
-class WordPairs(Request):
-    """Word pairs to score (``measure.score_words``)."""
-
-    pairs: Pairs
-
-    def strings(self) -> set[str]:
-        return {x for p in self.pairs for x in p}
-
-    def words(self) -> set[str]:
-        return self.strings()
-
-    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
-        return np.asarray(measure.score_words(self.pairs), dtype=float)
-
-
-class TextPairs(WordPairs):
-    """Sentence or text pairs to score (``measure.score_texts``)."""
-
-    def words(self) -> set[str]:
-        return set()
-
-    def texts(self) -> set[str]:
-        return self.strings()
-
-    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
-        return np.asarray(measure.score_texts(self.pairs), dtype=float)
-
-
-@dataclass
-class Documents(Request):
-    """Query documents to link to candidates (``measure.rank``): the top ``k`` per query."""
-
-    data: Any  # measures.search.LinkingInput
-    k: int
-
-    def answer(self, measure: Any, progress: Any = None) -> Any:
-        return measure.rank(self.data, self.k, progress)
-
-
-def numbers_per_pair(answers: Any, count: int, *, not_numbers: str, wrong_count: str) -> np.ndarray:
-    """``answers`` as one float per pair, refused unless there are ``count`` of them.
-
-    ``not_numbers`` is the refusal's text when they are not numbers (``{error}`` is replaced by
-    numpy's reason), ``wrong_count`` when their number is wrong (``{got}`` by how many came;
-    replaced, not formatted, so braces in a measure's name stay as they are):
-    the check is one, the message names what the caller asked of the user.
-    """
-    try:
-        scores = np.asarray(answers, dtype=float).reshape(-1)
-    except (TypeError, ValueError) as exc:
-        raise InputError(None, None, not_numbers.replace("{error}", str(exc))) from None
-    if len(scores) != count:
-        raise InputError(None, None, wrong_count.replace("{got}", str(len(scores))))
-    return scores
 
 
 def answer_scores(pairs: list[tuple[str, str]], answers: Any) -> np.ndarray:
@@ -424,11 +373,11 @@ class Benchmark(ABC):
         self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
     ) -> list[Result]:
         """Score ``submission``: align it, compute the kind's metrics from the rows."""
-        from simeval.kinds.rows import task_metrics
+        from simeval.kinds.scoring import score_rows
 
         with Timer() as timer:
             aligned = self.align(submission, **options)
-            metrics = task_metrics(self.kind, aligned.items)
+            metrics = score_rows(self.kind, aligned.items)
         return [
             Result(
                 benchmark=self.name,
@@ -514,7 +463,8 @@ class Suite:
         self, submission: Any, *, system: dict[str, Any] | None = None, **options: Any
     ) -> list[Result]:
         """A result per member, then the suite's (its aggregate over the members' rows)."""
-        from simeval.kinds.rows import concat_items, task_metrics
+        from simeval.kinds.rows import concat_items
+        from simeval.kinds.scoring import score_rows
 
         kind = self.task_kind
         with Timer() as timer:
@@ -525,7 +475,7 @@ class Suite:
             if kind is None:
                 return results
             items = concat_items([(r.benchmark, r.task, r.items) for r in results])
-            metrics = task_metrics(kind.name, items)
+            metrics = score_rows(kind.name, items)
         coverage, warnings = self._layout.coverage(self, submission, results)
         settings = {k: v for k, v in results[0].settings.items() if k in ("missing", "duplicates")}
         results.append(

@@ -28,12 +28,13 @@ from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import (
     Aligned,
     Benchmark,
-    Documents,
     Files,
     TaskKind,
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, Restored, opaque_ids
+from simeval.kinds.predictions import run_submission
+from simeval.measures.base import Documents
 from simeval.metrics import evaluate_trec
 from simeval.metrics.ranking.id_keys import as_text
 from simeval.results.items import COUNTS, LINKING_METRICS
@@ -52,6 +53,11 @@ class LinkingKind(TaskKind):
     def entry(self, source: Path, name: str, spec: dict[str, Any], rel: Any) -> LinkingEntry:
         return LinkingEntry(name, rel("folder"), str(spec.pop("description", "")))
 
+    def built_entry(
+        self, name: str, builder: str, options: tuple[tuple[str, Any], ...], description: str
+    ) -> CollectionEntry:
+        return CollectionEntry(name, builder, options, description)
+
     def load(self, entry: Any, files: Files, build: Any = None) -> LinkingBenchmark:
         if isinstance(entry, LinkingEntry):
             return linking_folder(Path(entry.folder), entry.name, entry.description)
@@ -69,6 +75,9 @@ class LinkingKind(TaskKind):
         return [entry.folder]
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def as_submission(self, target: Any, predictions: Any) -> Any:
+        return run_submission(target, predictions)
 
     def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """A zip of JSON lines: ``queries.jsonl`` (the test documents to link),

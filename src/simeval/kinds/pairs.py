@@ -49,11 +49,12 @@ from simeval.kinds.base import (
     Files,
     TaskKind,
     View,
-    WordPairs,
     answer_scores,
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, order, pair_key
+from simeval.kinds.predictions import pair_submission
+from simeval.measures.base import WordPairs
 from simeval.results.items import Items
 
 MISSING_POLICIES = ("zero", "skip", "error")
@@ -366,6 +367,9 @@ class PairKind(TaskKind):
         return [e.gold, *extra]
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def as_submission(self, target: Any, predictions: Any) -> Any:
+        return pair_submission(target, predictions)
 
     def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """A blank submission: the pairs, an empty score column (a one-file suite's every

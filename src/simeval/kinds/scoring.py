@@ -2,15 +2,25 @@
 each member's file), describe it as the record's system, and evaluate it with the kind's
 metrics. The one path of ``simeval score`` (:func:`simeval.api.score` wraps it, after loading
 the target by name and taking predictions in memory) and of the server's uploads
-(:mod:`simeval.serve.service.scoring`), so that a file is judged the same by both."""
+(:mod:`simeval.serve.service.scoring`), so that a file is judged the same by both.
+
+The path ends in :func:`score_rows`: evaluating aligns the submission with the gold into one
+row per gold item, then computes the kind's metric set from those rows. A result keeps the
+rows (:mod:`simeval.results.items`, numbers written so they read back exactly), so the
+server's public and private scores of a split phase (:mod:`simeval.serve.service.split`)
+are :func:`score_rows` over the stored rows of one part: the last step of the same path,
+over the rows that aligning the file gave, neither read nor aligned again."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from simeval.errors import InputError
+from simeval.kinds.rows import task_metrics
 
 
 def score_submission(
@@ -48,6 +58,14 @@ def score_submission(
             system["files"] = {str(f): sha256_file(f) for f in files}
         system.update({k: v for k, v in (read or {}).items() if v is not None})
     return target.evaluate(submission, system=system, **options)
+
+
+def score_rows(task: str, rows: Mapping[str, np.ndarray]) -> dict[str, float]:
+    """The metric set of the kind ``task`` names over the per-item ``rows`` (their counted
+    ones) of a submission aligned with the gold: what :meth:`Benchmark.evaluate
+    <simeval.kinds.base.Benchmark.evaluate>` and a suite's aggregate record, and what a split
+    phase's part scores are computed from (module docstring)."""
+    return task_metrics(task, rows)
 
 
 def _read_members(target: Any, files: list[Path], reader: dict[str, Any]) -> Any:

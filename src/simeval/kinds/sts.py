@@ -40,12 +40,13 @@ from simeval.kinds.base import (
     Files,
     Suite,
     TaskKind,
-    TextPairs,
     View,
     answer_scores,
     sha256_of,
 )
 from simeval.kinds.handout import LeakView, Ordered, Restored, order
+from simeval.kinds.predictions import sts_submission
+from simeval.measures.base import TextPairs
 
 
 class STSKind(TaskKind):
@@ -70,6 +71,9 @@ class STSKind(TaskKind):
         return list(dict.fromkeys([entry.input, entry.gold]))
 
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
+
+    def as_submission(self, target: Any, predictions: Any) -> Any:
+        return sts_submission(target, predictions)
 
     def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:
         """The sentence pairs tab-separated, as in the STS.input files; with a campaign's
@@ -335,6 +339,20 @@ class DatasetNames:
                 "in case or Unicode normalisation would be one benchmark); rename one of them",
             )
         self.seen[key] = path
+
+
+def sts_gold_files(gold: list[Path]) -> Any:
+    """STS gold files of any year (``STS.gs.<dataset>.txt``) without their inputs: one
+    benchmark, or a suite ``sts`` with ALL, ALLnrm and Mean when there are several."""
+    if not gold:
+        raise InputError(None, None, "name at least one STS gold file")
+    benches = []
+    names = DatasetNames()
+    for g in gold:
+        dataset = g.name.removeprefix("STS.gs.").removesuffix(".txt")
+        names.claim(dataset, g)
+        benches.append(STSBenchmark(dataset, dataset, [], read_sts_gold(g), data=sha256_of([g])))
+    return benches[0] if len(benches) == 1 else Suite("sts", benches, "sts")
 
 
 def sts_folder(folder: Path, name: str | None = None) -> Any:

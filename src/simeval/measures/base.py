@@ -4,19 +4,28 @@ A measure knows nothing of benchmarks. It returns one score per pair, NaN where 
 score the pair (an out-of-vocabulary word under the ``skip`` policy); the task then counts the
 pair as missing. ``missing`` tells the task what a NaN means: ``zero`` (score 0, RUSSE's
 official rule) or ``skip`` (leave the pair out). Coverage is always reported.
+
+What a task asks of a measure is a :class:`Request` (word pairs, text pairs, documents to
+link, analogy questions), defined here so that the kinds (:mod:`simeval.kinds`) and the
+trainers build requests without the measures knowing of either; :func:`numbers_per_pair` is
+the one check of a measure's answers as one number per pair.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from simeval.data.documents import LinkingInput, TopK
+from simeval.errors import InputError
 from simeval.metrics.ranking.order import ranking_rows
 
 Pairs = Sequence[tuple[str, str]]
+RESTRICT_VOCAB = 300_000  # gensim's default cut of the analogy candidates
 
 
 class Measure:
@@ -79,3 +88,99 @@ def rank_by_pairs(measure: Measure, data: LinkingInput, k: int, progress: Any = 
         if progress:
             progress(i + 1, len(data.queries))
     return TopK(index, score)
+
+
+class Request(ABC):
+    """What a task asks of a measure; ``answer`` calls the measure's matching method."""
+
+    def words(self) -> set[str]:
+        return set()
+
+    def texts(self) -> set[str]:
+        return set()
+
+    @abstractmethod
+    def answer(self, measure: Any, progress: Any = None) -> Any: ...
+
+
+@dataclass
+class WordPairs(Request):
+    """Word pairs to score (``measure.score_words``)."""
+
+    pairs: list[tuple[str, str]]
+
+    def strings(self) -> set[str]:
+        return {x for p in self.pairs for x in p}
+
+    def words(self) -> set[str]:
+        return self.strings()
+
+    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
+        return np.asarray(measure.score_words(self.pairs), dtype=float)
+
+
+class TextPairs(WordPairs):
+    """Sentence or text pairs to score (``measure.score_texts``)."""
+
+    def words(self) -> set[str]:
+        return set()
+
+    def texts(self) -> set[str]:
+        return self.strings()
+
+    def answer(self, measure: Any, progress: Any = None) -> np.ndarray:
+        return np.asarray(measure.score_texts(self.pairs), dtype=float)
+
+
+@dataclass
+class Documents(Request):
+    """Query documents to link to candidates (``measure.rank``): the top ``k`` per query."""
+
+    data: LinkingInput
+    k: int
+
+    def answer(self, measure: Any, progress: Any = None) -> Any:
+        return measure.rank(self.data, self.k, progress)
+
+
+def numbers_per_pair(answers: Any, count: int, *, not_numbers: str, wrong_count: str) -> np.ndarray:
+    """``answers`` as one float per pair, refused unless there are ``count`` of them.
+
+    ``not_numbers`` is the refusal's text when they are not numbers (``{error}`` is replaced by
+    numpy's reason), ``wrong_count`` when their number is wrong (``{got}`` by how many came;
+    replaced, not formatted, so braces in a measure's name stay as they are):
+    the check is one, the message names what the caller asked of the user.
+    """
+    try:
+        scores = np.asarray(answers, dtype=float).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InputError(None, None, not_numbers.replace("{error}", str(exc))) from None
+    if len(scores) != count:
+        raise InputError(None, None, wrong_count.replace("{got}", str(len(scores))))
+    return scores
+
+
+@dataclass
+class AnalogyQuestions(Request):
+    """Analogy questions for a measure with word vectors (``measure.answer_analogies``). The
+    expected answer is given too, only so that a question whose answer is outside the
+    measure's vocabulary is skipped as gensim skips it; it never enters the search."""
+
+    questions: list[tuple[str, str, str, str]]
+    restrict_vocab: int = RESTRICT_VOCAB
+    case_insensitive: bool = True
+
+    def answer(self, measure: Any, progress: Any = None) -> list[str | None]:
+        solve = getattr(measure, "answer_analogies", None)
+        if solve is None:
+            name = getattr(measure, "spec", None) or getattr(measure, "name", "this measure")
+            raise InputError(
+                None, None, f"measure {name} cannot answer analogy questions: they need word "
+                "vectors (vectors:path=FILE, analogy=3cosadd or 3cosmul)",
+            )  # fmt: skip
+        return solve(
+            self.questions,
+            restrict_vocab=self.restrict_vocab,
+            case_insensitive=self.case_insensitive,
+            progress=progress,
+        )

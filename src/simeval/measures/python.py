@@ -38,8 +38,7 @@ import numpy as np
 
 from simeval.cache import cache_root
 from simeval.errors import InputError
-from simeval.kinds.base import numbers_per_pair
-from simeval.measures.base import Measure, Pairs
+from simeval.measures.base import Measure, Pairs, numbers_per_pair
 from simeval.measures.encoder import Embedding, EmbeddingCache
 from simeval.measures.vectors import Vocabulary, Wanted, WordVectors, pick_rows
 

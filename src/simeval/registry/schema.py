@@ -73,7 +73,7 @@ from simeval.errors import InputError
 from simeval.kinds import aggregates, from_toml, toml_names
 from simeval.kinds.base import View
 from simeval.kinds.layouts import LAYOUTS
-from simeval.kinds.linking import LINKING, CollectionEntry, LinkingEntry
+from simeval.kinds.linking import CollectionEntry, LinkingEntry
 from simeval.kinds.pairs import DUPLICATE_POLICIES, MISSING_POLICIES, PairEntry, Subset
 from simeval.kinds.sts import FORMATS, STSEntry
 
@@ -192,12 +192,12 @@ def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Re
         raise fail(f"kind must be {_either(toml_names())}, not {value!r}", "kind")
     extra = _extensions(spec, located, fail)
     if "builder" in extra:
-        if found is not LINKING:
-            raise fail(f"'builder' makes a linking collection, not a {found.name}", "builder")
         options = extra.pop("options", {})
-        entry: Any = CollectionEntry(
+        entry: Any = found.built_entry(
             name, extra.pop("builder"), tuple(options.items()), str(spec.pop("description", ""))
         )
+        if entry is None:
+            raise fail(f"'builder' makes a linking collection, not a {found.name}", "builder")
     else:
         try:
             entry = found.entry(file.path, name, spec, rel)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from simeval.errors import InputError
-from simeval.kinds.base import TextPairs, WordPairs
+from simeval.measures.base import TextPairs, WordPairs
 from simeval.measures.learned import CombineConfig, design_matrix
 from simeval.measures.records import read_record
 from simeval.train.encoder import RECORD as ENCODER_RECORD

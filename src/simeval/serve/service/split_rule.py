@@ -17,9 +17,10 @@ it (nor which items are public); organisers see it in the console and the export
 the deadline has passed.
 
 A run's public (or private) score is its metrics computed from its stored per-item rows
-restricted to those items, by the one metric set of its task kind
-(:func:`simeval.kinds.rows.task_metrics`): nothing is scored again and no metric is written
-twice. Until the deadline (and publication, for a hidden phase) teams see public scores only.
+restricted to those items, by the last step of the path ``simeval score`` and the uploads take
+(:func:`simeval.kinds.scoring.score_rows`, the metric set of its task kind over aligned rows):
+nothing is read or aligned again and no metric is written twice. Until the deadline (and
+publication, for a hidden phase) teams see public scores only.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def part_record(
     """``record`` with its metrics over the ``part`` (:data:`PUBLIC` or :data:`PRIVATE`)
     items alone, computed from its rows in ``folder``; what else it holds of the full set
     (the breakdown, its items file) left out. A record without rows has no score."""
-    from simeval.kinds.rows import task_metrics
+    from simeval.kinds.scoring import score_rows
     from simeval.results.store import load_items
 
     items = load_items(folder, record)
@@ -107,7 +108,7 @@ def part_record(
         mask = public_mask(items, str(record["benchmark"]), seed, share)
         keep = mask if part == PUBLIC else ~mask
         rows = {k: np.asarray(v)[keep] for k, v in items.items()}
-        found = task_metrics(str(record["task"]), rows)
+        found = score_rows(str(record["task"]), rows)
         metrics = {k: (None if v != v else float(v)) for k, v in found.items()}
     shown = {k: v for k, v in record.items() if k not in ("breakdown", "items_file")}
     return {**shown, "metrics": metrics, "part": part}
