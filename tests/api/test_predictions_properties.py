@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from scipy.stats import pearsonr, spearmanr
 
 import simeval
+from number_kit import strict_decimal
 from simeval.data.textio import as_number
 from simeval.errors import SimevalError
 
@@ -134,38 +135,6 @@ def test_sts_predictions_misshapen_are_simevals_own_error(predictions: object) -
     assert STS.score([0.5, 0.2])[0].metrics["pearson"] == pytest.approx(1.0)
     with pytest.raises(SimevalError):
         STS.score(predictions)
-
-
-def strict_decimal(text: str) -> bool:
-    """The readers' grammar, written here by hand and not taken from simeval: optional ASCII
-    blanks around; a sign; ASCII digits with at most one point and at least one digit; an
-    optional exponent ``e``/``E``, a sign, at least one digit; at most 64 characters (the
-    readers' cap on a number field)."""
-    s = text.strip(" \t\r\n")
-    digits = "0123456789"
-    i = 1 if s[:1] in ("+", "-") else 0
-    start = i
-    while i < len(s) and s[i] in digits:
-        i += 1
-    whole = i - start
-    fraction = 0
-    if i < len(s) and s[i] == ".":
-        i += 1
-        start = i
-        while i < len(s) and s[i] in digits:
-            i += 1
-        fraction = i - start
-    if whole + fraction == 0:
-        return False
-    if i < len(s) and s[i] in "eE":
-        i += 1
-        i += 1 if s[i : i + 1] in ("+", "-") else 0
-        start = i
-        while i < len(s) and s[i] in digits:
-            i += 1
-        if i == start:
-            return False
-    return i == len(s) and len(s) <= 64
 
 
 NUMBERISH = st.text(alphabet="0123456789+-.eE_ \t,xXinfaINF\u0661\uff11\u00b2", max_size=12)

@@ -199,23 +199,14 @@ def linking(draw: st.DrawFn) -> Linking:
 
 
 @dataclass(frozen=True)
-class Answers:
+class Answers(Pairs):
     """An analogy result's rows: each question answered or not (``covered``), and right or
     not (``right``, only when answered). Answers are words: no score to transform."""
-
-    columns: dict[str, np.ndarray]
-
-    @property
-    def rows(self) -> dict[str, np.ndarray]:
-        return self.columns
-
-    def names(self) -> dict[str, Any]:
-        return dict(self.columns)
 
     def rescored(self, f: Transform) -> Answers:
         return self
 
-    def swapped(self) -> None:
+    def swapped(self) -> None:  # type: ignore[override]
         return None  # an answer and the expected word are not two of a kind
 
     def perfect(self) -> Answers:
