@@ -42,7 +42,6 @@ ORDER_P = 1e-3
 DRAWN_P = 1e-6
 MIN_ITEMS = 10
 SHARED_RUN = 6
-CHECKS = ("order", "ids", "catalog ids", "repeats")
 LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}[:_]")
 
 
@@ -61,10 +60,12 @@ class Finding:
 
 def audit_target(phase: str, target: Any, secret: str | None) -> list[Finding]:
     """The findings on ``target``'s input as handed out with ``secret`` (module docstring)."""
+    from simeval.serve.service.archive import is_multi_file
     from simeval.serve.service.hidden import file_kind
 
     found: list[Finding] = []
-    for t in getattr(target, "members", None) if _apart(target) else [target]:
+    # a suite of one file per member hands out (and is audited) member by member
+    for t in target.members if is_multi_file(target) else [target]:
         view = file_kind(t).leak_view(t, secret)
 
         def add(check: str, detail: str, t: Any = t) -> None:
@@ -97,13 +98,6 @@ def audit_target(phase: str, target: Any, secret: str | None) -> list[Finding]:
                 f"{b} {item}: {', '.join(f'{v:g}' for v in values)})",
             )
     return found
-
-
-def _apart(target: Any) -> bool:
-    """Whether a suite's members are handed out as files of their own (each audited)."""
-    from simeval.serve.service.archive import is_multi_file
-
-    return bool(getattr(target, "members", None)) and is_multi_file(target)
 
 
 def order_told(places: list[int], gold: list[float], below: float = ORDER_P) -> str | None:
