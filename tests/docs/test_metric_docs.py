@@ -14,7 +14,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
 
 def test_committed_docs_equal_the_generated_page() -> None:
     assert DOCS.read_text(encoding="utf-8") == catalog.markdown_page(), (
-        "docs/metrics.md is out of date: python -m simeval.metrics.catalog > docs/metrics.md"
+        "docs/metrics.md is out of date: python -m simeval.kinds > docs/metrics.md"
     )
 
 
@@ -35,3 +35,14 @@ def test_every_kind_with_declared_metrics_declares_its_main_one() -> None:
 def test_no_declaration_names_an_unknown_kind() -> None:
     for m in catalog.METRICS:
         assert set(m.kinds) <= set(KINDS), m.name
+
+
+def test_the_page_command_prints_the_page() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "simeval.kinds"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out == DOCS.read_text(encoding="utf-8")
+    assert "`analogy`" in out  # a kind's own declarations are on it

@@ -28,7 +28,6 @@ NOT_KINDS: dict[tuple[str, str], tuple[int, str]] = {
     ("metrics/catalog.py", "related-pairs"): (1, "a metric declaration's kind"),
     ("metrics/catalog.py", "sts"): (1, "a metric declaration's kind"),
     ("metrics/catalog.py", "linking"): (1, "a metric declaration's kind"),
-    ("metrics/catalog.py", "analogy"): (1, "a metric declaration's kind"),
     ("metrics/catalog.py", "suite-sts"): (1, "a metric declaration's kind"),
     ("metrics/catalog.py", "suite-sts-year"): (1, "a metric declaration's kind"),
     ("api/catalog.py", "sts"): (1, "the default name of an in-memory STS benchmark"),

@@ -15,8 +15,10 @@ hypothesis (:data:`CASES`: scores on a coarse grid, so nothing is a near-tie) an
   relevant documents first) at the top of its bounds in its direction;
 - give, vectorised over resamples, what its point function gives on each drawn resample.
 
-A new task kind needs a row generator in :data:`CASES` (the test says so); a new metric of a
-known kind needs nothing here.
+A new task kind needs a row generator in :data:`CASES` unless its rows have a shape
+:data:`SHAPES` knows (the test says so); a new metric of a known kind needs nothing here. The
+metrics a kind declares in its own module (``TaskKind.declares``) are in the catalog once
+:mod:`simeval.kinds` is imported, as it is here.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import sklearn.metrics
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simeval import kinds
 from simeval.metrics import catalog, evaluate_trec
 from simeval.metrics.declared import (
     AGGREGATE,
@@ -215,7 +218,7 @@ class Answers(Pairs):
 
 
 @st.composite
-def analogy(draw: st.DrawFn) -> Answers:
+def answers(draw: st.DrawFn) -> Answers:
     n = draw(st.integers(1, 25))
     covered = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), np.int64)
     right = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), float) * covered
@@ -230,8 +233,10 @@ CASES: dict[str, st.SearchStrategy] = {
     "suite-sts": suite(),
     "suite-sts-year": suite(),
     "linking": linking(),
-    "analogy": analogy(),
 }
+# a kind not named above is drawn by the shape of its rows (``TaskKind.numeric``): a new kind
+# whose rows are answers right or not needs no line here
+SHAPES: dict[tuple[str, ...], st.SearchStrategy] = {("right", "covered"): answers()}
 
 
 def declared() -> list:
@@ -240,9 +245,10 @@ def declared() -> list:
 
 
 def case(data: st.DataObject, kind: str) -> Any:
-    if kind not in CASES:
-        pytest.fail(f"no rows generator for task kind {kind!r}: add one to CASES")
-    return data.draw(CASES[kind], label=kind)
+    found = CASES.get(kind) or SHAPES.get(tuple(kinds.kind(kind).numeric))
+    if found is None:
+        pytest.fail(f"no rows generator for task kind {kind!r}: add one to CASES or SHAPES")
+    return data.draw(found, label=kind)
 
 
 def value(m: Metric, rows: Any) -> float:

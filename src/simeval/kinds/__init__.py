@@ -13,9 +13,12 @@ analogy            questions a:b::c:?; accuracy (main), counts  :mod:`.analogy`
 suite-sum, ...     a suite's aggregate over its members' rows   :mod:`.suites`
 =================  ===========================================  ==========================
 
-A new kind is one module defining its TaskKind (and, usually, its Benchmark), and one line in
-``KINDS`` — or, from outside the package, :func:`register`. Its metrics are declared in
-:mod:`simeval.metrics.catalog`, naming the kind.
+A new kind is one module defining its TaskKind (and, usually, its Benchmark) and declaring its
+metrics (``TaskKind.declares``), and one line in ``KINDS`` — or, from outside the package,
+:func:`register`. The built-in kinds of the first rounds have theirs in
+:mod:`simeval.metrics.catalog`; a kind's own declarations join that catalog when the kind
+joins ``KINDS``, so reports, intervals, tests and the metric page (``python -m simeval.kinds >
+docs/metrics.md``) read them like any other.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from simeval.kinds.linking import LINKING
 from simeval.kinds.related import RELATED
 from simeval.kinds.sts import STS
 from simeval.kinds.suites import MEAN_SUITE, STS_SUITE, STS_YEAR_SUITE, SUM_SUITE
+from simeval.metrics import catalog
 
 __all__ = [
     "KINDS",
@@ -60,11 +64,25 @@ KINDS: dict[str, TaskKind] = {
 }
 
 
+def _declare(k: TaskKind) -> None:
+    """Register the metrics ``k`` declares in its own module (once: a kind registered again,
+    or a module reloaded, keeps the catalog as it was)."""
+    for m in k.declares:
+        if m not in catalog.METRICS:
+            catalog.register(m)
+
+
+for _k in KINDS.values():
+    _declare(_k)
+
+
 def register(k: TaskKind) -> TaskKind:
-    """Add ``k`` to :data:`KINDS` (a kind defined outside this package)."""
+    """Add ``k`` to :data:`KINDS` (a kind defined outside this package), with the metrics it
+    declares."""
     if not k.name:
         raise ValueError(f"{type(k).__name__}: a task kind needs a name")
     KINDS[k.name] = k
+    _declare(k)
     return k
 
 

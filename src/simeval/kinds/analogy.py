@@ -7,7 +7,7 @@ benchmark as ``kind = "analogy"`` with ``gold`` (the questions), and optionally
 ``restrict_vocab`` (the candidates are a measure's first N words; 300,000 as gensim) and
 ``case_insensitive`` (true as gensim: words are compared upper-cased).
 
-A measure answers through :class:`~simeval.measures.base.AnalogyQuestions` (its
+A measure answers through :class:`AnalogyQuestions` (its
 ``answer_analogies``: word vectors, 3CosAdd or 3CosMul, :mod:`simeval.measures.analogy`); a
 question with a word outside its first ``restrict_vocab`` words, the expected answer
 included, gets no answer, as gensim skips it.
@@ -20,7 +20,7 @@ lines are matched by position, each checked against its question's ``a b c``.
 Rows: one per question: ``qid`` (its number), ``section``, ``a``, ``b``, ``c``, ``expected``,
 ``predicted`` (empty: no answer), ``right`` (1/0: the answer is the expected word),
 ``covered`` (answered), ``counted`` (1).
-Metrics (declared in :mod:`simeval.metrics.catalog`): ``accuracy`` over the answered
+Metrics (declared here, :data:`METRICS`): ``accuracy`` over the answered
 questions (main; gensim's "Total accuracy"), and the counts ``questions``, ``answered``,
 ``correct``, ``skipped``; the record's breakdown gives them per section. Unanswered
 questions are left out of the accuracy whatever ``missing`` says (gensim's
@@ -38,9 +38,105 @@ import numpy as np
 from simeval.data.textio import iter_lines, shown
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import Aligned, Benchmark, Files, TaskKind, View
-from simeval.measures.base import RESTRICT_VOCAB, AnalogyQuestions
+from simeval.measures.base import Request
+from simeval.metrics.declared import COUNT, RANDOMIZATION, SHARE, Columns, Metric, Replicates
 
 METRIC_COLUMNS = ("right", "covered")  # the rows' numbers the metrics read
+RESTRICT_VOCAB = 300_000  # gensim's default cut of the candidates
+UNIT = (0.0, 1.0)
+TALLY = (0.0, float("inf"))
+
+
+@dataclass
+class AnalogyQuestions(Request):
+    """Analogy questions for a measure with word vectors (``measure.answer_analogies``). The
+    expected answer is given too, only so that a question whose answer is outside the
+    measure's vocabulary is skipped as gensim skips it; it never enters the search."""
+
+    questions: list[tuple[str, str, str, str]]
+    restrict_vocab: int = RESTRICT_VOCAB
+    case_insensitive: bool = True
+
+    def answer(self, measure: Any, progress: Any = None) -> list[str | None]:
+        solve = getattr(measure, "answer_analogies", None)
+        if solve is None:
+            name = getattr(measure, "spec", None) or getattr(measure, "name", "this measure")
+            raise InputError(
+                None, None, f"measure {name} cannot answer analogy questions: they need word "
+                "vectors (vectors:path=FILE, analogy=3cosadd or 3cosmul)",
+            )  # fmt: skip
+        return solve(
+            self.questions,
+            restrict_vocab=self.restrict_vocab,
+            case_insensitive=self.case_insensitive,
+            progress=progress,
+        )
+
+
+# -- the metrics (declared here, registered in the catalog with the kind) ---------------------
+
+
+def _answered_accuracy(c: Columns) -> float:
+    answered = float(c["covered"].sum())
+    return float(c["right"].sum()) / answered if answered else float("nan")
+
+
+def _answered_accuracy_w(r: Replicates) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return r.w @ r.c["right"] / (r.w @ r.c["covered"])
+
+
+def _questions(c: Columns) -> float:
+    return float(len(c["covered"]))
+
+
+def _questions_w(r: Replicates) -> np.ndarray:
+    return r.total
+
+
+def _count_of(column: str, value: float) -> tuple[Any, Any]:
+    """The point and resampled functions of the number of rows whose ``column`` is ``value``."""
+
+    def point(c: Columns) -> float:
+        return float((c[column] == value).sum())
+
+    def resampled(r: Replicates) -> np.ndarray:
+        return r.w @ (r.c[column] == value).astype(float)
+
+    return point, resampled
+
+
+_GENSIM = "gensim 4.4.0 KeyedVectors.evaluate_word_analogies (len of its correct/incorrect lists)"
+_REFERENCE = (
+    "gensim's evaluate_word_analogies answers from vectors, not from rows: "
+    "tests/kinds/test_analogy.py compares every figure with it on two vector sets"
+)
+_KIND = "analogy"
+METRICS = (
+    Metric(
+        "accuracy", (_KIND,), _answered_accuracy, _answered_accuracy_w,
+        description="share of the answered questions whose answer is the expected word "
+        "(upper-cased when the benchmark folds case); unanswered ones are left out",
+        scorer="gensim 4.4.0 KeyedVectors.evaluate_word_analogies (its Total accuracy)",
+        bounds=UNIT, family=SHARE, paired_test=RANDOMIZATION, no_reference=_REFERENCE,
+    ),
+    Metric(
+        "questions", (_KIND,), _questions, _questions_w, family=COUNT,
+        description="questions asked", scorer=_GENSIM, bounds=TALLY,
+        paired_test=RANDOMIZATION, no_reference=_REFERENCE,
+    ),
+    *(
+        Metric(
+            name, (_KIND,), *_count_of(column, value), family=COUNT, description=text,
+            scorer=_GENSIM, bounds=TALLY, paired_test=RANDOMIZATION, no_reference=_REFERENCE,
+        )
+        for name, column, value, text in (
+            ("answered", "covered", 1.0, "questions answered (every word known to the system)"),
+            ("correct", "right", 1.0, "questions answered with the expected word"),
+            ("skipped", "covered", 0.0, "questions not answered (a word unknown to the system)"),
+        )
+    ),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -89,7 +185,8 @@ class AnalogyAnswers:
 
 
 class AnalogyKind(TaskKind):
-    name = "analogy"
+    name = _KIND
+    declares = METRICS
     toml = ("analogy",)
     main = "accuracy"
     columns = ("qid", "section", "a", "b", "c", "expected", "predicted", *METRIC_COLUMNS, "counted")

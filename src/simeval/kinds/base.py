@@ -84,13 +84,16 @@ class TaskKind:
     """One task kind (module docstring): a name that records carry and the rules behind it.
 
     A kind is a class attribute set plus a few methods; every attribute has a default a new
-    kind of scored items can keep. Its metrics are declared apart
-    (:class:`simeval.metrics.declared.Metric`, naming the kind); a kind with none declared
-    writes ``metrics`` itself (and is then resampled replicate by replicate).
+    kind of scored items can keep. Its metrics are :class:`simeval.metrics.declared.Metric`
+    declarations naming the kind: the built-in kinds' in :mod:`simeval.metrics.catalog`, a new
+    kind's in its own module, as ``declares`` (registered in the catalog with the kind:
+    :func:`simeval.kinds.register`). A kind with none declared writes ``metrics`` itself (and
+    is then resampled replicate by replicate).
     """
 
     name: str = ""  # what records carry as ``task``
     aliases: tuple[str, ...] = ()  # names older records carry for it
+    declares: tuple[Metric, ...] = ()  # metrics declared in the kind's own module
     toml: tuple[str, ...] = ()  # ``kind = ...`` of a registry file's ``[benchmark.NAME]``
     main: str | None = None  # the main metric
     suite: bool = False  # its rows are a suite's members' (strata ``benchmark``)

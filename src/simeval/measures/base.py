@@ -6,7 +6,7 @@ pair as missing. ``missing`` tells the task what a NaN means: ``zero`` (score 0,
 official rule) or ``skip`` (leave the pair out). Coverage is always reported.
 
 What a task asks of a measure is a :class:`Request` (word pairs, text pairs, documents to
-link, analogy questions), defined here so that the kinds (:mod:`simeval.kinds`) and the
+link; a kind may define its own), defined here so that the kinds (:mod:`simeval.kinds`) and the
 trainers build requests without the measures knowing of either; :func:`numbers_per_pair` is
 the one check of a measure's answers as one number per pair.
 """
@@ -25,7 +25,6 @@ from simeval.errors import InputError
 from simeval.metrics.ranking.order import ranking_rows
 
 Pairs = Sequence[tuple[str, str]]
-RESTRICT_VOCAB = 300_000  # gensim's default cut of the analogy candidates
 
 
 class Measure:
@@ -158,29 +157,3 @@ def numbers_per_pair(answers: Any, count: int, *, not_numbers: str, wrong_count:
     if len(scores) != count:
         raise InputError(None, None, wrong_count.replace("{got}", str(len(scores))))
     return scores
-
-
-@dataclass
-class AnalogyQuestions(Request):
-    """Analogy questions for a measure with word vectors (``measure.answer_analogies``). The
-    expected answer is given too, only so that a question whose answer is outside the
-    measure's vocabulary is skipped as gensim skips it; it never enters the search."""
-
-    questions: list[tuple[str, str, str, str]]
-    restrict_vocab: int = RESTRICT_VOCAB
-    case_insensitive: bool = True
-
-    def answer(self, measure: Any, progress: Any = None) -> list[str | None]:
-        solve = getattr(measure, "answer_analogies", None)
-        if solve is None:
-            name = getattr(measure, "spec", None) or getattr(measure, "name", "this measure")
-            raise InputError(
-                None, None, f"measure {name} cannot answer analogy questions: they need word "
-                "vectors (vectors:path=FILE, analogy=3cosadd or 3cosmul)",
-            )  # fmt: skip
-        return solve(
-            self.questions,
-            restrict_vocab=self.restrict_vocab,
-            case_insensitive=self.case_insensitive,
-            progress=progress,
-        )

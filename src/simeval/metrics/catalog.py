@@ -35,7 +35,6 @@ GRADED = "graded-pairs"
 RELATED = "related-pairs"
 STS = "sts"
 LINKING = "linking"
-ANALOGY = "analogy"
 STS_SUITES = ("suite-sts", "suite-sts-year")
 QUERY_MEANS = ("success_1", "success_5", "recip_rank")  # a linking result's per-query rows
 QUERY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # per query, summed (trec_eval num_*)
@@ -85,22 +84,6 @@ def _query_mean(column: str) -> Callable[[Columns], float]:
 def _query_sum(column: str) -> Callable[[Columns], float]:
     def point(c: Columns) -> float:
         return float(c[column].sum())
-
-    return point
-
-
-def _answered_accuracy(c: Columns) -> float:
-    answered = float(c["covered"].sum())
-    return float(c["right"].sum()) / answered if answered else float("nan")
-
-
-def _questions(c: Columns) -> float:
-    return float(len(c["covered"]))
-
-
-def _count_of(column: str, value: float = 1.0) -> Callable[[Columns], float]:
-    def point(c: Columns) -> float:
-        return float((c[column] == value).sum())
 
     return point
 
@@ -175,18 +158,6 @@ def _query_sum_w(column: str) -> Callable[[Replicates], np.ndarray]:
     return resampled
 
 
-def _answered_accuracy_w(r: Replicates) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return r.w @ r.c["right"] / (r.w @ r.c["covered"])
-
-
-def _count_of_w(column: str, value: float = 1.0) -> Callable[[Replicates], np.ndarray]:
-    def resampled(r: Replicates) -> np.ndarray:
-        return r.w @ (r.c[column] == value).astype(float)
-
-    return resampled
-
-
 def _sts_allnrm_w(r: Replicates) -> np.ndarray:
     return wt.pearson(r.member_fits[0], r.c["gold"], r.w)
 
@@ -200,17 +171,12 @@ def _sts_mean_w(r: Replicates) -> np.ndarray:
 
 _SIMLEX = "scipy.stats.spearmanr, as SimLex-999 and RUSSE 2015's evaluate.py (HJ)"
 _TREC = "trec_eval 9 / pytrec_eval"
-_GENSIM = "gensim 4.4.0 KeyedVectors.evaluate_word_analogies (len of its correct/incorrect lists)"
 R_RANGE = (-1.0, 1.0)
 UNIT = (0.0, 1.0)  # a proportion, an area or a mean of per-query values in [0, 1]
 TALLY = (0.0, float("inf"))
 # the independent implementations the property tests compare with (Metric.reference)
 _RHO = "scipy.stats.spearmanr(score, gold).statistic"
 _R = "scipy.stats.pearsonr(score, gold).statistic"
-_ANALOGY_REFERENCE = (
-    "gensim's evaluate_word_analogies answers from vectors, not from rows: "
-    "tests/kinds/test_analogy.py compares every figure with it on two vector sets"
-)
 _RUSSE_LABELS = (
     "RUSSE's labelling (the top half of each word1's pairs, ties by word2) exists only in its "
     "evaluate.py; tests/kinds/test_russe.py re-implements that script against the real files"
@@ -356,30 +322,6 @@ METRICS: list[Metric] = [
             strict=True,
         )
     ),
-    Metric(
-        "accuracy", (ANALOGY,), _answered_accuracy, _answered_accuracy_w,
-        description="share of the answered questions whose answer is the expected word "
-        "(upper-cased when the benchmark folds case); unanswered ones are left out",
-        scorer="gensim 4.4.0 KeyedVectors.evaluate_word_analogies (its Total accuracy)",
-        bounds=UNIT, family=SHARE, paired_test=RANDOMIZATION, no_reference=_ANALOGY_REFERENCE,
-    ),
-    Metric(
-        "questions", (ANALOGY,), _questions, _num_q_w, family=COUNT,
-        description="questions asked", scorer=_GENSIM, bounds=TALLY,
-        paired_test=RANDOMIZATION, no_reference=_ANALOGY_REFERENCE,
-    ),
-    *(
-        Metric(
-            name, (ANALOGY,), _count_of(column, value), _count_of_w(column, value),
-            family=COUNT, description=text, scorer=_GENSIM, bounds=TALLY,
-            paired_test=RANDOMIZATION, no_reference=_ANALOGY_REFERENCE,
-        )
-        for name, column, value, text in (
-            ("answered", "covered", 1.0, "questions answered (every word known to the system)"),
-            ("correct", "right", 1.0, "questions answered with the expected word"),
-            ("skipped", "covered", 0.0, "questions not answered (a word unknown to the system)"),
-        )
-    ),
 ]  # fmt: skip
 
 
@@ -432,8 +374,9 @@ def is_count(name: str, kind: str | None = None) -> bool:
 
 PAGE_HEAD = """# Metrics
 
-Generated from the declarations in `src/simeval/metrics/catalog.py` by `python -m
-simeval.metrics.catalog > docs/metrics.md`; `tests/docs/test_metric_docs.py` checks that this file
+Generated from the declarations in `src/simeval/metrics/catalog.py` and the task kinds' own
+(`TaskKind.declares`, as `src/simeval/kinds/analogy.py`) by `python -m
+simeval.kinds > docs/metrics.md`; `tests/docs/test_metric_docs.py` checks that this file
 is up to date. Each metric's record key, the task kinds whose results carry it, its ranking
 direction, its family (a correlation, an aggregate of the members' correlations, a share, an area, a
 count), the interval the report gives it beside every metric's bootstrap percentile interval (Fisher
@@ -478,7 +421,3 @@ def markdown_table() -> str:
         ]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    print(markdown_page(), end="")
