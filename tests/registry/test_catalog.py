@@ -82,7 +82,9 @@ def test_every_catalogued_file_has_its_size_and_sha256(data_dir: Path) -> None:
         for dataset in tomllib.loads(path.read_text(encoding="utf-8")).get("dataset", {}).values()
         for f in dataset["files"]
     ]
-    assert len(files) == 206  # every file of the Python catalog this replaced, and the analogy set
+    # at least every file of the Python catalog this replaced and the analogy set (a new data
+    # set adds its own: no count here to edit)
+    assert len(files) >= 206
     assert len({f["path"] for f in files}) == len(files)
     for f in files:
         local = data_dir / f["path"]
@@ -93,17 +95,17 @@ def test_every_catalogued_file_has_its_size_and_sha256(data_dir: Path) -> None:
 def test_every_builtin_benchmark_reads_catalogued_files() -> None:
     """A built-in benchmark's files are all in some [dataset.*] table (so they are checked
     against a sha256 and can be downloaded), and the families are one file each."""
-    assert sorted(p.stem for p in CATALOG_DIR.glob("*.toml")) == [
+    assert {p.stem for p in CATALOG_DIR.glob("*.toml")} >= {
         "analogy",
         "linking",
         "russe",
         "sts",
         "words",
-    ]
+    }
     catalogued = {f.path for e in catalog.CATALOG.values() for f in e.files}
     registry = Registry.catalog()
-    # as the Python catalog, and google-analogy
-    assert len(registry.entries) == 67 and len(registry.suites) == 11
+    # at least the Python catalog's and google-analogy (a new benchmark adds to them)
+    assert len(registry.entries) >= 67 and len(registry.suites) >= 11
     for name in registry.entries:
         assert set(registry.files(name)) <= catalogued, name
 

@@ -10,6 +10,7 @@ related-pairs      word pairs, gold 1/0; AP 2015 (main), ...    :mod:`.related`
 sts                sentence pairs by line; Pearson (main), ...  :mod:`.sts`
 linking            queries; success@1, @5, MRR (main)           :mod:`.linking`
 analogy            questions a:b::c:?; accuracy (main), counts  :mod:`.analogy`
+bitext             sentences to translations; accuracy (main)   :mod:`.bitext`
 suite-sum, ...     a suite's aggregate over its members' rows   :mod:`.suites`
 =================  ===========================================  ==========================
 
@@ -29,6 +30,7 @@ import numpy as np
 
 from simeval.kinds.analogy import ANALOGY
 from simeval.kinds.base import SuiteKind, TaskKind
+from simeval.kinds.bitext import BITEXT
 from simeval.kinds.graded import GRADED
 from simeval.kinds.linking import LINKING
 from simeval.kinds.related import RELATED
@@ -56,6 +58,7 @@ KINDS: dict[str, TaskKind] = {
         STS,
         LINKING,
         ANALOGY,
+        BITEXT,
         SUM_SUITE,
         STS_SUITE,
         STS_YEAR_SUITE,
