@@ -36,8 +36,9 @@ from simeval.kinds.handout import LeakView, Ordered, Restored, opaque_ids
 from simeval.kinds.predictions import run_submission
 from simeval.measures.base import Documents
 from simeval.metrics import evaluate_trec
+from simeval.metrics.catalog import QUERY_COUNTS as COUNTS
+from simeval.metrics.catalog import QUERY_MEANS as LINKING_METRICS
 from simeval.metrics.ranking.id_keys import as_text
-from simeval.results.items import COUNTS, LINKING_METRICS
 
 BUCC_CANDIDATES = 5  # candidates per query, as BUCC 2015 allowed
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simeval.metrics import catalog
-from simeval.results.items import Items
+from simeval.results.items import Items, as_floats
 
 
 def outputs_of(kinds: list[Any]) -> tuple[str, ...]:
@@ -87,7 +87,7 @@ class ItemMetrics:
         self.columns: dict[str, np.ndarray] = {}
         for c in numeric:
             if c in self.items:
-                self.columns[c] = np.asarray(self.items[c], dtype=float)
+                self.columns[c] = as_floats(self.items[c])
         for c in dict.fromkeys(c for k in self.member_kinds for c in k.codes):
             if c in self.items:
                 self.columns[c] = np.unique(np.asarray(self.items[c]), return_inverse=True)[1]

@@ -1,7 +1,8 @@
 """Per-item rows of a result on disk: gzipped tab-separated text with a header.
 
-Columns are described by each kind (:mod:`simeval.kinds`); numeric columns (``NUMERIC``) are
-read back as floats (empty cells as NaN), every other column as text.
+Columns are described by each kind (:mod:`simeval.kinds`); the columns all kinds share that
+are numbers (``NUMERIC``) are read back as floats (empty cells as NaN), every other column as
+text, which a kind reads as numbers where it declares them (:func:`as_floats`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from pathlib import Path
 import numpy as np
 
 from simeval.errors import InputError
-from simeval.metrics.catalog import QUERY_COUNTS as COUNTS
-from simeval.metrics.catalog import QUERY_MEANS as LINKING_METRICS
 
 Items = dict[str, np.ndarray]
-NUMERIC = ("gold", "score", "confidence", "covered", "counted", "item", *LINKING_METRICS, *COUNTS)
+# the columns every kind's rows may carry that are numbers; a kind's own numeric columns (a
+# linking query's success_1, an analogy answer's right) are read as text here and as numbers
+# by the kind (:class:`simeval.kinds.rows.ItemMetrics`, ``TaskKind.numeric``)
+NUMERIC = ("gold", "score", "confidence", "covered", "counted", "item")
 
 
 def write_items(path: str | Path, items: Mapping[str, np.ndarray], level: int = 6) -> None:
@@ -45,6 +47,15 @@ def _cells(values: np.ndarray) -> list[str]:
     if values.dtype.kind in "biu":
         return [str(int(v)) for v in values.tolist()]
     return [str(v) for v in values.tolist()]
+
+
+def as_floats(values: np.ndarray) -> np.ndarray:
+    """A column as floats: numbers as they are, text as :func:`write_items` wrote numbers
+    (an empty cell is NaN)."""
+    values = np.asarray(values)
+    if values.dtype.kind in "US":
+        values = np.where(values == "", "nan", values)
+    return values.astype(float)
 
 
 def read_items(path: str | Path) -> Items:
