@@ -146,3 +146,26 @@ def test_the_installed_wheel_runs_the_main_job_outside_the_checkout(
         assert rows[row[0]][-1] == row[column], (row, rows.get(row[0]))
     _run([simeval, "serve", "init", tmp_path / "server"], tmp_path, env)
     assert (tmp_path / "server").is_dir()
+
+
+@pytest.mark.slow
+def test_a_server_installed_from_the_wheel_offers_that_wheel_again(
+    built: tuple[Path, Path], venv: Path, tmp_path: Path
+) -> None:
+    """The client wheel of a server installed from a wheel (no checkout): the installed
+    files packed again. Against the wheel that was installed: the same name, the same files
+    with the same bytes, and the same RECORD lines."""
+    pytest.importorskip("fastapi")
+    made = _run([venv / "bin" / "python", "-c",
+                 "from pathlib import Path; from simeval.serve.service.client_wheel import "
+                 "ClientWheel; print(ClientWheel(Path('client')).path())"],
+                tmp_path, _env(venv)).strip()  # fmt: skip
+    again, original = zipfile.ZipFile(tmp_path / made), zipfile.ZipFile(built[1])
+    assert Path(made).name == built[1].name
+    assert sorted(again.namelist()) == sorted(original.namelist())
+    for name in original.namelist():
+        if name.endswith("/RECORD"):
+            lines = [set(z.read(name).decode().splitlines()) for z in (again, original)]
+            assert lines[0] == lines[1]
+        else:
+            assert again.read(name) == original.read(name), name
