@@ -34,6 +34,18 @@ def _checkout() -> None:
         pytest.skip("the server's wheel is built from a checkout here")
 
 
+@pytest.fixture
+def server(tmp_path: Path):
+    """A server of serve_kit's campaign on SQLite (the wheel does not depend on the database:
+    one build, not one a database)."""
+    from serve_kit import OPENS, Clock, make_server
+
+    folder = tmp_path / "srv"
+    made = make_server(f"sqlite:///{tmp_path / 'serve.db'}", folder, Clock(OPENS))
+    yield made
+    made.db.dispose()
+
+
 def _expected_name() -> str:
     version = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
     return f"simeval-{version}-py3-none-any.whl"
@@ -47,16 +59,14 @@ def _install_line(server) -> str:
     return html.unescape(found[0])
 
 
-def test_the_campaign_page_shows_the_pip_install_line_of_the_servers_wheel(srv) -> None:
-    server, _ = srv
+def test_the_campaign_page_shows_the_pip_install_line_of_the_servers_wheel(server) -> None:
     line = _install_line(server)
     assert line == f'pip install "simeval[client] @ http://testserver/client/{_expected_name()}"'
     assert server.client.get("/client/simeval-9.9.9-py3-none-any.whl").status_code == 404
 
 
 @pytest.mark.slow
-def test_the_offered_wheel_is_this_checkouts_code_and_commit(srv) -> None:
-    server, _ = srv
+def test_the_offered_wheel_is_this_checkouts_code_and_commit(server) -> None:
     url = _install_line(server).split("@ ")[1].rstrip('"').removeprefix("http://testserver")
     got = server.client.get(url)
     assert got.status_code == 200, got.text[-2000:]
@@ -72,3 +82,23 @@ def test_the_offered_wheel_is_this_checkouts_code_and_commit(srv) -> None:
     again = server.client.get(url)  # made once, then served as it is
     assert again.content == got.content
     assert len(list((server.files / "client").rglob("*.whl"))) == 1
+
+
+def test_a_wheel_that_cannot_be_made_answers_503_once_tried(server, monkeypatch) -> None:
+    """A failed build is answered 503 with its reason, and not tried again per request."""
+    from simeval.errors import SimevalError
+    from simeval.serve.service.client_wheel import ClientWheel
+
+    tries = []
+
+    def broken(self: ClientWheel) -> Path:
+        tries.append(1)
+        raise SimevalError("pip wheel of the checkout failed: no setuptools")
+
+    monkeypatch.setattr(ClientWheel, "_make", broken)
+    url = f"/client/{_expected_name()}"
+    for _ in range(2):
+        got = server.client.get(url)
+        assert got.status_code == 503
+        assert "no client wheel on this server: pip wheel of the checkout failed" in got.text
+    assert tries == [1]
