@@ -1,7 +1,7 @@
 """The web pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and
 upload forms, ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's
-submissions (and its final runs in split phases), ``/client/<wheel>`` the simeval it runs.
-The session cookie holds the token
+submissions (and its final runs in split phases); ``/client/<wheel>`` the simeval the server
+runs, for the campaign page's ``pip install`` line. The session cookie holds the token
 (HttpOnly, SameSite=Strict); every form carries a CSRF value. Each route here renders one
 template of :mod:`simeval.serve.views.pages`.
 """

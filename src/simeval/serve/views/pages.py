@@ -523,7 +523,7 @@ def client_html(install: str | None) -> str:
         return ""
     return (
         "<h2>Command line</h2><p>simeval as this server runs it, with its HTTP client:</p>"
-        f"<pre><code>{escape(install)}</code></pre>"
+        f'<div class="scroll"><pre><code>{escape(install)}</code></pre></div>'
     )
 
 
