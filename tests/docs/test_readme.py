@@ -387,3 +387,47 @@ def test_build_linking_drop_sentences_drops_that_share(tmp_path: Path) -> None:
         in counts
     )
     assert f"{docs} English documents" in counts
+
+
+def _extra_requirements(extras: set[str]) -> set[str]:
+    """The distribution names (normalised) that ``pip install ".[extras]"`` brings in, the
+    ``simeval[...]`` extras inside an extra followed, read from pyproject.toml."""
+    import tomllib
+
+    table = tomllib.loads((readme_text.README.parent / "pyproject.toml").read_text("utf-8"))
+    optional = table["project"]["optional-dependencies"]
+    unknown = extras - set(optional)
+    assert not unknown, f"the README installs extras pyproject.toml lacks: {sorted(unknown)}"
+    names: set[str] = set()
+    todo, seen = list(extras), set()
+    while todo:
+        extra = todo.pop()
+        if extra in seen:
+            continue
+        seen.add(extra)
+        for requirement in optional[extra]:
+            name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0).lower().replace("_", "-")
+            if name == "simeval":
+                todo += re.search(r"\[(.*?)\]", requirement).group(1).split(",")
+            else:
+                names.add(name)
+    return names
+
+
+def test_the_readme_setup_installs_what_its_test_and_docs_commands_run() -> None:
+    """The README's set-up (its first bash block) installs the extras that its other commands
+    need: the fast tier (`python -m pytest -m "not slow" -q -n 2`: pytest and pytest-xdist) and
+    the docs site (`mkdocs build --strict` with mkdocs.yml's material theme and mkdocstrings),
+    and it exports SIMEVAL_DATA_DIR, which the site's charts (docs/hooks/plots.py) read."""
+    setup = readme_text.blocks(readme_text.README.read_text(encoding="utf-8"), "bash")[0]
+    installs = re.findall(r"pip install [^&\n]*-e \"\.\[([^\]]*)\]\"", setup)
+    assert len(installs) == 1, setup
+    installed = _extra_requirements(set(installs[0].split(",")))
+    readme = readme_text.README.read_text(encoding="utf-8")
+    assert 'python -m pytest -m "not slow" -q -n 2' in " ".join(readme.split())
+    assert "mkdocs build --strict" in readme
+    mkdocs_yml = (readme_text.README.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "name: material" in mkdocs_yml and "- mkdocstrings:" in mkdocs_yml
+    needed = {"pytest", "pytest-xdist", "mkdocs", "mkdocs-material", "mkdocstrings-python"}
+    assert needed - installed == set(), f"the README's set-up misses {needed - installed}"
+    assert "export SIMEVAL_DATA_DIR=" in setup

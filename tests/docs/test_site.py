@@ -107,3 +107,28 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     assert len(re.findall(r'<g id="axes_\d+"', svg)) == 3  # sum, Spearman, AP: an axis each
     assert not (ROOT / "docs/tutorials/img").exists()  # nothing generated lands in docs/
+
+
+def test_a_build_without_the_data_says_so_in_one_line_and_keeps_the_old_site(
+    tmp_path: Path,
+) -> None:
+    """The charts' hook needs RUSSE's and RG-65's data. Without ``SIMEVAL_DATA_DIR`` (an empty
+    cache, downloads off) ``mkdocs build`` stops with one error line that names the variable,
+    no traceback, and before mkdocs cleans the site folder: a site built earlier is kept."""
+    pytest.importorskip("mkdocs")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<p>built earlier</p>", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "SIMEVAL_DATA_DIR"}
+    env |= {"NO_MKDOCS_2_WARNING": "1", "SIMEVAL_OFFLINE": "1"}
+    env["SIMEVAL_CACHE_DIR"] = str(tmp_path / "empty-cache")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR")]
+    assert len(errors) == 1, done.stderr[-3000:]
+    assert "SIMEVAL_DATA_DIR" in errors[0] and "russe/" in errors[0], errors[0]
+    assert (site / "index.html").read_text(encoding="utf-8") == "<p>built earlier</p>"

@@ -66,7 +66,7 @@ def _global_options(
             "--version",
             is_eager=True,
             callback=lambda shown: _print_version(shown),
-            help="Print simeval's version and exit.",
+            help="Print simeval's version and the git commit it was built from, and exit.",
         ),
     ] = False,
 ) -> None:
@@ -77,8 +77,9 @@ def _global_options(
 def _print_version(shown: bool) -> None:
     if shown:
         from simeval import __version__
+        from simeval.build_info import describe
 
-        print(f"simeval {__version__}")
+        print(describe(__version__))
         raise typer.Exit()
 
 

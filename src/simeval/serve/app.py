@@ -39,6 +39,8 @@ from simeval.serve.routers.web import (
     UPLOAD_SECONDS,
     Web,
 )
+from simeval.serve.service.client_wheel import FOLDER as CLIENT_FOLDER
+from simeval.serve.service.client_wheel import ClientWheel
 from simeval.serve.service.results import open_server
 from simeval.serve.service.security import Csrf, RateLimit, RateLimiter, TrustedProxies
 from simeval.serve.service.submit import Clock, Service
@@ -175,8 +177,9 @@ def create_app(
     app.state.db = db
     app.state.csrf = Csrf(csrf_secret)
     app.state.web = Web(
-        service, clock, limiter, app.state.csrf, rejected_per_day, keep_rejected, upload_seconds
-    )
+        service, clock, limiter, app.state.csrf, rejected_per_day, keep_rejected, upload_seconds,
+        ClientWheel(service.storage.root / CLIENT_FOLDER),
+    )  # fmt: skip
     app.router.redirect_slashes = False  # its redirects are built from the Host header
     app.add_middleware(Guard, proxies=TrustedProxies(trust_proxy))
     errors.add_handlers(app)

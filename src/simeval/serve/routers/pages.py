@@ -1,6 +1,7 @@
 """The web pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and
 upload forms, ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's
-submissions (and its final runs in split phases). The session cookie holds the token
+submissions (and its final runs in split phases); ``/client/<wheel>`` the simeval the server
+runs, for the campaign page's ``pip install`` line. The session cookie holds the token
 (HttpOnly, SameSite=Strict); every form carries a CSRF value. Each route here renders one
 template of :mod:`simeval.serve.views.pages`.
 """
@@ -11,9 +12,10 @@ from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
+from simeval.errors import SimevalError
 from simeval.serve.db.models import utc
 from simeval.serve.db.storage import TooLarge
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
@@ -47,7 +49,22 @@ async def campaign_page(campaign: str, request: Request, w: W) -> Any:
     detectable = {p.name: w.service.detectable(c, p) for p in phases if now < utc(p.opens)}
     body = pages.campaign_html(c, phases, now, value, member, team is not None, status,
                                news, detectable)  # fmt: skip
+    body += pages.client_html(w.client_install(request))
     return w.html(c.title, body, team, browser_id, request)
+
+
+@router.get("/client/{name}")
+async def client_wheel(name: str, w: W) -> Any:
+    """The wheel of the simeval this server runs, the campaign page's ``pip install`` line
+    (made on the first download: :mod:`simeval.serve.service.client_wheel`)."""
+    wheel = w.client_wheel
+    if wheel is None or name != wheel.name:
+        raise Refused(404, f"no file {name} here")
+    try:
+        path = await run_in_threadpool(wheel.path)
+    except SimevalError as exc:
+        raise Refused(503, str(exc)) from None
+    return FileResponse(path, media_type="application/zip", filename=name)
 
 
 @router.post("/campaigns/{campaign}/register", response_class=HTMLResponse)

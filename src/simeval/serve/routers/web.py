@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from simeval.serve.db.models import Organiser, Team
 from simeval.serve.db.storage import TooLarge, Upload
 from simeval.serve.routers.forms import SMALL_FORM, BadForm, read_fields, timed
+from simeval.serve.service.client_wheel import ClientWheel
 from simeval.serve.service.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -95,6 +96,16 @@ class Web:
     rejected_per_day: int = REJECTED_PER_DAY
     keep_rejected: tuple[int, float] = (KEEP_REJECTED, KEEP_REJECTED_DAYS)
     upload_seconds: float | None = UPLOAD_SECONDS
+    client_wheel: ClientWheel | None = None  # the simeval participants install from here
+
+    def client_install(self, request: Request) -> str | None:
+        """The one ``pip install`` line of this server's own simeval with its ``client``
+        extra, or None where it has no wheel to offer (:mod:`..service.client_wheel`)."""
+        name = self.client_wheel.name if self.client_wheel is not None else None
+        if name is None:
+            return None
+        base = str(request.base_url).rstrip("/")
+        return f'pip install "simeval[client] @ {base}/client/{name}"'
 
     # -- clients and teams
 

@@ -35,8 +35,10 @@ from simeval.errors import InputError, SimevalError
 from simeval.serve.db import DB_FILE, Database, default_url
 from simeval.serve.db.pairing import STAMP_FILE
 from simeval.serve.db.storage import Storage, outside
+from simeval.serve.service.client_wheel import FOLDER as CLIENT_FOLDER
 
-SKIPPED = {"tmp", "server.lock", "server.lock.holder", "server.stamp.lock"}
+# the client wheel (client/) is made again on demand (:mod:`.client_wheel`)
+SKIPPED = {"tmp", "server.lock", "server.lock.holder", "server.stamp.lock", CLIENT_FOLDER}
 DUMP_FILE = "serve.sql"
 
 

@@ -516,6 +516,17 @@ def campaign_html(
     return "".join(parts)
 
 
+def client_html(install: str | None) -> str:
+    """The line that installs this server's simeval for its command line (``simeval register``,
+    ``predict``, ``submit``); nothing where the server offers no wheel."""
+    if not install:
+        return ""
+    return (
+        "<h2>Command line</h2><p>simeval as this server runs it, with its HTTP client:</p>"
+        f'<div class="scroll"><pre><code>{escape(install)}</code></pre></div>'
+    )
+
+
 def _detectable_html(found: Sequence[tuple[str, Any]]) -> str:
     """How small a difference each benchmark of a phase can tell apart (the method stated)."""
     if not found:
