@@ -393,3 +393,25 @@ def test_scores_apart_only_past_float32_tie_as_in_trec_eval(
     result = CliRunner().invoke(app, [*argv, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout.splitlines()[0])["metrics"]["recip_rank"] == expected
+
+
+def test_rows_kept_before_the_new_measures_still_score_and_compare() -> None:
+    # A linking result's rows written before map, Rprec, P, recall and nDCG were recorded have
+    # no such columns: their metrics are the old ones, and comparisons swap the old outputs.
+    from simeval.kinds.rows import ItemMetrics
+
+    run, qrels = random_collection(2, 60)
+    ev = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True))
+    old = ("success_1", "success_5", "recip_rank", "num_ret", "num_rel", "num_rel_ret")
+    items = {"qid": ev.qids, **{k: ev.per_query[k] for k in old}}
+    rows = ItemMetrics("linking", items)
+    assert set(rows()) == {*old, "num_q"}
+    assert rows()["recip_rank"] == pytest.approx(ev.aggregates["recip_rank"], abs=1e-12)
+    assert rows.values.shape == (len(ev.qids), 3)
+    swapped = rows.swapped(rows.values, rows.values[::-1], np.ones((2, len(ev.qids)), bool))
+    assert swapped is not None
+    assert swapped[0]["recip_rank"][0] == pytest.approx(ev.aggregates["recip_rank"], abs=1e-12)
+    # with every column, the new measures are there too, as the kernel gives them
+    full = ItemMetrics("linking", {"qid": ev.qids, **ev.per_query})()
+    for m in ("map", "Rprec", "P_10", "recall_5", "ndcg_cut_10"):
+        assert full[m] == pytest.approx(ev.aggregates[m], abs=1e-12)
