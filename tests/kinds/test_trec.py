@@ -415,3 +415,18 @@ def test_rows_kept_before_the_new_measures_still_score_and_compare() -> None:
     full = ItemMetrics("linking", {"qid": ev.qids, **ev.per_query})()
     for m in ("map", "Rprec", "P_10", "recall_5", "ndcg_cut_10"):
         assert full[m] == pytest.approx(ev.aggregates[m], abs=1e-12)
+
+
+def test_one_relevant_document_a_query_makes_map_mrr() -> None:
+    # docs/guide/linking.md: with one relevant document a query (BUCC), AP = 1/rank, R = 1 and
+    # recall@5 counts that one document: map is recip_rank, Rprec success_1, recall_5 success_5.
+    r = np.random.default_rng(9)
+    run = [(f"q{q}", f"d{d}", float(r.integers(0, 4))) for q in range(300)
+           for d in r.choice(40, 8, replace=False)]  # fmt: skip
+    qrels = [(f"q{q}", f"d{r.integers(0, 40)}", 1) for q in range(300)]
+    ev = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True)).per_query
+    assert 0 < ev["recip_rank"].mean() < 1
+    np.testing.assert_array_equal(ev["map"], ev["recip_rank"])
+    np.testing.assert_array_equal(ev["Rprec"], ev["success_1"])
+    np.testing.assert_array_equal(ev["recall_5"], ev["success_5"])
+    np.testing.assert_allclose(ev["P_5"], ev["success_5"] / 5, rtol=0, atol=1e-15)
