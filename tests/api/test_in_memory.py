@@ -121,6 +121,30 @@ def test_an_in_memory_benchmark_of_pairs_and_of_qrels() -> None:
                                                       per_query.values()]))  # fmt: skip
 
 
+def test_ranx_qrels_and_run_objects_are_taken_as_they_are() -> None:
+    # ranx's Qrels and Run (numba dicts inside) where ranx-style dicts are accepted: the
+    # figures are pytrec_eval's on what the objects hold, ties and graded relevance included.
+    ranx = pytest.importorskip("ranx")
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(3)
+    qrels_d = {f"q{q}": {f"d{d}": int(rng.integers(0, 3)) for d in rng.choice(30, 4, False)}
+               for q in range(40)}  # fmt: skip
+    run_d = {f"q{q}": {f"d{d}": float(rng.integers(0, 3)) for d in rng.choice(30, 12, False)}
+             for q in range(40)}  # fmt: skip
+    qrels, run = ranx.Qrels(qrels_d), ranx.Run(run_d, name="mine")
+    measures = ("recip_rank", "success_1", "map", "Rprec", "P_5", "recall_10", "ndcg_cut_10")
+    per_query = pytrec_eval.RelevanceEvaluator(
+        qrels.to_dict(), {"recip_rank", "success", "map", "Rprec", "P", "recall", "ndcg_cut"}
+    ).evaluate(run.to_dict())
+    for build in (simeval.benchmark_from_qrels, simeval.Benchmark.from_qrels):
+        got = simeval.score(build(qrels), run)[0].metrics
+        assert got["num_q"] == len(per_query) == 40
+        for m in measures:
+            expected = np.mean([q[m] for q in per_query.values()])
+            assert got[m] == pytest.approx(expected, abs=1e-12), m
+        assert got == simeval.score(build(qrels_d), run_d)[0].metrics  # the same as dicts
+
+
 def test_the_package_lists_its_api() -> None:
     names = dir(simeval)
     for name in ("evaluate", "score", "benchmark_from_pairs", "results_frame", "compare_systems"):

@@ -61,8 +61,11 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
         spearmanr([3.92, 3.84, 3.70, 0.08, 0.04], [0.9, 0.8, 0.7, 0.2, 0.1])[0]
     )
     assert ns["sts_pearson"] == pytest.approx(pearsonr([4.8, 0.4, 3.9], [0.95, 0.10, 0.70])[0])
-    per_query = pytrec_eval.RelevanceEvaluator(ns["qrels"], {"recip_rank"}).evaluate(ns["run"])
+    per_query = pytrec_eval.RelevanceEvaluator(ns["qrels"], {"recip_rank", "ndcg_cut"}).evaluate(
+        ns["run"]
+    )
     assert ns["mrr"] == pytest.approx(np.mean([q["recip_rank"] for q in per_query.values()]))
+    assert ns["ndcg"] == pytest.approx(np.mean([q["ndcg_cut_10"] for q in per_query.values()]))
     assert list(ns["results"]["score"]) == [r.metrics["spearman"] for r in [*ns["a"], *ns["b"]]]
 
 

@@ -58,6 +58,116 @@ def test_matches_pytrec_eval(seed: int) -> None:
     assert ours.aggregates["num_q"] == len(theirs)
 
 
+# trec_eval's measures beyond success and recip_rank, as pytrec_eval names them: map, Rprec and
+# P, recall and ndcg_cut at trec_eval's default cut-offs
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+RANKED = (
+    "map",
+    "Rprec",
+    *(f"{m}_{k}" for m in ("P", "recall", "ndcg_cut") for k in CUTOFFS),
+)
+
+
+def as_dicts(run, qrels) -> tuple[dict, dict]:
+    """A run and qrels as pytrec_eval reads them: {query: {doc: value}}."""
+    run_d: dict = {}
+    qrels_d: dict = {}
+    for q, d, s in run:
+        run_d.setdefault(q, {})[d] = s
+    for q, d, rel in qrels:
+        qrels_d.setdefault(q, {})[d] = rel
+    return run_d, qrels_d
+
+
+@pytest.mark.parametrize("complete", [False, True], ids=["judged-in-run", "complete"])
+@pytest.mark.parametrize("seed", range(4))
+def test_map_ndcg_precision_recall_rprec_match_pytrec_eval(seed: int, complete: bool) -> None:
+    # Scores from 3 values (many ties, broken by docno), relevance 0..2: nDCG takes the graded
+    # gain, the others count relevance >= 1. Deeper lists than random_collection's, so that
+    # P_15..P_30 and the ndcg cut-offs past 10 differ from the shallower ones.
+    r = np.random.default_rng(100 + seed)
+    run, qrels = random_collection(seed)
+    for q in range(30):
+        qid = f"deep{q}"
+        for d in r.choice(400, size=int(r.integers(20, 120)), replace=False):
+            run.append((qid, f"d{d}", float(r.integers(0, 3))))
+        for d in r.choice(400, size=int(r.integers(1, 60)), replace=False):
+            qrels.append((qid, f"d{d}", int(r.integers(0, 3))))
+    ours = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True), complete=complete)
+    run_d, qrels_d = as_dicts(run, qrels)
+    theirs = pytrec_eval.RelevanceEvaluator(
+        qrels_d, {"map", "Rprec", "P", "recall", "ndcg_cut"}
+    ).evaluate(run_d)
+    judged_absent = sorted(set(qrels_d) - set(run_d))
+    expected_qids = sorted(theirs) + (judged_absent if complete else [])
+    assert sorted(ours.qids.tolist()) == sorted(expected_qids)
+    for m in RANKED:
+        mine = dict(zip(ours.qids.tolist(), ours.per_query[m], strict=True))
+        for q, values in theirs.items():
+            assert mine[q] == pytest.approx(values[m], abs=1e-12), (m, q)
+        for q in judged_absent if complete else ():
+            assert mine[q] == 0.0, (m, q)  # trec_eval -c: a judged query without results
+        expected = float(np.sum([v[m] for v in theirs.values()])) / len(expected_qids)
+        assert ours.aggregates[m] == pytest.approx(expected, abs=1e-12), m
+    # the measures differ from one another on these runs: a mix-up of two would show
+    assert len({round(ours.aggregates[m], 9) for m in RANKED}) > 20
+
+
+def test_relevance_level_two_matches_pytrec_eval() -> None:
+    # trec_eval -l 2: only relevance 2 is relevant for every measure but nDCG, which keeps its
+    # graded gain (1 still counts there).
+    run, qrels = random_collection(5, 120)
+    ours = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True), relevance_level=2)
+    run_d, qrels_d = as_dicts(run, qrels)
+    theirs = pytrec_eval.RelevanceEvaluator(
+        qrels_d, {"recip_rank", "success", "map", "Rprec", "P", "recall", "ndcg_cut",
+                  "num_ret", "num_rel", "num_rel_ret"}, relevance_level=2,
+    ).evaluate(run_d)  # fmt: skip
+    by_q = {q: i for i, q in enumerate(ours.qids.tolist())}
+    for q, values in theirs.items():
+        for m in (*MEASURES, *RANKED):
+            assert ours.per_query[m][by_q[q]] == pytest.approx(values[m], abs=1e-12), (m, q)
+
+
+def test_relevance_level_zero_counts_judged_documents_only() -> None:
+    # trec_eval -l 0 (pytrec_eval refuses a level below 1): a document judged 0 is relevant,
+    # an unjudged one is not (form_res_rels.c gives it RELVALUE_NONPOOL, -1). Here a is
+    # unjudged and first, b judged 0 and second: recip_rank 1/2, map (1/2)/1.
+    ev = evaluate_trec(["q", "q"], ["a", "b"], [0.9, 0.5], ["q"], ["b"], [0], relevance_level=0)
+    assert ev.aggregates["recip_rank"] == 0.5 and ev.aggregates["map"] == 0.5
+    assert ev.aggregates["ndcg_cut_5"] == 0.0  # no positive gain anywhere
+
+
+def test_ranked_measures_by_hand() -> None:
+    # Query q: a 0.9, b 0.8, c 0.8, d 0.5, e 0.1; b and c tie, so trec_eval ranks c (the greater
+    # docno) first: a, c, b, d, e. Judged: a 0, b 2, d 1, f 1 (f not retrieved; c, e unjudged).
+    # Relevant (>= 1): b at rank 3, d at rank 4, f never: num_rel 3.
+    ev = evaluate_trec(
+        ["q"] * 5, list("abcde"), [0.9, 0.8, 0.8, 0.5, 0.1], ["q"] * 4, list("abdf"), [0, 2, 1, 1]
+    )
+    value = {m: float(v[0]) for m, v in ev.per_query.items()}
+    assert value["map"] == pytest.approx((1 / 3 + 2 / 4) / 3, abs=1e-15)  # 5/18
+    assert value["Rprec"] == pytest.approx(1 / 3, abs=1e-15)  # top 3: a, c, b -> one relevant
+    assert value["P_5"] == pytest.approx(2 / 5, abs=1e-15)
+    assert value["P_10"] == pytest.approx(2 / 10, abs=1e-15)  # divided by 10, not by 5 retrieved
+    assert value["recall_5"] == pytest.approx(2 / 3, abs=1e-15)
+    # nDCG: gains 2 (b) at rank 3 and 1 (d) at rank 4; ideal 2, 1, 1 at ranks 1-3
+    dcg = 2 / np.log2(4) + 1 / np.log2(5)
+    ideal = 2 / np.log2(2) + 1 / np.log2(3) + 1 / np.log2(4)
+    assert value["ndcg_cut_5"] == pytest.approx(dcg / ideal, abs=1e-15)
+    assert value["ndcg_cut_10"] == value["ndcg_cut_5"]
+    # at -M 3 only a, c, b count: map (1/3)/3, P_5 1/5, Rprec still 1/3, DCG gain 2 at rank 3
+    ev = evaluate_trec(
+        ["q"] * 5, list("abcde"), [0.9, 0.8, 0.8, 0.5, 0.1], ["q"] * 4, list("abdf"),
+        [0, 2, 1, 1], max_retrieved=3,
+    )  # fmt: skip
+    value = {m: float(v[0]) for m, v in ev.per_query.items()}
+    assert value["map"] == pytest.approx(1 / 9, abs=1e-15)
+    assert value["P_5"] == pytest.approx(1 / 5, abs=1e-15)
+    assert value["Rprec"] == pytest.approx(1 / 3, abs=1e-15)
+    assert value["ndcg_cut_5"] == pytest.approx(1 / ideal, abs=1e-15)
+
+
 def test_docno_tie_order_by_hand() -> None:
     # All three tie at 0.5: trec_eval orders them d3, d2, d10 (strcmp descending: "d3" > "d2" >
     # "d10"). With d2 relevant its rank is 2: recip_rank 1/2, success_1 0.
@@ -222,12 +332,13 @@ def test_deep_ranking_matches_pytrec_eval_with_unlimited_depth() -> None:
         run_d.setdefault(q, {})[d] = s
     qrels_d = {q: {d: rel} for q, d, rel in qrels}
     theirs = pytrec_eval.RelevanceEvaluator(
-        qrels_d, {"success", "recip_rank", "num_ret", "num_rel_ret"}
-    ).evaluate(run_d)
+        qrels_d, {"success", "recip_rank", "num_ret", "num_rel_ret", "map", "Rprec", "P",
+                  "recall", "ndcg_cut"},
+    ).evaluate(run_d)  # fmt: skip
     assert sorted(theirs) == sorted(ours.qids.tolist())
     by_q = {q: i for i, q in enumerate(ours.qids.tolist())}
     for q, values in theirs.items():
-        for m in (*MEASURES, "success_10"):
+        for m in (*MEASURES, "success_10", *RANKED):
             if m == "num_rel":
                 continue
             assert ours.per_query[m][by_q[q]] == pytest.approx(values[m], abs=1e-15), (m, q)
@@ -282,3 +393,40 @@ def test_scores_apart_only_past_float32_tie_as_in_trec_eval(
     result = CliRunner().invoke(app, [*argv, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout.splitlines()[0])["metrics"]["recip_rank"] == expected
+
+
+def test_rows_kept_before_the_new_measures_still_score_and_compare() -> None:
+    # A linking result's rows written before map, Rprec, P, recall and nDCG were recorded have
+    # no such columns: their metrics are the old ones, and comparisons swap the old outputs.
+    from simeval.kinds.rows import ItemMetrics
+
+    run, qrels = random_collection(2, 60)
+    ev = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True))
+    old = ("success_1", "success_5", "recip_rank", "num_ret", "num_rel", "num_rel_ret")
+    items = {"qid": ev.qids, **{k: ev.per_query[k] for k in old}}
+    rows = ItemMetrics("linking", items)
+    assert set(rows()) == {*old, "num_q"}
+    assert rows()["recip_rank"] == pytest.approx(ev.aggregates["recip_rank"], abs=1e-12)
+    assert rows.values.shape == (len(ev.qids), 3)
+    swapped = rows.swapped(rows.values, rows.values[::-1], np.ones((2, len(ev.qids)), bool))
+    assert swapped is not None
+    assert swapped[0]["recip_rank"][0] == pytest.approx(ev.aggregates["recip_rank"], abs=1e-12)
+    # with every column, the new measures are there too, as the kernel gives them
+    full = ItemMetrics("linking", {"qid": ev.qids, **ev.per_query})()
+    for m in ("map", "Rprec", "P_10", "recall_5", "ndcg_cut_10"):
+        assert full[m] == pytest.approx(ev.aggregates[m], abs=1e-12)
+
+
+def test_one_relevant_document_a_query_makes_map_mrr() -> None:
+    # docs/guide/linking.md: with one relevant document a query (BUCC), AP = 1/rank, R = 1 and
+    # recall@5 counts that one document: map is recip_rank, Rprec success_1, recall_5 success_5.
+    r = np.random.default_rng(9)
+    run = [(f"q{q}", f"d{d}", float(r.integers(0, 4))) for q in range(300)
+           for d in r.choice(40, 8, replace=False)]  # fmt: skip
+    qrels = [(f"q{q}", f"d{r.integers(0, 40)}", 1) for q in range(300)]
+    ev = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True)).per_query
+    assert 0 < ev["recip_rank"].mean() < 1
+    np.testing.assert_array_equal(ev["map"], ev["recip_rank"])
+    np.testing.assert_array_equal(ev["Rprec"], ev["success_1"])
+    np.testing.assert_array_equal(ev["recall_5"], ev["success_5"])
+    np.testing.assert_allclose(ev["P_5"], ev["success_5"] / 5, rtol=0, atol=1e-15)

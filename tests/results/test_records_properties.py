@@ -38,7 +38,9 @@ QRELS = {"q1": {"d1": 1}, "q2": {"d7": 1, "d3": 0}, "q3": {"d2": 2}}
 BOUNDS = {"spearman": (-1, 1), "pearson": (-1, 1), "recip_rank": (0, 1), "success_1": (0, 1),
           "success_5": (0, 1), "success_10": (0, 1), "num_q": (0, math.inf),
           "num_ret": (0, math.inf), "num_rel": (0, math.inf),
-          "num_rel_ret": (0, math.inf)}  # fmt: skip
+          "num_rel_ret": (0, math.inf),
+          **dict.fromkeys(("map", "Rprec", "P_5", "P_10", "recall_5", "recall_10", "ndcg_cut_5",
+                           "ndcg_cut_10"), (0, 1))}  # fmt: skip
 REQUIRED = ("benchmark", "task", "main_metric", "metrics")
 
 

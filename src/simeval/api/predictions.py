@@ -14,9 +14,10 @@ expected.
   :data:`simeval.kinds.predictions.SCORE_COLUMNS` lists them, or the only numeric column
   besides);
 - STS: a flat sequence lined up with the sentence pairs (``target.pairs``), one per line;
-- linking: ranx's run layout, ``{query_id: {doc_id: score}}``, each query with a document
-  at least (a query without one is refused: pytrec_eval would count it 0, a run file cannot
-  hold it);
+- linking: ranx's run layout, ``{query_id: {doc_id: score}}``, or ranx's ``Run`` object
+  itself (read through its ``to_dict()``; ranx's ``Qrels`` likewise judges
+  :func:`simeval.api.targets.benchmark_from_qrels`), each query with a document at least (a
+  query without one is refused: pytrec_eval would count it 0, a run file cannot hold it);
 - a suite: ``{member_name: predictions}``, one entry per member.
 
 Every number goes through the readers' converter (:func:`simeval.data.textio.as_number`):

@@ -36,7 +36,8 @@ def score(
         path: a file; a folder holding each member's file for a suite of several files; a
             list of files, one per member of a suite in the suite's order (``score sts``); or
             predictions in memory (:mod:`simeval.api.predictions`): numbers lined up with the
-            gold's rows, ``{(word1, word2): score}``, a DataFrame, or ``{query: {doc: score}}``.
+            gold's rows, ``{(word1, word2): score}``, a DataFrame, or ``{query: {doc: score}}``
+            (or ranx's ``Run``).
         read: goes to the reader (``column``); ``options`` to the task (``missing``,
             ``complete``, ``max_retrieved``), each checked by its declaration
             (:mod:`simeval.api.options`).

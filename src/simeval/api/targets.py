@@ -265,10 +265,13 @@ def benchmark_from_pairs(
 
 
 @checked()
-def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = "qrels") -> Target:
+def benchmark_from_qrels(
+    qrels: Mapping[str, Mapping[str, int]] | Any, *, name: str = "qrels"
+) -> Target:
     """A linking benchmark held in memory, judged by ranx-style qrels ``{query_id: {doc_id:
-    relevance}}`` (relevance > 0 is relevant, as trec_eval reads a qrels file); score a run
-    ``{query_id: {doc_id: score}}`` against it with :func:`simeval.score`. Ids compare as
+    relevance}}`` or ranx's ``Qrels`` object (relevance > 0 is relevant, as trec_eval reads a
+    qrels file); score a run ``{query_id: {doc_id: score}}`` or ranx's ``Run`` against it with
+    :func:`simeval.score`. Ids compare as
     text, as in a qrels file: ``{1: {...}, "1": {...}}`` judging one document twice for
     query 1 is refused, as a qrels file judging it on two lines is.
 
@@ -283,7 +286,9 @@ def benchmark_from_qrels(qrels: Mapping[str, Mapping[str, int]], *, name: str = 
 
     from simeval.data.trec import Qrels, id_in_memory, refuse_repeats_in_memory
     from simeval.kinds.linking import LinkingBenchmark
+    from simeval.kinds.predictions import as_query_dict
 
+    qrels = as_query_dict(qrels)
     _refuse_unless(qrels, (Mapping,), "qrels", "ranx-style qrels {query_id: {doc_id: relevance}}")
     qids, docnos, relevance = [], [], []
     for qid, judged in qrels.items():

@@ -239,7 +239,8 @@ def score_trec(
     how: ScoreOptions,
 ) -> None:
     """Score a ranked run with trec_eval's rules: success@1, success@5, MRR (recip_rank),
-    num_q, num_ret, num_rel, num_rel_ret."""
+    MAP (map), R-precision (Rprec), P@5/10, recall@5/10 and nDCG@5/10 (P_5, recall_5,
+    ndcg_cut_5, ...), num_q, num_ret, num_rel, num_rel_ret."""
     from simeval.cli.lean import trec_results
 
     results = trec_results(qrels, run, complete=how.complete, max_retrieved=how.max_retrieved)

@@ -1,4 +1,5 @@
-"""The document-linking task kind (BUCC 2015): success@1, success@5 and MRR by trec_eval's rules.
+"""The document-linking task kind (BUCC 2015): success@1, success@5 and MRR (the main metric) by
+trec_eval's rules, and its MAP, R-precision, P@5/10, recall@5/10 and nDCG@5/10.
 
 Gold: TREC qrels (a relevance of 1 or more is relevant). Submission: a TREC run
 (``qid Q0 docno rank score run``) or BUCC 2015's ``id1 X id2 Y score run.name``; the rank column
@@ -6,11 +7,11 @@ is ignored, documents are ordered as trec_eval orders them (:mod:`simeval.metric
 A measure ranks the benchmark's documents when it was built from a collection (queries and
 English documents, :mod:`simeval.data.documents`); a benchmark of qrels alone scores runs only.
 
-Rows: one per evaluated query: ``qid``, the per-query ``success_1, success_5, recip_rank`` (the
-outputs two systems' comparisons swap) and trec_eval's counts ``num_ret, num_rel,
-num_rel_ret`` (and ``source``). Metrics (declared in :mod:`simeval.metrics.catalog`):
-trec_eval's means over the queries and its sums and ``num_q``. A registry file declares one as
-``kind = "linking"`` (``folder``).
+Rows: one per evaluated query: ``qid``, the per-query ``success_1, success_5, recip_rank, map,
+Rprec, P_5, P_10, recall_5, recall_10, ndcg_cut_5, ndcg_cut_10`` (the outputs two systems'
+comparisons swap) and trec_eval's counts ``num_ret, num_rel, num_rel_ret`` (and ``source``).
+Metrics (declared in :mod:`simeval.metrics.catalog`): trec_eval's means over the queries and
+its sums and ``num_q``. A registry file declares one as ``kind = "linking"`` (``folder``).
 """
 
 from __future__ import annotations

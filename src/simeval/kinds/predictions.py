@@ -179,10 +179,22 @@ def sts_submission(target: Any, predictions: Any) -> Any:
     return STSOutput(None, scores, None)
 
 
+def as_query_dict(value: Any) -> Any:
+    """ranx's ``Qrels`` and ``Run`` objects as the ``{query_id: {doc_id: value}}`` they hold
+    (their ``to_dict()``); anything else as it is. Known by their class name and method, so
+    that ranx (and numba under it) is never imported here."""
+    if isinstance(value, Mapping) or type(value).__name__ not in ("Qrels", "Run"):
+        return value
+    to_dict = getattr(value, "to_dict", None)
+    return to_dict() if callable(to_dict) else value
+
+
 def run_submission(target: Any, predictions: Any) -> Any:
-    """A linking benchmark's predictions: a run, ``{query_id: {doc_id: score}}``."""
+    """A linking benchmark's predictions: a run, ``{query_id: {doc_id: score}}``, or ranx's
+    ``Run`` (:func:`as_query_dict`)."""
     from simeval.data.trec import Run, id_in_memory, refuse_repeats_in_memory
 
+    predictions = as_query_dict(predictions)
     expected = "a run as {query_id: {doc_id: score}}"
     if not isinstance(predictions, Mapping) or not predictions:
         raise InputError(

@@ -82,6 +82,8 @@ class ItemMetrics:
             self.member_kinds = [kind(str(k)) for k in found]
         self.outputs = outputs_of(self.member_kinds)
         self.linking = self.outputs != ("score",)  # the outputs are per-query metric values
+        if self.linking:  # rows kept before a measure was added lack its column
+            self.outputs = tuple(k for k in self.outputs if k in self.items)
         # columns as the kinds' functions take them (strings as integer codes)
         numeric = dict.fromkeys(c for k in self.member_kinds for c in k.numeric)
         self.columns: dict[str, np.ndarray] = {}

@@ -36,7 +36,11 @@ RELATED = "related-pairs"
 STS = "sts"
 LINKING = "linking"
 STS_SUITES = ("suite-sts", "suite-sts-year")
-QUERY_MEANS = ("success_1", "success_5", "recip_rank")  # a linking result's per-query rows
+# a linking result's per-query rows: trec_eval's measures, averaged over the queries
+QUERY_MEANS = (
+    "success_1", "success_5", "recip_rank", "map", "Rprec", "P_5", "P_10", "recall_5",
+    "recall_10", "ndcg_cut_5", "ndcg_cut_10",
+)  # fmt: skip
 QUERY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")  # per query, summed (trec_eval num_*)
 
 # -- point functions over one result's rows ---------------------------------------------------
@@ -185,7 +189,8 @@ _RUSSE_LABELS = (
 
 def _trec(measure: str, total: bool = False) -> str:
     """A pytrec_eval measure over the evaluated queries: their mean, or (``total``) sum."""
-    family = measure.split("_")[0] if measure.startswith("success") else measure
+    stem, _, cutoff = measure.rpartition("_")
+    family = stem if cutoff.isdigit() else measure  # success_5 -> success, num_ret stays
     values = (
         f"[q[{measure!r}] for q in pytrec_eval.RelevanceEvaluator(qrels, {{{family!r}}})"
         ".evaluate(run).values()]"
@@ -297,9 +302,38 @@ METRICS: list[Metric] = [
             reference=_trec(name),
         )
         for name, text in zip(
-            QUERY_MEANS,
+            QUERY_MEANS[:3],
             ("1 when the first document is relevant", "1 when one of the first five is",
              "1 / the rank of the first relevant document"),
+            strict=True,
+        )
+    ),
+    *(
+        Metric(
+            name, (LINKING,), _query_mean(name), _query_mean_w(name), needs=(name,),
+            description=text + ", averaged over the queries",
+            scorer=_TREC, bounds=UNIT, family=SHARE, paired_test=RANDOMIZATION, ranks=True,
+            reaches_top=not name.startswith(("P_", "recall_")), reference=_trec(name),
+        )
+        for name, text in zip(
+            QUERY_MEANS[3:],
+            (
+                "average precision (their mean: MAP): the precision at the rank of each "
+                "relevant document retrieved, summed, / the query's relevant documents",
+                "R-precision: the share of relevant documents among the first R, R the "
+                "query's relevant documents",
+                *(f"P@{k}: relevant documents among the first {k}, / {k}" for k in (5, 10)),
+                *(
+                    f"recall@{k}: relevant documents among the first {k}, / the query's "
+                    "relevant documents"
+                    for k in (5, 10)
+                ),
+                *(
+                    f"nDCG@{k}: Σ relevance / log2(rank + 1) over the first {k}, / the same "
+                    "for the judged documents in decreasing relevance (graded gain)"
+                    for k in (5, 10)
+                ),
+            ),
             strict=True,
         )
     ),

@@ -163,6 +163,9 @@ class Metric:
     (:func:`simeval.report.compare.compare`). ``ranks``: the value depends on the system's
     scores (a linking run's) only through their order, ties included (a rank correlation takes
     Spearman's variance and r23). ``symmetric``: it is the same with scores and gold swapped.
+    ``reaches_top``: a perfect prediction (a linking run: every relevant document first, by
+    decreasing relevance) scores its best bound; False when the best it can do depends on the
+    gold (P@k of a query with fewer than k relevant documents, recall@k of one with more).
     ``reference``: an expression of an independent implementation that gives the same value
     (``scipy.stats.spearmanr(score, gold).statistic``), over the rows' columns by name (a
     suite's: pooled, and ``parts``; a linking result's: also ``qrels`` and ``run`` as
@@ -184,6 +187,7 @@ class Metric:
     paired_test: str = BOOTSTRAP
     ranks: bool = False
     symmetric: bool = False
+    reaches_top: bool = True
     reference: str = ""
     no_reference: str = ""
 

@@ -1,10 +1,11 @@
 """TREC runs and qrels given to ``simeval score trec``.
 
 The independent numbers are pytrec_eval's (trec_eval's own code): success@1, success@5,
-recip_rank averaged over the queries of the run that the qrels judge, num_q, num_ret,
-num_rel and num_rel_ret summed; ``--complete`` averages over every query of the qrels (trec_eval
-``-c``) and ``--max-retrieved k`` keeps each query's first k documents in trec_eval's order
-(score descending, ties by docno descending), both worked out here before pytrec_eval."""
+recip_rank, map, Rprec, P, recall and ndcg_cut at 5 and 10 averaged over the queries of the run
+that the qrels judge, num_q, num_ret, num_rel and num_rel_ret summed; ``--complete`` averages
+over every query of the qrels (trec_eval ``-c``) and ``--max-retrieved k`` keeps each query's
+first k documents in trec_eval's order (score descending, ties by docno descending), both
+worked out here before pytrec_eval."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from collections.abc import Callable
 
 from fuzzing.harness import Accept, Case, Either, Outcome, Reject, Surface, close, damage
 
-MEASURES = ("recip_rank", "success_1", "success_5", "num_q", "num_ret", "num_rel", "num_rel_ret")
+MEASURES = ("recip_rank", "success_1", "success_5", "map", "Rprec", "P_5", "P_10", "recall_5",
+            "recall_10", "ndcg_cut_5", "ndcg_cut_10", "num_q", "num_ret", "num_rel",
+            "num_rel_ret")  # fmt: skip
 DOCS = ["d1", "d2", "d3", "D1", "doc-7", "ԁ1", "日本", "x.y/z", "a_b", "0042", "42",
         "\u00e9", "e\u0301"]  # fmt: skip
 QUERIES = ["q1", "q2", "Q1", "301", "de-7", "запрос"]
@@ -53,7 +56,8 @@ def _expected(
         for q, docs in ranked.items():
             order = sorted(docs, key=lambda d: (docs[d], d.encode()), reverse=True)
             ranked[q] = {d: docs[d] for d in order[:depth]}
-    measures = {"recip_rank", "success", "num_q", "num_ret", "num_rel", "num_rel_ret"}
+    measures = {"recip_rank", "success", "map", "Rprec", "P", "recall", "ndcg_cut", "num_q",
+                "num_ret", "num_rel", "num_rel_ret"}  # fmt: skip
     per = pytrec_eval.RelevanceEvaluator(judged, measures).evaluate(ranked)
     queries = len(judged) if complete else len(per)
     out = {}

@@ -43,11 +43,44 @@ def tie_ranks(docnos: Sequence[str] | Sequence[bytes] | np.ndarray) -> np.ndarra
 def ranking(scores: np.ndarray, ties: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
     """Indices that sort documents by ``groups`` ascending (the queries, any integer codes),
     then score descending, then ``ties`` ascending (a :func:`tie_ranks` key); stable, so
-    documents equal in all three keep their order."""
-    keys: tuple[np.ndarray, ...] = (np.asarray(ties), -np.asarray(scores, dtype=float))
+    documents equal in all three keep their order.
+
+    The three keys are folded into one 64-bit integer (dense codes of each) and sorted once,
+    several times faster than ``np.lexsort`` over three keys on a million rows; when the codes'
+    product would not fit, ``np.lexsort`` does it. Both give the same order."""
+    scores = np.asarray(scores, dtype=float)
+    ties = np.asarray(ties)
+    keys: tuple[np.ndarray, ...] = (ties, -scores)
     if groups is not None:
         keys = (*keys, np.asarray(groups))
-    return np.lexsort(keys)
+    if not len(scores):
+        return np.zeros(0, dtype=np.int64)
+    parts = [_int_codes(ties), _descending_codes(scores)]
+    if groups is not None:
+        parts.append(_int_codes(np.asarray(groups)))
+    if np.prod([float(size) for _, size in parts]) >= 2.0**62:
+        return np.lexsort(keys)
+    key = np.zeros(len(scores), dtype=np.int64)
+    for codes, size in reversed(parts):  # the most significant first
+        key = key * size + codes
+    return np.argsort(key, kind="stable")
+
+
+def _int_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Integer ``values`` as codes from 0 in the same order, and how many codes there can be."""
+    low = int(values.min())
+    return values.astype(np.int64) - low, int(values.max()) - low + 1
+
+
+def _descending_codes(scores: np.ndarray) -> tuple[np.ndarray, int]:
+    """Codes from 0 for the highest score up, equal scores equal codes (0.0 and -0.0 too), and
+    NaN last, as ``np.lexsort`` orders ``-scores``; and how many codes there are."""
+    distinct, inverse = np.unique(scores, return_inverse=True)
+    n = len(distinct)
+    codes = (n - 1 - inverse.ravel()).astype(np.int64)
+    if np.isnan(distinct[-1]):  # np.unique keeps one NaN, last: put it after every number
+        codes = np.where(codes == 0, n - 1, codes - 1)
+    return codes, n
 
 
 def ranking_rows(scores: np.ndarray, ties: np.ndarray) -> np.ndarray:

@@ -1,7 +1,9 @@
 """Ranking metrics for document linking, with trec_eval's semantics.
 
 Matches ``trec_eval`` 9 (and ``pytrec_eval``) for ``success_1``, ``success_5``, ``success_10``,
-``recip_rank``, ``num_q``, ``num_ret``, ``num_rel`` and ``num_rel_ret``:
+``recip_rank``, ``map``, ``Rprec``, ``P_k``, ``recall_k`` and ``ndcg_cut_k`` (at trec_eval's
+cut-offs k = 5, 10, 15, 20, 30, 100, 200, 500, 1000), ``num_q``, ``num_ret``, ``num_rel`` and
+``num_rel_ret``:
 
 - order: trec_eval's, from :mod:`.order` — per query by score descending, ties
   by docno in descending byte order (``form_res_rels.c``); the rank column of the run file is
@@ -9,17 +11,21 @@ Matches ``trec_eval`` 9 (and ``pytrec_eval``) for ``success_1``, ``success_5``, 
 - depth: every retrieved document counts by default (``max_retrieved=None``), as in trec_eval
   9, whose ``-M`` is unlimited unless given (and pytrec_eval, which never cuts); with
   ``max_retrieved=N`` only the first N documents of each query count (``trec_eval -M N``);
-- relevant: relevance ≥ ``relevance_level`` (default 1, trec_eval's ``-l``);
-- averaging: over the queries present in both qrels and run; ``complete=True`` (trec_eval ``-c``)
-  averages over every query of the qrels, a query without results scoring 0;
+- relevant: relevance ≥ ``relevance_level`` (default 1, trec_eval's ``-l``) for every measure
+  but nDCG, whose gain is the relevance itself (graded: 2 counts twice 1; 0 and below nothing);
+  a document the qrels do not judge is never relevant;
+- averaging: over the queries present in both qrels and run (a judged query without a
+  relevant document included, scoring 0); ``complete=True`` (trec_eval ``-c``) averages over
+  every query of the qrels, a query without results scoring 0;
 - ``num_*`` measures are sums over the evaluated queries, the others means.
 
-The kernel is vectorised and does not sort the run: the rank of a query's first relevant
-document is one plus the number of its documents that trec_eval's order puts before it
-(:func:`.order.ranks_before`), counted with ``bincount``. Only the relevant rows
-of queries with several relevant documents, and the queries with more than ``max_retrieved``
-documents, are sorted (:func:`.order.ranking`). Identifiers are joined through
-64-bit keys (:mod:`.id_keys`), verified on the bytes.
+The kernel is vectorised, without a loop over queries, and sorts little of the run: every
+measure needs only the ranks of the retrieved documents that are relevant or have a gain. For a
+query with one such document (BUCC's case: one link a query) its rank is one plus the number of
+the query's documents that trec_eval's order puts before it (:func:`.order.ranks_before`),
+counted with ``bincount``; only the queries with several are sorted (:func:`.order.ranking`).
+The measures at each cut-off come from one ``bincount`` over (cut-off, query). Identifiers are
+joined through 64-bit keys (:mod:`.id_keys`), verified on the bytes.
 """
 
 from __future__ import annotations
@@ -33,8 +39,18 @@ from simeval.metrics.ranking.id_keys import KeyCollision, as_bytes, as_text, joi
 from simeval.metrics.ranking.order import ranking, ranks_before, tie_ranks
 
 SUCCESS_CUTOFFS = (1, 5, 10)
-MEAN_MEASURES = ("recip_rank", *(f"success_{k}" for k in SUCCESS_CUTOFFS))
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's for P, recall and ndcg_cut
+_CUTOFF_ARRAY = np.array(CUTOFFS)
+MEAN_MEASURES = (
+    "recip_rank",
+    *(f"success_{k}" for k in SUCCESS_CUTOFFS),
+    "map",
+    "Rprec",
+    *(f"{m}_{k}" for m in ("P", "recall", "ndcg_cut") for k in CUTOFFS),
+)
 SUM_MEASURES = ("num_ret", "num_rel", "num_rel_ret")
+# an unjudged document's relevance: below any level, as trec_eval's RELVALUE_NONPOOL (-1)
+_UNJUDGED = np.iinfo(np.int64).min
 
 
 @dataclass
@@ -142,45 +158,28 @@ def _evaluate(
     qrel_row = qrel_row[hit]
     if not exact and (d[hit] != qd[qrel_row]).any():
         raise KeyCollision
-    row_rel = np.zeros(len(q), dtype=np.int64)
+    row_rel = np.full(len(q), _UNJUDGED, dtype=np.int64)
     row_rel[hit] = rel[qrel_row]
-    relevant = np.flatnonzero(row_rel >= level)
-
-    # Each query's first relevant document in trec_eval order, and how many rank before it.
+    # Ranks (in trec_eval's order) of the rows any measure looks at: the relevant ones and,
+    # for nDCG, those of a positive gain.
     size = np.bincount(q, minlength=n_q)
-    n_rel = np.bincount(q[relevant], minlength=n_q)
-    best = np.full(n_q, -1)
-    best[q[relevant]] = relevant  # right where a query has one relevant row; others sorted:
-    several = relevant[n_rel[q[relevant]] > 1]
-    if len(several):
-        by_order = several[ranking(s[several], tie_ranks(d[several]), q[several])]
-        heads = np.r_[True, q[by_order][1:] != q[by_order][:-1]]
-        best[q[by_order[heads]]] = by_order[heads]
-    has_rel = best >= 0
-    rows = np.flatnonzero(has_rel[q])
-    ahead = rows[ranks_before(s, d, rows, best[q[rows]])]
-    before = np.bincount(q[ahead], minlength=n_q)
+    marked = np.flatnonzero((row_rel >= level) | (row_rel > 0))
+    ranked, rank = _ranks(q, s, d, marked, n_q)
+    mq, gain = q[ranked], row_rel[ranked]
     # trec_eval's -M: None keeps every document; no query holds more than all the rows
     depth = len(q) if max_retrieved is None else max_retrieved
-    first = np.where(has_rel & (before < depth), before + 1.0, np.inf)
-
-    num_rel_ret = n_rel
-    deep = np.flatnonzero(size > depth)
-    if len(deep):
-        num_rel_ret[deep] = _relevant_within_depth(
-            q, s, d, row_rel >= level, np.isin(q, deep), depth, n_q
-        )[deep]
-
+    kept = rank <= depth
+    num_rel = np.bincount(qrel_q[rel >= level], minlength=n_q)
+    per_query = {
+        **_relevant_measures(mq[kept], rank[kept], gain[kept] >= level, num_rel, n_q),
+        **_ndcg(mq[kept], rank[kept], gain[kept], qrel_q, rel, n_q),
+        "num_ret": np.minimum(size, depth).astype(float),
+        "num_rel": num_rel.astype(float),
+    }
     in_run = size > 0
     evaluated = np.ones(n_q, dtype=bool) if complete else in_run
-    per_query = {
-        "recip_rank": np.where(np.isfinite(first), 1.0 / first, 0.0),
-        **{f"success_{k}": (first <= k).astype(float) for k in SUCCESS_CUTOFFS},
-        "num_ret": np.minimum(size, depth).astype(float),
-        "num_rel": np.bincount(qrel_q[rel >= level], minlength=n_q).astype(float),
-        "num_rel_ret": num_rel_ret.astype(float),
-    }
-    per_query = {name: values[evaluated] for name, values in per_query.items()}
+    if not evaluated.all():
+        per_query = {name: values[evaluated] for name, values in per_query.items()}
     count = int(evaluated.sum())
     aggregates: dict[str, float] = {"num_q": float(count)}
     for name in MEAN_MEASURES:
@@ -207,21 +206,131 @@ def _find(sorted_keys: np.ndarray, needles: np.ndarray) -> tuple[np.ndarray, np.
     return at, sorted_keys[at] == needles
 
 
-def _relevant_within_depth(
-    q: np.ndarray,
-    s: np.ndarray,
-    d: np.ndarray,
-    is_rel: np.ndarray,
-    rows: np.ndarray,
-    max_retrieved: int,
+def _ranks(
+    q: np.ndarray, s: np.ndarray, d: np.ndarray, marked: np.ndarray, n_q: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``marked`` rows, each query's together and in rank order, and their 1-based ranks
+    in trec_eval's order.
+
+    A query with one marked row (BUCC's usual case) is not sorted: the rank is one plus the
+    number of its rows that trec_eval's order puts first (:func:`.order.ranks_before`). The rows
+    of a query with several are sorted (:func:`.order.ranking`).
+    """
+    n_marked = np.bincount(q[marked], minlength=n_q)
+    solo = marked[n_marked[q[marked]] == 1]
+    ref = np.full(n_q, -1)
+    ref[q[solo]] = solo
+    rows = np.flatnonzero(n_marked[q] == 1)
+    ahead = rows[ranks_before(s, d, rows, ref[q[rows]])]
+    solo_rank = np.bincount(q[ahead], minlength=n_q)[q[solo]] + 1
+
+    rows = np.flatnonzero(n_marked[q] > 1)
+    by_order = rows[ranking(s[rows], tie_ranks(d[rows]), q[rows])]
+    place = _places(q[by_order])[1]
+    is_marked = np.zeros(len(q), dtype=bool)
+    is_marked[marked] = True
+    several = is_marked[by_order]
+    return np.concatenate([solo, by_order[several]]), np.concatenate([solo_rank, place[several]])
+
+
+def _relevant_measures(
+    mq: np.ndarray, rank: np.ndarray, is_rel: np.ndarray, num_rel: np.ndarray, n_q: int
+) -> dict[str, np.ndarray]:
+    """The measures of binary relevance, per query, from the retrieved relevant rows' queries
+    ``mq`` and ``rank`` (each query's rows together, in rank order; other rows are masked out
+    by ``is_rel``) and each query's number of relevant documents in the qrels, ``num_rel``.
+
+    - ``recip_rank``: 1 / the first relevant rank (0 without one); ``success_k``: 1 when it is
+      at most k;
+    - ``map``: Σ_j j / rank_j over the j-th relevant retrieved document, divided by num_rel;
+    - ``P_k``: relevant documents in the first k, divided by k (however many were retrieved);
+    - ``recall_k``: the same divided by num_rel; ``Rprec``: relevant documents in the first
+      num_rel, divided by num_rel (0 when num_rel is 0, for all three);
+    - ``num_rel_ret``: relevant documents retrieved.
+    """
+    mq, rank = mq[is_rel], rank[is_rel]
+    starts, j = _places(mq)  # j: each row's place among its query's relevant rows
+    first = np.full(n_q, np.inf)
+    first[mq[starts]] = rank[starts]
+    per_rel = 1.0 / np.maximum(num_rel, 1)  # num_rel 0: nothing relevant retrieved, 0 / 1
+    found = _by_cutoff(mq, rank, n_q)
+    return {
+        "recip_rank": np.where(np.isfinite(first), 1.0 / first, 0.0),
+        **{f"success_{k}": (first <= k).astype(float) for k in SUCCESS_CUTOFFS},
+        # summed in rank order, as trec_eval adds
+        "map": np.bincount(mq, weights=j / rank, minlength=n_q) * per_rel,
+        "Rprec": np.bincount(mq[rank <= num_rel[mq]], minlength=n_q) * per_rel,
+        **{f"P_{k}": found[i] / k for i, k in enumerate(CUTOFFS)},
+        **{f"recall_{k}": found[i] * per_rel for i, k in enumerate(CUTOFFS)},
+        "num_rel_ret": np.bincount(mq, minlength=n_q).astype(float),
+    }
+
+
+def _ndcg(
+    mq: np.ndarray,
+    rank: np.ndarray,
+    gain: np.ndarray,
+    qrel_q: np.ndarray,
+    rel: np.ndarray,
     n_q: int,
-) -> np.ndarray:
-    """Relevant documents among the first ``max_retrieved`` of each query, for the given rows
-    (those of queries deeper than the cut-off), by sorting them in trec_eval order."""
-    idx = np.flatnonzero(rows)
-    idx = idx[ranking(s[idx], tie_ranks(d[idx]), q[idx])]
-    sq = q[idx]
-    starts = np.r_[0, np.flatnonzero(sq[1:] != sq[:-1]) + 1]
-    rank = np.arange(len(idx)) - np.repeat(starts, np.diff(np.r_[starts, len(idx)])) + 1
-    keep = is_rel[idx] & (rank <= max_retrieved)
-    return np.bincount(sq[keep], minlength=n_q)
+) -> dict[str, np.ndarray]:
+    """``ndcg_cut_k``, per query: DCG@k / ideal DCG@k, with trec_eval's gain (the relevance
+    itself, whatever the relevance level) and discount (gain / log2(rank + 1)); the ideal
+    ranking puts every judged document of the query in decreasing relevance, retrieved or not.
+    0 for a query without a judged document of positive relevance. ``mq``, ``rank``,
+    ``gain``: the retrieved rows' queries, ranks and relevance, each query's rows in rank
+    order."""
+    positive = gain > 0
+    mq, rank, gain = mq[positive], rank[positive], gain[positive]
+    dcg = _by_cutoff(mq, rank, n_q, gain / np.log2(rank + 1.0))
+    iq, irank, igain = _ideal(qrel_q, rel, n_q)
+    ideal = _by_cutoff(iq, irank, n_q, igain / np.log2(irank + 1.0))
+    # no ideal gain: no gain retrieved either, 0
+    return {f"ndcg_cut_{k}": dcg[i] / np.where(ideal[i] > 0, ideal[i], 1.0)
+            for i, k in enumerate(CUTOFFS)}  # fmt: skip
+
+
+def _ideal(
+    qrel_q: np.ndarray, rel: np.ndarray, n_q: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ideal ranking of every query: the queries, 1-based ranks and gains of the judged
+    documents of positive relevance, each query's in decreasing relevance. Only the queries
+    with several such documents are sorted."""
+    judged = np.flatnonzero(rel > 0)
+    n_judged = np.bincount(qrel_q[judged], minlength=n_q)
+    several = n_judged[qrel_q[judged]] > 1
+    solo, rows = judged[~several], judged[several]
+    rows = rows[np.lexsort((-rel[rows], qrel_q[rows]))]
+    order = np.concatenate([solo, rows])
+    irank = np.concatenate([np.ones(len(solo), dtype=np.int64), _places(qrel_q[rows])[1]])
+    return qrel_q[order], irank, rel[order].astype(float)
+
+
+def _places(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each run of equal consecutive ``groups`` starts, and each element's 1-based place
+    in its run."""
+    if not len(groups):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    starts = np.r_[0, np.flatnonzero(groups[1:] != groups[:-1]) + 1]
+    return starts, np.arange(len(groups)) - np.repeat(
+        starts, np.diff(np.r_[starts, len(groups)])
+    ) + 1
+
+
+def _by_cutoff(
+    mq: np.ndarray, rank: np.ndarray, n_q: int, weights: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """Per cut-off of ``CUTOFFS``, per query: how many rows (or the sum of their ``weights``)
+    rank within it. One ``bincount`` over (cut-off bucket, query) and a cumulative sum over
+    the buckets that hold a row, rather than one pass per cut-off; cut-offs past the deepest
+    row share its array."""
+    bucket = np.searchsorted(_CUTOFF_ARRAY, rank)  # the first cut-off >= rank
+    used = min(int(bucket.max(initial=0)) + 1, len(CUTOFFS))
+    keep = bucket < used
+    sums = np.bincount(
+        bucket[keep] * n_q + mq[keep],
+        weights=None if weights is None else weights[keep],
+        minlength=used * n_q,
+    )
+    within = np.cumsum(sums.reshape(used, n_q), axis=0, dtype=float)
+    return [within[min(i, used - 1)] for i in range(len(CUTOFFS))]
