@@ -12,7 +12,7 @@ from typing import Any
 from simeval.api.options import checked
 from simeval.api.targets import registry_of
 from simeval.data.store import DataStore
-from simeval.errors import InputError
+from simeval.errors import InputError, did_you_mean
 
 
 def data_sets() -> Mapping[str, Any]:
@@ -31,8 +31,6 @@ def catalog_names(name: str, registry: Any = None) -> list[str]:
     Raises:
         InputError: ``name`` is neither, with the closest names as a hint.
     """
-    import difflib
-
     from simeval.data.catalog import CATALOG
 
     if name in CATALOG:
@@ -41,8 +39,7 @@ def catalog_names(name: str, registry: Any = None) -> list[str]:
     if name in reg.names:
         files = set(reg.files(name))
         return [e.name for e in CATALOG.values() if files & {f.path for f in e.files}]
-    close = difflib.get_close_matches(name, list(dict.fromkeys([*CATALOG, *reg.names])), n=3)
-    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    hint = did_you_mean(name, [*CATALOG, *reg.names])
     raise InputError(
         None, None, f"unknown data set or benchmark {name!r}{hint} (`simeval data list`)"
     )

@@ -16,7 +16,6 @@ checks that they agree.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 import math
@@ -26,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from simeval.errors import InputError, OptionError
+from simeval.errors import InputError, OptionError, did_you_mean
 
 F = TypeVar("F", bound=Callable[..., Any])
 INT64 = 2**63 - 1  # an int option's values reach numpy: beyond int64 it overflows
@@ -121,12 +120,6 @@ def _shown_number(x: float | None) -> str:
 def _shown(value: Any) -> str:
     """``value`` as Python writes it, cut when long (a refusal never floods the terminal)."""
     return reprlib.repr(value)
-
-
-def did_you_mean(word: str, names: Sequence[str]) -> str:
-    """``; did you mean X?`` for the names closest to ``word`` (difflib's), or nothing."""
-    close = difflib.get_close_matches(word, list(names), n=3)
-    return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
 # -- the declarations -------------------------------------------------------------------------
