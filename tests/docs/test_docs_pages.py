@@ -41,6 +41,8 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
     lines = (data_dir / "mc30/EN-MC-30.txt").read_text(encoding="utf-8").splitlines()
     gold = [(w1, w2, float(s)) for w1, w2, s in (line.split("\t") for line in lines if line)]
     assert ns["first_pair"] == gold[0][:2] and ns["first_gold"] == gold[0][2]
+    parts = ["russe-hj", "russe-rt", "russe-ae", "russe-ae2"]  # RUSSE 2015's four tracks
+    assert ns["members"] == 4 and ns["overview"]["name"].tolist() == parts
     letters = ns["letters"]
     own = [letters(a, b) for a, b, _ in gold]
     expected = spearmanr([g for *_, g in gold], own)[0]

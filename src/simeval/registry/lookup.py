@@ -231,7 +231,11 @@ class Registry:
             entry = self.suites[name]
             if entry.template and name in self.user:
                 _check_paths(self.user[name], "suite", name, [entry.template], folder=False)
-            members = [self._benchmark(m, store, build) for m in entry.members]
+            # a group may hold suites with an aggregate (``sts``: each year's)
+            members = [
+                self.load(m, store, build) if m in self.suites else self._benchmark(m, store, build)
+                for m in entry.members
+            ]
             return load_suite(entry, members, self._files(name, store))
         if name in self.entries:
             return self._benchmark(name, store, build)
