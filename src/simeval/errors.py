@@ -29,11 +29,17 @@ def command_line() -> Iterator[None]:
         _DOOR.reset(token)
 
 
+def on_command_line() -> bool:
+    """Whether a ``simeval`` command is running (:func:`command_line`): advice then names
+    flags, not Python arguments."""
+    return _DOOR.get() == "cli"
+
+
 def option_hint(name: str, *values: str) -> str:
     """How the user sets the option ``name`` to one of ``values``, in the words of their door:
     ``--name a|b`` on the command line, ``name="a"|"b"`` from Python (a message never tells a
     Python caller to type a flag, nor a command-line user to pass an argument)."""
-    if _DOOR.get() == "cli":
+    if on_command_line():
         return f"--{name.replace('_', '-')} {'|'.join(values)}"
     return f"{name}=" + "|".join(f'"{v}"' for v in values)
 

@@ -264,13 +264,48 @@ def leaderboard_tables(
 
 
 def _grid(results: str | Path | Sequence[Any]) -> Any:
-    """A results folder, or results in memory, as a grid of (system, benchmark)."""
-    from simeval.report.collect import entry_of, grid_of, load_grid
+    """A results folder, or results in memory, as a grid of (system, benchmark); two systems
+    that would be one row are refused (:func:`refuse_name_clash`)."""
+    from simeval.report.collect import entry_of, grid_of, load_entries
 
     if isinstance(results, str | Path):
-        return load_grid(results)
+        entries = load_entries(results)
+        refuse_name_clash(entries, f"leaderboard: {results}", reruns=True)
+        return grid_of(entries)
     found = results_in_memory(results, "leaderboard: results", "or a results folder")
-    return grid_of([entry_of(r) for r in found])
+    entries = [entry_of(r) for r in found]
+    refuse_name_clash(entries, "leaderboard: results", reruns=False)
+    return grid_of(entries)
+
+
+def naming_hint() -> str:
+    """How to name a system, in the words of the user's door."""
+    from simeval.errors import on_command_line
+
+    if on_command_line():
+        return "record each system under its own name (--name A when scoring a file)"
+    return (
+        'name each system: simeval.score(..., name="A"), simeval.evaluate(function, ..., '
+        'name="A"), or simeval.api.keep_results(results, None, name="A")'
+    )
+
+
+def refuse_name_clash(entries: list[Any], where: str, reruns: bool) -> None:
+    """Refuse entries of which a grid would keep one row under one name
+    (:func:`simeval.report.collect.name_clash`: in a folder, a later record of the same system
+    replaces the earlier, as a re-run should; two systems sharing a name never do)."""
+    from simeval.report.collect import name_clash
+
+    clash = name_clash(entries, reruns)
+    if clash is not None:
+        name, bench = clash
+        what = "results" if not reruns else "records of different systems"
+        raise InputError(
+            None,
+            None,
+            f"{where}: two {what} on {bench} are both named {name!r} and would be one row; "
+            f"{naming_hint()}",
+        )
 
 
 def results_in_memory(value: Any, argument: str, alternative: str) -> list[Any]:
@@ -331,8 +366,17 @@ def compare(
     sides = []
     for letter, side in (("a", a), ("b", b)):
         folder = "(for a results folder, simeval.compare_systems)"
-        found = results_in_memory(side, f"compare: {letter}", folder)
-        sides.append({r.benchmark: entry_of(r) for r in found})
+        found = [entry_of(r) for r in results_in_memory(side, f"compare: {letter}", folder)]
+        refuse_name_clash(found, f"compare: {letter}", reruns=False)
+        sides.append({e.benchmark: e for e in found})
+    same = {e.system for e in sides[0].values()} & {e.system for e in sides[1].values()}
+    if same:
+        raise InputError(
+            None,
+            None,
+            f"compare: A and B are both named {sorted(same)[0]!r}: the verdict could not say "
+            f"which is better; {naming_hint()}",
+        )
     common = [bench for bench in sides[0] if bench in sides[1]]
     if not common:
         have_a, have_b = (", ".join(side) or "no results" for side in sides)
@@ -398,11 +442,18 @@ def compare_systems(
         ('orthographic:kind=prefix', 'random:seed=1', 'Williams')
     """
     from simeval.metrics.stats import Resampling
-    from simeval.report.collect import load_grid
+    from simeval.report.collect import grid_of, load_entries
     from simeval.report.compare import compare
 
-    grid = load_grid(folder)
+    entries = load_entries(folder)
+    grid = grid_of(entries)
     sa, sb = grid.resolve(a), grid.resolve(b)
+    if sa == sb:
+        raise InputError(
+            None, None, f"A ({a!r}) and B ({b!r}) are the same system, {sa}: name two systems"
+        )
+    on_bench = [e for e in entries if e.benchmark == benchmark and e.system in (sa, sb)]
+    refuse_name_clash(on_bench, f"compare: {folder}", reruns=True)
     ea, eb = grid.get(sa, benchmark), grid.get(sb, benchmark)
     for system, e in ((sa, ea), (sb, eb)):
         if e is None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, checked
 from simeval.api.targets import Target, as_target
+from simeval.errors import InputError
 
 if TYPE_CHECKING:
     from simeval.data.store import DataStore
@@ -27,6 +28,7 @@ def score(
     registry: Registry | str | Path | None = None,
     system: dict[str, Any] | None = None,
     read: dict[str, Any] | None = None,
+    name: str | None = None,
     **options: Any,
 ) -> list[Result]:
     """Score the submission at ``path``, or predictions in memory, against ``target``.
@@ -42,6 +44,9 @@ def score(
             (:mod:`simeval.api.options`).
         system: the record's system; by default the submission: ``kind``, ``path`` and, for
             one file, its ``sha256`` (for a list, ``files``: each path's sha256).
+        name: the system's name in tables (``system["name"]``; by default its path, and
+            "unnamed" for predictions in memory): two systems in one leaderboard or
+            comparison need two names.
 
     Returns:
         A Result per benchmark, then one per suite with its aggregate.
@@ -56,8 +61,15 @@ def score(
     from simeval.api.predictions import as_submission, is_in_memory
     from simeval.kinds.scoring import score_submission
 
+    if name is not None and not (isinstance(name, str) and name.strip()):
+        raise InputError(None, None, f"name: expected the system's name (text), got {name!r}")
     loaded = as_target(target, store, registry)
     if is_in_memory(path):
         submission = as_submission(loaded, path)
-        return loaded.evaluate(submission, system=system or {"kind": "predictions"}, **options)
-    return score_submission(loaded, path, system=system, read=read, **options)
+        found = loaded.evaluate(submission, system=system or {"kind": "predictions"}, **options)
+    else:
+        found = score_submission(loaded, path, system=system, read=read, **options)
+    if name is not None:
+        for r in found:
+            r.system["name"] = name
+    return found
