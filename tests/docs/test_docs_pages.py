@@ -66,6 +66,8 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
     per_query = pytrec_eval.RelevanceEvaluator(ns["qrels"], {"recip_rank"}).evaluate(ns["run"])
     assert ns["mrr"] == pytest.approx(np.mean([q["recip_rank"] for q in per_query.values()]))
     assert list(ns["results"]["score"]) == [r.metrics["spearman"] for r in [*ns["a"], *ns["b"]]]
+    framed = ns["with_intervals"]
+    assert ((framed["lower"] <= framed["score"]) & (framed["score"] <= framed["upper"])).all()
 
 
 def test_the_vectors_page_figures_are_cosines_ranked_by_scipy(data_dir: Path) -> None:

@@ -6,9 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simeval.engine import active
 from simeval.errors import InputError
 from simeval.kinds import TaskKind, canonical, kind
+from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import catalog
+from simeval.metrics.stats import DEFAULT_RESAMPLING, Interval, Resampling, bootstrap_intervals
 from simeval.report import ties
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT
@@ -129,6 +132,16 @@ class Grid:
         known = "; ".join(self.systems)
         what = "matches several systems" if found else "is not a system here"
         raise InputError(None, None, f"{name!r} {what}; systems: {known}")
+
+
+def intervals(entry: Entry, how: Resampling = DEFAULT_RESAMPLING) -> dict[str, Interval]:
+    """Every metric's percentile bootstrap interval from the entry's per-item rows, drawn as
+    its kind resamples (the report's intervals, :func:`simeval.metrics.stats.bootstrap`);
+    none for a record without rows."""
+    if not entry.has_items:
+        return {}
+    metric = ItemMetrics(entry.task, entry.items())
+    return bootstrap_intervals(metric, metric.n, how.of(metric).on(active()))
 
 
 def load_grid(folder: str | Path) -> Grid:
