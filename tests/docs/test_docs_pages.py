@@ -59,6 +59,9 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
     assert [v[:2] for v in ns["verdicts"]] == [("mc30", "Williams"), ("rg65", "Williams")]
     per_benchmark = len(catalog.of_kind("graded-pairs"))  # a row per declared metric
     assert len(ns["frame"]) == 2 * per_benchmark and "| mc30 |" in ns["table"]
+    board = ns["board_frame"].set_index(["benchmark", "system"])
+    assert board.loc[("mc30", "letters"), "score"] == pytest.approx(expected, abs=1e-12)
+    assert set(board["tier"]) <= {1, 2} and len(board) == 4
     assert ns["mine_spearman"] == pytest.approx(
         spearmanr([3.92, 3.84, 3.70, 0.08, 0.04], [0.9, 0.8, 0.7, 0.2, 0.1])[0]
     )

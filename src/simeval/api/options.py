@@ -10,8 +10,8 @@ Python take the same values and refuse the others, Python with an
 
 Imported when the command line starts: nothing heavy here (no numpy). The choices repeat
 their owners' tables (``simeval.kinds.pairs.MISSING_POLICIES``, ``simeval.report.leaderboard``'s
-``RENDERERS`` and ``COMBINE``), which import numpy; tests/api/test_options_properties.py
-checks that they agree.
+``RENDERERS`` (and ``frame``) and ``COMBINE``), which import numpy;
+tests/api/test_options_properties.py checks that they agree.
 """
 
 from __future__ import annotations
@@ -162,8 +162,10 @@ FORMAT = Option(
     "fmt",
     str,
     "markdown",
-    "markdown, latex, csv or html.",
-    choices=("markdown", "latex", "csv", "html"),
+    "markdown, latex, csv or html (the tables as printed), or frame: one row per benchmark and "
+    "system, its rank, score and, with --tiers, rank interval ends, upper bound, tier and "
+    "Holm-adjusted p as columns (Python: a pandas DataFrame; the command line: its CSV).",
+    choices=("markdown", "latex", "csv", "html", "frame"),
 )
 COMBINE = Option(
     "combine",

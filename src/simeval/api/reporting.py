@@ -168,7 +168,7 @@ def leaderboard(
     level: float = LEVEL.default,
     alpha: float = ALPHA.default,
     combine: str = COMBINE.default,
-) -> str:
+) -> Any:
     """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
     by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
     scores, or their mean or mean rank: ``combine``, as a campaign's phase declares it,
@@ -189,21 +189,62 @@ def leaderboard(
     test at ``alpha`` with Holm's correction (:mod:`simeval.report.tiers`); the method is
     stated under each table.
 
+    ``fmt="frame"``: the same tables as a pandas DataFrame, a row per benchmark and system
+    (every system, whatever ``top``; the benchmarks of the overall table, and with ``top``
+    those of the top lists): ``benchmark``, ``system``, ``metric``, ``rank`` on that
+    benchmark, ``score``, ``no_information`` (†), the overall table's ``overall_rank`` and
+    ``overall`` (its sum, mean or mean rank: ``combine``; missing for a dominated system), and
+    with ``tiers`` ``rank_low``, ``rank_high``, ``upper_bound``, ``tier`` and ``p_holm`` (the
+    Holm-adjusted p-value against the tier's best; missing for the best)
+    (:func:`simeval.report.leaderboard.board_rows`).
+
     Examples:
         >>> import simeval
         >>> results = [*simeval.evaluate("orthographic:kind=prefix", "mc30", "rg65"),
         ...            *simeval.evaluate("random:seed=1", "mc30", "rg65")]
         >>> print(simeval.leaderboard(results, "csv").splitlines()[0])
         rank,system,mc30,rg65,sum
+        >>> frame = simeval.leaderboard(results, "frame", keep_dominated=True)
+        >>> frame[["benchmark", "system", "rank"]].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        [['mc30', 'orthographic:kind=prefix', 1], ['mc30', 'random:seed=1', 2],
+         ['rg65', 'orthographic:kind=prefix', 1], ['rg65', 'random:seed=1', 2]]
     """
     from simeval.report.leaderboard import RENDERERS
 
+    how = (folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates, seed,
+           level, alpha, combine)  # fmt: skip
+    if fmt == "frame":
+        return _board_frame(*_tables(*how, every=True))
     render = RENDERERS[fmt]
-    tables = leaderboard_tables(
-        folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates, seed,
-        level, alpha, combine,
-    )  # fmt: skip
-    return "\n".join(render(table) for table in tables)
+    return "\n".join(render(table) for table in _tables(*how))
+
+
+def frame_csv(frame: Any) -> str:
+    """A leaderboard frame (``fmt="frame"``) as CSV, what ``simeval leaderboard --format
+    frame`` prints (:func:`simeval.report.leaderboard.rows_csv`: numbers in full, a missing
+    value empty)."""
+    from simeval.report.leaderboard import rows_csv
+
+    values = [[v.item() if hasattr(v, "item") else v for v in row] for row in
+              frame.astype(object).itertuples(index=False)]  # fmt: skip
+    return rows_csv(list(frame.columns), values)
+
+
+def _board_frame(board: Any, *tables: Any) -> Any:
+    """The tables as one DataFrame (:func:`simeval.report.leaderboard.board_rows`)."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError("fmt='frame' needs pandas: pip install 'simeval[frames]'") from exc
+    from simeval.report.leaderboard import BOARD_FIELDS, TIER_FIELDS, board_rows
+
+    tiered = any(t.standings is not None for t in tables)
+    columns = [*BOARD_FIELDS, *(TIER_FIELDS if tiered else ())]
+    frame = pd.DataFrame(board_rows(board, tables), columns=columns)
+    whole = ["rank", "overall_rank", *(("rank_low", "rank_high", "upper_bound", "tier")
+                                       if tiered else ())]  # fmt: skip
+    frame[whole] = frame[whole].astype("Int64")  # ranks stay integers beside a missing one
+    return frame.astype({c: float for c in ("score", "overall", "p_holm") if c in frame})
 
 
 @checked(*BOARD_OPTIONS)
@@ -224,6 +265,27 @@ def leaderboard_tables(
     """The tables :func:`leaderboard` renders: the overall one, then with ``top`` the top N
     of every benchmark (:class:`simeval.report.leaderboard.Table`), with ``tiers`` each
     benchmark's table with its rank tiers (every system when ``top`` is 0)."""
+    return _tables(folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates,
+                   seed, level, alpha, combine)  # fmt: skip
+
+
+def _tables(
+    folder: str | Path | Sequence[Any],
+    benchmarks: Sequence[str],
+    top: int,
+    keep_dominated: bool,
+    metric: str | None,
+    registry: Any,
+    tiers: bool,
+    replicates: int,
+    seed: int,
+    level: float,
+    alpha: float,
+    combine: str,
+    every: bool = False,
+) -> list[Any]:
+    """:func:`leaderboard_tables`; ``every``: a table of every system for each benchmark of
+    the overall table (and, with ``top``, of the top lists), as the frame reads them."""
     from simeval.api.targets import recorded_benchmarks
     from simeval.report.html import grid_top, overall_benchmarks
     from simeval.report.leaderboard import overall_table
@@ -248,16 +310,22 @@ def leaderboard_tables(
     flags = grid.no_information()
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric,
                           combine)  # fmt: skip
+    if every:
+        shown = list(dict.fromkeys([*columns, *(have if top else [])]))
+        top = 0
+    else:
+        shown = (have if top else columns) if tiers else (have if top else [])
+    n = top or len(grid.systems)
     if not tiers:
-        return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
+        return [board, *(grid_top(grid, b, n, flags, metric) for b in shown)]
     from simeval.metrics.stats import Resampling
     from simeval.report.tiers import grid_tiers, with_tiers
 
     how = Resampling(replicates, seed, level, alpha)
 
     tables = [board]
-    for b in have if top else columns:
-        table = grid_top(grid, b, top or len(grid.systems), flags)
+    for b in shown:
+        table = grid_top(grid, b, n, flags)
         table.title = table.title if top else f"{b}: rank tiers"
         tables.append(with_tiers(table, grid_tiers(grid, b, how)))
     return tables
