@@ -186,12 +186,14 @@ TIERS = Option(
     "(paired bootstrap), rank upper bound and significance tier (the main metric's paired test, "
     "Holm). Takes seconds per benchmark.",
 )
+DEFAULT_MISSING = "zero"  # what evaluate and score give an unscored pair when not told
 MISSING = Option(
     "missing",
     str,
     None,
-    "What a gold pair without a score gets: zero (RUSSE's official rule and its default), skip "
-    "(evaluate covered pairs only) or error (the default elsewhere).",
+    "What a gold pair without a score gets: zero (RUSSE's official rule, what published "
+    "figures use; the default of evaluate and score alike, said in a warning), skip (evaluate "
+    "covered pairs only) or error (refuse, naming the first such pair).",
     choices=("zero", "skip", "error"),
     none=True,
 )
