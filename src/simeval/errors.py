@@ -7,7 +7,7 @@ status 2; they never show a traceback for bad input.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -29,13 +29,29 @@ def command_line() -> Iterator[None]:
         _DOOR.reset(token)
 
 
+def on_command_line() -> bool:
+    """Whether a ``simeval`` command is running (:func:`command_line`): advice then names
+    flags, not Python arguments."""
+    return _DOOR.get() == "cli"
+
+
 def option_hint(name: str, *values: str) -> str:
     """How the user sets the option ``name`` to one of ``values``, in the words of their door:
     ``--name a|b`` on the command line, ``name="a"|"b"`` from Python (a message never tells a
     Python caller to type a flag, nor a command-line user to pass an argument)."""
-    if _DOOR.get() == "cli":
+    if on_command_line():
         return f"--{name.replace('_', '-')} {'|'.join(values)}"
     return f"{name}=" + "|".join(f'"{v}"' for v in values)
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """``; did you mean X?`` for the names closest to ``word`` (difflib's), or nothing: the
+    one hint of every refusal of an unknown name (a benchmark, a suite member, a registry key,
+    a data set, an option, a keyword)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(dict.fromkeys(names)), n=3)
+    return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
 class SimevalError(Exception):

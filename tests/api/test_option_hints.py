@@ -36,7 +36,7 @@ def test_python_refusal_of_missing_pairs_names_the_argument(files: Path) -> None
 
 def test_command_line_refusal_of_missing_pairs_names_the_flag(files: Path) -> None:
     args = ["score", "pairs", "--gold", str(files / "gold.tsv"), "--pred", str(files / "part.tsv")]
-    done = CliRunner().invoke(app, args)
+    done = CliRunner().invoke(app, [*args, "--missing", "error"])  # zero is the default
     assert done.exit_code == 2 and "use --missing zero|skip to score anyway" in done.stderr
 
 

@@ -30,7 +30,7 @@ EXPECTED = {
     "alpha": (0, 1, True),
     "jobs": (0, None, False),
     "max_retrieved": (1, None, False),
-    "fmt": ("markdown", "latex", "csv", "html"),
+    "fmt": ("markdown", "latex", "csv", "html", "frame"),
     "combine": ("sum", "mean", "mean-rank"),
     "missing": ("zero", "skip", "error"),
 }
@@ -103,7 +103,7 @@ def test_the_choices_are_their_owners() -> None:
     from simeval.report.leaderboard import COMBINE, RENDERERS
 
     assert options.MISSING.choices == MISSING_POLICIES
-    assert options.FORMAT.choices == tuple(RENDERERS)
+    assert options.FORMAT.choices == (*RENDERERS, "frame")  # frame: the board as data
     assert options.COMBINE.choices == tuple(COMBINE)
 
 

@@ -22,7 +22,7 @@ from scipy.stats import pearsonr, spearmanr
 
 import simeval
 from number_kit import number_text, read_strictly
-from simeval.errors import SimevalError
+from simeval.errors import DefaultPolicyWarning, SimevalError
 
 # a small pool, so that pairs repeat; empty and blank words, other scripts, combining marks
 WORDS = st.sampled_from(["cat", "dog", "", " ", "\t", "ёж", "字", "a b", "Straße", "e\u0301",
@@ -142,9 +142,25 @@ def test_pairs_score_scipys_figures_or_simevals_error(
         "list-none": lambda: [None, *(by_pair[p] for p in ordered[1:])],
         "list-refused": lambda: ["1_0", *(by_pair[p] for p in ordered[1:])],
     }[shape]()
-    if shape in ("dict-missing", "list-none", "list-refused"):
-        with pytest.raises(SimevalError):  # a pair without a score: --missing error by default
+    if shape == "list-refused":
+        with pytest.raises(SimevalError):
             simeval.score(bench, predictions)
+        return
+    if shape in ("dict-missing", "list-none"):  # the first pair without a score
+        with pytest.raises(SimevalError):
+            simeval.score(bench, predictions, missing="error")
+        if ordered.count(ordered[0]) > 1:
+            return  # the pair's other row has its score: not a missing pair
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:  # scored 0 by default, as evaluate does, or nothing left to score
+                result = simeval.score(bench, predictions)[0]
+            except SimevalError:
+                return
+        assert any(issubclass(w.category, DefaultPolicyWarning) for w in said)
+        zeroed = [0.0 if p == ordered[0] else by_pair[p] for p in ordered]
+        expected = _reference([gold[p] for p in ordered], zeroed)
+        assert _same(result.metrics["spearman"], expected[0]), (result.metrics, expected)
         return
     result = simeval.score(bench, predictions)[0]
     event(f"scored {len(rows)} rows")

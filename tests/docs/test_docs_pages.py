@@ -41,6 +41,8 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
     lines = (data_dir / "mc30/EN-MC-30.txt").read_text(encoding="utf-8").splitlines()
     gold = [(w1, w2, float(s)) for w1, w2, s in (line.split("\t") for line in lines if line)]
     assert ns["first_pair"] == gold[0][:2] and ns["first_gold"] == gold[0][2]
+    parts = ["russe-hj", "russe-rt", "russe-ae", "russe-ae2"]  # RUSSE 2015's four tracks
+    assert ns["members"] == 4 and ns["overview"]["name"].tolist() == parts
     letters = ns["letters"]
     own = [letters(a, b) for a, b, _ in gold]
     expected = spearmanr([g for *_, g in gold], own)[0]
@@ -57,6 +59,9 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
     assert [v[:2] for v in ns["verdicts"]] == [("mc30", "Williams"), ("rg65", "Williams")]
     per_benchmark = len(catalog.of_kind("graded-pairs"))  # a row per declared metric
     assert len(ns["frame"]) == 2 * per_benchmark and "| mc30 |" in ns["table"]
+    board = ns["board_frame"].set_index(["benchmark", "system"])
+    assert board.loc[("mc30", "letters"), "score"] == pytest.approx(expected, abs=1e-12)
+    assert set(board["tier"]) <= {1, 2} and len(board) == 4
     assert ns["mine_spearman"] == pytest.approx(
         spearmanr([3.92, 3.84, 3.70, 0.08, 0.04], [0.9, 0.8, 0.7, 0.2, 0.1])[0]
     )
@@ -67,6 +72,8 @@ def test_the_notebook_page(tmp_path: Path, data_dir: Path) -> None:
     assert ns["mrr"] == pytest.approx(np.mean([q["recip_rank"] for q in per_query.values()]))
     assert ns["ndcg"] == pytest.approx(np.mean([q["ndcg_cut_10"] for q in per_query.values()]))
     assert list(ns["results"]["score"]) == [r.metrics["spearman"] for r in [*ns["a"], *ns["b"]]]
+    framed = ns["with_intervals"]
+    assert ((framed["lower"] <= framed["score"]) & (framed["score"] <= framed["upper"])).all()
 
 
 def test_the_vectors_page_figures_are_cosines_ranked_by_scipy(data_dir: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from simeval.api.options import checked
 from simeval.api.targets import registry_of
 from simeval.data.store import DataStore
-from simeval.errors import InputError
+from simeval.errors import InputError, did_you_mean
 
 
 def data_sets() -> Mapping[str, Any]:
@@ -31,8 +31,6 @@ def catalog_names(name: str, registry: Any = None) -> list[str]:
     Raises:
         InputError: ``name`` is neither, with the closest names as a hint.
     """
-    import difflib
-
     from simeval.data.catalog import CATALOG
 
     if name in CATALOG:
@@ -41,8 +39,7 @@ def catalog_names(name: str, registry: Any = None) -> list[str]:
     if name in reg.names:
         files = set(reg.files(name))
         return [e.name for e in CATALOG.values() if files & {f.path for f in e.files}]
-    close = difflib.get_close_matches(name, list(dict.fromkeys([*CATALOG, *reg.names])), n=3)
-    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    hint = did_you_mean(name, [*CATALOG, *reg.names])
     raise InputError(
         None, None, f"unknown data set or benchmark {name!r}{hint} (`simeval data list`)"
     )
@@ -71,6 +68,9 @@ class Metadata:
     @property
     def citation(self) -> str:
         return "\n\n".join(dict.fromkeys(s["citation"] for s in self.sources.values()))
+
+
+FRAME_COLUMNS = ("name", "kind", "items", "main_metric", "description")
 
 
 class Benchmark:
@@ -143,7 +143,55 @@ class Benchmark:
         return evaluate(measure, self.target, **how)
 
     def __len__(self) -> int:
+        """A benchmark's items (its pairs); a suite's member benchmarks (``len(suite) ==
+        len(suite.members)``: a suite's items belong to its members)."""
+        if self.metadata.members:
+            return len(self.metadata.members)
         return len(self.pairs)
+
+    @property
+    def main_metric(self) -> str | None:
+        """The metric the benchmark is ranked by (a suite's: its aggregate's, None for a
+        group, which has none)."""
+        found = self.target.task_kind
+        if found is None:
+            return None
+        return getattr(found, "main", None) if self.members else found.main_metric()
+
+    @property
+    def items(self) -> int:
+        """Items scored: a benchmark's gold rows, a suite's summed over its members."""
+        return sum(m.items for m in self.members) if self.members else len(self.pairs)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame describing the benchmark, a row per member benchmark for a
+        suite (one row for a benchmark): ``name``, ``kind``, ``items`` (gold rows, summed
+        over a member suite's members), ``main_metric`` (the metric it is ranked by),
+        and ``description``. Loads the benchmark.
+
+        Examples:
+            >>> import simeval
+            >>> words = simeval.benchmark("words")
+            >>> len(words), words.to_frame()[["name", "items", "main_metric"]].values.tolist()
+            ... # doctest: +NORMALIZE_WHITESPACE
+            (4, [['simlex999', 999, 'spearman'], ['wordsim353', 353, 'spearman'],
+                 ['rg65', 65, 'spearman'], ['mc30', 30, 'spearman']])
+        """
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover
+            raise ImportError("to_frame needs pandas: pip install 'simeval[frames]'") from exc
+        rows = [
+            {
+                "name": b.name,
+                "kind": b.kind,
+                "items": b.items,
+                "main_metric": b.main_metric,
+                "description": b.metadata.description,
+            }
+            for b in (self.members or [self])
+        ]
+        return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
 
     def __repr__(self) -> str:
         return f"<Benchmark {self.name}: {self.kind}>"

@@ -10,13 +10,12 @@ Python take the same values and refuse the others, Python with an
 
 Imported when the command line starts: nothing heavy here (no numpy). The choices repeat
 their owners' tables (``simeval.kinds.pairs.MISSING_POLICIES``, ``simeval.report.leaderboard``'s
-``RENDERERS`` and ``COMBINE``), which import numpy; tests/api/test_options_properties.py
-checks that they agree.
+``RENDERERS`` (and ``frame``) and ``COMBINE``), which import numpy;
+tests/api/test_options_properties.py checks that they agree.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 import math
@@ -26,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from simeval.errors import InputError, OptionError
+from simeval.errors import InputError, OptionError, did_you_mean
 
 F = TypeVar("F", bound=Callable[..., Any])
 INT64 = 2**63 - 1  # an int option's values reach numpy: beyond int64 it overflows
@@ -123,12 +122,6 @@ def _shown(value: Any) -> str:
     return reprlib.repr(value)
 
 
-def did_you_mean(word: str, names: Sequence[str]) -> str:
-    """``; did you mean X?`` for the names closest to ``word`` (difflib's), or nothing."""
-    close = difflib.get_close_matches(word, list(names), n=3)
-    return f"; did you mean {' or '.join(close)}?" if close else ""
-
-
 # -- the declarations -------------------------------------------------------------------------
 
 MAX_REPLICATES = 1_000_000  # beyond it, a run of hours and gigabytes: a typo, not a choice
@@ -169,8 +162,10 @@ FORMAT = Option(
     "fmt",
     str,
     "markdown",
-    "markdown, latex, csv or html.",
-    choices=("markdown", "latex", "csv", "html"),
+    "markdown, latex, csv or html (the tables as printed), or frame: one row per benchmark and "
+    "system, its rank, score and, with --tiers, rank interval ends, upper bound, tier and "
+    "Holm-adjusted p as columns (Python: a pandas DataFrame; the command line: its CSV).",
+    choices=("markdown", "latex", "csv", "html", "frame"),
 )
 COMBINE = Option(
     "combine",
@@ -191,12 +186,14 @@ TIERS = Option(
     "(paired bootstrap), rank upper bound and significance tier (the main metric's paired test, "
     "Holm). Takes seconds per benchmark.",
 )
+DEFAULT_MISSING = "zero"  # what evaluate and score give an unscored pair when not told
 MISSING = Option(
     "missing",
     str,
     None,
-    "What a gold pair without a score gets: zero (RUSSE's official rule and its default), skip "
-    "(evaluate covered pairs only) or error (the default elsewhere).",
+    "What a gold pair without a score gets: zero (RUSSE's official rule, what published "
+    "figures use; the default of evaluate and score alike, said in a warning), skip (evaluate "
+    "covered pairs only) or error (refuse, naming the first such pair).",
     choices=("zero", "skip", "error"),
     none=True,
 )

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simeval.errors import InputError
+from simeval.errors import InputError, did_you_mean
 
 
 def is_in_memory(predictions: Any) -> bool:
@@ -70,9 +70,16 @@ def as_submission(target: Any, predictions: Any) -> Any:
             raise InputError(
                 None, None, f"{target.name} is a suite: give {{member name: predictions}}"
             )
-        unknown = sorted(set(predictions) - {m.name for m in members})
+        names = [m.name for m in members]
+        unknown = sorted(set(predictions) - set(names), key=str)
         if unknown:
-            raise InputError(None, None, f"{target.name} has no member named {unknown[0]!r}")
+            hint = did_you_mean(str(unknown[0]), names)
+            raise InputError(
+                None,
+                None,
+                f"{target.name} has no member named {unknown[0]!r}{hint} (members: "
+                f"{', '.join(names)})",
+            )
         return {m.name: as_submission(m, predictions[m.name]) for m in members if m.name in
                 predictions}  # fmt: skip
     return target.task_kind.as_submission(target, predictions)

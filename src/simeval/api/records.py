@@ -12,7 +12,7 @@ from simeval.results.record import CONSTANT, json_lines
 if TYPE_CHECKING:  # the same names, for type checkers; loaded by __getattr__ below
     from simeval.report.leaderboard import CONSTANT_MARK, CONSTANT_NOTE
 
-__all__ = ["CONSTANT_MARK", "CONSTANT_NOTE", "json_lines", "no_information"]
+__all__ = ["CONSTANT_MARK", "CONSTANT_NOTE", "json_lines", "no_information", "warn_of_zeroed"]
 
 
 def no_information(result: Any) -> bool:
@@ -23,6 +23,29 @@ def no_information(result: Any) -> bool:
     if CONSTANT in result.flags:
         return True
     return result.items is not None and ties.no_information(result.items)
+
+
+def warn_of_zeroed(results: list[Any]) -> None:
+    """A Python warning per benchmark where the default ``missing="zero"`` scored pairs 0
+    (:class:`~simeval.errors.DefaultPolicyWarning`), as ``evaluate`` and ``score`` warn when
+    ``missing`` was not given; none inside a command, whose record's warning says it."""
+    import warnings
+
+    from simeval.errors import DefaultPolicyWarning, on_command_line
+    from simeval.results.store import system_name
+
+    if on_command_line():
+        return
+    for r in results:
+        n = r.coverage.get("missing", 0)
+        if n and r.settings.get("missing") == "zero" and "gold" in r.coverage:
+            warnings.warn(
+                f"{r.benchmark}: {system_name(r.system)} left {n} of {r.coverage['gold']} items "
+                "without a score; they were scored 0 (missing='zero', RUSSE's rule and the "
+                "default). Pass missing='skip' to leave them out or missing='error' to refuse.",
+                DefaultPolicyWarning,
+                stacklevel=4,
+            )
 
 
 def __getattr__(name: str) -> Any:

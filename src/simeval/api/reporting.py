@@ -168,7 +168,7 @@ def leaderboard(
     level: float = LEVEL.default,
     alpha: float = ALPHA.default,
     combine: str = COMBINE.default,
-) -> str:
+) -> Any:
     """The overall leaderboard as in RUSSE 2015 Table 5 (systems beaten on every benchmark
     by another dropped unless ``keep_dominated``, the rest ranked by the sum of their main
     scores, or their mean or mean rank: ``combine``, as a campaign's phase declares it,
@@ -189,21 +189,62 @@ def leaderboard(
     test at ``alpha`` with Holm's correction (:mod:`simeval.report.tiers`); the method is
     stated under each table.
 
+    ``fmt="frame"``: the same tables as a pandas DataFrame, a row per benchmark and system
+    (every system, whatever ``top``; the benchmarks of the overall table, and with ``top``
+    those of the top lists): ``benchmark``, ``system``, ``metric``, ``rank`` on that
+    benchmark, ``score``, ``no_information`` (†), the overall table's ``overall_rank`` and
+    ``overall`` (its sum, mean or mean rank: ``combine``; missing for a dominated system), and
+    with ``tiers`` ``rank_low``, ``rank_high``, ``upper_bound``, ``tier`` and ``p_holm`` (the
+    Holm-adjusted p-value against the tier's best; missing for the best)
+    (:func:`simeval.report.leaderboard.board_rows`).
+
     Examples:
         >>> import simeval
         >>> results = [*simeval.evaluate("orthographic:kind=prefix", "mc30", "rg65"),
         ...            *simeval.evaluate("random:seed=1", "mc30", "rg65")]
         >>> print(simeval.leaderboard(results, "csv").splitlines()[0])
         rank,system,mc30,rg65,sum
+        >>> frame = simeval.leaderboard(results, "frame", keep_dominated=True)
+        >>> frame[["benchmark", "system", "rank"]].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        [['mc30', 'orthographic:kind=prefix', 1], ['mc30', 'random:seed=1', 2],
+         ['rg65', 'orthographic:kind=prefix', 1], ['rg65', 'random:seed=1', 2]]
     """
     from simeval.report.leaderboard import RENDERERS
 
+    how = (folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates, seed,
+           level, alpha, combine)  # fmt: skip
+    if fmt == "frame":
+        return _board_frame(*_tables(*how, every=True))
     render = RENDERERS[fmt]
-    tables = leaderboard_tables(
-        folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates, seed,
-        level, alpha, combine,
-    )  # fmt: skip
-    return "\n".join(render(table) for table in tables)
+    return "\n".join(render(table) for table in _tables(*how))
+
+
+def frame_csv(frame: Any) -> str:
+    """A leaderboard frame (``fmt="frame"``) as CSV, what ``simeval leaderboard --format
+    frame`` prints (:func:`simeval.report.leaderboard.rows_csv`: numbers in full, a missing
+    value empty)."""
+    from simeval.report.leaderboard import rows_csv
+
+    values = [[v.item() if hasattr(v, "item") else v for v in row] for row in
+              frame.astype(object).itertuples(index=False)]  # fmt: skip
+    return rows_csv(list(frame.columns), values)
+
+
+def _board_frame(board: Any, *tables: Any) -> Any:
+    """The tables as one DataFrame (:func:`simeval.report.leaderboard.board_rows`)."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError("fmt='frame' needs pandas: pip install 'simeval[frames]'") from exc
+    from simeval.report.leaderboard import BOARD_FIELDS, TIER_FIELDS, board_rows
+
+    tiered = any(t.standings is not None for t in tables)
+    columns = [*BOARD_FIELDS, *(TIER_FIELDS if tiered else ())]
+    frame = pd.DataFrame(board_rows(board, tables), columns=columns)
+    whole = ["rank", "overall_rank", *(("rank_low", "rank_high", "upper_bound", "tier")
+                                       if tiered else ())]  # fmt: skip
+    frame[whole] = frame[whole].astype("Int64")  # ranks stay integers beside a missing one
+    return frame.astype({c: float for c in ("score", "overall", "p_holm") if c in frame})
 
 
 @checked(*BOARD_OPTIONS)
@@ -224,6 +265,27 @@ def leaderboard_tables(
     """The tables :func:`leaderboard` renders: the overall one, then with ``top`` the top N
     of every benchmark (:class:`simeval.report.leaderboard.Table`), with ``tiers`` each
     benchmark's table with its rank tiers (every system when ``top`` is 0)."""
+    return _tables(folder, benchmarks, top, keep_dominated, metric, registry, tiers, replicates,
+                   seed, level, alpha, combine)  # fmt: skip
+
+
+def _tables(
+    folder: str | Path | Sequence[Any],
+    benchmarks: Sequence[str],
+    top: int,
+    keep_dominated: bool,
+    metric: str | None,
+    registry: Any,
+    tiers: bool,
+    replicates: int,
+    seed: int,
+    level: float,
+    alpha: float,
+    combine: str,
+    every: bool = False,
+) -> list[Any]:
+    """:func:`leaderboard_tables`; ``every``: a table of every system for each benchmark of
+    the overall table (and, with ``top``, of the top lists), as the frame reads them."""
     from simeval.api.targets import recorded_benchmarks
     from simeval.report.html import grid_top, overall_benchmarks
     from simeval.report.leaderboard import overall_table
@@ -248,29 +310,70 @@ def leaderboard_tables(
     flags = grid.no_information()
     board = overall_table(scores, columns, not keep_dominated, flags, grid.lower(metric), metric,
                           combine)  # fmt: skip
+    if every:
+        shown = list(dict.fromkeys([*columns, *(have if top else [])]))
+        top = 0
+    else:
+        shown = (have if top else columns) if tiers else (have if top else [])
+    n = top or len(grid.systems)
     if not tiers:
-        return [board, *(grid_top(grid, b, top, flags, metric) for b in (have if top else []))]
+        return [board, *(grid_top(grid, b, n, flags, metric) for b in shown)]
     from simeval.metrics.stats import Resampling
     from simeval.report.tiers import grid_tiers, with_tiers
 
     how = Resampling(replicates, seed, level, alpha)
 
     tables = [board]
-    for b in have if top else columns:
-        table = grid_top(grid, b, top or len(grid.systems), flags)
+    for b in shown:
+        table = grid_top(grid, b, n, flags)
         table.title = table.title if top else f"{b}: rank tiers"
         tables.append(with_tiers(table, grid_tiers(grid, b, how)))
     return tables
 
 
 def _grid(results: str | Path | Sequence[Any]) -> Any:
-    """A results folder, or results in memory, as a grid of (system, benchmark)."""
-    from simeval.report.collect import entry_of, grid_of, load_grid
+    """A results folder, or results in memory, as a grid of (system, benchmark); two systems
+    that would be one row are refused (:func:`refuse_name_clash`)."""
+    from simeval.report.collect import entry_of, grid_of, load_entries
 
     if isinstance(results, str | Path):
-        return load_grid(results)
+        entries = load_entries(results)
+        refuse_name_clash(entries, f"leaderboard: {results}", reruns=True)
+        return grid_of(entries)
     found = results_in_memory(results, "leaderboard: results", "or a results folder")
-    return grid_of([entry_of(r) for r in found])
+    entries = [entry_of(r) for r in found]
+    refuse_name_clash(entries, "leaderboard: results", reruns=False)
+    return grid_of(entries)
+
+
+def naming_hint() -> str:
+    """How to name a system, in the words of the user's door."""
+    from simeval.errors import on_command_line
+
+    if on_command_line():
+        return "record each system under its own name (--name A when scoring a file)"
+    return (
+        'name each system: simeval.score(..., name="A"), simeval.evaluate(function, ..., '
+        'name="A"), or simeval.api.keep_results(results, None, name="A")'
+    )
+
+
+def refuse_name_clash(entries: list[Any], where: str, reruns: bool) -> None:
+    """Refuse entries of which a grid would keep one row under one name
+    (:func:`simeval.report.collect.name_clash`: in a folder, a later record of the same system
+    replaces the earlier, as a re-run should; two systems sharing a name never do)."""
+    from simeval.report.collect import name_clash
+
+    clash = name_clash(entries, reruns)
+    if clash is not None:
+        name, bench = clash
+        what = "results" if not reruns else "records of different systems"
+        raise InputError(
+            None,
+            None,
+            f"{where}: two {what} on {bench} are both named {name!r} and would be one row; "
+            f"{naming_hint()}",
+        )
 
 
 def results_in_memory(value: Any, argument: str, alternative: str) -> list[Any]:
@@ -331,8 +434,17 @@ def compare(
     sides = []
     for letter, side in (("a", a), ("b", b)):
         folder = "(for a results folder, simeval.compare_systems)"
-        found = results_in_memory(side, f"compare: {letter}", folder)
-        sides.append({r.benchmark: entry_of(r) for r in found})
+        found = [entry_of(r) for r in results_in_memory(side, f"compare: {letter}", folder)]
+        refuse_name_clash(found, f"compare: {letter}", reruns=False)
+        sides.append({e.benchmark: e for e in found})
+    same = {e.system for e in sides[0].values()} & {e.system for e in sides[1].values()}
+    if same:
+        raise InputError(
+            None,
+            None,
+            f"compare: A and B are both named {sorted(same)[0]!r}: the verdict could not say "
+            f"which is better; {naming_hint()}",
+        )
     common = [bench for bench in sides[0] if bench in sides[1]]
     if not common:
         have_a, have_b = (", ".join(side) or "no results" for side in sides)
@@ -398,11 +510,18 @@ def compare_systems(
         ('orthographic:kind=prefix', 'random:seed=1', 'Williams')
     """
     from simeval.metrics.stats import Resampling
-    from simeval.report.collect import load_grid
+    from simeval.report.collect import grid_of, load_entries
     from simeval.report.compare import compare
 
-    grid = load_grid(folder)
+    entries = load_entries(folder)
+    grid = grid_of(entries)
     sa, sb = grid.resolve(a), grid.resolve(b)
+    if sa == sb:
+        raise InputError(
+            None, None, f"A ({a!r}) and B ({b!r}) are the same system, {sa}: name two systems"
+        )
+    on_bench = [e for e in entries if e.benchmark == benchmark and e.system in (sa, sb)]
+    refuse_name_clash(on_bench, f"compare: {folder}", reruns=True)
     ea, eb = grid.get(sa, benchmark), grid.get(sb, benchmark)
     for system, e in ((sa, ea), (sb, eb)):
         if e is None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simeval.api.options import checked
+from simeval.api.options import LEVEL, REPLICATES, SEED, checked
 from simeval.errors import InputError
 from simeval.results.record import Result
 from simeval.results.store import load_results as _load_results
@@ -43,14 +43,25 @@ def keep_results(
     return save_results(folder, results)
 
 
-@checked()
-def results_frame(results: str | Path | Sequence[Result | dict[str, Any]]) -> Any:
+@checked(REPLICATES, SEED, LEVEL)
+def results_frame(
+    results: str | Path | Sequence[Result | dict[str, Any]],
+    ci: bool = False,
+    replicates: int = REPLICATES.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
+) -> Any:
     """Results as a pandas DataFrame: a row per result, a column per metric (``pandas``).
 
     Args:
         results: a results folder (one without a record is an error), or records in
             memory (what ``simeval.evaluate`` and ``simeval.score`` return, or their
             ``to_dict()``).
+        ci: also each metric's percentile bootstrap interval at ``level`` from the result's
+            per-item rows (``replicates``, ``seed``; the report's intervals, drawn as the
+            benchmark's kind resamples): ``lower`` and ``upper`` for the main score,
+            ``metric.NAME.lower`` and ``metric.NAME.upper`` for each metric; NaN for a record
+            without per-item rows (a ``to_dict()``, an older record).
 
     Examples:
         >>> import simeval
@@ -67,8 +78,12 @@ def results_frame(results: str | Path | Sequence[Result | dict[str, Any]]) -> An
         records = load_results(results, allow_empty=False)
     else:
         records = [r.to_dict() if isinstance(r, Result) else r for r in results]
+    if ci:
+        from simeval.metrics.stats import Resampling
+
+        cis = _intervals(results, Resampling(replicates, seed, level))
     rows = []
-    for r in records:
+    for i, r in enumerate(records):
         row = {
             "benchmark": r["benchmark"],
             "measure": system_name(r.get("system", {})),
@@ -79,8 +94,33 @@ def results_frame(results: str | Path | Sequence[Result | dict[str, Any]]) -> An
             "seconds": r.get("seconds"),
             "created": r.get("created"),
         }
+        if ci:
+            row |= _interval_columns(r, cis[i])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _intervals(results: Any, how: Any) -> list[dict[str, Any]]:
+    """Each result's metric intervals (:func:`simeval.report.collect.intervals`), in order;
+    none for a record given as a dict (its rows are not at hand)."""
+    from simeval.report.collect import entry_of, intervals, load_entries
+
+    if isinstance(results, str | Path):
+        return [intervals(e, how) for e in load_entries(results)]
+    return [intervals(entry_of(r), how) if isinstance(r, Result) else {} for r in results]
+
+
+def _interval_columns(record: dict[str, Any], found: dict[str, Any]) -> dict[str, float]:
+    """``lower``/``upper`` of the main score and ``metric.NAME.lower``/``.upper``."""
+    nan = float("nan")
+    out = {}
+    for k in record["metrics"]:
+        interval = found.get(k)
+        out[f"metric.{k}.lower"] = nan if interval is None else interval.low
+        out[f"metric.{k}.upper"] = nan if interval is None else interval.high
+    main = record["main_metric"]
+    return {"lower": out.get(f"metric.{main}.lower", nan),
+            "upper": out.get(f"metric.{main}.upper", nan), **out}  # fmt: skip
 
 
 @dataclass(frozen=True)

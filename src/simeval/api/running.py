@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from simeval.api.options import MEASURE_OBJECT, MISSING, checked
+from simeval.api.records import warn_of_zeroed
 from simeval.api.targets import Target, as_target, load_targets, registry_of
 from simeval.data.store import DataStore
 from simeval.errors import InputError
 from simeval.measures import Measure, create_measure
 from simeval.registry import Registry
 from simeval.results.record import Result, Timer
-from simeval.results.store import save_results, system_name
+from simeval.results.store import save_results
 
 
 def prepare(measure: Measure, targets: Iterable[Target], scored_only: bool = False) -> None:
@@ -66,8 +67,9 @@ def evaluate(
     ``f(pairs) -> scores``, or of one pair, ``f(a, b) -> score``; for the last two ``name=``,
     ``fingerprint=`` (caches the embeddings on disk under that key) and ``batch=`` may be
     given. ``missing``: what a pair the measure leaves without a score (NaN) gets: ``"zero"``
-    (RUSSE's rule, the measures' default), ``"skip"`` or ``"error"``; when a Python measure
-    leaves pairs unscored and ``missing`` was not given, a
+    (RUSSE's rule; the default, as :func:`simeval.score`'s, unless the measure says what its
+    NaN means: ``vectors``' ``oov=skip``), ``"skip"`` or ``"error"`` (refuse, naming the first
+    such pair); when a Python measure leaves pairs unscored and ``missing`` was not given, a
     :class:`~simeval.errors.DefaultPolicyWarning` says how many were scored 0.
     Returns one Result per benchmark (plus one per suite with its aggregate); with
     ``results_dir`` they are also appended to ``results_dir/results.jsonl``.
@@ -112,28 +114,10 @@ def evaluate(
         r.system = {**m.describe(), **facts}
         r.warnings = [*r.warnings, *own]
     if missing is None and m.describe().get("kind") == "python":  # a user's own object
-        _warn_of_zeroed(results)
+        warn_of_zeroed(results)
     if results_dir is not None:
         save_results(results_dir, results)
     return results
-
-
-def _warn_of_zeroed(results: list[Result]) -> None:
-    """A Python warning per benchmark where the default ``missing="zero"`` scored pairs 0."""
-    import warnings
-
-    from simeval.errors import DefaultPolicyWarning
-
-    for r in results:
-        n = r.coverage.get("missing", 0)
-        if n and r.settings.get("missing") == "zero" and "gold" in r.coverage:
-            warnings.warn(
-                f"{r.benchmark}: {system_name(r.system)} left {n} of {r.coverage['gold']} items "
-                "without a score; they were scored 0 (missing='zero', RUSSE's rule and the "
-                "default). Pass missing='skip' to leave them out or missing='error' to refuse.",
-                DefaultPolicyWarning,
-                stacklevel=3,
-            )
 
 
 @checked(passes=MEASURE_OBJECT)

@@ -201,7 +201,9 @@ def leaderboard_cmd(
             "--format",
             "-f",
             help="text (a table fitted to the terminal; --wide: whole), markdown, latex, csv "
-            "or html.",
+            "or html (the tables as printed), or frame: the board as data, CSV with a row per "
+            "benchmark and system (rank, score, overall rank and, with --tiers, rank interval "
+            "ends, upper bound, tier, Holm-adjusted p).",
         ),
     ] = BoardFormat.text,
     benchmark: Annotated[
@@ -236,13 +238,16 @@ def leaderboard_cmd(
     their mean or mean rank); best per column
     marked, each metric in its declared direction. With --top N, the top N per benchmark too
     (RUSSE Tables 6-9). With --tiers, each benchmark's table shows every system's rank
-    interval, rank upper bound and significance tier, the method stated under it."""
-    from simeval.api.reporting import leaderboard, leaderboard_tables, terminal_table
+    interval, rank upper bound and significance tier, the method stated under it. With
+    --format frame, the board as data: a CSV row per benchmark and system."""
+    from simeval.api.reporting import frame_csv, leaderboard, leaderboard_tables, terminal_table
 
     how = (benchmark or (), top, keep_dominated, metric, registry_of(registry), tiers,
            replicates, seed, level, alpha, combine.value)  # fmt: skip
     if fmt is BoardFormat.text:
         print_tables([terminal_table(t) for t in leaderboard_tables(folder, *how)], wide)
+    elif fmt is BoardFormat.frame:
+        sys.stdout.write(frame_csv(leaderboard(folder, fmt.value, *how)))
     else:
         sys.stdout.write(leaderboard(folder, fmt.value, *how))
 

@@ -8,7 +8,6 @@ from a copy of what they declare.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from functools import cache
@@ -20,7 +19,7 @@ from simeval.data.pair_files import ColumnError
 from simeval.data.store import DataStore
 from simeval.data.textio import SHOWN, shown
 from simeval.data.tomlfile import TomlFile
-from simeval.errors import InputError
+from simeval.errors import InputError, did_you_mean
 from simeval.kinds import kind, suite_kind
 from simeval.kinds.linking import CollectionEntry, LinkingEntry
 from simeval.kinds.pairs import pair_kinds
@@ -193,7 +192,7 @@ class Registry:
                 return "a group; a group holds benchmarks and suites with an aggregate"
             return None
         if member not in self.entries:
-            return "unknown"
+            return "unknown" + did_you_mean(member, self.names)
         needs = suite_kind(suite.aggregate).member_kinds if suite.aggregate else ()
         found = self.entries[member].kind
         if needs and found not in needs:
@@ -215,8 +214,7 @@ class Registry:
             return
         if "/" in name or name.startswith(".") or Path(name).suffix.lower() in FILE_SUFFIXES:
             raise InputError(name, None, "no such file or folder")
-        close = difflib.get_close_matches(name, self.names, n=3)
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        hint = did_you_mean(name, self.names)
         raise InputError(
             None,
             None,
@@ -233,7 +231,11 @@ class Registry:
             entry = self.suites[name]
             if entry.template and name in self.user:
                 _check_paths(self.user[name], "suite", name, [entry.template], folder=False)
-            members = [self._benchmark(m, store, build) for m in entry.members]
+            # a group may hold suites with an aggregate (``sts``: each year's)
+            members = [
+                self.load(m, store, build) if m in self.suites else self._benchmark(m, store, build)
+                for m in entry.members
+            ]
             return load_suite(entry, members, self._files(name, store))
         if name in self.entries:
             return self._benchmark(name, store, build)

@@ -69,7 +69,7 @@ from typing import Any
 
 from simeval.data.textio import shown
 from simeval.data.tomlfile import TomlFile
-from simeval.errors import InputError
+from simeval.errors import InputError, did_you_mean
 from simeval.kinds import aggregates, from_toml, toml_names
 from simeval.kinds.base import View
 from simeval.kinds.layouts import LAYOUTS
@@ -85,6 +85,11 @@ NAME_RULE = "a letter or digit, then letters, digits, '.', '_' or '-'"
 # keys a kind's own entry reads as text (``TaskKind.entry``): checked here, so a number or a
 # table is refused by key rather than turned into a file name
 TEXT_KEYS = ("description", "column", "missing", "dataset", "gold", "input", "folder")
+# the keys beyond a kind's own (module docstring; read by ``_extensions``)
+EXTENSION_KEYS = ("source", "split", "format", "builder", "options", "views", "score_range",
+                  "exclude", "marks", "subset")  # fmt: skip
+BENCHMARK_KEYS = ("kind", *TEXT_KEYS, "duplicates", *EXTENSION_KEYS)  # every kind's, together
+SUITE_KEYS = ("members", "aggregate", "description", "layout", "template")
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,12 @@ def quoted(names: Iterable[str]) -> str:
     return "[" + ", ".join(shown(name) for name in sorted(names)) + "]"
 
 
+def unknown_keys(keys: Iterable[str], known: Iterable[str]) -> str:
+    """The refusal of ``keys`` a table does not have, with the key meant by the first (a
+    misspelling, most often: ``colum`` for ``column``)."""
+    return f"unknown key(s) {quoted(keys)}{did_you_mean(sorted(keys)[0], known)}"
+
+
 def _either(names: list[str]) -> str:
     return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
@@ -210,7 +221,7 @@ def benchmark_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Re
         if key not in fields:
             raise fail(f"{key!r} does not apply to a {found.name} benchmark", key)
     if spec:
-        raise fail(f"unknown key(s) {quoted(spec)}", sorted(spec)[0])
+        raise fail(unknown_keys(spec, BENCHMARK_KEYS), sorted(spec)[0])
     return dataclasses.replace(entry, **extra)
 
 
@@ -321,7 +332,7 @@ def suite_entry(file: TomlFile, name: str, spec: dict[str, Any], resolve: Resolv
         raise fail(f"layout must be {_either(list(LAYOUTS))}", "layout")
     template = spec.pop("template", None)
     if spec:
-        raise fail(f"unknown key(s) {quoted(spec)}", sorted(spec)[0])
+        raise fail(unknown_keys(spec, SUITE_KEYS), sorted(spec)[0])
     return SuiteEntry(
         name,
         tuple(members),

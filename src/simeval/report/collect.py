@@ -6,9 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simeval.engine import active
 from simeval.errors import InputError
 from simeval.kinds import TaskKind, canonical, kind
+from simeval.kinds.rows import ItemMetrics
 from simeval.metrics import catalog
+from simeval.metrics.stats import DEFAULT_RESAMPLING, Interval, Resampling, bootstrap_intervals
 from simeval.report import ties
 from simeval.results.items import Items
 from simeval.results.record import CONSTANT
@@ -131,11 +134,54 @@ class Grid:
         raise InputError(None, None, f"{name!r} {what}; systems: {known}")
 
 
+def intervals(entry: Entry, how: Resampling = DEFAULT_RESAMPLING) -> dict[str, Interval]:
+    """Every metric's percentile bootstrap interval from the entry's per-item rows, drawn as
+    its kind resamples (the report's intervals, :func:`simeval.metrics.stats.bootstrap`);
+    none for a record without rows."""
+    if not entry.has_items:
+        return {}
+    metric = ItemMetrics(entry.task, entry.items())
+    return bootstrap_intervals(metric, metric.n, how.of(metric).on(active()))
+
+
 def load_grid(folder: str | Path) -> Grid:
     """Read ``folder/results.jsonl`` (a file without a record is an error); a later record of
     the same system and benchmark wins."""
-    return grid_of([Entry(system_name(r.get("system", {})), r, Path(folder)) for r in
-                    load_results(folder, allow_empty=False)])  # fmt: skip
+    return grid_of(load_entries(folder))
+
+
+def load_entries(folder: str | Path) -> list[Entry]:
+    """Every record of ``folder/results.jsonl`` as an entry, in the order recorded (a file
+    without a record is an error)."""
+    return [Entry(system_name(r.get("system", {})), r, Path(folder)) for r in
+            load_results(folder, allow_empty=False)]  # fmt: skip
+
+
+# what tells two systems apart besides their name: a measure's spec, a submission's path(s)
+IDENTITY = ("spec", "path", "files")
+
+
+def _identity(entry: Entry) -> tuple[Any, ...] | None:
+    """What identifies the entry's system besides its name, or None when nothing does (a
+    result of predictions in memory: ``{"kind": "predictions"}``)."""
+    system = entry.record.get("system", {})
+    found = tuple(str(system.get(k)) if system.get(k) else None for k in IDENTITY)
+    return found if any(found) else None
+
+
+def name_clash(entries: list[Entry], reruns: bool = True) -> tuple[str, str] | None:
+    """The first (system name, benchmark) two entries share that a grid would make one row,
+    or None. With ``reruns`` (a results folder) a later record of the same system (the same
+    spec or submission path) replaces the earlier one, as :func:`grid_of` intends; two
+    systems that only share a name (given by ``--name``, or "unnamed") clash. Without (results
+    in memory), any two entries of one name on one benchmark clash."""
+    seen: dict[tuple[str, str], tuple[Any, ...] | None] = {}
+    for e in entries:
+        key, found = (e.system, e.benchmark), _identity(e)
+        if key in seen and not (reruns and found is not None and seen[key] == found):
+            return key
+        seen[key] = found
+    return None
 
 
 def entry_of(result: Any) -> Entry:

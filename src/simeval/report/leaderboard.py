@@ -68,6 +68,9 @@ class Table:
     absent: set[tuple[int, int]] = field(default_factory=set)
     # column -> priority on a narrow terminal: higher stays in the first part (the sum)
     priority: dict[str, int] = field(default_factory=dict)
+    benchmark: str = ""  # a benchmark's table (top N, tiers): its benchmark
+    # with tiers: system -> its standing (simeval.report.tiers.Standing), the one printed
+    standings: dict[str, Any] | None = None
 
 
 CONSTANT_MARK = "†"
@@ -281,6 +284,7 @@ def top_table(
         if (s, benchmark) in flags and len(rows) < n:
             rows.append([None, s, scores[s][benchmark]])
     table = Table(f"{benchmark}: top {n}", ["rank", "system", metric or "score"], rows)
+    table.benchmark = benchmark
     _mark_constant(table, [r[1] for r in rows], {2: benchmark}, flags)
     _mark_best(table, [2], () if higher_is_better else [2])
     return table
@@ -418,3 +422,70 @@ def to_terminal(table: Table) -> tuple[TerminalTable, list[str]]:
 
 
 RENDERERS = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv, "html": to_html}
+
+# the leaderboard as data (:func:`board_rows`): always these, then with tiers TIER_FIELDS
+BOARD_FIELDS = ("benchmark", "system", "metric", "rank", "score", "no_information",
+                "overall_rank", "overall")  # fmt: skip
+TIER_FIELDS = ("rank_low", "rank_high", "upper_bound", "tier", "p_holm")
+
+
+def board_rows(overall: Table, tables: Sequence[Table]) -> list[dict[str, Any]]:
+    """The leaderboard as data, from the tables it prints: a row per system of each
+    benchmark's table (:func:`top_table`, with tiers :func:`simeval.report.tiers.with_tiers`):
+    ``rank`` on that benchmark (None: not ranked, a no-information score), ``score`` (NaN:
+    undefined), ``no_information`` (the † mark), and the overall table's ``overall_rank`` and
+    ``overall`` (the sum, mean or mean rank; None for a system dropped as dominated); with
+    tiers, the rank interval's ends, its upper bound, its tier and its Holm-adjusted p-value
+    against its tier's best (None for the best, and for a system not tiered)."""
+    ranked = {row[1]: (row[0], row[-1]) for row in overall.rows}
+    out = []
+    for table in tables:
+        for i, row in enumerate(table.rows):
+            rank, system, score = row[:3]
+            at, value = ranked.get(system, (None, None))
+            found = {
+                "benchmark": table.benchmark,
+                "system": system,
+                "metric": table.columns[2],
+                "rank": rank,
+                "score": math.nan if score is None else score,
+                "no_information": (i, 2) in table.constant,
+                "overall_rank": at,
+                "overall": value,
+            }
+            if table.standings is not None:
+                found |= _standing_fields(table.standings.get(system))
+            out.append(found)
+    return out
+
+
+def rows_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows of data as CSV: numbers in full (``repr``: read back, the same float), missing
+    values (None, NaN, pandas' NA) empty, text guarded as the tables' CSV is
+    (:func:`_csv_text`)."""
+
+    def cell(v: Any) -> str:
+        if isinstance(v, bool):
+            return str(v).lower()
+        if isinstance(v, int):
+            return str(v)
+        if isinstance(v, float):
+            return "" if math.isnan(v) else repr(v)
+        if v is None or str(v) == "<NA>":
+            return ""
+        return _csv_text(str(v))
+
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow([_csv_text(c) for c in columns])
+    writer.writerows([cell(v) for v in row] for row in rows)
+    return text.getvalue()
+
+
+def _standing_fields(standing: Any) -> dict[str, Any]:
+    """The tier columns of one system (:data:`TIER_FIELDS`); None where it has no standing."""
+    low, high = (None, None) if standing is None or standing.interval is None else standing.interval
+    if standing is None:
+        return dict.fromkeys(TIER_FIELDS)
+    return {"rank_low": low, "rank_high": high, "upper_bound": standing.upper_bound,
+            "tier": standing.tier, "p_holm": standing.p_value}  # fmt: skip

@@ -162,4 +162,4 @@ def with_tiers(table: Table, found: Tiers) -> Table:
         rows.append([*row, lo_hi, bound, tier])
     note = (table.note + " " if table.note else "") + found.note()
     columns = [*table.columns, *TIER_COLUMNS]
-    return replace(table, columns=columns, rows=rows, note=note)
+    return replace(table, columns=columns, rows=rows, note=note, standings=found.standings)
