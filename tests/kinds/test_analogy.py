@@ -425,3 +425,20 @@ def test_binary_vectors_answer_as_their_text(questions: Path, tmp_path: Path) ->
     assert r.system["params"]["format_detected"] == "word2vec-bin"
     score, found = gensim_figures(binary, questions, "3cosmul", 300_000, True)
     assert r.metrics["accuracy"] == score and r.metrics["correct"] == len(found[-1]["correct"])
+
+
+def test_answers_in_memory_score_as_the_file(tmp_path: Path) -> None:
+    target = simeval.load_target("google-analogy")
+    answers = [q.d if k % 3 == 0 else (None if k % 3 == 1 else "x") for k, q in
+               enumerate(target.questions)]  # fmt: skip
+    path = tmp_path / "a.txt"
+    lines = [f"{q.a} {q.b} {q.c}" + (f" {a}" if a else "") for q, a in
+             zip(target.questions, answers, strict=True)]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (from_file,) = simeval.score(target, path)
+    (in_memory,) = simeval.score(target, answers)
+    assert in_memory.metrics == from_file.metrics
+    right = sum(1 for k in range(len(answers)) if k % 3 == 0)
+    assert in_memory.metrics["accuracy"] == right / sum(a is not None for a in answers)
+    with pytest.raises(InputError, match="expected one answer"):
+        simeval.score(target, answers[:-1])

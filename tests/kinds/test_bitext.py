@@ -186,3 +186,14 @@ def test_a_campaign_hands_out_both_sides_shuffled_and_reads_answers_back(
     )
     assert result["score"] == pytest.approx(right / 1000, abs=1e-12)
     assert right >= 600
+
+
+def test_choices_in_memory_are_positions_sentences_or_none() -> None:
+    target = simeval.load_target("tatoeba-rus")
+    choices: list = list(range(1000))
+    choices[0], choices[1], choices[2] = target.targets[0], None, 5  # right, none, wrong
+    (r,) = simeval.score(target, choices)
+    assert r.metrics["accuracy"] == 998 / 1000
+    for bad in ([1.5] * 1000, [True] * 1000, list(range(999)), [1000] * 1000, ["no such"] * 1000):
+        with pytest.raises(InputError):
+            simeval.score(target, bad)

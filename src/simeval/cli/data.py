@@ -155,7 +155,8 @@ def benchmarks(registry: RegistryFiles = None, wide: Wide = False) -> None:
     """List the benchmarks and suites: the catalog's and those of --registry files (or
     SIMEVAL_REGISTRY). A registry file is TOML:
 
-    [benchmark.NAME] kind = "graded"|"related"|"sts"|"linking", gold = "FILE" (pairs, STS),
+    [benchmark.NAME] kind = a task kind (graded, sts, ...: docs/reference/benchmarks.md
+    lists them), gold = "FILE" (pairs, STS),
     input = "FILE" (STS), folder = "DIR" (linking: qrels, queries.jsonl, corpus.jsonl),
     column, description, missing; [suite.NAME] members = [...], aggregate =
     "sum"|"sts"|"mean"|"none"; also split, source, views, score_range, exclude, marks,

@@ -223,6 +223,15 @@ class AnalogyKind(TaskKind):
     def entry_files(self, entry: AnalogyEntry) -> list[str]:
         return [entry.gold]
 
+    def as_submission(self, target: Any, predictions: Any) -> AnalogyAnswers:
+        """One answer per question in the questions' order: a word, or None (not answered)."""
+        if isinstance(predictions, str | bytes) or not hasattr(predictions, "__len__"):
+            raise InputError(
+                None, None, f"{target.name}: expected a list of answers (a word or None) "
+                f"for its {len(target)} questions, got {type(predictions).__name__}",
+            )  # fmt: skip
+        return target.from_answers(target.request(), list(predictions))
+
     # -- the shared-task server's questions (TaskKind) ----------------------------------------
 
     def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:

@@ -124,6 +124,45 @@ class BitextKind(TaskKind):
     def entry_files(self, entry: BitextEntry) -> list[str]:
         return [entry.source_text, entry.target_text]
 
+    def as_submission(self, target: Any, predictions: Any) -> Choices:
+        """One choice per source sentence, in order: the 0-based position of its target
+        sentence (``numpy.argmax`` of a similarity row gives it), the target sentence itself,
+        or None (not answered)."""
+        if isinstance(predictions, str | bytes) or not hasattr(predictions, "__len__"):
+            raise InputError(
+                None, None, f"{target.name}: expected a list of choices for its "
+                f"{len(target)} sentences, got {type(predictions).__name__}",
+            )  # fmt: skip
+        found = list(predictions)
+        if len(found) != len(target):
+            raise InputError(
+                None, None, f"{target.name}: {len(found)} choices for {len(target)} sentences",
+            )  # fmt: skip
+        where = {t: i for i, t in reversed(list(enumerate(target.targets)))}
+        chosen = np.full(len(found), -1, dtype=np.int64)
+        for k, c in enumerate(found):
+            if c is None:
+                continue
+            if isinstance(c, str):
+                if c not in where:
+                    raise InputError(
+                        None, None, f"{target.name}: choice {k + 1} is not one of its target "
+                        f"sentences: {shown(c)!r}",
+                    )  # fmt: skip
+                chosen[k] = where[c]
+            elif (
+                isinstance(c, int | np.integer)
+                and not isinstance(c, bool)
+                and (0 <= c < len(target))
+            ):
+                chosen[k] = int(c)
+            else:
+                raise InputError(
+                    None, None, f"{target.name}: choice {k + 1} must be a target position "
+                    f"(0 to {len(target) - 1}), a target sentence or None, not {c!r}",
+                )  # fmt: skip
+        return Choices(chosen)
+
     # -- the shared-task server -----------------------------------------------------------
 
     def input_file(self, target: Any, secret: str | None = None) -> tuple[str, bytes] | None:

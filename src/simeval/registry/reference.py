@@ -8,7 +8,10 @@ test keeps the committed page equal to it."""
 
 from __future__ import annotations
 
+import sys
+
 from simeval.data.catalog import CATALOG, entry_with_file
+from simeval.kinds import KINDS
 from simeval.registry.lookup import Registry
 
 HEADER = """# Benchmark catalog
@@ -50,6 +53,20 @@ def benchmark_rows(registry: Registry) -> list[str]:
     return rows
 
 
+def kind_rows() -> list[str]:
+    """Each task kind a registry file may name (``kind = ...``): what records call it, its
+    main metric, and the first sentence of its module's documentation."""
+    rows = ["| kind = | records' task | main metric | what it is |", "|---|---|---|---|"]
+    for k in KINDS.values():
+        if not k.toml:
+            continue
+        doc = (sys.modules[type(k).__module__].__doc__ or "").strip()
+        first = _cell(doc.split(". ")[0].split(":")[0]) if doc else ""
+        names = ", ".join(f"`{t}`" for t in k.toml)
+        rows.append(f"| {names} | `{k.name}` | `{k.main}` | {first} |")
+    return rows
+
+
 def suite_rows(registry: Registry) -> list[str]:
     rows = ["| suite | combines by | members | what it is |", "|---|---|---|---|"]
     for s in registry.suites.values():
@@ -83,6 +100,13 @@ def markdown_page() -> str:
     registry = Registry.catalog()
     parts = [
         HEADER,
+        "## Task kinds",
+        "",
+        "What `kind = ...` of a registry file's `[benchmark.NAME]` may name; each kind's module",
+        "(`src/simeval/kinds/`) documents its files, keys and metrics.",
+        "",
+        *kind_rows(),
+        "",
         "## Benchmarks",
         "",
         *benchmark_rows(registry),
