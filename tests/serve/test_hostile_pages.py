@@ -9,10 +9,10 @@ re-scoring, a reset token) are rendered on the way there.
 from __future__ import annotations
 
 import html
-from html.parser import HTMLParser
 import re
 from collections.abc import Iterator
 from datetime import timedelta
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +116,8 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
     client, shown = server.client, []
     team = register(client, "alpha", "h1")
     scores = "\n".join(f"{a}\t{b}\t{g + 0.1 * (i % 3)}" for i, (a, b, g) in enumerate(mc30))
-    r = upload(client, team, scores.encode(), filename=hostile("file-name").replace("/", "") + ".csv")
+    name = hostile("file-name").replace("/", "")  # a client's name is shown from its last /
+    r = upload(client, team, scores.encode(), filename=name + ".csv")
     assert r.status_code == 201, r.text
     bad = scores.replace(f"{mc30[2][2] + 0.2}", hostile("file-error"), 1).encode()
     r = upload(client, team, bad, filename="bad.csv")
@@ -127,8 +128,8 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
     assert r.status_code == 200, r.text
 
     csrf = page_csrf(client, "/organiser")
-    r = client.post("/organiser/login", follow_redirects=False,
-                    data={"csrf": csrf, "token": add_organiser(server.db, "Ada", clock.now)})  # fmt: skip
+    token = add_organiser(server.db, "Ada", clock.now)
+    r = client.post("/organiser/login", data={"csrf": csrf, "token": token}, follow_redirects=False)
     assert r.status_code == 303, r.text
     csrf = page_csrf(client, "/organiser")
     base = "/organiser/campaigns/h1"
@@ -153,8 +154,13 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
     for action in ("publish", "unpublish"):
         r = client.post(f"{base}/phases/test", data={"csrf": csrf, "action": action})
         assert r.status_code == 200, r.text
-    reopen = {"csrf": csrf, "action": "save", "reopen_reason": hostile("reopening"),
-              "deadline": (TEST_END + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ")}  # fmt: skip
+    later = (TEST_END + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    reopen = {
+        "csrf": csrf,
+        "action": "save",
+        "reopen_reason": hostile("reopening"),
+        "deadline": later,
+    }
     r = answered(client.post(f"{base}/phases/test", data=reopen), "reopen", shown)
     assert r.status_code == 200, r.text
 
