@@ -1,7 +1,8 @@
 """The server's layers: a new page is one route and one template. This module adds a page
 of its own (a campaign's deadlines) to a running app — one route on an APIRouter, one
-template (in the server's Jinja2 environment, autoescaping) — and it gets, without more code, what every page has: the signed-in
-team, the service, errors as status codes and the security headers."""
+template (in the server's Jinja2 environment, autoescaping) — and it gets, without more
+code, what every page has: the signed-in team, the service, errors as status codes and the
+security headers."""
 
 from __future__ import annotations
 
