@@ -62,7 +62,7 @@ def environment(package: str) -> jinja2.Environment:
         finalize=escaped,
         undefined=jinja2.StrictUndefined,
         extensions=[JoinedLines],
-        keep_trailing_newline=True,
+        auto_reload=False,  # the templates ship in the package: none changes while it runs
     )
     env.filters.update(FILTERS)
     return env
