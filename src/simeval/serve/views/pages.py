@@ -6,8 +6,10 @@ here gathers what its template shows and returns the template's HTML (Markup).""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from markupsafe import Markup
 
@@ -22,6 +24,9 @@ from simeval.serve.views.markdown import markdown_html
 from simeval.serve.views.phrases import split_statement
 
 INTERVAL = "rank interval"  # the tiers' interval column (``<benchmark> rank interval``)
+# a board page's rows: a page stays under 200 KB with 15 benchmarks and long team names
+# (tests/serve/test_board_pages.py); 10,000 runs make 67 pages
+PAGE_ROWS = 150
 
 STYLE = """
 *{box-sizing:border-box}
@@ -142,6 +147,58 @@ def excluded_html(excluded: dict[str, tuple[str, str]]) -> Markup:
     return macro("board.html", "excluded", excluded)
 
 
+@dataclass(frozen=True)
+class Paging:
+    """Which rows of a board a page shows: page ``number`` of ``pages`` over the ``found``
+    runs (of ``total``) of the teams whose name holds ``team`` (every run when empty), and
+    the links to the other pages."""
+
+    number: int
+    pages: int
+    found: int
+    total: int
+    team: str
+    links: tuple[tuple[int, str], ...]  # (page, its address) for each page
+
+    @property
+    def first(self) -> int:
+        return min((self.number - 1) * PAGE_ROWS + 1, self.found)
+
+    @property
+    def last(self) -> int:
+        return min(self.number * PAGE_ROWS, self.found)
+
+
+def board_slice(
+    table: Table, page: int, team: str, address: str, part: str | None = None
+) -> tuple[Table, Paging]:
+    """The rows of page ``page`` of ``table`` (the last page when past it), of the runs of
+    the teams whose name holds ``team`` (any case) when given; the best, constant and absent
+    cells follow their rows (a best cell is bold on its own page). ``address``: the board's,
+    for the links to the other pages (``part``: a split phase's board, kept in them)."""
+    wanted = team.casefold()
+    keep = [
+        i
+        for i, row in enumerate(table.rows)
+        if not wanted or wanted in str(row[1]).rpartition(" run ")[0].casefold()
+    ]
+    pages = max(1, -(-len(keep) // PAGE_ROWS))
+    number = min(max(page, 1), pages)
+    chosen = keep[(number - 1) * PAGE_ROWS : number * PAGE_ROWS]
+    at = {old: new for new, old in enumerate(chosen)}
+
+    def moved(cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        return {(at[i], j) for i, j in cells if i in at}
+
+    rows = [table.rows[i] for i in chosen]
+    shown = replace(table, rows=rows, best=moved(table.best), constant=moved(table.constant),
+                    absent=moved(table.absent))  # fmt: skip
+    query = {"board": part} if part else {}
+    query |= {"team": team} if team else {}
+    links = tuple((n, f"{address}?{urlencode({**query, 'page': n})}") for n in range(1, pages + 1))
+    return shown, Paging(number, pages, len(keep), len(table.rows), team, links)
+
+
 def board_page(
     campaign: str,
     phase: Phase,
@@ -152,6 +209,8 @@ def board_page(
     tiers: dict[str, Any] | None = None,
     part: str | None = None,
     reopened: Sequence[tuple[datetime, str, str]] = (),
+    page: int = 1,
+    team: str = "",
 ) -> Markup:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
     there is none) and what its columns mean; with ``tiers`` (:mod:`simeval.serve.service.
@@ -159,9 +218,12 @@ def board_page(
     else a line saying they are being computed; a split phase's ``part`` (public or private
     board) said above the table; ``reopened``: each time the organisers reopened the phase
     after its scores were shown, ``(when, what was shown, their reason)``
-    (:func:`simeval.serve.service.editing.reopenings`), said under the deadline."""
+    (:func:`simeval.serve.service.editing.reopenings`), said under the deadline. A board of
+    more than :data:`PAGE_ROWS` runs is shown a page at a time (``page``), with a search by
+    ``team`` (:func:`board_slice`)."""
     board: Markup | None = None
     how = Markup()
+    paging = None
     if table is not None and table.rows:
         if tiers and len(tiers) == 1:  # the board gains the benchmark's three columns
             shown, how = tiered(table, tiers), tiers_html(tiers)
@@ -173,7 +235,11 @@ def board_page(
             shown, how = table, macro("board.html", "untiered", len(table.rows), MAX_RUNS)
         else:
             shown, how = table, macro("board.html", "computing")
-        board = board_html(shown, mine)
+        team = " ".join(team.split())[:100]
+        if len(shown.rows) > PAGE_ROWS or team:
+            address = f"/campaigns/{campaign}/phases/{phase.name}"
+            shown, paging = board_slice(shown, page, team, address, part)
+        board = board_html(shown, mine) if shown.rows else Markup()
     scores = table is not None
     return macro(
         "board.html",
@@ -192,6 +258,8 @@ def board_page(
         excluded_html(excluded or {}) if scores else "",
         mine,
         part == PRIVATE,
+        paging,
+        part,
     )
 
 
