@@ -36,7 +36,7 @@ RAW = ("<script>alert(1)", "<img src=x", '"><img')
 # which of them a page showed
 FIELDS = (
     "title", "description", "terms", "news-title", "news-body", "file-name", "file-error",
-    "fact-sheet", "exclusion", "filter", "reopening", "refusal",
+    "fact-sheet", "exclusion", "filter", "reopening", "refusal", "search",
 )  # fmt: skip
 
 
@@ -174,8 +174,9 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
     assert "/mine" in paths and "/organiser/campaigns/{campaign}/submissions" in paths
     for path in paths:
         for phase in ("trial", "test"):
-            r = client.get(filled(path, phase).replace("{id}", submission), headers=auth)
-            answered(r, f"{path} ({phase})", shown)
+            address = filled(path, phase).replace("{id}", submission)
+            for query in ({}, {"team": hostile("search"), "page": "2"}):  # a board's search
+                answered(client.get(address, params=query, headers=auth), address, shown)
     text = html.unescape("\n".join(shown))
     missed = [f for f in FIELDS if f"[{f}] <script>alert(1)" not in text]
     assert HOSTILE.split("'")[0] in text  # {{7*7}} as typed, beside the rest
