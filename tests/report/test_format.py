@@ -97,9 +97,14 @@ def test_html_table_escapes_text_and_keeps_exact_sort_values() -> None:
     assert "num" in parsed.cells[1][1]["class"].split()
 
 
-def test_html_cells_given_as_html_are_kept() -> None:
-    page = html_table(["a"], [[Cell("<strong>1</strong>", 1.0)], ["<em>x</em>"]], classes="t")
+def test_html_cells_are_kept_as_markup_and_text_is_escaped() -> None:
+    """A cell's HTML is kept only when it is Markup (a template's output); a str is text."""
+    from markupsafe import Markup
+
+    rows = [[Cell(Markup("<strong>1</strong>"), 1.0)], [Markup("<em>x</em>")], ["<em>y</em>"]]
+    page = html_table(["a"], rows, classes="t")
     assert '<td data-sort="1.0"><strong>1</strong></td>' in page and "<td><em>x</em></td>" in page
+    assert "<td>&lt;em&gt;y&lt;/em&gt;</td>" in page
 
 
 def test_html_text_quotes_attributes() -> None:

@@ -1,25 +1,30 @@
 """The server's layers: a new page is one route and one template. This module adds a page
 of its own (a campaign's deadlines) to a running app — one route on an APIRouter, one
-template function — and it gets, without more code, what every page has: the signed-in
-team, the service, errors as status codes and the security headers."""
+template (in the server's Jinja2 environment, autoescaping) — and it gets, without more
+code, what every page has: the signed-in team, the service, errors as status codes and the
+security headers."""
 
 from __future__ import annotations
 
-from html import escape
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 
 from serve_kit import TEST_END, TRIAL_END, Clock, make_server, register, stop
+from simeval.report.templating import environment
 from simeval.serve.routers.web import Web, web
 
 router = APIRouter()
 
 
-def deadlines_html(phases: list[Any]) -> str:  # the template
-    rows = "".join(f"<li>{escape(p.name)}: {p.deadline:%Y-%m-%d}</li>" for p in phases)
-    return f'<ul class="deadlines">{rows}</ul>'
+TEMPLATE = """<ul class="deadlines">{% for p in phases %}
+<li>{{ p.name }}: {{ p.deadline.strftime("%Y-%m-%d") }}</li>{% endfor %}</ul>"""
+
+
+def deadlines_html(phases: list[Any]) -> Markup:  # the template
+    return Markup(environment("simeval.serve").from_string(TEMPLATE).render(phases=phases))
 
 
 @router.get("/campaigns/{campaign}/deadlines", response_class=HTMLResponse)  # the route

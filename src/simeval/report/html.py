@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
+from markupsafe import Markup
 
 from simeval.engine import active
 from simeval.kinds.rows import ItemMetrics
@@ -36,7 +37,7 @@ from simeval.registry import Registry
 from simeval.report import plots, ties
 from simeval.report.collect import Entry, Grid
 from simeval.report.compare import compare
-from simeval.report.format import html_text, number, p_value
+from simeval.report.format import number, p_value
 from simeval.report.html_table import Cell, html_table
 from simeval.report.leaderboard import (
     CONSTANT_MARK,
@@ -48,9 +49,11 @@ from simeval.report.leaderboard import (
 )
 from simeval.report.page import page
 from simeval.report.subsets import Subset, by_column, named_views, score_subsets
+from simeval.report.templating import macro, render
 from simeval.report.tiers import grid_tiers, with_tiers
 
 Progress = Callable[[str], None]
+PACKAGE = "simeval.report"  # whose templates (templates/*.html) the report is rendered from
 
 
 @dataclass
@@ -81,14 +84,14 @@ def overall_benchmarks(grid: Grid) -> list[str]:
     return [b for b in grid.benchmarks if b not in drop]
 
 
-METRIC_NOTE = (
-    "<p class='note'>Bold: the best informative system on the main metric. [low, high]: the "
-    "bootstrap interval. p vs best: the test that suits the main metric (Williams for "
-    "correlations, approximate randomization for AP, accuracy, AUC and MRR) on the n items "
-    f"every system scored, Holm-corrected; * marks p &lt; 0.05. {CONSTANT_MARK}: {ties.RULE}: "
-    "never best, and no test is claimed against it. –: no value (undefined, e.g. a correlation "
-    "of constant scores).</p>"
-)
+def _part(name: str, *args: Any) -> Markup:
+    """A piece of the report between its tables (a macro of ``templates/report_parts.html``)."""
+    return macro(PACKAGE, "report_parts.html", name, *args)
+
+
+def _value(text: str, interval: str = "", bold: bool = False) -> Markup:
+    """A table cell's value with its interval in small type after it (bold: the best)."""
+    return macro(PACKAGE, "cells.html", "value", text, interval, bold)
 
 
 def shared_rows(entries: Sequence[Entry]) -> np.ndarray | None:
@@ -105,18 +108,13 @@ def shared_rows(entries: Sequence[Entry]) -> np.ndarray | None:
     return np.logical_and.reduce([np.asarray(it["counted"], dtype=float) > 0 for it in found])
 
 
-def n_note(entries: Sequence[Entry], shared: np.ndarray | None) -> str:
+def n_note(entries: Sequence[Entry], shared: np.ndarray | None) -> Markup | str:
     """What n counts, when it is not the coverage's gold count (a pair in several members of
     a suite is an item of each)."""
     gold = {e.record.get("coverage", {}).get("gold") for e in entries}
     if shared is None or gold == {int(shared.sum())}:
         return ""
-    return (
-        f"<p class='note'>n = {int(shared.sum()):,} counts the items as the metrics and tests use "
-        "them: only those every system scored, and a pair that belongs to two members of a "
-        "suite once in each. scored / gold counts each system's distinct items (gold: "
-        f"{', '.join(f'{g:,}' for g in sorted(x for x in gold if x is not None))}).</p>"
-    )
+    return _part("n_note", int(shared.sum()), sorted(x for x in gold if x is not None))
 
 
 def _on_rows(entry: Entry, rows: np.ndarray | None) -> Entry:
@@ -132,15 +130,16 @@ def _ci(interval: Interval) -> str:
     return f"[{number(interval.low)}, {number(interval.high)}]"
 
 
-def _img(image: bytes, alt: str, fmt: str = "png") -> str:
+def _img(image: bytes, alt: str, fmt: str = "png") -> Markup:
     """A figure inlined in the page (no file beside it)."""
     data = base64.b64encode(image).decode("ascii")
-    kind = "svg+xml" if fmt == "svg" else fmt
-    return f'<figure><img alt="{html_text(alt)}" src="data:image/{kind};base64,{data}"></figure>'
+    return _part("figure", alt, "svg+xml" if fmt == "svg" else fmt, data)
 
 
-def _table(title: str, columns: list[str], rows: list[list[str]], sort_keys: list[list]) -> str:
-    """A sortable table of HTML cells, each sorted by its key."""
+def _table(
+    title: str, columns: list[str], rows: list[list[str | Markup]], sort_keys: list[list]
+) -> Markup:
+    """A sortable table of cells (text, or Markup of a template), each sorted by its key."""
     cells = [
         [Cell(c, k) for c, k in zip(row, keys, strict=True)]
         for row, keys in zip(rows, sort_keys, strict=True)
@@ -157,7 +156,7 @@ class ReportBuilder:
         # drawn by forked workers, whose figures stay with them: the page has them all)
         self.figures: dict[str, bytes] = {}
 
-    def figure(self, name: str, image: bytes, alt: str) -> str:
+    def figure(self, name: str, image: bytes, alt: str) -> Markup:
         """Keep a drawn figure under ``name`` and return it inlined."""
         self.figures[name] = image
         return _img(image, alt, self.o.figure_format)
@@ -204,15 +203,13 @@ class ReportBuilder:
         for e in entries:
             cis = intervals.get(e.system, {})
             mark = f" {CONSTANT_MARK}" if e.system in blank else ""
-            row = [html_text(e.system) + mark]
+            row: list[str | Markup] = [e.system + mark]
             key: list = [e.system]
             for k in names:
                 value = e.record["metrics"].get(k)
                 value = float("nan") if value is None else float(value)
-                text = (
-                    f"{number(value)} <small>{_ci(cis[k])}</small>" if k in cis else number(value)
-                )
-                row.append(f"<strong>{text}</strong>" if e is best and k == main else text)
+                interval = _ci(cis[k]) if k in cis else ""
+                row.append(_value(number(value), interval, e is best and k == main))
                 key.append(value)
             declared = catalog.declared(main, e.task)
             if declared is not None and declared.interval == FISHER_Z:
@@ -231,7 +228,7 @@ class ReportBuilder:
             elif e.system in blank:
                 row.append("– (no information)")
             else:
-                row.append(html_text(p_value(p)) + (" *" if p is not None and p < 0.05 else ""))
+                row.append(p_value(p) + (" *" if p is not None and p < 0.05 else ""))
             key.append(-1.0 if e is best else p)
             rows.append(row)
             keys.append(key)
@@ -252,9 +249,9 @@ class ReportBuilder:
             rows,
             keys,
         )
-        return table + METRIC_NOTE + n_note(entries, shared)
+        return table + _part("metric_note", CONSTANT_MARK, ties.RULE) + n_note(entries, shared)
 
-    def tier_table(self, bench: str) -> str:
+    def tier_table(self, bench: str) -> Markup:
         """The benchmark's leaderboard with every system's rank interval, rank upper bound and
         significance tier (:mod:`simeval.report.tiers`), the method stated under it."""
         o, grid = self.o, self.grid
@@ -263,7 +260,7 @@ class ReportBuilder:
         found = grid_tiers(grid, bench, replace(o.how, alpha=TIER_ALPHA))
         return to_html(with_tiers(table, found))
 
-    def subset_section(self, bench: str, entries: list[Entry]) -> str:
+    def subset_section(self, bench: str, entries: list[Entry]) -> Markup:
         first = entries[0].items()
         views: dict[str, list[Subset]] = {}
         for s in named_views(bench, first, self.o.registry):
@@ -273,9 +270,9 @@ class ReportBuilder:
             if column in first:
                 for s in by_column(first, column):
                     views.setdefault(s.view, []).append(s)
-        out = []
+        out: list[Markup] = []
         if not views:
-            return ""
+            return Markup()
         everything = Subset("", "all", np.ones(_rows(first), dtype=bool))
         o = self.o
 
@@ -300,12 +297,12 @@ class ReportBuilder:
             rows, keys = [], []
             for i, g in enumerate(groups):
                 n = lead[i].n if shared is None else int((shared & g.mask).sum())
-                row = [html_text(g.label), str(n)]
+                row: list[str | Markup] = [g.label, str(n)]
                 key: list = [g.label, n]
                 for e in entries:
                     s = scored[e.system][i]
                     mark = f" {CONSTANT_MARK}" if hollow[e.system][i] else ""
-                    row.append(f"{number(s.value)}{mark} <small>{_ci(s.interval)}</small>")
+                    row.append(_value(f"{number(s.value)}{mark}", _ci(s.interval)))
                     key.append(s.value)
                 rows.append(row)
                 keys.append(key)
@@ -324,22 +321,18 @@ class ReportBuilder:
             )
             out.append(self.figure(f"{bench}-by-{view}", image, f"{title}: bars"))
             if len(set(metrics)) > 1:
-                out.append(
-                    "<p class='note'>One axis per metric: "
-                    + "; ".join(
-                        f"{html_text(m)} ({', '.join(html_text(groups[i].label) for i in ix)})"
-                        for m, ix in plots.panels_by_metric(metrics).items()
-                    )
-                    + ".</p>"
-                )
+                found = [
+                    (m, [groups[i].label for i in ix])
+                    for m, ix in plots.panels_by_metric(metrics).items()
+                ]
+                out.append(_part("panels", found))
             if any(any(v) for v in hollow.values()):
-                out.append(f"<p class='note'>{CONSTANT_MARK}, hatched: {ties.RULE}.</p>")
+                out.append(_part("hollow", CONSTANT_MARK, ties.RULE))
             if refs:
-                lines = "; ".join(f"{html_text(k)} {v:.4f}" for k, v in refs.items())
-                out.append(f"<p class='note ceilings'>Reference lines: {lines}.</p>")
-        return "".join(out)
+                out.append(_part("ceilings", list(refs.items())))
+        return Markup().join(out)
 
-    def plot(self, bench: str, entries: list[Entry]) -> str:
+    def plot(self, bench: str, entries: list[Entry]) -> Markup:
         kind = entries[0].kind
         if kind.plot == "pr":
             curves = {}
@@ -372,7 +365,7 @@ class ReportBuilder:
                 plots.scatter(f"{bench}: human vs system", panels, self.o.figure_format),
                 f"{bench}: human vs system scatter",
             )
-        return ""
+        return Markup()
 
     def _in_suite(self, bench: str) -> bool:
         return any(
@@ -386,44 +379,42 @@ class ReportBuilder:
         grid, o = self.grid, self.o
         scores = grid.scores()
         columns = list(o.benchmarks or overall_benchmarks(grid))
-        parts = [
-            f"<h1>simeval report</h1><p class='meta'>{html_text(folder)} · "
-            f"{len(grid.systems)} systems · {len(grid.benchmarks)} benchmarks · "
-            f"{datetime.now(UTC).isoformat(timespec='seconds')}</p>"
-        ]
         flags = grid.no_information()
         board = overall_table(scores, columns, flags=flags, lower=grid.lower())
-        parts.append("<h2>Overall</h2>" + to_html(board))
-        parts.append("<h2>Top systems per benchmark</h2><div class='tops'>")
         tops = [grid_top(grid, bench, o.top, flags) for bench in grid.benchmarks]
         for top in tops:  # the † note once under the lists, not beside each
             top.note = top.note.replace(CONSTANT_NOTE, "").strip()
-            parts.append(to_html(top))
-        parts.append("</div>")
-        if any(top.constant for top in tops):
-            parts.append(f"<p class='note'>{html_text(CONSTANT_NOTE)}</p>")
-        parts.extend(self.sections())
-        return page("simeval report", "\n".join(parts))
+        body = render(
+            PACKAGE,
+            "report.html",
+            folder=folder,
+            systems=len(grid.systems),
+            benchmarks=len(grid.benchmarks),
+            when=datetime.now(UTC).isoformat(timespec="seconds"),
+            overall=to_html(board),
+            tops=[to_html(top) for top in tops],
+            constant_note=CONSTANT_NOTE if any(top.constant for top in tops) else "",
+            sections=self.sections(),
+        )
+        return page("simeval report", body)
 
-    def section(self, bench: str) -> str:
+    def section(self, bench: str) -> Markup:
         """One benchmark's part of the page: metrics, subsets, plot."""
         entries = self.entries(bench)
-        parts = [f"<h2 id='{html_text(bench)}'>{html_text(bench)}</h2>"]
-        parts.append(self.metric_table(bench, entries))
-        parts.append(self.tier_table(bench))
         with_rows = [e for e in entries if e.has_items]
-        if len(with_rows) < len(entries):
-            old = ", ".join(e.system for e in entries if not e.has_items)
-            parts.append(
-                f"<p class='note'>Recorded without per-item rows (no intervals, "
-                f"subsets or plots; evaluate again to get them): {html_text(old)}</p>"
-            )
-        if with_rows:
-            parts.append(self.subset_section(bench, with_rows))
-            parts.append(self.plot(bench, with_rows))
-        return "\n".join(parts)
+        return render(
+            PACKAGE,
+            "section.html",
+            bench=bench,
+            metrics=self.metric_table(bench, entries),
+            tiers=self.tier_table(bench),
+            old=", ".join(e.system for e in entries if not e.has_items),
+            with_rows=bool(with_rows),
+            subsets=self.subset_section(bench, with_rows) if with_rows else "",
+            plot=self.plot(bench, with_rows) if with_rows else "",
+        )
 
-    def sections(self) -> list[str]:
+    def sections(self) -> list[Markup]:
         """Every benchmark's section, in the grid's order; with ``jobs`` > 1 built by forked
         processes (each benchmark's bootstraps are independent of the others'), largest first
         so the last to finish is a small one. ``progress`` hears of each as it is done. With a
@@ -441,7 +432,7 @@ class ReportBuilder:
         _ACTIVE = self
         size = {b: sum(_rows(e.items()) for e in self.entries(b) if e.has_items) for b in benches}
         order = sorted(benches, key=lambda b: -size[b])
-        done: dict[str, str] = {}
+        done: dict[str, Markup] = {}
         try:
             with multiprocessing.get_context("fork").Pool(jobs) as pool:
                 for bench, text in pool.imap_unordered(_section, order):
@@ -455,7 +446,7 @@ class ReportBuilder:
 _ACTIVE: ReportBuilder | None = None  # the builder forked workers inherit
 
 
-def _section(bench: str) -> tuple[str, str]:
+def _section(bench: str) -> tuple[str, Markup]:
     assert _ACTIVE is not None
     return bench, _ACTIVE.section(bench)
 
@@ -509,7 +500,7 @@ def simulation_page(
         [
             [
                 f"{t:g}",
-                html_text(m),
+                m,
                 f"{c.mean:,.0f} ± {c.sd:,.0f}",
                 f"{n:,.0f}",
                 f"{np.mean(c.capped):.1f}",
@@ -518,21 +509,12 @@ def simulation_page(
         ],
         [[t, m, c.mean, n, float(np.mean(c.capped))] for t, m, c, n in rows],
     )
-    note = (
-        "<p class='note'>The crowd: WordSim-353's 29 raters (set1: 153 pairs × 13, set2: 200 × 16),"
-        " each pair's ratings handed out in a seeded random order. count mode: a pair is drawn "
-        "with probability 1/(1 + its annotations); sd mode: proportional to the SD of its "
-        "ratings (unrated pairs first). Capped: pairs that used up their raters before reaching "
-        f"the target. Pool agreement: Krippendorff's α ordinal {agreement.alpha_ordinal:.2f}, "
-        f"interval {agreement.alpha_interval:.2f}; mean SD per pair {agreement.mean_sd:.2f} "
-        "(0-10). RUSSE 2015, for scale: 4,200 answers, α 0.49, mean SD 0.62 (0-3).</p>"
-    )
     png = draw_curves(
         "Share of pairs done as answers come in (first replay)",
         curves,
         "answers",
         "share of pairs done",
     )
-    body = "<h1>Annotation campaign: count vs sd mode</h1>" + table + note
-    body += _img(png, "share of pairs done against answers, per mode and target")
+    figure = _img(png, "share of pairs done against answers, per mode and target")
+    body = render(PACKAGE, "simulation.html", table=table, agreement=agreement, figure=figure)
     return page("simeval campaign simulation", body)

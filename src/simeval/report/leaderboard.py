@@ -37,17 +37,18 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
 from rich.text import Text
 
 from simeval.report.format import (
-    html_text,
     latex_text,
     markdown_text,
     number,
     plain_text,
     sheet_text,
 )
-from simeval.report.html_table import Cell, html_table
+from simeval.report.html_table import Cell, html_table, strong
+from simeval.report.templating import render
 from simeval.report.terminal import Column, TerminalTable
 
 Scores = Mapping[str, Mapping[str, float]]
@@ -369,22 +370,20 @@ def to_csv(table: Table) -> str:
     return text.getvalue()
 
 
-def to_html(table: Table) -> str:
+def to_html(table: Table) -> Markup:
     """A sortable table (the report's script sorts on a header click)."""
     rows = [
         [
             Cell(
-                f"<strong>{html_text(_text(table, i, j))}</strong>"
-                if (i, j) in table.best
-                else html_text(_text(table, i, j)),
+                strong(_text(table, i, j)) if (i, j) in table.best else _text(table, i, j),
                 float(v) if isinstance(v, int | float) else None,
             )
             for j, v in enumerate(row)
         ]
         for i, row in enumerate(table.rows)
     ]
-    note = f'<p class="note">{html_text(table.note)}</p>' if table.note else ""
-    return html_table(table.columns, rows, table.title, "sortable board") + note
+    board = html_table(table.columns, rows, table.title, "sortable board")
+    return render("simeval.report", "note.html", before=board, note=table.note)
 
 
 BENCHMARK_CAP = 20  # a benchmark's name longer than this heads its column as [b1]

@@ -1,12 +1,14 @@
 """The one HTML page around simeval's tables: the report, the campaign simulation and the
-leaderboard a campaign export writes. Self-contained (its stylesheet and the tables' sorting
-script inline, no request to the network) and readable in a narrow window: a table wider than
-the window scrolls on its own instead of widening the page.
+leaderboard a campaign export writes (``templates/page.html``). Self-contained (its stylesheet
+and the tables' sorting script inline, no request to the network) and readable in a narrow
+window: a table wider than the window scrolls on its own instead of widening the page.
 """
 
 from __future__ import annotations
 
-from simeval.report.format import html_text
+from markupsafe import Markup
+
+from simeval.report.templating import render
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; max-width: 1200px; color: #222; }
@@ -54,11 +56,8 @@ document.querySelectorAll("table.sortable th").forEach(function (th) {
 """
 
 
-def page(title: str, body: str) -> str:
-    """A whole page: ``title`` (text, escaped here) and ``body`` (HTML, escaped already)."""
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html_text(title)}</title>\n<style>{STYLE}</style></head><body>\n{body}\n"
-        f"<script>{SCRIPT}</script>\n</body></html>\n"
-    )
+def page(title: str, body: Markup) -> str:
+    """A whole page: ``title`` (text) and ``body`` (Markup a template rendered; text would be
+    shown escaped). The style and the script are this module's constants."""
+    return render("simeval.report", "page.html", title=title, body=body,
+                  style=Markup(STYLE), script=Markup(SCRIPT))  # fmt: skip

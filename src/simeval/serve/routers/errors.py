@@ -11,7 +11,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import OperationalError
 
 from simeval.errors import SimevalError
-from simeval.report.format import html_text as escape
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import pages
 
@@ -31,7 +30,7 @@ def unavailable(why: str) -> Refused:
 async def refused(request: Request, exc: Refused) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
-    body = f'<p class="error">{escape(exc.message)}</p><p><a href="/">back</a></p>'
+    body = pages.refused_html(exc.message)
     return HTMLResponse(pages.page("Refused", body), exc.status, headers=exc.headers)
 
 

@@ -1,9 +1,9 @@
 """The web pages: ``/`` campaigns, ``/campaigns/{c}`` phases, inputs, register/sign-in and
-upload forms, ``/campaigns/{c}/phases/{p}`` the leaderboard, ``/mine`` the team's
-submissions (and its final runs in split phases); ``/client/<wheel>`` the simeval the server
-runs, for the campaign page's ``pip install`` line. The session cookie holds the token
-(HttpOnly, SameSite=Strict); every form carries a CSRF value. Each route here renders one
-template of :mod:`simeval.serve.views.pages`.
+upload forms, ``/campaigns/{c}/phases/{p}`` the leaderboard (``?page=N`` and ``?team=TEXT`` on
+a board of many runs), ``/mine`` the team's submissions (and its final runs in split phases);
+``/client/<wheel>`` the simeval the server runs, for the campaign page's ``pip install`` line.
+The session cookie holds the token (HttpOnly, SameSite=Strict); every form carries a CSRF
+value. Each route here renders one template of :mod:`simeval.serve.views.pages`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -135,7 +135,13 @@ async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
 
 @router.get("/campaigns/{campaign}/phases/{phase}", response_class=HTMLResponse)
 async def board_page(
-    campaign: str, phase: str, request: Request, w: W, board: str | None = None
+    campaign: str,
+    phase: str,
+    request: Request,
+    w: W,
+    board: str | None = None,
+    page: int = 1,
+    search: Annotated[str, Query(alias="team")] = "",  # the runs of the teams named so
 ) -> Any:
     team = await w.signed_in(request)
     p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase, board)
@@ -144,7 +150,8 @@ async def board_page(
     tiers = w.service.tiers(p, table)  # at once: None while they are computed aside
     part = board_part(p, w.clock(), board) if table is not None else None
     reopened = await run_in_threadpool(reopenings, w.service.db, p)
-    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers, part, reopened)
+    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers, part, reopened,
+                            page, search)  # fmt: skip
     return w.html(f"{campaign}: {phase}", body, team)
 
 

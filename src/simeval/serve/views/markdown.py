@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from markdown_it import MarkdownIt
+from markupsafe import Markup
 
 
 @cache
@@ -18,6 +19,8 @@ def _renderer() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
 
 
-def markdown_html(text: str) -> str:
-    """``text`` (Markdown) as HTML without any raw HTML or unsafe link of its own."""
-    return _renderer().render(text) if text.strip() else ""
+def markdown_html(text: str) -> Markup:
+    """``text`` (Markdown) as HTML without any raw HTML or unsafe link of its own: Markup, so
+    a template shows it as it is (safe by the renderer's settings above: every character of
+    ``text`` that is not Markdown syntax is escaped by markdown-it)."""
+    return Markup(_renderer().render(text) if text.strip() else "")

@@ -1,25 +1,32 @@
-"""The web pages: plain HTML with every value escaped, one small script that sorts tables and
-counts down to deadlines. Forms carry the CSRF value (:mod:`.security`)."""
+"""The web pages, rendered from the templates in ``simeval/serve/templates`` (autoescaped:
+:mod:`.html`): one layout (``base.html``) around a body, one small script that sorts tables
+and counts down to deadlines. Forms carry the CSRF value (:mod:`.security`). Each function
+here gathers what its template shows and returns the template's HTML (Markup)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
-from simeval.report.format import html_text as escape
-from simeval.report.format import number
+from markupsafe import Markup
+
 from simeval.report.html_table import Cell, html_table, value_cell
 from simeval.report.leaderboard import ABSENT, CONSTANT_MARK, CONSTANT_NOTE, Table
-from simeval.report.policy import SHORT, ranking_policy
-from simeval.serve.db.models import PENDING, REJECTED, REVOKED, Phase, utc
-from simeval.serve.service.security import CSRF_FIELD
-from simeval.serve.service.split_rule import PRIVATE, PUBLIC, is_split, revealed, share_text
+from simeval.report.policy import ranking_policy
+from simeval.serve.db.models import PENDING, REJECTED, Phase, utc
+from simeval.serve.service.split_rule import PRIVATE, revealed, share_text
 from simeval.serve.service.tiers import MAX_RUNS, method, tier_tables, tiered
+from simeval.serve.views.html import macro, render
 from simeval.serve.views.markdown import markdown_html
-from simeval.serve.views.submissions import visible
+from simeval.serve.views.phrases import split_statement
 
 INTERVAL = "rank interval"  # the tiers' interval column (``<benchmark> rank interval``)
+# a board page's rows: a page stays under 200 KB with 15 benchmarks and long team names
+# (tests/serve/test_board_pages.py); 10,000 runs make 67 pages
+PAGE_ROWS = 150
 
 STYLE = """
 *{box-sizing:border-box}
@@ -89,64 +96,19 @@ tick(); setInterval(tick, 15000);
 """
 
 
-def page(title: str, body: str, team: str | None = None) -> str:
-    who = (
-        f'<p class="note">Signed in as <strong>{escape(team)}</strong> · '
-        '<a href="/mine">my submissions</a></p>'
-        if team
-        else ""
-    )
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"<h1>{escape(title)}</h1>{who}{body}<script>{SCRIPT}</script></body></html>"
-    )
+def page(title: str, body: Markup, team: str | None = None) -> Markup:
+    """A whole page: ``title`` and the signed-in ``team`` (text), ``body`` (a template's
+    Markup; text would be shown escaped) in the one layout."""
+    return render("base.html", title=title, body=body, team=team,
+                  style=Markup(STYLE), script=Markup(SCRIPT))  # fmt: skip
 
 
-def csrf_input(csrf: str) -> str:
-    return f'<input type="hidden" name="{CSRF_FIELD}" value="{escape(csrf)}">'
+def refused_html(message: str) -> Markup:
+    """Why a request was refused, and a link home."""
+    return macro("macros.html", "refused", message)
 
 
-def until(deadline: datetime, now: datetime) -> str:
-    """Time left as text (the page's script keeps it current)."""
-    seconds = (deadline - now).total_seconds()
-    if seconds <= 0:
-        return "closed"
-    d, rest = divmod(int(seconds), 86400)
-    h, m = rest // 3600, rest % 3600 // 60
-    return (f"{d} d " if d else "") + f"{h} h {m} min"
-
-
-def countdown(deadline: datetime, now: datetime, tag: str = "span") -> str:
-    """The time left in a ``tag`` element that the page's script keeps current, counting from
-    the server's ``now`` (data-now), not from the browser's clock."""
-    ms = "milliseconds"
-    return (
-        f'<{tag} data-deadline="{escape(deadline.isoformat(timespec=ms))}" '
-        f'data-now="{escape(now.isoformat(timespec=ms))}">{until(deadline, now)}</{tag}>'
-    )
-
-
-def deadline_span(deadline: datetime, now: datetime) -> str:
-    return (
-        f"{countdown(deadline, now)} "
-        f'<span class="note">(deadline {deadline:%Y-%m-%d %H:%M} UTC)</span>'
-    )
-
-
-def _head(column: str, i: int) -> str:
-    """A sortable header: rank (the order shown) and system sort ascending first, scores
-    descending first (best first)."""
-    button = f'<button type="button">{escape(column)}</button>'
-    if i == 0:
-        return f'<th scope="col" class="num" aria-sort="ascending">{button}</th>'
-    if i == 1:
-        return f'<th scope="col">{button}</th>'
-    return f'<th scope="col" class="num" data-first="descending">{button}</th>'
-
-
-def board_html(table: Table, mine: str | None, classes: str = "sortable board") -> str:
+def board_html(table: Table, mine: str | None, classes: str = "sortable board") -> Markup:
     """A sortable leaderboard (columns: rank, system, one per benchmark, sum); the rows of
     team ``mine`` highlighted, the best score of each column in bold."""
     rows = [
@@ -170,26 +132,71 @@ def board_html(table: Table, mine: str | None, classes: str = "sortable board") 
     ]
     notes = [table.note] if table.note else []
     notes += [CONSTANT_NOTE] if table.constant else []
-    note = "".join(f'<p class="note">{escape(n)}</p>' for n in notes)
-    board = html_table(table.columns, rows, classes=classes, head=_head, row_classes=own)
-    return f'<div class="scroll">{board}</div>{note}'
+    board = html_table(table.columns, rows, classes=classes, head="board", row_classes=own)
+    return macro("board.html", "board_table", board, notes)
 
 
 def _interval_cell(value: str) -> Cell:
     """A rank interval ("2–4"), right-aligned as the numbers and sorted by its best rank."""
     low = value.split("–")[0]
-    return Cell(escape(value), float(low) if low.isdigit() else None, "num")
+    return Cell(value, float(low) if low.isdigit() else None, "num")
 
 
-def excluded_html(excluded: dict[str, tuple[str, str]]) -> str:
+def excluded_html(excluded: dict[str, tuple[str, str]]) -> Markup:
     """The runs an organiser disqualified or withdrew, each with its reason."""
-    if not excluded:
-        return ""
-    items = "".join(
-        f"<li>{escape(system)}: <strong>{escape(kind)}</strong> — {escape(reason)}</li>"
-        for system, (kind, reason) in excluded.items()
-    )
-    return f'<h2>Not ranked</h2><ul class="excluded">{items}</ul>'
+    return macro("board.html", "excluded", excluded)
+
+
+@dataclass(frozen=True)
+class Paging:
+    """Which rows of a board a page shows: page ``number`` of ``pages`` over the ``found``
+    runs (of ``total``) of the teams whose name holds ``team`` (every run when empty), and
+    the links to the other pages."""
+
+    number: int
+    pages: int
+    found: int
+    total: int
+    team: str
+    links: tuple[tuple[int, str], ...]  # (page, its address) for each page
+
+    @property
+    def first(self) -> int:
+        return min((self.number - 1) * PAGE_ROWS + 1, self.found)
+
+    @property
+    def last(self) -> int:
+        return min(self.number * PAGE_ROWS, self.found)
+
+
+def board_slice(
+    table: Table, page: int, team: str, address: str, part: str | None = None
+) -> tuple[Table, Paging]:
+    """The rows of page ``page`` of ``table`` (the last page when past it), of the runs of
+    the teams whose name holds ``team`` (any case) when given; the best, constant and absent
+    cells follow their rows (a best cell is bold on its own page). ``address``: the board's,
+    for the links to the other pages (``part``: a split phase's board, kept in them)."""
+    wanted = team.casefold()
+    keep = [
+        i
+        for i, row in enumerate(table.rows)
+        if not wanted or wanted in str(row[1]).rpartition(" run ")[0].casefold()
+    ]
+    pages = max(1, -(-len(keep) // PAGE_ROWS))
+    number = min(max(page, 1), pages)
+    chosen = keep[(number - 1) * PAGE_ROWS : number * PAGE_ROWS]
+    at = {old: new for new, old in enumerate(chosen)}
+
+    def moved(cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        return {(at[i], j) for i, j in cells if i in at}
+
+    rows = [table.rows[i] for i in chosen]
+    shown = replace(table, rows=rows, best=moved(table.best), constant=moved(table.constant),
+                    absent=moved(table.absent))  # fmt: skip
+    query = {"board": part} if part else {}
+    query |= {"team": team} if team else {}
+    links = tuple((n, f"{address}?{urlencode({**query, 'page': n})}") for n in range(1, pages + 1))
+    return shown, Paging(number, pages, len(keep), len(table.rows), team, links)
 
 
 def board_page(
@@ -202,166 +209,89 @@ def board_page(
     tiers: dict[str, Any] | None = None,
     part: str | None = None,
     reopened: Sequence[tuple[datetime, str, str]] = (),
-) -> str:
+    page: int = 1,
+    team: str = "",
+) -> Markup:
     """The body of a phase's leaderboard page: the time to the deadline, the table (or why
     there is none) and what its columns mean; with ``tiers`` (:mod:`simeval.serve.service.
     tiers`) each benchmark's rank interval, upper bound and tier, and how they were computed,
     else a line saying they are being computed; a split phase's ``part`` (public or private
     board) said above the table; ``reopened``: each time the organisers reopened the phase
     after its scores were shown, ``(when, what was shown, their reason)``
-    (:func:`simeval.serve.service.editing.reopenings`), said under the deadline."""
-    deadline, opens = utc(phase.deadline), utc(phase.opens)
-    back = f'<nav><a href="/campaigns/{escape(campaign)}">&larr; {escape(campaign)}</a></nav>'
-    when = f"deadline {deadline:%Y-%m-%d %H:%M} UTC"
-    if now < opens:
-        when = f"opens {opens:%Y-%m-%d %H:%M} UTC, " + when
-    head = (
-        f'<p class="countdown">Time left: {countdown(deadline, now, "strong")}<br>'
-        f'<span class="note">{when}; {phase.runs} run(s) per target'
-        f"{per_day_text(phase.per_day)}</span></p>"
-    ) + reopened_html(reopened)
-    policy = policy_html(phase.combine)
-    if table is None:
-        return (
-            back
-            + head
-            + ("<p>Scores are hidden until the organiser publishes them after the deadline.</p>")
-            + policy
-        )
-    gone = excluded_html(excluded or {})
-    head += board_part_html(campaign, phase, part, revealed(phase, now))
-    if not table.rows:
-        return back + head + "<p>No ranked runs yet.</p>" + policy + gone
-    yours = " Highlighted: your team's runs." if mine else ""
-    note = (
-        '<p class="note">One row per system: run <em>n</em> of a team is its <em>n</em>-th '
-        f"scored file for each target (at most {phase.runs} per target in this phase; a "
-        f"rejected file uses no run). Each benchmark column is its main score ({ABSENT}: no "
-        "score). Bold: the best in its column."
-        + yours
-        + " Click a header to sort."
-        + (" Each team's final runs are listed here." if part == PRIVATE else "")
-        + "</p>"
+    (:func:`simeval.serve.service.editing.reopenings`), said under the deadline. A board of
+    more than :data:`PAGE_ROWS` runs is shown a page at a time (``page``), with a search by
+    ``team`` (:func:`board_slice`)."""
+    board: Markup | None = None
+    how = Markup()
+    paging = None
+    if table is not None and table.rows:
+        if tiers and len(tiers) == 1:  # the board gains the benchmark's three columns
+            shown, how = tiered(table, tiers), tiers_html(tiers)
+        elif tiers:  # one table of tiers per benchmark under the board
+            shown, how = table, tiers_html(tiers, tier_tables(table, tiers), mine)
+        elif part is not None:  # a split board: tiers would read the private items' rows too
+            shown, how = table, macro("board.html", "split_untiered")
+        elif tiers is not None:  # nothing to tier (baselines only), or too many runs
+            shown, how = table, macro("board.html", "untiered", len(table.rows), MAX_RUNS)
+        else:
+            shown, how = table, macro("board.html", "computing")
+        team = " ".join(team.split())[:100]
+        if len(shown.rows) > PAGE_ROWS or team:
+            address = f"/campaigns/{campaign}/phases/{phase.name}"
+            shown, paging = board_slice(shown, page, team, address, part)
+        board = board_html(shown, mine) if shown.rows else Markup()
+    scores = table is not None
+    return macro(
+        "board.html",
+        "board_page",
+        campaign,
+        phase,
+        utc(phase.deadline),
+        utc(phase.opens),
+        now,
+        scores,
+        board_part_html(campaign, phase, part, revealed(phase, now)) if scores else "",
+        reopened_html(reopened),
+        " ".join(ranking_policy(phase.combine)),
+        board,
+        how,
+        excluded_html(excluded or {}) if scores else "",
+        mine,
+        part == PRIVATE,
+        paging,
+        part,
     )
-    if tiers and len(tiers) == 1:  # the board gains the benchmark's three columns
-        shown, how = tiered(table, tiers), tiers_html(tiers)
-    elif tiers:  # one table of tiers per benchmark under the board
-        shown, how = table, tiers_html(tiers, tier_tables(table, tiers), mine)
-    elif part is not None:  # a split board: tiers would read the private items' rows too
-        shown, how = table, SPLIT_UNTIERED
-    elif tiers is not None:  # nothing to tier (baselines only), or too many runs
-        shown, how = table, _untiered(len(table.rows))
-    else:
-        shown, how = table, '<p class="note tiers">tiers: computing… (reload in a moment)</p>'
-    return back + head + board_html(shown, mine) + note + policy + how + gone
 
 
-def reopened_html(reopened: Sequence[tuple[datetime, str, str]]) -> str:
+def reopened_html(reopened: Sequence[tuple[datetime, str, str]]) -> Markup:
     """One line per reopening of a phase after its scores were shown (:func:`board_page`)."""
-    return "".join(
-        f'<p class="reopened"><strong>Note:</strong> {at:%Y-%m-%d %H:%M} UTC, reopened after '
-        f"its {escape(shown)}, by the organisers: {escape(reason)}</p>"
-        for at, shown, reason in reopened
-    )
+    return macro("board.html", "reopened", reopened)
 
 
-SPLIT_UNTIERED = (
-    '<p class="note tiers">No rank tiers on a board of a public/private split (they would '
-    "be drawn from every item; the organisers compute them offline from the export).</p>"
-)
-
-
-def _untiered(runs: int) -> str:
-    if runs <= MAX_RUNS:
-        return ""
-    return (
-        f'<p class="note tiers">No rank tiers: this board has more than {MAX_RUNS} runs '
-        "(the organisers compute them offline from the export).</p>"
-    )
-
-
-def tiers_html(found: dict[str, Any], tables: Sequence[Table] = (), mine: str | None = None) -> str:
+def tiers_html(
+    found: dict[str, Any], tables: Sequence[Table] = (), mine: str | None = None
+) -> Markup:
     """Each benchmark's table of tiers (``tables``, when the board has several), then the
     "How tiers are computed" paragraph."""
-    shown = "".join(
-        f"<h2>{escape(t.title)}</h2>" + board_html(t, mine, "sortable tiered") for t in tables
-    )
-    return (
-        shown + '<h2 id="tiers">How tiers are computed</h2>'
-        f'<p class="note tiers">{escape(method(found))}</p>'
-    )
+    shown = [(t.title, board_html(t, mine, "sortable tiered")) for t in tables]
+    return macro("board.html", "tiers", shown, method(found))
 
 
-def per_day_text(per_day: int | None) -> str:
-    """``, at most 3 a day (any 24 hours)`` for a phase's per-day limit; empty without one."""
-    return f", at most {per_day} a day (any 24 hours)" if per_day else ""
-
-
-def policy_html(combine: str, pruned: bool = False) -> str:
-    """The phase's declared ranking policy (:func:`simeval.report.policy.ranking_policy`)."""
-    text = " ".join(ranking_policy(combine, pruned))
-    return f'<p class="note policy"><strong>Ranking policy.</strong> {escape(text)}</p>'
-
-
-def split_statement(phase: Phase) -> str:
-    """What a split phase's pages say of it (never which pairs are public)."""
-    share = share_text(phase.public_share or 0)
-    return (
-        f"the leaderboard scores a public {share} of the pairs; the rest decide the final "
-        f"ranking after the deadline (each team's final runs: up to {phase.final_runs}, by "
-        "default its last)"
-    )
-
-
-def board_part_html(campaign: str, phase: Phase, part: str | None, both: bool) -> str:
+def board_part_html(campaign: str, phase: Phase, part: str | None, both: bool) -> Markup:
     """Which board of a split phase this is, and a link to the other when ``both`` are
     shown (after the deadline)."""
-    if part is None:
-        return ""
-    here = f"/campaigns/{escape(campaign)}/phases/{escape(phase.name)}"
-    if part == PUBLIC:
-        other = f' <a href="{here}?board={PRIVATE}">The private (final) leaderboard</a>.'
-        return (
-            f'<p class="board-part"><strong>Public leaderboard (live)</strong>: '
-            f"{escape(split_statement(phase))}.{other if both else ''}</p>"
-        )
     private = share_text(1 - (phase.public_share or 0))
-    return (
-        f'<p class="board-part"><strong>Private leaderboard (final)</strong>: each team\'s '
-        f"final runs scored on the private {private} of the pairs. "
-        f'<a href="{here}?board={PUBLIC}">The public (live) leaderboard</a>.</p>'
-    )
+    statement = split_statement(phase)
+    return macro("board.html", "board_part", campaign, phase.name, part, both, statement, private)
 
 
 def finals_html(
     campaign: str, finals: Sequence[tuple[Phase, list[int], list[int], bool]], csrf: str,
     now: datetime,
-) -> str:  # fmt: skip
+) -> Markup:  # fmt: skip
     """A form per split phase for the team's final runs: a checkbox per scored run, the
     final ones checked; after the deadline the runs alone."""
-    if not finals:
-        return ""
-    parts = [
-        '<h2>Final runs</h2><p class="note">The private leaderboard ranks your final runs '
-        "after the deadline; until you pick them, your last runs are final.</p>"
-    ]
-    for p, final, runs, picked in finals:
-        how = "picked by your team" if picked else f"your last {p.final_runs} (the default)"
-        shown = ", ".join(f"run {r}" for r in final) or "none yet"
-        parts.append(f"<h3>{escape(p.name)}</h3><p>Final: {shown} ({how}).</p>")
-        if now > utc(p.deadline) or not runs:
-            continue
-        boxes = "".join(
-            f'<label><input type="checkbox" name="run-{r}" value="yes"'
-            f"{' checked' if r in final else ''}> run {r}</label> "
-            for r in runs
-        )
-        parts.append(
-            f'<form method="post" class="finals" action="/campaigns/{escape(campaign)}/phases/'
-            f'{escape(p.name)}/final">{csrf_input(csrf)}{boxes}<button>Pick these as final '
-            f"(at most {p.final_runs})</button></form>"
-        )
-    return "".join(parts)
+    return macro("team.html", "finals", campaign, finals, csrf, now)
 
 
 def when(iso: str) -> str:
@@ -369,75 +299,39 @@ def when(iso: str) -> str:
     return iso.replace("T", " ").removesuffix("+00:00")
 
 
-def _button_head(column: str, i: int) -> str:
-    return f'<th scope="col"><button type="button">{escape(column)}</button></th>'
-
-
-def _carried(view: dict[str, Any], phase_of: dict[str, str]) -> str:
-    """`` carried from trial`` under a carried run's status (its source: one of the team's)."""
-    source = view.get("carried_from")
-    if not source:
-        return ""
-    return f'<br><span class="note">carried from {escape(phase_of.get(source, "a phase"))}</span>'
-
-
-def submissions_html(views: Sequence[dict[str, Any]]) -> str:
+def submissions_html(views: Sequence[dict[str, Any]]) -> Markup:
     """A team's own submissions, newest first."""
     if not views:
-        return "<p>No submissions yet.</p>"
+        return macro("team.html", "submissions", None)
     names = ("received (UTC)", "phase", "target", "run", "file", "status", "scores")
     phase_of = {v["id"]: v["phase"] for v in views}  # a carried run's source is the team's
     rows = []
     for v in views:
-        if v["status"] == "rejected":
-            scores = f'<span class="error">{escape(v["error"] or "")}</span>'
-        elif v["results"] is None:
-            scores = "hidden until the organiser publishes"
-        else:
-            public = f"{v['part']} " if v.get("part") else ""  # a split phase's part
-            scores = "<br>".join(
-                f"{escape(r['benchmark'])}: {public}{escape(r['main_metric'])} {number(r['score'])}"
-                for r in v["results"]
-            )
-            if v["error"]:  # a counted run of a hidden phase that the gold refused, published
-                scores += f'<span class="error">not scored: {escape(v["error"])}</span>'
+        source = v.get("carried_from")
+        carried = phase_of.get(source, "a phase") if source else ""
+        part = f"{v['part']} " if v.get("part") else ""  # a split phase's part
         rows.append(
             [
-                Cell(escape(when(v["received"])), None, "when"),
+                Cell(when(v["received"]), None, "when"),
                 *(value_cell(v[k]) for k in ("phase", "target")),
                 str(v["run"] or "–"),
                 value_cell(v["file"]),
-                escape(v["status"]) + _carried(v, phase_of),
-                scores,
+                macro("team.html", "status", v["status"], carried),
+                macro("team.html", "scores", v, part),
             ]
         )
-    return f'<div class="scroll">{html_table(names, rows, head=_button_head)}</div>'
+    return macro("team.html", "submissions", html_table(names, rows, head="buttons"))
 
 
-def fact_sheets_html(campaign: str, sheets: Sequence[tuple[str, str]], csrf: str) -> str:
+def fact_sheets_html(campaign: str, sheets: Sequence[tuple[str, str]], csrf: str) -> Markup:
     """A form per phase for the team's fact sheet: its system described, in Markdown (what
     it is, the resources it used, what it was trained on), shown in the organisers' export."""
-    forms = "".join(
-        f'<h3>{escape(phase)}</h3><form method="post" '
-        f'action="/campaigns/{escape(campaign)}/phases/{escape(phase)}/factsheet">'
-        f'{csrf_input(csrf)}<textarea name="text" rows="6" cols="80">{escape(text)}'
-        "</textarea><br><button>Save the fact sheet</button></form>"
-        for phase, text in sheets
-    )
-    return (
-        '<h2>Fact sheets</h2><p class="note">Describe the system behind your runs (Markdown): '
-        "the method, the resources and data it used, which runs are which. The organisers "
-        "publish them with the results; a hidden phase's stay open until they are published, "
-        "a visible phase's for a week after its deadline.</p>" + forms
-    )
+    return macro("team.html", "fact_sheets", campaign, sheets, csrf)
 
 
-def home_html(campaigns: Sequence[tuple[str, str]]) -> str:
+def home_html(campaigns: Sequence[tuple[str, str]]) -> Markup:
     """The list of campaigns ``(name, title)``."""
-    items = "".join(
-        f'<li><a href="/campaigns/{escape(n)}">{escape(t)}</a></li>' for n, t in campaigns
-    )
-    return f"<ul>{items}</ul>"
+    return macro("campaign.html", "home", campaigns)
 
 
 def campaign_html(
@@ -450,125 +344,31 @@ def campaign_html(
     status: str | None = None,
     news: Sequence[Any] = (),
     detectable: dict[str, Sequence[tuple[str, Any]]] | None = None,
-) -> str:
+) -> Markup:
     """A campaign's description, phases with their input files; the upload forms for a
     ``member`` team (a note instead while its ``status`` is pending or revoked), the register
     form (with the terms to accept, when the campaign has some) and the sign-in form for a
     browser not ``signed_in``."""
-    parts = [f'<div class="description">{markdown_html(c.description or "")}</div>']
-    if news:
-        items = "".join(
-            f'<li><strong>{escape(a.title)}</strong> <span class="note">'
-            f"({utc(a.at):%Y-%m-%d %H:%M} UTC)</span>{markdown_html(a.body)}</li>"
-            for a in news
-        )
-        parts.append(f'<h2>Announcements</h2><ul class="news">{items}</ul>')
-    if member and status == PENDING:
-        parts.append('<p class="countdown">Your team waits for the organiser\'s approval; '
-                     "uploads open then.</p>")  # fmt: skip
-        member = False
-    elif member and status == REVOKED:
-        parts.append('<p class="countdown">The organiser revoked your team\'s registration.</p>')
-        member = False
-    for p in phases:
-        links = " ".join(
-            f'<a href="/campaigns/{escape(c.name)}/phases/{escape(p.name)}/inputs/'
-            f'{escape(t)}">{escape(t)}</a>'
-            for t in p.targets
-        )
-        parts.append(
-            f'<h2><a href="/campaigns/{escape(c.name)}/phases/{escape(p.name)}">'
-            f"{escape(p.name)}</a></h2>"
-            f"<p>Time left: {deadline_span(utc(p.deadline), now)}"
-            f"; {p.runs} run(s) per target{per_day_text(p.per_day)}, files up to "
-            f"{p.max_bytes:,} bytes{'; scores hidden until published' if not visible(p) else ''}"
-            f"; ranked by {SHORT[p.combine]}"
-            f"{'; ' + escape(split_statement(p)) if is_split(p) else ''}.</p>"
-            f"<p>Input files: {links}</p>" + _detectable_html((detectable or {}).get(p.name, ()))
-        )
-        if member:
-            options = "".join(f"<option>{escape(t)}</option>" for t in p.targets)
-            parts.append(
-                f'<form method="post" enctype="multipart/form-data" '
-                f'action="/campaigns/{escape(c.name)}/phases/{escape(p.name)}/upload">'
-                f'{csrf_input(csrf)}<select name="target">{options}</select> '
-                '<input type="file" name="file" required> <button>Upload</button></form>'
-            )
-    if not signed_in:
-        terms, accept = "", ""
-        if (c.terms or "").strip():
-            terms = f'<h2>Terms</h2><div class="terms">{markdown_html(c.terms)}</div>'
-            accept = ('<label><input type="checkbox" name="accept_terms" value="yes" required> '
-                      "I accept the terms above</label> ")  # fmt: skip
-        waits = (
-            '<p class="note">The organiser approves each team; uploads open then.</p>'
-            if c.registration == "approval"
-            else ""
-        )
-        parts.append(
-            f'{terms}<h2>Register a team</h2>{waits}<form method="post" action="/campaigns/'
-            f'{escape(c.name)}/register">{csrf_input(csrf)}<input name="team" '
-            f'required placeholder="team name"> {accept}<button>Register</button></form>'
-            f'<h2>Sign in</h2><form method="post" action="/login">{csrf_input(csrf)}'
-            '<input name="token" type="password" required placeholder="team token"> '
-            "<button>Sign in</button></form>"
-        )
-    return "".join(parts)
+    shown = [(a.title, utc(a.at), markdown_html(a.body)) for a in news]
+    terms = markdown_html(c.terms) if (c.terms or "").strip() else ""
+    return macro("campaign.html", "campaign", c, markdown_html(c.description or ""), phases, now,
+                 csrf, member, status, signed_in, shown, detectable or {}, terms)  # fmt: skip
 
 
-def client_html(install: str | None) -> str:
+def client_html(install: str | None) -> Markup:
     """The line that installs this server's simeval for its command line (``simeval register``,
     ``predict``, ``submit``); nothing where the server offers no wheel."""
-    if not install:
-        return ""
-    return (
-        "<h2>Command line</h2><p>simeval as this server runs it, with its HTTP client:</p>"
-        f'<div class="scroll"><pre><code>{escape(install)}</code></pre></div>'
-    )
+    return macro("campaign.html", "client", install or "")
 
 
-def _detectable_html(found: Sequence[tuple[str, Any]]) -> str:
-    """How small a difference each benchmark of a phase can tell apart (the method stated)."""
-    if not found:
-        return ""
-    items = ", ".join(
-        f"{escape(name)} {escape(d.metric)} {d.difference:.3f} (n = {d.n:,})" for name, d in found
-    )
-    first = found[0][1]
-    return (
-        f'<p class="note">Smallest difference the test set can detect (two-sided α = '
-        f"{first.alpha:g}, power {first.power:.0%}): {items}. Method: {escape(first.assumptions)}."
-        "</p>"
-    )
-
-
-def registered_html(campaign: str, token: str, status: str = "approved") -> str:
+def registered_html(campaign: str, token: str, status: str = "approved") -> Markup:
     """A new team's token, shown this once (and that it waits for approval, if so)."""
-    waits = (
-        "<p><strong>Your team waits for the organiser's approval</strong>; uploads open then.</p>"
-        if status == PENDING
-        else ""
-    )
-    return (
-        "<p>Your team's token, shown this once — keep it: it signs you in and "
-        f"<code>simeval submit</code> needs it.</p><p><code>{escape(token)}</code></p>{waits}"
-        f'<p><a href="/campaigns/{escape(campaign)}">to the campaign</a></p>'
-    )
+    return macro("team.html", "registered", campaign, token, status == PENDING)
 
 
-def uploaded_html(campaign: str, view: dict[str, Any]) -> str:
+def uploaded_html(campaign: str, view: dict[str, Any]) -> Markup:
     """What an upload from the page was told: refused, received (hidden) or its scores,
     and its warnings."""
-    back = f'<p><a href="/campaigns/{escape(campaign)}">back</a> · <a href="/mine">mine</a></p>'
-    if view["status"] == REJECTED:
-        body = f'<p>Not accepted (no run used):</p><p class="error">{escape(view["error"])}</p>'
-    elif view["results"] is None:
-        body = (
-            f"<p>Received: run {view['run']} of {view['runs']}; scores hidden until published.</p>"
-        )
-    else:
-        body = submissions_html([view])
-    if view["warnings"]:
-        items = "".join(f"<li>{escape(w)}</li>" for w in view["warnings"])
-        body += f'<p>Warnings:</p><ul class="warnings">{items}</ul>'
-    return body + back
+    rejected = view["status"] == REJECTED
+    scored = submissions_html([view]) if not rejected and view["results"] is not None else ""
+    return macro("team.html", "uploaded", campaign, view, rejected, scored)
