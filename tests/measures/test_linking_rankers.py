@@ -349,3 +349,23 @@ def test_predicted_runs_score_identically_with_pytrec_eval(tmp_path: Path, small
     record = json.loads(cli.output)
     record = record[0] if isinstance(record, list) else record
     assert record["metrics"]["recip_rank"] == pytest.approx(expect["recip_rank"], abs=1e-12)
+
+
+def test_a_pair_scoring_ranker_prepares_every_text_at_once() -> None:
+    """rank_by_pairs scores every (query, document) pair, so it hands the measure all texts
+    in one prepare call first: an encoder embeds them in batches, not a query at a time (the
+    Tatoeba suite took minutes of one-text batches before)."""
+    calls: list[list[str]] = []
+
+    class Recording(Measure):
+        def prepare(self, words, texts):  # type: ignore[no-untyped-def]
+            calls.append(list(texts))
+
+        def score_texts(self, pairs):  # type: ignore[no-untyped-def]
+            assert calls, "scored before the texts were prepared"
+            return np.array([float(len(set(a) & set(b))) for a, b in pairs])
+
+    data = LinkingInput("de", ["ab", "cd", "ef"], ["abc", "def", "xyz", "cde"])
+    top = rank_by_pairs(Recording("r", {}), data, 2)
+    assert calls == [["ab", "cd", "ef", "abc", "def", "xyz", "cde"]]
+    assert top.index[:, 0].tolist() == [0, 3, 1]

@@ -73,7 +73,10 @@ def rank_by_pairs(measure: Measure, data: LinkingInput, k: int, progress: Any = 
     """Rank with a measure that only scores text pairs (``random``, ``overlap``): every
     (query, document) pair is scored, one query at a time, and each query's documents sorted
     by the one ranking rule (:mod:`simeval.metrics.ranking.order`: score descending, ties by
-    ``data.ties``, unscorable last). Quadratic; for small collections."""
+    ``data.ties``, unscorable last). Quadratic; for small collections. Every text is scored,
+    so the measure prepares them all first, at once (an encoder then embeds them in batches,
+    not one query at a time)."""
+    measure.prepare((), [*data.queries, *data.corpus])
     nd = len(data.corpus)
     k = min(k, nd)
     ties = data.ties if data.ties is not None else np.arange(nd)
