@@ -38,12 +38,7 @@ def random_collection(seed: int, n_queries: int = 400):
 def test_matches_pytrec_eval(seed: int) -> None:
     run, qrels = random_collection(seed)
     ours = evaluate_trec(*zip(*run, strict=True), *zip(*qrels, strict=True))
-    run_d: dict = {}
-    qrels_d: dict = {}
-    for q, d, s in run:
-        run_d.setdefault(q, {})[d] = s
-    for q, d, rel in qrels:
-        qrels_d.setdefault(q, {})[d] = rel
+    run_d, qrels_d = as_dicts(run, qrels)
     theirs = pytrec_eval.RelevanceEvaluator(
         qrels_d, {"success", "recip_rank", "num_ret", "num_rel", "num_rel_ret"}
     ).evaluate(run_d)
