@@ -119,7 +119,7 @@ def test_the_text_of_the_form_makes_a_campaign_too(console) -> None:
         (
             campaign_toml("lex26", phase_toml("dev", ["yp130"], OPENS, TRIAL_END, hidden=False)),
             "yp130",
-        ),  # fmt: skip
+        ),
         ('registry = ["/etc/passwd"]\n' + NEW, "registry"),
     ],
 )
