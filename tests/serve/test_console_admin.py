@@ -145,6 +145,23 @@ def test_a_wrong_file_is_shown_again_with_the_commands_message_beside_it(
     assert _campaigns(server) == ["lex25"]
 
 
+def test_a_hostile_file_is_shown_back_as_text(console) -> None:
+    """The refused text goes back into the text area escaped, and a sent file's name is
+    shown only when it is plain (never a path of the sender's machine)."""
+    server, _, csrf = console
+    hostile = NEW.replace('title = "New one"', 'title = "</textarea><script>alert(1)</script>')
+    r = server.client.post(
+        "/organiser/new-campaign",
+        data={"csrf": csrf},
+        files={"file": ("C:\\Users\\ada\\my campaign.toml", hostile.encode())},
+    )
+    assert r.status_code == 422 and "<script>alert(1)" not in r.text
+    assert "&lt;/textarea&gt;&lt;script&gt;" in r.text
+    error = re.search(r'id="file-error" role="alert">(.*?)</span>', r.text, re.S).group(1)
+    assert error.startswith("campaign.toml: not a TOML campaign file") and "Users" not in r.text
+    assert _campaigns(server) == ["lex25"]
+
+
 def test_the_leak_audit_refuses_until_a_reason_is_given(console) -> None:
     from simeval.serve.service.organisers import audit_log
 
