@@ -567,9 +567,21 @@ OrganiserName = Annotated[str, typer.Argument(help="The organiser's name.")]
 
 @organiser_app.command("add")
 @guarded
-def organiser_add_cmd(folder: Folder, name: OrganiserName, db: DbUrl = None) -> None:
+def organiser_add_cmd(
+    folder: Folder,
+    name: OrganiserName,
+    db: DbUrl = None,
+    admin: Annotated[
+        bool,
+        typer.Option(
+            "--admin",
+            help="It may add and revoke organisers at /organiser/organisers (the server's "
+            "first account is an admin in any case).",
+        ),
+    ] = False,
+) -> None:
     """Add an organiser; prints the account's token once (sign in with it at /organiser)."""
-    out.print(serving.add_organiser(folder, name, db), highlight=False)
+    out.print(serving.add_organiser(folder, name, db, admin), highlight=False)
     err.print("the organiser's token, shown this once: keep it (sign in at /organiser)")
 
 
@@ -579,7 +591,8 @@ def organiser_list_cmd(folder: Folder, db: DbUrl = None) -> None:
     """List the organiser accounts, revoked ones marked."""
     for row in serving.list_organisers(folder, db):
         state = f"revoked {row.revoked:%Y-%m-%d %H:%M}Z" if row.revoked else "active"
-        out.print(f"{terminal_text(row.name)}  {state}", highlight=False)
+        role = "  admin" if row.admin else ""
+        out.print(f"{terminal_text(row.name)}  {state}{role}", highlight=False)
 
 
 @organiser_app.command("revoke")

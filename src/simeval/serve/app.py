@@ -28,7 +28,7 @@ from simeval.data.atomic import private_dir
 from simeval.errors import InputError, SimevalError
 from simeval.serve.db.models import Submission
 from simeval.serve.db.pairing import DatabaseLock, FolderLock
-from simeval.serve.routers import api, console, errors
+from simeval.serve.routers import api, console, errors, organiser_admin
 from simeval.serve.routers import pages as page_routes
 from simeval.serve.routers.web import (
     KEEP_REJECTED,
@@ -49,7 +49,7 @@ from simeval.serve.views import pages
 __all__ = ["SESSION_COOKIE", "create_app", "load_targets", "run"]
 
 log = logging.getLogger("simeval.serve")
-ROUTERS = (api.router, page_routes.router, console.router)
+ROUTERS = (api.router, page_routes.router, console.router, organiser_admin.router)
 
 
 def _sha256_source(text: str) -> str:

@@ -20,10 +20,12 @@ class AuditLine(NamedTuple):
 
 
 class OrganiserLine(NamedTuple):
-    """An organiser's account: its name, and when it was revoked (None: active)."""
+    """An organiser's account: its name, when it was revoked (None: active), and whether it
+    may add and revoke organisers from the browser."""
 
     name: str
     revoked: datetime | None
+    admin: bool = False
 
 
 def audit_log(folder: Path, campaign: str | None = None, db: str | None = None) -> list[AuditLine]:
@@ -40,13 +42,14 @@ def audit_log(folder: Path, campaign: str | None = None, db: str | None = None) 
         ]
 
 
-def add_organiser(folder: Path, name: str, db: str | None = None) -> str:
+def add_organiser(folder: Path, name: str, db: str | None = None, admin: bool = False) -> str:
     """Add an organiser to the server of ``folder`` (made if missing); the account's token,
-    to show once."""
+    to show once. ``admin``: it may add and revoke organisers in the browser (the server's
+    first account is an admin in any case)."""
     from simeval.serve.service.organisers import add_organiser as add
 
     with opened(folder, db, make=True) as (database, _):
-        return add(database, name, utc_now())
+        return add(database, name, utc_now(), admin=admin)
 
 
 def list_organisers(folder: Path, db: str | None = None) -> list[OrganiserLine]:
@@ -54,7 +57,7 @@ def list_organisers(folder: Path, db: str | None = None) -> list[OrganiserLine]:
     from simeval.serve.service.organisers import organisers as rows
 
     with opened(folder, db) as (database, _):
-        return [OrganiserLine(r.name, r.revoked) for r in rows(database)]
+        return [OrganiserLine(r.name, r.revoked, r.admin) for r in rows(database)]
 
 
 def revoke_organiser(folder: Path, name: str, db: str | None = None) -> None:

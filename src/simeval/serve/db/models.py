@@ -27,7 +27,8 @@
   earlier phase that an organiser carried into this one (scored again from its bytes);
 - ``organiser``: a person who runs the server's campaigns from the browser (``simeval serve
   organiser add``); a hashed token as a team's, ``revoked`` once taken away (the row stays, so
-  the audit log's names keep meaning);
+  the audit log's names keep meaning); ``admin`` may add and revoke organisers from the
+  browser (the server's first account is);
 - ``exclusion``: a run (a team's run n of a phase: every target's n-th file) that an
   organiser disqualified or withdrew: kept, shown with its reason, ranked nowhere;
 - ``score_history``: a submission's earlier scores, kept when it is scored again (an
@@ -195,6 +196,7 @@ class Organiser(Base):
     token_hash: Mapped[str] = mapped_column(String(128))
     created: Mapped[datetime] = mapped_column(DateTime)
     revoked: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    admin: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class AuditEntry(Base):

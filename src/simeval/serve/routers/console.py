@@ -32,6 +32,7 @@ from simeval.serve.service.security import CSRF_FIELD
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import console
 from simeval.serve.views.gold import gold_html, replaced_html
+from simeval.serve.views.organiser_admin import home_links_html
 
 router = APIRouter()
 W = Annotated[Web, Depends(web)]
@@ -64,7 +65,9 @@ async def console_home(request: Request, w: W) -> Any:
         return _page(w, request, "Organiser sign-in", console.sign_in_html, None)
     campaigns = await run_in_threadpool(overview, w.service.db)
     now = w.clock()
-    return _page(w, request, "Campaigns", lambda _: console.overview_html(campaigns, now), who)
+    links = home_links_html(who.admin)  # the pages of :mod:`.organiser_admin`
+    return _page(w, request, "Campaigns", lambda _: links + console.overview_html(campaigns, now),
+                 who)  # fmt: skip
 
 
 @router.post("/organiser/login")

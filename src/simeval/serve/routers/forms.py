@@ -141,12 +141,14 @@ async def read_form(
     file_field: str,
     max_bytes: int,
     seconds: float | None = None,
+    field_limit: int = FIELD_LIMIT,
 ) -> Form:
     """Parse ``request``'s multipart body; the part named ``file_field`` goes to a new upload
     (capped at ``max_bytes`` by ``new_upload``). :class:`~simeval.serve.db.storage.TooLarge`
     stops reading, and so does a body past ``max_bytes`` + :data:`FORM_SLACK` (413), one
     that ends before its closing boundary (400) or takes more than ``seconds`` (408); on any
-    error the upload is discarded."""
+    error the upload is discarded. ``field_limit``: bytes of each other field (a text area
+    may hold more than :data:`FIELD_LIMIT`; the whole form stays within the cap above)."""
     ctype, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if ctype != b"multipart/form-data" or not boundary:
@@ -195,7 +197,7 @@ async def read_form(
             form.upload.write(data[start:end])
             return
         state["value"] += data[start:end]
-        if len(state["value"]) > FIELD_LIMIT:
+        if len(state["value"]) > field_limit:
             raise BadForm(f"the field {state['name']!r} is too long")
 
     def on_part_end() -> None:

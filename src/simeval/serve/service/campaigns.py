@@ -75,6 +75,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from simeval.data.textio import sha256_file
 from simeval.errors import InputError
 from simeval.serve.db import Database
 from simeval.serve.db.models import (
@@ -86,6 +87,7 @@ from simeval.serve.db.models import (
     utc,
 )
 from simeval.serve.service.items import Item, item_key
+from simeval.serve.service.organisers import COMMAND_LINE, audit
 from simeval.serve.service.split_rule import (
     new_seed,
     share_text,
@@ -485,12 +487,14 @@ def create_campaign(
     now: datetime,
     targets: Targets,
     allow_leaks: str | None = None,
-    actor: str = "command line",
+    actor: str = COMMAND_LINE,
 ) -> Campaign:
     """Add the campaign of ``path`` (every target loaded and checked first; no benchmark or
     item both visible and hidden, within it or against any campaign already made; the leak
     audit's findings refuse it unless ``allow_leaks`` gives the reason to go on, which the
-    audit log keeps: :mod:`.leaks`)."""
+    audit log keeps: :mod:`.leaks`). ``actor``: an organiser (``organiser:NAME``) made it
+    in the browser, which the audit log says (``create campaign``); the command line's
+    campaigns are the machine operator's and have no entry."""
     from simeval.serve.service.leaks import audit_phase
 
     name, title, registry, phases, registration = check_campaign_file(path)
@@ -520,10 +524,21 @@ def create_campaign(
         s.add(campaign)
         for p in phases:
             s.add(phase_row(p, campaign=campaign))
+        s.flush()
         if findings:
-            s.flush()
             record_override(s, now, actor, campaign.id, findings, str(allow_leaks))
+        if actor != COMMAND_LINE:  # from the browser: which organiser made it, from what file
+            record_creation(s, now, actor, campaign.id, path, [p.name for p in phases])
     return campaign
+
+
+def record_creation(
+    s: Any, now: datetime, actor: str, campaign_id: int, path: Path, phases: list[str]
+) -> None:
+    """The audit log's entry for a campaign an organiser made in the browser: the file's
+    sha256 and the phases."""
+    audit(s, now, actor, campaign_id, "create campaign", file=path.name,
+          sha256=sha256_file(path), phases=phases)  # fmt: skip
 
 
 def check_findings(findings: list[Any], allow_leaks: str | None, path: Path | None) -> None:
@@ -538,8 +553,6 @@ def record_override(
     s: Any, now: datetime, actor: str, campaign_id: int, findings: list[Any], reason: str
 ) -> None:
     """The audit log's entry for phases saved despite the leak audit's ``findings``."""
-    from simeval.serve.service.organisers import audit
-
     audit(s, now, actor, campaign_id, "leak-override", reason=reason.strip(),
           findings=[str(f) for f in findings])  # fmt: skip
 

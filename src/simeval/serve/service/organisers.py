@@ -59,8 +59,17 @@ def audit_log(db: Database, campaign_id: int | None = None) -> list[AuditEntry]:
         return list(s.scalars(query))
 
 
-def add_organiser(db: Database, name: str, now: datetime, token: NewToken | None = None) -> str:
-    """A new organiser account named ``name``; its token, shown once and stored hashed."""
+def add_organiser(
+    db: Database,
+    name: str,
+    now: datetime,
+    token: NewToken | None = None,
+    actor: str = COMMAND_LINE,
+    admin: bool = False,
+) -> str:
+    """A new organiser account named ``name``; its token, shown once and stored hashed.
+    ``admin``: it may add and revoke organisers from the browser; the server's first account
+    is an admin whatever ``admin`` says (someone must be able to manage the accounts)."""
     try:
         name = check_team_name(name)  # the same rules as a team's name (NFKC, no controls)
     except ValueError as exc:
@@ -69,9 +78,11 @@ def add_organiser(db: Database, name: str, now: datetime, token: NewToken | None
     with db.session() as s:
         if s.scalar(select(Organiser).where(Organiser.name == name)) is not None:
             raise InputError(None, None, f"an organiser {name!r} exists already")
+        admin = admin or s.scalar(select(Organiser.id).limit(1)) is None
         s.add(Organiser(name=name, token_key=token.key, token_salt=token.salt,
-                        token_hash=token.hash, created=naive(now)))  # fmt: skip
-        audit(s, now, COMMAND_LINE, None, "add organiser", organiser=name)
+                        token_hash=token.hash, created=naive(now), admin=admin))  # fmt: skip
+        detail = {"organiser": name, **({"admin": True} if admin else {})}
+        audit(s, now, actor, None, "add organiser", **detail)
     return token.token
 
 
@@ -81,16 +92,20 @@ def organisers(db: Database) -> list[Organiser]:
         return list(s.scalars(select(Organiser).order_by(Organiser.name)))
 
 
-def revoke_organiser(db: Database, name: str, now: datetime) -> None:
+def revoke_organiser(db: Database, name: str, now: datetime, actor: str = COMMAND_LINE) -> None:
     """Take an account away: its token stops working at once, also in a running server (the
-    check compares the row's revocation on every request)."""
+    check compares the row's revocation on every request). ``actor``: who, for the log; an
+    organiser never revokes their own account (they would be signed out with nobody left to
+    undo it: the command line does that)."""
     with db.session() as s:
         row = s.scalar(select(Organiser).where(Organiser.name == name))
         if row is None:
             raise InputError(None, None, f"no organiser {name!r}")
+        if actor == actor_of(row):
+            raise InputError(None, None, f"{name}: an organiser does not revoke their own account")
         if row.revoked is None:
             row.revoked = naive(now)
-            audit(s, now, COMMAND_LINE, None, "revoke organiser", organiser=name)
+            audit(s, now, actor, None, "revoke organiser", organiser=name)
 
 
 class OrganiserTokens:
