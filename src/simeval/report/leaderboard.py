@@ -470,7 +470,7 @@ def rows_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
             return str(v)
         if isinstance(v, float):
             return "" if math.isnan(v) else repr(v)
-        if v is None or str(v) == "<NA>":
+        if v is None or type(v).__name__ == "NAType":  # pandas.NA
             return ""
         return _csv_text(str(v))
 
