@@ -69,9 +69,13 @@ def serve(folder: Path, port: int, limits: str) -> None:
 
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
+    from simeval.serve.routers.web import RATE_LIMITS
+    from simeval.serve.service.security import RateLimit
 
+    # the board's reader is not limited (it measures the board, not the read budget)
+    unread = {**RATE_LIMITS, "read": RateLimit(RATE_LIMITS["read"].burst, 0)}
     app = create_app(
-        default_url(folder), folder / "files", rate_limits=None if limits == "default" else {}
+        default_url(folder), folder / "files", rate_limits=unread if limits == "default" else {}
     )
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False)
 

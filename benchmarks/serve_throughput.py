@@ -9,7 +9,8 @@ scores, ``--files`` different files per team, sent in turn. The server is a real
 ``simeval serve run --scorers N`` (default 2, this machine's cores) in its own process on
 127.0.0.1, SQLite in its folder or ``--db URL``, each team on its own loopback address. The
 per-address upload limit is off (``--uploads-per-minute 0``): its default, 20 a minute, would
-hold 20 teams to 6.7 uploads a second whatever the server can do.
+hold 20 teams to 6.7 uploads a second whatever the server can do; so is the read limit
+(``--reads-per-minute 0``), which would hold the reader to 2 a second.
 
 The stored runs are written straight into the database before the server starts (copies of
 one file's records as the server scores them, on teams ``stored…``), as
@@ -158,6 +159,7 @@ def fresh_board(url: str, rows: int) -> Any:
 def server_argv(folder: Path, db: str, scorers: int, port: int) -> list[str]:
     args = ["serve", "run", str(folder), "--host", "127.0.0.1", "--port", str(port)]
     args += ["--scorers", str(scorers), "--db", db, "--uploads-per-minute", "0"]
+    args += ["--reads-per-minute", "0"]  # the board readers read as fast as it answers
     return [sys.executable, "-c", "from simeval.cli import main; main()", *args]
 
 

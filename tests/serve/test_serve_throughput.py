@@ -100,6 +100,14 @@ def test_serve_run_takes_the_uploads_a_client_may_send_a_minute(tmp_path: Path, 
         limiter = RateLimiter(seen["rate_limits"], clock=lambda: 0.0)
         return sum(limiter.allow("127.0.0.2", "upload") for _ in range(100))
 
+    def reads(*options: str) -> int:
+        allowed(*options)
+        limiter = RateLimiter(seen["rate_limits"], clock=lambda: 0.0)
+        return sum(limiter.allow("127.0.0.2", "read") for _ in range(100))
+
     assert allowed() == 10
     assert allowed("--uploads-per-minute", "0") == 100
     assert allowed("--uploads-per-minute", "600") == 10  # the burst: the clock stands still
+    assert reads() == 60  # the default read budget's burst
+    assert reads("--reads-per-minute", "0") == 100
+    assert allowed("--reads-per-minute", "0") == 10  # the upload budget is its own

@@ -120,6 +120,7 @@ async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
 async def board_page(
     campaign: str, phase: str, request: Request, w: W, board: str | None = None
 ) -> Any:
+    w.limit(request, "read")
     team = await w.signed_in(request)
     p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase, board)
     mine = team.name if team is not None and team.campaign_id == p.campaign_id else None

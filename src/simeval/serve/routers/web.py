@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,9 @@ RATE_LIMITS = {
     "login": RateLimit(burst=10, per_minute=10),
     "upload": RateLimit(burst=10, per_minute=20),
     "auth": RateLimit(burst=20, per_minute=30),  # token checks that cost a scrypt
+    # leaderboard reads, HTML and JSON: a page reloaded every few seconds never meets it, a
+    # client reading in a loop (a 10,000-run board is megabytes) is held to 2 a second
+    "read": RateLimit(burst=60, per_minute=120),
 }
 REJECTED_PER_DAY = 20  # rejected uploads a team may send in 24 hours
 KEEP_REJECTED = 20  # rejected uploads of a team whose bytes are kept ...
@@ -99,9 +103,15 @@ class Web:
     # -- clients and teams
 
     def limit(self, request: Request, action: str) -> None:
-        """429 once the client passed its rate for ``action``."""
-        if not self.limiter.allow(_client(request), action):
-            raise Refused(429, f"too many {action} requests; wait a minute")
+        """429 once the client passed its rate for ``action``, with ``Retry-After``: the
+        seconds until it may again."""
+        wait = self.limiter.wait(_client(request), action)
+        if wait > 0:
+            raise Refused(
+                429,
+                f"too many {action} requests; wait a minute",
+                {"Retry-After": str(max(1, math.ceil(wait)))},
+            )
 
     async def authenticate(self, request: Request, token: str | None, refuse: bool) -> Team | None:
         """The team of ``token``: from the cache of checked tokens, else one scrypt in a
