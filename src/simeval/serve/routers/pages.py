@@ -7,6 +7,7 @@ template of :mod:`simeval.serve.views.pages`.
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 from typing import Annotated, Any
 
@@ -16,11 +17,12 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.db.models import utc
 from simeval.serve.db.storage import TooLarge
+from simeval.serve.routers.board_pages import phase_key
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
 from simeval.serve.service.editing import announcements, reopenings
 from simeval.serve.service.security import CSRF_FIELD
-from simeval.serve.service.split_rule import board_part, is_split
+from simeval.serve.service.split_rule import board_part, is_split, revealed
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import pages
 
@@ -128,7 +130,19 @@ async def board_page(
     tiers = w.service.tiers(p, table)  # at once: None while they are computed aside
     part = board_part(p, w.clock(), board) if table is not None else None
     reopened = await run_in_threadpool(reopenings, w.service.db, p)
-    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers, part, reopened)
+    now = w.clock()
+
+    def build(at: datetime) -> str:
+        return pages.board_page(campaign, p, table, mine, at, excluded, tiers, part, reopened)
+
+    if table is None:  # hidden: a few lines
+        return w.html(f"{campaign}: {phase}", build(now), team)
+    key = (campaign, phase_key(p), tuple(sorted(excluded.items())), tuple(reopened),
+           now < utc(p.opens), revealed(p, now))  # fmt: skip
+    # a large board's body is megabytes: built in a worker thread, once per change
+    body = await run_in_threadpool(
+        w.board_pages.body, (p.id, part, mine), (table, tiers), key, p, now, build
+    )
     return w.html(f"{campaign}: {phase}", body, team)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request
@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.db.models import Organiser, Team
 from simeval.serve.db.storage import TooLarge, Upload
+from simeval.serve.routers.board_pages import BoardPages
 from simeval.serve.routers.forms import SMALL_FORM, BadForm, read_fields, timed
 from simeval.serve.service.security import (
     CSRF_COOKIE,
@@ -99,6 +100,7 @@ class Web:
     rejected_per_day: int = REJECTED_PER_DAY
     keep_rejected: tuple[int, float] = (KEEP_REJECTED, KEEP_REJECTED_DAYS)
     upload_seconds: float | None = UPLOAD_SECONDS
+    board_pages: BoardPages = field(default_factory=BoardPages)  # leaderboard pages kept
 
     # -- clients and teams
 
