@@ -37,6 +37,8 @@ def test_teams_uploading_continuously_while_the_board_is_read(data_dir: Path, tm
     scored = int(re.search(r"^uploads scored: (\d+), \d+\.\d per second", out, re.M)[1])
     assert re.search(r"^upload latency: p50 \d+\.\d\d s, p95 \d+\.\d\d s", out, re.M)
     assert re.search(r"^leaderboard under load: p50 \d+\.\d ms, p95 \d+\.\d ms", out, re.M)
+    page = r"^leaderboard page \(HTML\) under load: p50 \d+\.\d ms, p95 \d+\.\d ms \((\d+) reads"
+    assert int(re.search(page, out, re.M)[1]) > 0
     assert re.search(r"^ratio, server uploads/s / offline files/s: \d+\.\d\d$", out, re.M)
     assert max(map(len, out.splitlines())) <= 80
 
