@@ -20,7 +20,9 @@ from datetime import datetime
 from simeval.serve.db.models import Phase, utc
 from simeval.serve.views import pages
 
-MAX_PAGES = 64  # bodies kept (boards x parts x signed-in teams): the oldest goes first
+# bodies kept (boards x parts x signed-in teams; 2.2 MB each at 10,000 runs): the first
+# kept goes first
+MAX_PAGES = 32
 
 
 class BoardPages:
