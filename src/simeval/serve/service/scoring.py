@@ -19,6 +19,7 @@ import logging
 import os
 import shutil
 import threading
+import weakref
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -207,6 +208,8 @@ class Scorers:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self.restarts = 0  # pools replaced after one of their processes died
+        self._ending = threading.Lock()  # held while a broken pool is shut down
+        self._ended: weakref.WeakSet[ProcessPoolExecutor] = weakref.WeakSet()
 
     def __call__(self, job: Job) -> Answer:
         if self.processes <= 0:
@@ -231,7 +234,10 @@ class Scorers:
             if self._pool is pool:
                 self._pool = None
                 self.restarts += 1
-        pool.shutdown(wait=True, cancel_futures=True)
+        with self._ending:  # a pool's shutdown is not safe from two threads at once
+            if pool not in self._ended:
+                pool.shutdown(wait=True, cancel_futures=True)
+                self._ended.add(pool)
 
     def _started(self) -> ProcessPoolExecutor:
         with self._lock:
