@@ -13,9 +13,11 @@ burst); ``--limits`` picks one.
 
 Prints, for each: the leaderboard's p50 and p95 latency alone (``--seconds``, before the
 burst) and during the burst (``--seconds``), their ratio, and the attempts: checked (401: a
-scrypt was paid), refused by the rate limit (429), anything else (a failure). Exits 1 when
-an attempt got another answer or a leaderboard request failed; the times are printed, not
-judged.
+scrypt was paid), refused by the rate limit (429), anything else (a failure). A request that
+meets a transport error (the connection reset, a read timed out: a slow machine) is sent again,
+up to :data:`TRIES` times; those errors are counted by kind and printed, never a crash. Exits 1
+when an attempt got another answer, a leaderboard request failed every try, or no
+leaderboard read succeeded; the times are printed, not judged.
 
 Run: SIMEVAL_DATA_DIR=../shared/data python benchmarks/serve_burst.py [--clients 8]
 """
@@ -33,11 +35,12 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +50,36 @@ CAMPAIGN = "burst"
 PHASE = "trial"
 BOARD = f"/api/campaigns/{CAMPAIGN}/phases/{PHASE}/leaderboard"
 REQUEST_SECONDS = 30
+TRIES = 5  # a request is sent at most this often while it meets transport errors
+
+
+class Retries:
+    """Transport errors met and retried, by kind (ReadError, ReadTimeout, …); shared by the
+    clients' threads."""
+
+    def __init__(self) -> None:
+        self.seen: Counter = Counter()
+        self._lock = threading.Lock()
+
+    def send(self, call: Callable[[], Any]) -> Any:
+        """``call()``'s answer, sent again after a transport error (at most :data:`TRIES`
+        times in all, a little later each time); the last error is raised."""
+        import httpx
+
+        for attempt in range(TRIES):
+            try:
+                return call()
+            except httpx.TransportError as exc:
+                with self._lock:
+                    self.seen[type(exc).__name__] += 1
+                if attempt + 1 == TRIES:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def text(self) -> str:
+        kinds = ", ".join(f"{n} {k}" for k, n in self.seen.most_common())
+        return f"{sum(self.seen.values())} ({kinds})" if self.seen else "0"
 
 
 def campaign_text(now: datetime) -> str:
@@ -69,9 +102,13 @@ def serve(folder: Path, port: int, limits: str) -> None:
 
     from simeval.serve.app import create_app
     from simeval.serve.db import default_url
+    from simeval.serve.routers.web import RATE_LIMITS
+    from simeval.serve.service.security import RateLimit
 
+    # the board's reader is not limited (it measures the board, not the read budget)
+    unread = {**RATE_LIMITS, "read": RateLimit(RATE_LIMITS["read"].burst, 0)}
     app = create_app(
-        default_url(folder), folder / "files", rate_limits=None if limits == "default" else {}
+        default_url(folder), folder / "files", rate_limits=unread if limits == "default" else {}
     )
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False)
 
@@ -100,9 +137,10 @@ def mc30_file(pairs: list[tuple[str, str]], seed: int) -> bytes:
     return text.getvalue().encode()
 
 
-def fill(url: str, teams: int) -> str:
+def fill(url: str, teams: int, retries: Retries) -> str:
     """``teams`` teams, one scored run each (each from its own address); a real token key
-    (with which the attackers send wrong secrets)."""
+    (with which the attackers send wrong secrets). A registration whose answer was lost to a
+    transport error is made again under another name (the first may have been taken)."""
     from simeval.data.store import DataStore
 
     gold = DataStore.from_env().path("mc30/EN-MC-30.txt").read_text(encoding="utf-8")
@@ -110,15 +148,25 @@ def fill(url: str, teams: int) -> str:
     key = ""
     for i in range(teams):
         with client(url, f"127.0.2.{i + 1}") as http:
-            r = http.post(f"/api/campaigns/{CAMPAIGN}/teams", json={"team": f"team{i}"})
+            for name in (f"team{i}", f"team{i}-again", f"team{i}-third"):
+                r = retries.send(
+                    lambda name=name: http.post(
+                        f"/api/campaigns/{CAMPAIGN}/teams", json={"team": name}
+                    )
+                )
+                if r.status_code != 409:
+                    break
             r.raise_for_status()
             token = r.json()["token"]
             key = token.split("_")[1]
-            r = http.post(
-                f"/api/phases/{PHASE}/submissions",
-                params={"target": "mc30", "filename": "run.csv"},
-                content=mc30_file(pairs, i),
-                headers={"authorization": f"Bearer {token}"},
+            data, auth = mc30_file(pairs, i), {"authorization": f"Bearer {token}"}
+            r = retries.send(
+                lambda data=data, auth=auth: http.post(
+                    f"/api/phases/{PHASE}/submissions",
+                    params={"target": "mc30", "filename": "run.csv"},
+                    content=data,
+                    headers=auth,
+                )
             )
             if r.status_code != 201:
                 raise RuntimeError(f"upload: HTTP {r.status_code} {r.text[:200]}")
@@ -137,13 +185,17 @@ class Reads:
         return float(p50), float(p95)
 
 
-def read_board(url: str, stop: threading.Event, reads: Reads) -> None:
+def read_board(url: str, stop: threading.Event, reads: Reads, retries: Retries) -> None:
+    """Read the leaderboard, one request after another, until ``stop``: each read's time
+    (its retries included), or a failure (not 200, or a transport error every try)."""
+    import httpx
+
     with client(url, "127.0.3.1") as http:
         while not stop.is_set():
             began = time.perf_counter()
             try:
-                ok = http.get(BOARD).status_code == 200
-            except Exception:
+                ok = retries.send(lambda: http.get(BOARD)).status_code == 200
+            except httpx.TransportError:
                 ok = False
             if ok:
                 reads.seconds.append(time.perf_counter() - began)
@@ -151,11 +203,16 @@ def read_board(url: str, stop: threading.Event, reads: Reads) -> None:
                 reads.failed += 1
 
 
-def attack(url: str, n: int, key: str, stop: threading.Event, answers: Counter) -> None:
-    """Client ``n``: wrong tokens as fast as it can, as Bearer and through the sign-in form."""
+def attack(
+    url: str, n: int, key: str, stop: threading.Event, answers: Counter, retries: Retries
+) -> None:
+    """Client ``n``: wrong tokens as fast as it can, as Bearer and through the sign-in form
+    (an attempt that meets a transport error every try counts as ``error``)."""
+    import httpx
+
     mine: Counter = Counter()
     with client(url, f"127.0.1.{n + 1}") as http:
-        page = http.get(f"/campaigns/{CAMPAIGN}").text
+        page = retries.send(lambda: http.get(f"/campaigns/{CAMPAIGN}")).text
         csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
         i = 0
         while not stop.is_set():
@@ -163,11 +220,13 @@ def attack(url: str, n: int, key: str, stop: threading.Event, answers: Counter) 
             wrong = f"st_{key if i % 4 else secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
             try:
                 if n % 2:
-                    r = http.post("/login", data={"token": wrong, "csrf": csrf})
+                    data = {"token": wrong, "csrf": csrf}
+                    r = retries.send(lambda data=data: http.post("/login", data=data))
                 else:
-                    r = http.get("/api/submissions", headers={"authorization": f"Bearer {wrong}"})
+                    bearer = {"authorization": f"Bearer {wrong}"}
+                    r = retries.send(lambda h=bearer: http.get("/api/submissions", headers=h))
                 mine[r.status_code] += 1
-            except Exception:
+            except httpx.TransportError:
                 mine["error"] += 1
     answers.update(mine)
 
@@ -180,6 +239,7 @@ class Result:
     alone: Reads
     during: Reads
     answers: Counter
+    retries: Retries = field(default_factory=Retries)
 
     def lines(self) -> list[str]:
         a50, a95 = self.alone.percentiles()
@@ -196,6 +256,8 @@ class Result:
             f"p50 {d50 * 1000:.1f} ms, p95 {d95 * 1000:.1f} ms",
             f"  ratio burst / alone   : p50 {d50 / a50:.2f}x, p95 {d95 / a95:.2f}x; "
             f"p95 under 1 s: {'yes' if d95 < 1 else 'NO'}",
+            f"  transport errors retried: {self.retries.text()}; leaderboard reads failed "
+            f"every try: {self.alone.failed + self.during.failed}",
         ]
 
     @property
@@ -206,6 +268,8 @@ class Result:
             problems.append(f"rate limits {self.limits}: attempts answered {other}")
         if self.alone.failed or self.during.failed or not self.during.seconds:
             problems.append(f"rate limits {self.limits}: leaderboard requests failed")
+        if not self.alone.seconds:
+            problems.append(f"rate limits {self.limits}: no leaderboard read succeeded alone")
         return problems
 
 
@@ -218,30 +282,31 @@ def run(folder: Path, limits: str, clients: int, seconds: float, teams: int) -> 
     db = Database(default_url(folder))
     create_campaign(db, folder / "campaign.toml", datetime.now(UTC), Targets())
     db.dispose()
+    retries = Retries()
     with server(folder, limits) as url:
-        key = fill(url, teams)
+        key = fill(url, teams, retries)
         alone, during, answers = Reads(), Reads(), Counter()
         stop = threading.Event()
-        reader = threading.Thread(target=read_board, args=(url, stop, alone))
+        reader = threading.Thread(target=read_board, args=(url, stop, alone, retries))
         reader.start()
         time.sleep(seconds)
         stop.set()
         reader.join()
         stop = threading.Event()
         burst = [
-            threading.Thread(target=attack, args=(url, n, key, stop, answers))
+            threading.Thread(target=attack, args=(url, n, key, stop, answers, retries))
             for n in range(clients)
         ]
         for t in burst:
             t.start()
         time.sleep(min(1.0, seconds / 4))  # the burst under way before measuring
-        reader = threading.Thread(target=read_board, args=(url, stop, during))
+        reader = threading.Thread(target=read_board, args=(url, stop, during, retries))
         reader.start()
         time.sleep(seconds)
         stop.set()
         for t in [reader, *burst]:
             t.join()
-    return Result(limits, clients, seconds, alone, during, answers)
+    return Result(limits, clients, seconds, alone, during, answers, retries)
 
 
 def main() -> None:
@@ -276,6 +341,7 @@ def main() -> None:
                         "alone": r.alone.percentiles(),
                         "during": r.during.percentiles(),
                         "answers": {str(k): v for k, v in r.answers.items()},
+                        "retried": dict(r.retries.seen),
                     }
                     for r in results
                 ]

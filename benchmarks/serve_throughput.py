@@ -1,7 +1,8 @@
 """Throughput of the shared-task server, issue 32's scenario: ``--teams`` teams (default 20)
 each upload continuously (send a file, wait for the answer, send the next) for ``--seconds``
-(default 30), while one more client reads the phase's public leaderboard as fast as it
-answers, over ``--stored`` runs already in the database (default 10,000).
+(default 30), while two more clients read the phase's public leaderboard as fast as it
+answers, one its JSON and one its page (HTML), over ``--stored`` runs already in the database
+(default 10,000).
 
 ``--size russe`` sends RUSSE-size files (test.csv's 14,835 lines), ``--size simlex`` files
 the size of a typical word-similarity set (SimLex-999's 999 lines); each with seeded random
@@ -9,14 +10,16 @@ scores, ``--files`` different files per team, sent in turn. The server is a real
 ``simeval serve run --scorers N`` (default 2, this machine's cores) in its own process on
 127.0.0.1, SQLite in its folder or ``--db URL``, each team on its own loopback address. The
 per-address upload limit is off (``--uploads-per-minute 0``): its default, 20 a minute, would
-hold 20 teams to 6.7 uploads a second whatever the server can do.
+hold 20 teams to 6.7 uploads a second whatever the server can do; so is the read limit
+(``--reads-per-minute 0``), which would hold the reader to 2 a second.
 
 The stored runs are written straight into the database before the server starts (copies of
 one file's records as the server scores them, on teams ``stored…``), as
 ``benchmarks/leaderboard_speed.py`` does: the board reads records, never files.
 
 Prints uploads scored per second, the latency of an upload (p50, p95: from sending it to its
-answer), the leaderboard's latency under load (p50, p95; and alone, before the load), and the
+answer), the leaderboard's latency under load (p50, p95; and alone, before the load), its
+JSON's and its page's, each beside its goal where it has one, and the
 ratio to the named alternative measured in the same run: offline :func:`simeval.api.score`
 of the same files one after another in this process (the target loaded once), per file. Then
 checks, and exits 1 when one fails: every upload answered 201; every 201 has one row with the
@@ -39,7 +42,7 @@ import math
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -71,6 +74,7 @@ STORED = "stored"  # the name of the teams that hold the runs written before the
 RUNS = 1_000_000  # the phase's run limit: never reached
 FRESH_SECONDS = 60  # the board shows every run within this long after the last upload
 BOARD = f"/api/campaigns/{CAMPAIGN}/phases/{PHASE}/leaderboard"
+PAGE = f"/campaigns/{CAMPAIGN}/phases/{PHASE}"  # the same board as a web page
 
 
 @dataclass
@@ -83,6 +87,8 @@ class Load:
     quiet_board_seconds: list[float]
     seconds: float
     cpu: tuple[float, float] = (math.nan, math.nan)  # CPU seconds: server process, scorers
+    page_seconds: list[float] = field(default_factory=list)  # the page (HTML), under load
+    quiet_page_seconds: list[float] = field(default_factory=list)  # ... and alone
 
 
 def cpu_seconds(pid: int) -> tuple[float, float]:
@@ -158,6 +164,7 @@ def fresh_board(url: str, rows: int) -> Any:
 def server_argv(folder: Path, db: str, scorers: int, port: int) -> list[str]:
     args = ["serve", "run", str(folder), "--host", "127.0.0.1", "--port", str(port)]
     args += ["--scorers", str(scorers), "--db", db, "--uploads-per-minute", "0"]
+    args += ["--reads-per-minute", "0"]  # the board readers read as fast as it answers
     return [sys.executable, "-c", "from simeval.cli import main; main()", *args]
 
 
@@ -176,17 +183,18 @@ async def load(
     ):
         send = teams.send
 
-        async def read_board(until: float) -> list[float]:
+        async def read_board(until: float, path: str = BOARD) -> list[float]:
             out = []
             while time.perf_counter() < until:
                 began = time.perf_counter()
-                r = await reader.get(BOARD)
+                r = await reader.get(path)
                 r.raise_for_status()
                 out.append(time.perf_counter() - began)
             return out
 
         warmed = list(await asyncio.gather(*(send(t, files[t][0]) for t in list(files)[:warm])))
         quiet = await read_board(time.perf_counter() + 3)
+        quiet_page = await read_board(time.perf_counter() + 3, PAGE)
         end = time.perf_counter() + seconds
 
         async def team_loop(team: str) -> list[Answer]:
@@ -198,12 +206,14 @@ async def load(
 
         began, cpu = time.perf_counter(), cpu_seconds(pid)
         board_task = asyncio.create_task(read_board(end))
+        page_task = asyncio.create_task(read_board(end, PAGE))
         loops = await asyncio.gather(*map(team_loop, files))
         took = time.perf_counter() - began
         used = tuple(b - a for a, b in zip(cpu, cpu_seconds(pid), strict=True))
-        board_seconds = await board_task
+        board_seconds, page_seconds = await board_task, await page_task
     timed = [a for answers in loops for a in answers]
-    return Load(warmed + timed, board_seconds, quiet, took, used), len(warmed)
+    load = Load(warmed + timed, board_seconds, quiet, took, used, page_seconds, quiet_page)
+    return load, len(warmed)
 
 
 @dataclass
@@ -229,6 +239,8 @@ class Report:
         p50, p95 = np.percentile([a.seconds for a in scored], [50, 95]) if scored else (0, 0)
         b50, b95 = np.percentile(self.load.board_seconds, [50, 95]) * 1000
         q50, q95 = np.percentile(self.load.quiet_board_seconds, [50, 95]) * 1000
+        h50, h95 = np.percentile(self.load.page_seconds, [50, 95]) * 1000
+        k50, k95 = np.percentile(self.load.quiet_page_seconds, [50, 95]) * 1000
         offline_rate = 1 / self.offline_seconds
         n = max(len(scored), 1)
         return [
@@ -241,6 +253,9 @@ class Report:
             f"leaderboard under load: p50 {b50:.1f} ms, p95 {b95:.1f} ms "
             f"({len(self.load.board_seconds)} reads; goal <= 50 ms)",
             f"leaderboard alone: p50 {q50:.1f} ms, p95 {q95:.1f} ms",
+            f"leaderboard page (HTML) under load: p50 {h50:.1f} ms, p95 {h95:.1f} ms "
+            f"({len(self.load.page_seconds)} reads)",
+            f"leaderboard page (HTML) alone: p50 {k50:.1f} ms, p95 {k95:.1f} ms",
             f"CPU a scored upload: server process {self.load.cpu[0] / n * 1000:.0f} ms, "
             f"scorers {self.load.cpu[1] / n * 1000:.0f} ms",
             f"offline simeval.api.score, one process: {self.offline_seconds * 1000:.0f} ms "

@@ -94,7 +94,9 @@ def make_server(
     clock: Clock,
     campaign: str = CAMPAIGN,
     rate_limits: dict | None = None,
+    **options: Any,
 ) -> Server:
+    """``options``: more of :func:`simeval.serve.app.create_app`'s (``scorers=2``, ...)."""
     from fastapi.testclient import TestClient
 
     from simeval.serve.app import create_app
@@ -106,7 +108,7 @@ def make_server(
     path.write_text(campaign, encoding="utf-8")
     db = Database(url)
     create_campaign(db, path, OPENS, Targets())
-    app = create_app(url, folder / "files", clock=clock, rate_limits=rate_limits or {})
+    app = create_app(url, folder / "files", clock=clock, rate_limits=rate_limits or {}, **options)
     return Server(url, folder, db, app, TestClient(app))
 
 

@@ -325,7 +325,11 @@ def test_serve_burst_prints_both_runs_and_counts_every_attempt(tmp_path: Path) -
         assert head, out
         attempts, checked, refused, other = map(int, head.groups())
         assert attempts == checked + refused and other == 0 and checked > 0
-        assert (refused == 0) == (limits == "off"), head.group(0)
+        if limits == "off":
+            assert refused == 0, head.group(0)
+        else:  # each client's bucket holds 20 checks, plus 30 a minute for 1.5 s: a slow
+            # machine may send fewer than that in all, and then none is refused
+            assert refused > 0 or attempts <= 2 * (20 + 1), head.group(0)
     ms = r"(\d+) requests, p50 (\d+\.\d) ms, p95 (\d+\.\d) ms$"
     for when in ("alone     ", "in burst  "):
         found = re.findall(rf"^  leaderboard {when}: {ms}", out, re.M)
@@ -338,6 +342,7 @@ def test_serve_burst_prints_both_runs_and_counts_every_attempt(tmp_path: Path) -
         re.M,
     )
     assert len(ratios) == 2, out
+    assert len(re.findall(r"^  transport errors retried: \d+", out, re.M)) == 2, out
     import json
 
     runs = json.loads(numbers.read_text())
@@ -345,6 +350,34 @@ def test_serve_burst_prints_both_runs_and_counts_every_attempt(tmp_path: Path) -
     for r, (p50, p95, _) in zip(runs, ratios, strict=True):
         assert float(p50) == pytest.approx(r["during"][0] / r["alone"][0], abs=0.006)
         assert float(p95) == pytest.approx(r["during"][1] / r["alone"][1], abs=0.006)
+
+
+def test_serve_burst_sends_again_after_a_transport_error(monkeypatch) -> None:
+    """On a slow machine a read may be reset or time out: the request is sent again, the
+    error counted by kind; after TRIES errors in a row it is raised (the caller counts a
+    failure), never a crash of the run."""
+    httpx = pytest.importorskip("httpx")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import serve_burst
+
+    monkeypatch.setattr(serve_burst.time, "sleep", lambda seconds: None)
+    retries = serve_burst.Retries()
+    errors = [httpx.ReadError("reset"), httpx.ReadTimeout("slow")]
+
+    def flaky() -> str:
+        if errors:
+            raise errors.pop(0)
+        return "answer"
+
+    assert retries.send(flaky) == "answer"
+    assert retries.text() == "2 (1 ReadError, 1 ReadTimeout)"
+
+    def reset() -> str:
+        raise httpx.ReadError("reset")
+
+    with pytest.raises(httpx.ReadError):
+        retries.send(reset)
+    assert retries.seen == {"ReadError": 1 + serve_burst.TRIES, "ReadTimeout": 1}
 
 
 def test_leaderboard_speed_answers_alike_built_or_kept() -> None:

@@ -93,6 +93,10 @@ def test_the_board_route_pages_and_searches(srv, mc30, monkeypatch) -> None:
     assert sorted(whole) == ["alpha run 1", "beta run 1", "gamma run 1"]
     assert 'name="team"' not in client.get(board).text  # one page: no pager, no search
     monkeypatch.setattr(pages, "PAGE_ROWS", 1)
+    # the pages kept were built with the old page size (a constant outside this test)
+    monkeypatch.setattr(
+        server.app.state.web, "board_pages", type(server.app.state.web.board_pages)()
+    )
     for n, system in enumerate(whole, 1):
         text = client.get(board, params={"page": str(n)}).text
         assert systems(text) == [system] and f"page {n} of 3" in text

@@ -61,13 +61,15 @@ def _install_line(server) -> str:
 
 def test_the_campaign_page_shows_the_pip_install_line_of_the_servers_wheel(server) -> None:
     line = _install_line(server)
-    assert line == f'pip install "simeval[client] @ http://testserver/client/{_expected_name()}"'
+    # the address is not the request's Host header (a client writes that): the page says
+    # to put its own address there
+    assert line == f'pip install "simeval[client] @ https://THIS-SERVER/client/{_expected_name()}"'
     assert server.client.get("/client/simeval-9.9.9-py3-none-any.whl").status_code == 404
 
 
 @pytest.mark.slow
 def test_the_offered_wheel_is_this_checkouts_code_and_commit(server) -> None:
-    url = _install_line(server).split("@ ")[1].rstrip('"').removeprefix("http://testserver")
+    url = _install_line(server).split("@ ")[1].rstrip('"').removeprefix("https://THIS-SERVER")
     got = server.client.get(url)
     assert got.status_code == 200, got.text[-2000:]
     wheel = zipfile.ZipFile(BytesIO(got.content))

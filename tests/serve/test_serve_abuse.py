@@ -272,6 +272,41 @@ def test_ipv6_clients_share_a_bucket_per_64(tmp_path, serve_db, clock):
     assert check("2001:db8:0:8::1") == 401  # another /64, another bucket
 
 
+def test_board_reads_are_rate_limited_per_client(tmp_path, serve_db, clock, mc30):
+    """The leaderboard, HTML and JSON, takes ``read`` requests from a client: 3 at once, then
+    6 a minute, so the 4th waits 10 s (a token every 60/6 s), said in ``Retry-After``.
+    Another client has its own budget; uploads and other pages count apart."""
+    limits = {"read": RateLimit(burst=3, per_minute=6)}
+    s = make_server(serve_db, tmp_path / "server", clock, rate_limits=limits)
+    token = register(s.client, "alpha")
+    here, there = client_at(s.app, "127.0.0.2"), client_at(s.app, "127.0.0.3")
+    board, page = "/api/campaigns/lex25/phases/trial/leaderboard", "/campaigns/lex25/phases/trial"
+    assert [here.get(path).status_code for path in (board, page, board)] == [200] * 3
+    for path in (board, page):
+        r = here.get(path)
+        assert r.status_code == 429, r.text
+        assert int(r.headers["retry-after"]) in (9, 10)  # 10 s less what refilled meanwhile
+    assert [there.get(path).status_code for path in (board, page)] == [200, 200]
+    data, _ = pair_file(mc30, 1)
+    r = here.post(
+        "/api/phases/trial/submissions",
+        params={"filename": "run.csv", "target": "mc30"},
+        content=data,
+        headers=auth(token),
+    )
+    assert r.status_code == 201, r.text
+    assert here.get("/campaigns/lex25").status_code == 200
+
+
+def test_board_reads_have_a_default_budget():
+    """Reads are limited unless told otherwise; a page polled every few seconds never
+    meets the limit, a client reading in a loop does."""
+    from simeval.serve.routers.web import RATE_LIMITS
+
+    read = RATE_LIMITS["read"]
+    assert read.burst >= 30 and 60 <= read.per_minute <= 600
+
+
 # ---- 9. CSRF bound to the session
 
 

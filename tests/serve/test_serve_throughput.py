@@ -37,6 +37,8 @@ def test_teams_uploading_continuously_while_the_board_is_read(data_dir: Path, tm
     scored = int(re.search(r"^uploads scored: (\d+), \d+\.\d per second", out, re.M)[1])
     assert re.search(r"^upload latency: p50 \d+\.\d\d s, p95 \d+\.\d\d s", out, re.M)
     assert re.search(r"^leaderboard under load: p50 \d+\.\d ms, p95 \d+\.\d ms", out, re.M)
+    page = r"^leaderboard page \(HTML\) under load: p50 \d+\.\d ms, p95 \d+\.\d ms \((\d+) reads"
+    assert int(re.search(page, out, re.M)[1]) > 0
     assert re.search(r"^ratio, server uploads/s / offline files/s: \d+\.\d\d$", out, re.M)
     assert max(map(len, out.splitlines())) <= 80
 
@@ -100,6 +102,14 @@ def test_serve_run_takes_the_uploads_a_client_may_send_a_minute(tmp_path: Path, 
         limiter = RateLimiter(seen["rate_limits"], clock=lambda: 0.0)
         return sum(limiter.allow("127.0.0.2", "upload") for _ in range(100))
 
+    def reads(*options: str) -> int:
+        allowed(*options)
+        limiter = RateLimiter(seen["rate_limits"], clock=lambda: 0.0)
+        return sum(limiter.allow("127.0.0.2", "read") for _ in range(100))
+
     assert allowed() == 10
     assert allowed("--uploads-per-minute", "0") == 100
     assert allowed("--uploads-per-minute", "600") == 10  # the burst: the clock stands still
+    assert reads() == 60  # the default read budget's burst
+    assert reads("--reads-per-minute", "0") == 100
+    assert allowed("--reads-per-minute", "0") == 10  # the upload budget is its own

@@ -167,6 +167,14 @@ def run_cmd(
             "limit; benchmarks/serve_throughput.py measures the server without it).",
         ),
     ] = 20,
+    reads_per_minute: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Leaderboard reads (its page and its JSON) one client address may make a "
+            "minute, after a burst of 60; past it 429 with Retry-After (0: no limit).",
+        ),
+    ] = 120,
 ) -> None:
     """Serve the web pages and the API (uvicorn, one process, and --scorers processes);
     uvicorn's log and the server's own lines (registrations, submissions, quarantined
@@ -190,6 +198,7 @@ def run_cmd(
         rejected_per_day,
         max_connections,
         uploads_per_minute,
+        reads_per_minute,
     )
 
 

@@ -304,6 +304,7 @@ def run(
     rejected_per_day: int = REJECTED_PER_DAY,
     max_connections: int = 500,
     uploads_per_minute: float = RATE_LIMITS["upload"].per_minute,
+    reads_per_minute: float = RATE_LIMITS["read"].per_minute,
 ) -> None:
     """Serve the server of ``folder`` (its SQLite database, or ``db_url``; uploads in
     ``folder/files``) with uvicorn until stopped: :func:`create_app`'s start, at most
@@ -311,7 +312,8 @@ def run(
     connections closed after :data:`KEEP_ALIVE_SECONDS`; uvicorn's log and the server's own
     lines go to stderr. ``X-Forwarded-For`` is read only from ``trust_proxy``.
     ``uploads_per_minute``: the uploads one client address may send a minute after its
-    burst (0: no limit)."""
+    burst (0: no limit); ``reads_per_minute``: the leaderboard reads (HTML and JSON) it may
+    make a minute after its burst (0: no limit)."""
     import copy
     import logging.config
 
@@ -335,6 +337,7 @@ def run(
         rate_limits={
             **RATE_LIMITS,
             "upload": RateLimit(RATE_LIMITS["upload"].burst, uploads_per_minute),
+            "read": RateLimit(RATE_LIMITS["read"].burst, reads_per_minute),
         },
     )
     uvicorn.run(  # proxy_headers=False: the app reads X-Forwarded-For from trust_proxy only

@@ -78,6 +78,7 @@ def run_server(
     rejected_per_day: int = 20,
     max_connections: int = 500,
     uploads_per_minute: float = 20,
+    reads_per_minute: float = 120,
 ) -> None:
     """Serve the server of ``folder`` until stopped (:func:`simeval.serve.app.run`: the web
     pages and the API with uvicorn, ``scorers`` scoring processes besides its own)."""
@@ -93,6 +94,7 @@ def run_server(
         rejected_per_day,
         max_connections,
         uploads_per_minute,
+        reads_per_minute,
     )
 
 

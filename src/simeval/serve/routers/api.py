@@ -125,7 +125,10 @@ async def api_one(submission_id: str, request: Request, w: W) -> dict[str, Any]:
 
 
 @router.get("/api/campaigns/{campaign}/phases/{phase}/leaderboard")
-async def api_board(campaign: str, phase: str, w: W, board: str | None = None) -> Response:
+async def api_board(
+    campaign: str, phase: str, request: Request, w: W, board: str | None = None
+) -> Response:
+    w.limit(request, "read")
     # built in a worker thread (a board of thousands of runs takes a second to build, once),
     # and its JSON too, then kept with it: FastAPI's encoder would walk every cell on every
     # request, and 10,000 rows encoded on the event loop would hold every other request

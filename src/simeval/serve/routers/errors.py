@@ -1,10 +1,12 @@
 """Errors as HTTP answers: a :class:`Refused` as its status (JSON under ``/api/``, else a
-page); a failure of the server's own storage, database or benchmarks as 503 with
-``Retry-After``, its reason logged and never sent (it may quote the gold of a hidden phase)."""
+page); a failure of the server's own storage, database, benchmarks or scoring processes as
+503 with ``Retry-After``, its reason logged and never sent (it may quote the gold of a
+hidden phase)."""
 
 from __future__ import annotations
 
 import logging
+from concurrent.futures.process import BrokenProcessPool
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -52,9 +54,17 @@ async def database_failed(request: Request, exc: OperationalError) -> Response:
     return await refused(request, unavailable("the database is busy or unreachable"))
 
 
+async def scorers_failed(request: Request, exc: BrokenProcessPool) -> Response:
+    # a scoring process died twice under one upload (the first time it is scored again:
+    # simeval.serve.service.scoring.Scorers)
+    log.error("scoring failed on %s %s", request.method, request.url.path, exc_info=exc)
+    return await refused(request, unavailable("the server's scoring processes stopped"))
+
+
 def add_handlers(app: FastAPI) -> None:
     """Answer the errors above on every route of ``app``."""
     app.add_exception_handler(Refused, refused)  # type: ignore[arg-type]
     app.add_exception_handler(OSError, storage_failed)  # type: ignore[arg-type]
     app.add_exception_handler(SimevalError, simeval_failed)  # type: ignore[arg-type]
     app.add_exception_handler(OperationalError, database_failed)  # type: ignore[arg-type]
+    app.add_exception_handler(BrokenProcessPool, scorers_failed)  # type: ignore[arg-type]

@@ -8,21 +8,24 @@ value. Each route here renders one template of :mod:`simeval.serve.views.pages`.
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from simeval.errors import SimevalError
 from simeval.serve.db.models import utc
 from simeval.serve.db.storage import TooLarge
+from simeval.serve.routers.board_pages import phase_key
 from simeval.serve.routers.forms import TEXT_FORM, BadForm, read_form
 from simeval.serve.routers.web import SESSION_COOKIE, Web, cookie, web
 from simeval.serve.service.editing import announcements, reopenings
 from simeval.serve.service.security import CSRF_FIELD
-from simeval.serve.service.split_rule import board_part, is_split
+from simeval.serve.service.split_rule import board_part, is_split, revealed
 from simeval.serve.service.submit import Refused
 from simeval.serve.views import pages
 
@@ -143,6 +146,7 @@ async def board_page(
     page: int = 1,
     search: Annotated[str, Query(alias="team")] = "",  # the runs of the teams named so
 ) -> Any:
+    w.limit(request, "read")
     team = await w.signed_in(request)
     p, table = await run_in_threadpool(w.service.leaderboard, campaign, phase, board)
     mine = team.name if team is not None and team.campaign_id == p.campaign_id else None
@@ -150,8 +154,20 @@ async def board_page(
     tiers = w.service.tiers(p, table)  # at once: None while they are computed aside
     part = board_part(p, w.clock(), board) if table is not None else None
     reopened = await run_in_threadpool(reopenings, w.service.db, p)
-    body = pages.board_page(campaign, p, table, mine, w.clock(), excluded, tiers, part, reopened,
-                            page, search)  # fmt: skip
+    now = w.clock()
+
+    def build(at: datetime) -> Markup:
+        return pages.board_page(campaign, p, table, mine, at, excluded, tiers, part, reopened,
+                                page, search)  # fmt: skip
+
+    if table is None:  # hidden: a few lines
+        return w.html(f"{campaign}: {phase}", build(now), team)
+    key = (campaign, phase_key(p), tuple(sorted(excluded.items())), tuple(reopened),
+           now < utc(p.opens), revealed(p, now))  # fmt: skip
+    # a large board's body is big: built in a worker thread, once per change (and page)
+    body = await run_in_threadpool(
+        w.board_pages.body, (p.id, part, mine, page, search), (table, tiers), key, p, now, build
+    )
     return w.html(f"{campaign}: {phase}", body, team)
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request
@@ -22,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.db.models import Organiser, Team
 from simeval.serve.db.storage import TooLarge, Upload
+from simeval.serve.routers.board_pages import BoardPages
 from simeval.serve.routers.forms import SMALL_FORM, BadForm, read_fields, timed
 from simeval.serve.service.client_wheel import ClientWheel
 from simeval.serve.service.security import (
@@ -56,11 +58,16 @@ RATE_LIMITS = {
     "login": RateLimit(burst=10, per_minute=10),
     "upload": RateLimit(burst=10, per_minute=20),
     "auth": RateLimit(burst=20, per_minute=30),  # token checks that cost a scrypt
+    # leaderboard reads, HTML and JSON: a page reloaded every few seconds never meets it, a
+    # client reading in a loop (a 10,000-run board is megabytes) is held to 2 a second
+    "read": RateLimit(burst=60, per_minute=120),
 }
 REJECTED_PER_DAY = 20  # rejected uploads a team may send in 24 hours
 KEEP_REJECTED = 20  # rejected uploads of a team whose bytes are kept ...
 KEEP_REJECTED_DAYS = 7.0  # ... for at most this many days
 UPLOAD_SECONDS = 600.0  # a request body is read within this long, or refused (408)
+
+SERVER = "https://THIS-SERVER"  # stands for the address of the page showing it
 
 
 def cookie(request: Request, name: str) -> str:
@@ -97,6 +104,7 @@ class Web:
     keep_rejected: tuple[int, float] = (KEEP_REJECTED, KEEP_REJECTED_DAYS)
     upload_seconds: float | None = UPLOAD_SECONDS
     client_wheel: ClientWheel | None = None  # the simeval participants install from here
+    board_pages: BoardPages = field(default_factory=BoardPages)  # leaderboard pages kept
 
     def client_install(self, request: Request) -> str | None:
         """The one ``pip install`` line of this server's own simeval with its ``client``
@@ -104,15 +112,22 @@ class Web:
         name = self.client_wheel.name if self.client_wheel is not None else None
         if name is None:
             return None
-        base = str(request.base_url).rstrip("/")
-        return f'pip install "simeval[client] @ {base}/client/{name}"'
+        # the request's Host header is the client's to write: never shown back in a page
+        # (tests/serve/test_serve_abuse.py); the participant puts this page's own address
+        return f'pip install "simeval[client] @ {SERVER}/client/{name}"'
 
     # -- clients and teams
 
     def limit(self, request: Request, action: str) -> None:
-        """429 once the client passed its rate for ``action``."""
-        if not self.limiter.allow(_client(request), action):
-            raise Refused(429, f"too many {action} requests; wait a minute")
+        """429 once the client passed its rate for ``action``, with ``Retry-After``: the
+        seconds until it may again."""
+        wait = self.limiter.wait(_client(request), action)
+        if wait > 0:
+            raise Refused(
+                429,
+                f"too many {action} requests; wait a minute",
+                {"Retry-After": str(max(1, math.ceil(wait)))},
+            )
 
     async def authenticate(self, request: Request, token: str | None, refuse: bool) -> Team | None:
         """The team of ``token``: from the cache of checked tokens, else one scrypt in a

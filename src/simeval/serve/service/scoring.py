@@ -9,14 +9,17 @@ fast as one ``simeval score`` however many uploads wait (``benchmarks/serve_load
 :class:`Scorers` runs it in the server's process (``processes=0``, the default) or in a pool
 of that many processes started afresh (spawn: nothing of the server's threads is copied),
 each keeping the targets it loaded. A job carries only paths and names, the answer only JSON
-records or an error, so both cross the process boundary as they are.
+records or an error, so both cross the process boundary as they are. A scoring process that
+dies costs no upload: its jobs are scored again in a new pool (:class:`Scorers`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import threading
+import weakref
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +33,8 @@ from simeval.serve.db.storage import UPLOAD
 from simeval.serve.service.campaigns import Gold, Targets, json_safe
 from simeval.serve.service.processes import spawn_pool
 
+log = logging.getLogger("simeval.serve")
+ATTEMPTS = 2  # a job whose pool broke is scored once more, in a new pool
 ITEMS_LEVEL = 1  # gzip level of per-item rows: 1/5 of level 6's time for 1.2x the bytes (RUSSE)
 _TARGETS = Targets()  # the targets loaded by this process when it is a scoring process
 
@@ -111,6 +116,18 @@ def restore(
     return path, done
 
 
+def cleared(folder: Path) -> None:
+    """``folder`` holding its upload alone again: what a scoring process that died there
+    may have written (records, items, an unpacked or restored copy) removed."""
+    for path in folder.iterdir():
+        if path.name == UPLOAD:
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
 def score_upload(job: Job, targets: Targets | None = None) -> Answer:
     """The result records (items written beside the upload), or the error."""
     from simeval.kinds.scoring import score_submission
@@ -177,31 +194,63 @@ def _shown(text: str, stored: Path, name: str) -> str:
 
 
 class Scorers:
-    """Scores jobs here (``processes=0``) or in a pool of ``processes`` scoring processes."""
+    """Scores jobs here (``processes=0``) or in a pool of ``processes`` scoring processes.
+
+    A scoring process that dies (killed, out of memory) breaks its pool: every job in it
+    fails at once. The pool is then replaced, once for all of them (under a lock), and each
+    of those jobs is scored again in the new pool, its folder cleared of what the dead
+    process may have half-written; a job whose second pool breaks too raises
+    :class:`BrokenProcessPool` (the server answers 503 with ``Retry-After``)."""
 
     def __init__(self, processes: int, targets: Targets) -> None:
         self.processes = processes
         self.targets = targets
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self.restarts = 0  # pools replaced after one of their processes died
+        self._ending = threading.Lock()  # held while a broken pool is shut down
+        self._ended: weakref.WeakSet[ProcessPoolExecutor] = weakref.WeakSet()
 
     def __call__(self, job: Job) -> Answer:
         if self.processes <= 0:
             return score_upload(job, self.targets)
-        pool = self._started()
-        try:
-            return pool.submit(score_upload, job).result()
-        except BrokenProcessPool:  # a scoring process died: the next job gets a new pool
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            raise
+        for attempt in range(ATTEMPTS):
+            pool = self._started()
+            try:
+                return pool.submit(score_upload, job).result()
+            except BrokenProcessPool:
+                self._replace(pool)
+                cleared(Path(job.folder))
+                if attempt + 1 == ATTEMPTS:
+                    raise
+                log.warning("a scoring process died; scoring %s again in a new pool", job.name)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _replace(self, pool: ProcessPoolExecutor) -> None:
+        """Drop ``pool``, broken, unless another job already did (its next job starts one),
+        and wait until its processes are gone: one still scoring (the pool ends them) would
+        otherwise write into the folder of a job scored again."""
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+                self.restarts += 1
+        with self._ending:  # a pool's shutdown is not safe from two threads at once
+            if pool not in self._ended:
+                pool.shutdown(wait=True, cancel_futures=True)
+                self._ended.add(pool)
 
     def _started(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
                 self._pool = spawn_pool(self.processes)
             return self._pool
+
+    def pids(self) -> list[int]:
+        """The process ids of the current pool's scoring processes (none before the first
+        upload, nor after the pool broke until the next)."""
+        with self._lock:
+            pool = self._pool
+        return [p.pid for p in list((getattr(pool, "_processes", None) or {}).values())]
 
     def close(self) -> None:
         with self._lock:

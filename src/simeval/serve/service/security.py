@@ -247,9 +247,14 @@ class RateLimiter:
                 del self._buckets[key]
 
     def allow(self, client: str, action: str) -> bool:
+        return self.wait(client, action) == 0
+
+    def wait(self, client: str, action: str) -> float:
+        """0 when ``client`` may do ``action`` now (a token is taken), else the seconds until
+        its next token (none is taken: a refused request costs nothing)."""
         limit = self.limits.get(action)
         if limit is None or limit.per_minute <= 0:
-            return True
+            return 0.0
         now = self.clock()
         with self._lock:
             if len(self._buckets) >= self.max_buckets:
@@ -258,6 +263,6 @@ class RateLimiter:
             tokens = min(float(limit.burst), tokens + (now - then) * limit.per_minute / 60)
             if tokens < 1:
                 self._buckets[(client, action)] = (tokens, now)
-                return False
+                return (1 - tokens) * 60 / limit.per_minute
             self._buckets[(client, action)] = (tokens - 1, now)
-            return True
+            return 0.0

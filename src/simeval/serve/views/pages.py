@@ -96,6 +96,12 @@ tick(); setInterval(tick, 15000);
 """
 
 
+def countdown(deadline: datetime, now: datetime, tag: str = "span") -> Markup:
+    """The time left in a ``tag`` element that the page's script keeps current, counting from
+    the server's ``now`` (the kept board page swaps it for the time of each read)."""
+    return macro("macros.html", "countdown", deadline, now, tag)
+
+
 def page(title: str, body: Markup, team: str | None = None) -> Markup:
     """A whole page: ``title`` and the signed-in ``team`` (text), ``body`` (a template's
     Markup; text would be shown escaped) in the one layout."""
