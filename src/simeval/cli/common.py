@@ -491,6 +491,13 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
         said_appended(len(results), written.parent)
 
 
+def default_used(ctx: typer.Context, name: str) -> bool:
+    """Whether the parameter ``name`` took its default: neither typed nor set by its
+    environment variable (even a value equal to the default, once typed, is the user's
+    choice). Typer's own ParameterSource (it vendors click) is compared by name."""
+    return getattr(ctx.get_parameter_source(name), "name", "DEFAULT") == "DEFAULT"
+
+
 def said_appended(count: int, folder: Path, how_to_change: bool = False) -> None:
     """Say on standard error how many records went to which results folder
     (``how_to_change``: and how to send them elsewhere, when the default folder took them)."""
