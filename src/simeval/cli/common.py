@@ -17,6 +17,7 @@ from typing import Annotated, Any, TypeVar, get_origin, get_type_hints
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from simeval.api.environment import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
 from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, SEED_MAX, Option
@@ -32,7 +33,62 @@ def plain(value: Any, **how: Any) -> Text:
     return Text(plain_text(value), **how)
 
 
-app = typer.Typer(
+FIRST_COMMANDS = (  # what a user reaches for first; the rest follow in the order registered
+    "evaluate",
+    "results",
+    "report",
+    "compare",
+    "leaderboard",
+    "score",
+    "predict",
+    "train",
+    "benchmarks",
+    "data",
+)
+
+
+class Command(TyperCommand):
+    """A command whose arguments read as click's convention: ``MEASURE`` when required,
+    ``[FOLDER]`` when not (Typer writes ``{measure}`` and ``[folder]``), the same name in the
+    help's Arguments section (an argument's own ``metavar`` wins)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, TyperArgument) and param.metavar is None and param.name:
+                param.metavar = param.name.upper()
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if not isinstance(param, TyperArgument):
+                pieces += param.get_usage_pieces(ctx)
+                continue
+            name = str(param.metavar) + ("..." if param.nargs != 1 else "")
+            pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
+class Group(TyperGroup):
+    """The command groups: commands listed by :data:`FIRST_COMMANDS`, then as registered."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        first = [n for n in FIRST_COMMANDS if n in names]
+        return [*first, *(n for n in names if n not in first)]
+
+
+class Typer(typer.Typer):
+    """``typer.Typer`` with simeval's :class:`Group` and every command a :class:`Command`."""
+
+    def __init__(self, **how: Any) -> None:
+        super().__init__(cls=how.pop("cls", Group), **how)
+
+    def command(self, *args: Any, **how: Any) -> Any:
+        return super().command(*args, cls=how.pop("cls", Command), **how)
+
+
+app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="The simeval command line: evaluate similarity measures as the shared tasks do."
     "\n\nSee `simeval COMMAND --help`.",
@@ -83,17 +139,17 @@ def _print_version(shown: bool) -> None:
         raise typer.Exit()
 
 
-data_app = typer.Typer(
+data_app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="The data catalog: list, describe, fetch and verify data sets.",
     no_args_is_help=True,
 )
-score_app = typer.Typer(
+score_app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="Score submission files exactly as the official scorers do, with validation.",
     no_args_is_help=True,
 )
-build_app = typer.Typer(
+build_app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="Build benchmark datasets (BUCC 2015-style linking collections, RUSSE 2015-style "
     "negatives); each writes a folder that `simeval evaluate -b FOLDER` reads.",
