@@ -9,8 +9,8 @@ import typer
 
 from simeval.cli.common import (
     SEED_RANGE,
-    Typer,
     DataDir,
+    Typer,
     build_app,
     guarded,
     out,

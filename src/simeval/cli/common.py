@@ -485,6 +485,16 @@ def print_wrapped(text: str, wide: bool = False, style: str = "") -> None:
         out.print(plain(line, style=style), highlight=False)
 
 
+def say_warning(text: str) -> None:
+    """A warning on standard error, ``warning:`` in yellow, wrapped between words to the
+    terminal's width (the continuation lines indented), never read as markup."""
+    first, *rest = wrap_note(f"warning: {text}", terminal_width(), "  ")
+    line = Text("warning:", style="yellow") + plain(first.removeprefix("warning:"))
+    err.print(line, highlight=False)
+    for more in rest:
+        err.print(plain(more), highlight=False)
+
+
 def print_results(
     results: Sequence[Any], as_json: bool, title: str = "", wide: bool = False
 ) -> None:
@@ -496,7 +506,7 @@ def print_results(
         for w in r.warnings:
             if w not in seen:
                 seen.add(w)
-                err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
+                say_warning(w)
     if as_json:
         sys.stdout.write(json_lines(results))
         return

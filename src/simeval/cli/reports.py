@@ -38,10 +38,11 @@ from simeval.cli.common import (
     print_tables,
     print_wrapped,
     registry_of,
+    say_warning,
     store_of,
     typer_option,
 )
-from simeval.report.format import number, p_value, terminal_text
+from simeval.report.format import number, p_value
 from simeval.report.terminal import SIMPLE, Column, TerminalTable
 
 
@@ -175,7 +176,7 @@ def report_cmd(
             registry=registry_of(registry),
         )
     for warning in report.warnings:
-        err.print(f"[yellow]warning:[/] {terminal_text(warning)}", highlight=False)
+        say_warning(warning)
     err.print(
         plain(
             f"wrote {html_out} ({report.size // 1024} KiB): {report.systems} systems, "

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from simeval.api import serving
-from simeval.cli.common import Typer, app, err, guarded, out
+from simeval.cli.common import Typer, app, err, guarded, out, say_warning
 from simeval.errors import InputError
 from simeval.report.format import number, terminal_text
 
@@ -654,7 +654,7 @@ def submit_cmd(
         out.print(f"{terminal_text(res['benchmark'])}  {public}{metric}  {score}", highlight=False)
     shown = [w for res in answer["results"] or [] for w in res["warnings"]]
     for w in dict.fromkeys([*shown, *answer.get("warnings", [])]):  # hidden: file and input's
-        err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
+        say_warning(w)
 
 
 @app.command("final")

@@ -78,9 +78,7 @@ def _counted(paths: Sequence[str | Path]) -> str:
     return f"{len(paths)} files"
 
 
-def _read_members(
-    target: Any, files: list[Path], reader: dict[str, Any], given: str = ""
-) -> Any:
+def _read_members(target: Any, files: list[Path], reader: dict[str, Any], given: str = "") -> Any:
     """A submission given as one file per member (one file for a benchmark); ``given``:
     what was given, as the refusal names it (:func:`_counted`)."""
     if getattr(target, "layout", "") == "one-file":

@@ -111,10 +111,16 @@ def _cut(line: str, width: int, indent: str) -> list[str]:
     return [*out, line]
 
 
-def wrap_note(note: str, width: int) -> list[str]:
-    """A note under a table, wrapped between words to ``width`` (a word longer than the
-    width is broken)."""
-    return textwrap.wrap(plain_text(note), width, break_long_words=True, break_on_hyphens=False)
+def wrap_note(note: str, width: int, indent: str = "") -> list[str]:
+    """A note under a table (or a warning), wrapped between words to ``width`` (a word longer
+    than the width is broken), the continuation lines indented by ``indent``."""
+    return textwrap.wrap(
+        plain_text(note),
+        width,
+        subsequent_indent=indent,
+        break_long_words=True,
+        break_on_hyphens=False,
+    )
 
 
 Cell = str | Text  # a Text keeps its style (a leaderboard's best, in bold)

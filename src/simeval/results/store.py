@@ -10,9 +10,9 @@ and what it leaves behind is removed on the next open of the folder:
 
 - a call's records and their items files are one unit: the items are written under temporary
   names (``items/.<id>.tsv.gz.<pid>.partial``), then, under a lock (the folder's own: no
-  lock file is left in it), renamed into place and the records appended in one write. A record never names a missing or
-  half-written file; on an error (a full disk) the renamed items are removed and the results
-  file is cut back to where it was;
+  lock file is left in it), renamed into place and the records appended in one write. A
+  record never names a missing or half-written file; on an error (a full disk) the renamed
+  items are removed and the results file is cut back to where it was;
 - a final line without its line end is a torn record: readers skip it with a warning naming
   the line, and the next writer moves it to ``results.jsonl.torn`` before appending, so a new
   record never lands on a partial line;
