@@ -461,8 +461,8 @@ def terminal_width() -> int:
 
 def print_tables(tables: Sequence[tuple[TerminalTable, Sequence[str]]], wide: bool = False) -> None:
     """Print tables (:mod:`simeval.report.terminal`), each followed by its notes: fitted to
-    the terminal's width, long names numbered in one legend after the last table; with
-    ``wide``, whole."""
+    the terminal's width, long names numbered (one number per name across the tables), each
+    number's legend line under the first part that shows it; with ``wide``, whole."""
     from rich.console import Console
 
     width = terminal_width()
@@ -472,10 +472,10 @@ def print_tables(tables: Sequence[tuple[TerminalTable, Sequence[str]]], wide: bo
             if part.title:
                 print_wrapped(part.title, wide)
             Console(width=10**5 if wide else width).print(part.table)
+            for line in legend.lines(width, part.labels):  # the numbers this part shows
+                out.print(plain(line), highlight=False)
         for note in notes:
             print_wrapped(note, wide, "dim")
-    for line in legend.lines(width):
-        out.print(plain(line), highlight=False)
 
 
 def print_wrapped(text: str, wide: bool = False, style: str = "") -> None:

@@ -8,14 +8,16 @@ rows that differ become alike:
 1. **Names are numbered.** A column of names (systems, benchmarks, paths: ``name=True``) keeps
    every name up to about half the width; a longer one is printed as ``[n]`` (``[b3]`` with the
    column's ``tag``), n being its place among the column's names, and the legend under the
-   table gives it in full. A header that is a name (a system as a column of ``simeval
-   results``) is numbered beyond ``header_cap`` characters (:data:`HEADER_CAP`).
+   table (under each part, for the numbers that part shows first) gives it in full. A header
+   that is a name (a system as a column of ``simeval results``) is printed whole when the
+   whole table fits; else it is numbered beyond ``header_cap`` characters
+   (:data:`HEADER_CAP`).
 2. **Prose wraps.** A ``wrap`` column (a description, a licence) breaks between words (a word
    longer than :data:`NARROWEST_PROSE`, a URL, folded); numbers and names never break.
 3. **The rest goes on to further parts.** ``key`` columns (a row's label: rank, system,
    benchmark) are repeated in every part; the other columns fill the parts in order of
-   ``priority`` (higher first: a leaderboard's sum stays in the first part), each part in
-   the columns' own order, titled ``(1/2)``, ``(2/2)``.
+   ``priority`` (higher first), each part in the columns' own order, titled ``(1/2)``,
+   ``(2/2)``; a leaderboard's sum, its last column, comes last, after its members.
 
 A new column (a leaderboard's rank interval, say) slots in by being one more :class:`Column`.
 """
@@ -64,6 +66,7 @@ class Legend:
 
     numbers: dict[tuple[str, str], int] = field(default_factory=dict)  # (tag, name) -> n
     shown: dict[str, str] = field(default_factory=dict)  # label printed -> name
+    given: set[str] = field(default_factory=set)  # labels whose line is printed already
 
     def place(self, tag: str, names: Iterable[str]) -> None:
         """Number ``names`` not numbered yet, in order (a name's number is its place)."""
@@ -78,22 +81,27 @@ class Legend:
         self.shown[text] = name
         return text
 
-    def lines(self, width: int) -> list[str]:
-        """``[n] name`` per name printed as a number, a name longer than the width continued
-        on indented lines."""
+    def lines(self, width: int, labels: Iterable[str] | None = None) -> list[str]:
+        """``[n] name`` per name printed as a number (of ``labels`` only, when given) whose
+        line is not printed yet, a name longer than the width continued on indented lines."""
         out: list[str] = []
+        wanted = set(self.shown) if labels is None else set(labels)
         for label, name in self.shown.items():
-            out += _cut(f"{label} {plain_text(name)}", width, "    ")
+            if label in wanted and label not in self.given:
+                self.given.add(label)
+                out += _cut(f"{label} {plain_text(name)}", width, "    ")
         return out
 
 
 @dataclass
 class Part:
     """One printed table: its title (printed above it, wrapped to the width; the title's
-    names are not numbered) and the rich table itself."""
+    names are not numbered), the rich table itself and the numbers it shows (``[3]``), whose
+    legend lines go under it."""
 
     title: str
     table: Table
+    labels: list[str] = field(default_factory=list)
 
 
 def _cut(line: str, width: int, indent: str) -> list[str]:
@@ -164,13 +172,19 @@ class TerminalTable:
             chosen = sorted([*keys, *group])
             title = f"{self.title} ({n}/{len(groups)})".strip() if len(groups) > 1 else self.title
             picked = [columns[i] for i in chosen]
-            out.append(Part(title, self._table(picked, [[r[i] for i in chosen] for r in rows])))
+            cells = [[r[i] for i in chosen] for r in rows]
+            shown = [c.header for c in picked] + [c.plain for row in cells for c in row]
+            labels = [text for text in shown if text in legend.shown]
+            out.append(Part(title, self._table(picked, cells), list(dict.fromkeys(labels))))
         return out
 
     def _numbered(self, legend: Legend, width: int) -> tuple[list[Column], list[list[Text]]]:
-        """Long names as numbers: a name header beyond HEADER_CAP; cells beyond about half
-        the width, or beyond NARROWEST_NAME if the key columns still do not fit beside the
-        narrowest other column."""
+        """Long names as numbers: a name header beyond its ``header_cap``, unless the whole
+        table fits with every header in full; cells beyond about half the width, or beyond
+        NARROWEST_NAME if the key columns still do not fit beside the narrowest other
+        column."""
+        if self._fits_whole(width):
+            return self.columns, self._cells_numbered(self.columns, self._cap(width), legend)
         for tag in dict.fromkeys(c.tag for c in self.columns if c.header_is_name):
             legend.place(tag, [c.header for c in self.columns if c.header_is_name and c.tag == tag])
         columns = [
@@ -181,13 +195,24 @@ class TerminalTable:
         ]
         keys = [i for i, c in enumerate(columns) if c.key]
         others = [i for i, c in enumerate(columns) if not c.key]
-        for cap in (max(NARROWEST_NAME, width // 2 - 4), NARROWEST_NAME):
+        for cap in (self._cap(width), NARROWEST_NAME):
             rows = self._cells_numbered(columns, cap, Legend())
             narrowest = min((self._minimum(columns, rows, [*keys, i]) for i in others),
                             default=self._minimum(columns, rows, keys))  # fmt: skip
             if narrowest <= width:
                 break
         return columns, self._cells_numbered(columns, cap, legend)
+
+    @staticmethod
+    def _cap(width: int) -> int:
+        """The longest name a cell keeps: about half the width."""
+        return max(NARROWEST_NAME, width // 2 - 4)
+
+    def _fits_whole(self, width: int) -> bool:
+        """Whether the table, every header in full, fits ``width`` as one part (its cells'
+        names numbered only beyond :meth:`_cap`)."""
+        rows = self._cells_numbered(self.columns, self._cap(width), Legend())
+        return self._minimum(self.columns, rows, list(range(len(self.columns)))) <= width
 
     def _cells_numbered(self, columns: list[Column], cap: int, legend: Legend) -> list[list[Text]]:
         """The rows, each name longer than ``cap`` in a ``name`` column as its number."""
