@@ -23,7 +23,7 @@ from simeval.api.environment import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
 from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, SEED_MAX, Option
 from simeval.errors import SimevalError, command_line
 from simeval.report.format import number, plain_text, terminal_text
-from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
+from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, cut_line, wrap_note
 
 
 def plain(value: Any, **how: Any) -> Text:
@@ -476,6 +476,14 @@ def print_tables(tables: Sequence[tuple[TerminalTable, Sequence[str]]], wide: bo
                 out.print(plain(line), highlight=False)
         for note in notes:
             print_wrapped(note, wide, "dim")
+
+
+def print_lines(text: str, wide: bool = False, indent: str = "") -> None:
+    """A line of text that may hold long words (a URL, a BibTeX field) fitted to the
+    terminal's width: broken after a space or a ``/`` where one is near the end, else
+    anywhere, the continuations indented by ``indent``; whole with ``wide``."""
+    for line in [text] if wide else cut_line(text, terminal_width(), indent):
+        out.print(plain(line), highlight=False)
 
 
 def print_wrapped(text: str, wide: bool = False, style: str = "") -> None:

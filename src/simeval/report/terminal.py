@@ -39,7 +39,7 @@ from simeval.report.format import plain_text
 
 HEADER_CAP = 14  # a name as a header beyond this many characters is numbered
 NARROWEST_NAME = 12  # names are never numbered when at most this long
-NARROWEST_PROSE = 12  # prose wraps between words, a longer word (a URL) folded to this
+NARROWEST_PROSE = 20  # prose wraps between words, a longer word (a URL) folded to this
 HEAVY = boxes.HEAVY_HEAD  # the default box: rows and columns ruled
 SIMPLE = boxes.SIMPLE_HEAD  # a rule under the header only (evaluate, score, compare)
 
@@ -89,7 +89,7 @@ class Legend:
         for label, name in self.shown.items():
             if label in wanted and label not in self.given:
                 self.given.add(label)
-                out += _cut(f"{label} {plain_text(name)}", width, "    ")
+                out += cut_line(f"{label} {plain_text(name)}", width, "    ")
         return out
 
 
@@ -104,7 +104,7 @@ class Part:
     labels: list[str] = field(default_factory=list)
 
 
-def _cut(line: str, width: int, indent: str) -> list[str]:
+def cut_line(line: str, width: int, indent: str) -> list[str]:
     """``line`` as lines of at most ``width`` characters, the continuations indented; each
     break after a space or a ``/`` where one is in the second half of the line (a path
     breaks between its folders), else anywhere."""
@@ -240,15 +240,7 @@ class TerminalTable:
             for k, c in enumerate(heads)
         ]
         least = [
-            min(
-                NARROWEST_PROSE,
-                max(
-                    _longest_word(plain_text(c.header)),
-                    *(_longest_word(r[k].plain) for r in cells),
-                ),
-            )
-            if c.wrap
-            else whole[k]
+            _narrowest_prose(c, [r[k] for r in cells]) if c.wrap else whole[k]
             for k, c in enumerate(heads)
         ]
         frame = _measure(self._table(heads, cells)).maximum - sum(whole)
@@ -258,12 +250,13 @@ class TerminalTable:
         """A rich table of these columns (its title is printed apart, wrapped to the width)."""
         simple = self.box is SIMPLE  # no rules between columns: one space apart is enough
         table = Table(box=self.box, pad_edge=not simple, collapse_padding=simple)
-        for c in columns:
+        for k, c in enumerate(columns):
             table.add_column(
                 Text(plain_text(c.header)),  # a header may be a name: no raw control byte
                 justify="right" if c.number else "left",
                 no_wrap=not c.wrap,
                 overflow="fold",
+                min_width=_narrowest_prose(c, [r[k] for r in rows]) if c.wrap else None,
             )
         for row in rows:
             table.add_row(*row)
@@ -278,6 +271,15 @@ def _text(cell: Cell) -> Text:
 
 
 _MEASURING = Console(width=100_000, color_system=None, file=None)
+
+
+def _narrowest_prose(column: Column, cells: Sequence[Text]) -> int:
+    """The narrowest a prose column prints without breaking a word: its longest word (of
+    the header too), up to NARROWEST_PROSE (a longer one, a URL, is folded)."""
+    longest = max(
+        _longest_word(plain_text(column.header)), *(_longest_word(c.plain) for c in cells)
+    )
+    return min(NARROWEST_PROSE, longest)
 
 
 def _longest_word(text: str) -> int:
