@@ -106,3 +106,12 @@ def test_keep_results_names_and_appends(tmp_path):
     (record,) = load_results(tmp_path / "kept")
     assert record["system"]["name"] == "mine" and record["metrics"]["spearman"] == 1.0
     assert keep_results(results, None) is None
+
+
+def test_strings_that_are_no_numbers_are_counted_as_strings():
+    """999 strings that are not numbers are read as paths; the refusal counts strings, not
+    files (issue 47, stumble 3)."""
+    with pytest.raises(InputError) as caught:
+        score("mc30", ["a"] * 999)
+    assert "got 999 strings" in str(caught.value)
+    assert "files" not in str(caught.value).split("got")[-1]

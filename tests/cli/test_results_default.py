@@ -64,3 +64,15 @@ def test_help_shows_the_default_folder_and_its_variable(command: str) -> None:
     shown = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"})
     text = " ".join(shown.stdout.split())
     assert "env var: SIMEVAL_RESULTS; default: results/mine" in text, text
+
+
+def test_naming_the_default_folder_gets_no_hint(tmp_path, monkeypatch):
+    """--results given, even naming the default folder itself: the user chose it, so no
+    "to change" hint (issue 47, stumble 4)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SIMEVAL_RESULTS", raising=False)
+    done = CliRunner().invoke(app, [*EVALUATE, "--results", "results/mine"])
+    assert done.exit_code == 0, done.output
+    assert len(_records(tmp_path / "results" / "mine")) == 1
+    assert "appended 1 record(s) to results/mine" in done.stderr
+    assert "to change" not in done.stderr

@@ -82,13 +82,13 @@ def test_leftovers_of_a_killed_writer_are_removed_by_the_next_writer(tmp_path, c
 def test_a_folder_being_written_is_read_and_not_cleaned(tmp_path) -> None:
     """While a writer holds the folder's lock, an items file renamed but not yet recorded is
     its, not a leftover: a reader leaves it; once the lock is free the next writer removes it."""
-    from filelock import FileLock
+    from simeval.results.store import _lock
 
     folder = tmp_path / "results"
     evaluate("overlap", "mc30", results_dir=folder)
     pending = folder / "items" / "00112233445566778899.tsv.gz"
     pending.write_bytes(b"x")
-    with FileLock(str(folder / "results.jsonl.lock")):
+    with _lock(folder):
         assert len(load_results(folder)) == 1
         assert pending.exists()
     assert len(load_results(folder)) == 1
@@ -272,3 +272,43 @@ def test_a_campaign_export_on_a_full_disk_leaves_no_part_of_it(small_disk, tmp_p
     assert all(p.is_file() and p.is_relative_to(out) for p in written)
     assert len(load_results(out / "trial")) == 2
     stop(srv.app)
+
+
+def test_a_write_leaves_no_lock_file(tmp_path) -> None:
+    """The writers' lock is the folder itself: nothing but the results and their items stays
+    behind (an empty results.jsonl.lock used to stay in every folder; issue 47, stumble 4)."""
+    folder = tmp_path / "results"
+    evaluate("overlap", "mc30", results_dir=folder)
+    names = _names(folder)
+    assert "results.jsonl.lock" not in names
+    assert [n for n in names if not n.startswith("items")] == ["results.jsonl"]
+
+
+def _append_many(folder: str, start: int, count: int) -> None:
+    """A writer process: ``count`` records, one save each (ids ``start``..)."""
+    from simeval.results.store import save_records
+
+    for i in range(start, start + count):
+        save_records(folder, [{"id": f"{i:016x}", "filler": "x" * 20_000}])
+
+
+def test_concurrent_writers_lose_no_record_and_tear_no_line(tmp_path) -> None:
+    """Four processes appending 25 records each at once, large lines (20 kB, beyond one
+    pipe buffer): the file holds the 100 records, every line whole, and no lock file."""
+    import multiprocessing
+
+    folder = tmp_path / "results"
+    folder.mkdir()
+    context = multiprocessing.get_context("spawn")
+    writers = [
+        context.Process(target=_append_many, args=(str(folder), k * 100, 25)) for k in range(4)
+    ]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join(120)
+        assert w.exitcode == 0
+    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    ids = sorted(json.loads(line)["id"] for line in lines)
+    assert ids == sorted(f"{k * 100 + i:016x}" for k in range(4) for i in range(25))
+    assert not (folder / "results.jsonl.lock").exists()

@@ -4,7 +4,7 @@ pandas DataFrame."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +126,12 @@ def _interval_columns(record: dict[str, Any], found: dict[str, Any]) -> dict[str
 @dataclass(frozen=True)
 class ResultsTable:
     """The latest value of one metric per (benchmark, measure): ``rows`` are (benchmark, metric
-    name, {measure: value}), in the order the results were recorded."""
+    name, {measure: value}), in the order the results were recorded; ``coverage``: each
+    value's (scored, gold) items, by (benchmark, measure), where the record says."""
 
     measures: list[str]
     rows: list[tuple[str, str, dict[str, float]]]
+    coverage: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
 
 @checked()
@@ -179,4 +181,21 @@ def results_table(
         chosen = recorded_benchmarks(benchmarks, list(by_name), str(folder), registry)
         rows = [by_name[b] for b in chosen]
         latest = latest[latest["benchmark"].isin([row[0] for row in rows])]
-    return ResultsTable([str(m) for m in dict.fromkeys(latest["measure"])], rows)
+    return ResultsTable([str(m) for m in dict.fromkeys(latest["measure"])], rows, _coverage(latest))
+
+
+def _coverage(frame: Any) -> dict[tuple[str, str], tuple[int, int]]:
+    """(scored, gold) of each (benchmark, measure) of ``frame`` whose record counts both."""
+    if "coverage.scored" not in frame or "coverage.gold" not in frame:
+        return {}
+    known = frame[frame["coverage.scored"].notna() & frame["coverage.gold"].notna()]
+    return {
+        (str(b), str(m)): (int(s), int(g))
+        for b, m, s, g in zip(
+            known["benchmark"],
+            known["measure"],
+            known["coverage.scored"],
+            known["coverage.gold"],
+            strict=True,
+        )
+    }

@@ -10,6 +10,7 @@ import typer
 from simeval.cli.common import (
     SEED_RANGE,
     DataDir,
+    Typer,
     build_app,
     guarded,
     out,
@@ -19,7 +20,7 @@ from simeval.cli.common import (
 )
 from simeval.report.terminal import Column, TerminalTable
 
-annotation_app = typer.Typer(
+annotation_app = Typer(
     rich_markup_mode=None,
     help="Annotation campaigns: hand out assignments (COUNT or SD mode), aggregate answers with "
     "the SimLex-999 rater checks, and simulate which mode needs fewer answers.",

@@ -13,10 +13,10 @@ from simeval.cli.common import (
     RichSteps,
     build_app,
     computing,
-    err,
     guarded,
     out,
     plain,
+    say_warning,
     store_of,
 )
 
@@ -112,7 +112,7 @@ def build_sts_sample(
     built = build(out_dir, pool, size=size, bands=bands, by=by, seed=seed)
     out.print(plain(f"wrote {out_dir}: {built.summary}"))
     for warning in built.extra.get("warnings", []):
-        err.print(plain(f"warning: {warning}"))
+        say_warning(warning)
 
 
 @build_app.command("negatives")

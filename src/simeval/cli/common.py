@@ -17,12 +17,13 @@ from typing import Annotated, Any, TypeVar, get_origin, get_type_hints
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from simeval.api.environment import DEFAULT_FOLDER, HOW_TO_CHANGE, RESULTS_ENV
 from simeval.api.options import COMPLETE, MAX_RETRIEVED, MISSING, SEED_MAX, Option
 from simeval.errors import SimevalError, command_line
 from simeval.report.format import number, plain_text, terminal_text
-from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, wrap_note
+from simeval.report.terminal import SIMPLE, Column, Legend, TerminalTable, cut_line, wrap_note
 
 
 def plain(value: Any, **how: Any) -> Text:
@@ -32,7 +33,62 @@ def plain(value: Any, **how: Any) -> Text:
     return Text(plain_text(value), **how)
 
 
-app = typer.Typer(
+FIRST_COMMANDS = (  # what a user reaches for first; the rest follow in the order registered
+    "evaluate",
+    "results",
+    "report",
+    "compare",
+    "leaderboard",
+    "score",
+    "predict",
+    "train",
+    "benchmarks",
+    "data",
+)
+
+
+class Command(TyperCommand):
+    """A command whose arguments read as click's convention: ``MEASURE`` when required,
+    ``[FOLDER]`` when not (Typer writes ``{measure}`` and ``[folder]``), the same name in the
+    help's Arguments section (an argument's own ``metavar`` wins)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, TyperArgument) and param.metavar is None and param.name:
+                param.metavar = param.name.upper()
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if not isinstance(param, TyperArgument):
+                pieces += param.get_usage_pieces(ctx)
+                continue
+            name = str(param.metavar) + ("..." if param.nargs != 1 else "")
+            pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
+class Group(TyperGroup):
+    """The command groups: commands listed by :data:`FIRST_COMMANDS`, then as registered."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        first = [n for n in FIRST_COMMANDS if n in names]
+        return [*first, *(n for n in names if n not in first)]
+
+
+class Typer(typer.Typer):
+    """``typer.Typer`` with simeval's :class:`Group` and every command a :class:`Command`."""
+
+    def __init__(self, **how: Any) -> None:
+        super().__init__(cls=how.pop("cls", Group), **how)
+
+    def command(self, *args: Any, **how: Any) -> Any:
+        return super().command(*args, cls=how.pop("cls", Command), **how)
+
+
+app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="The simeval command line: evaluate similarity measures as the shared tasks do."
     "\n\nSee `simeval COMMAND --help`.",
@@ -83,17 +139,17 @@ def _print_version(shown: bool) -> None:
         raise typer.Exit()
 
 
-data_app = typer.Typer(
+data_app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="The data catalog: list, describe, fetch and verify data sets.",
     no_args_is_help=True,
 )
-score_app = typer.Typer(
+score_app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="Score submission files exactly as the official scorers do, with validation.",
     no_args_is_help=True,
 )
-build_app = typer.Typer(
+build_app = Typer(
     rich_markup_mode=None,  # plain help (rewrapped to the terminal) and one-line usage errors
     help="Build benchmark datasets (BUCC 2015-style linking collections, RUSSE 2015-style "
     "negatives); each writes a folder that `simeval evaluate -b FOLDER` reads.",
@@ -405,8 +461,8 @@ def terminal_width() -> int:
 
 def print_tables(tables: Sequence[tuple[TerminalTable, Sequence[str]]], wide: bool = False) -> None:
     """Print tables (:mod:`simeval.report.terminal`), each followed by its notes: fitted to
-    the terminal's width, long names numbered in one legend after the last table; with
-    ``wide``, whole."""
+    the terminal's width, long names numbered (one number per name across the tables), each
+    number's legend line under the first part that shows it; with ``wide``, whole."""
     from rich.console import Console
 
     width = terminal_width()
@@ -416,9 +472,17 @@ def print_tables(tables: Sequence[tuple[TerminalTable, Sequence[str]]], wide: bo
             if part.title:
                 print_wrapped(part.title, wide)
             Console(width=10**5 if wide else width).print(part.table)
+            for line in legend.lines(width, part.labels):  # the numbers this part shows
+                out.print(plain(line), highlight=False)
         for note in notes:
             print_wrapped(note, wide, "dim")
-    for line in legend.lines(width):
+
+
+def print_lines(text: str, wide: bool = False, indent: str = "") -> None:
+    """A line of text that may hold long words (a URL, a BibTeX field) fitted to the
+    terminal's width: broken after a space or a ``/`` where one is near the end, else
+    anywhere, the continuations indented by ``indent``; whole with ``wide``."""
+    for line in [text] if wide else cut_line(text, terminal_width(), indent):
         out.print(plain(line), highlight=False)
 
 
@@ -427,6 +491,16 @@ def print_wrapped(text: str, wide: bool = False, style: str = "") -> None:
     whole with ``wide``."""
     for line in [text] if wide else wrap_note(text, terminal_width()):
         out.print(plain(line, style=style), highlight=False)
+
+
+def say_warning(text: str) -> None:
+    """A warning on standard error, ``warning:`` in yellow, wrapped between words to the
+    terminal's width (the continuation lines indented), never read as markup."""
+    first, *rest = wrap_note(f"warning: {text}", terminal_width(), "  ")
+    line = Text("warning:", style="yellow") + plain(first.removeprefix("warning:"))
+    err.print(line, highlight=False)
+    for more in rest:
+        err.print(plain(more), highlight=False)
 
 
 def print_results(
@@ -440,7 +514,7 @@ def print_results(
         for w in r.warnings:
             if w not in seen:
                 seen.add(w)
-                err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
+                say_warning(w)
     if as_json:
         sys.stdout.write(json_lines(results))
         return
@@ -489,6 +563,13 @@ def keep_results(results: Sequence[Any], folder: Path | None, name: str | None) 
     written = keep(results, folder, name)
     if written is not None:
         said_appended(len(results), written.parent)
+
+
+def default_used(ctx: typer.Context, name: str) -> bool:
+    """Whether the parameter ``name`` took its default: neither typed nor set by its
+    environment variable (even a value equal to the default, once typed, is the user's
+    choice). Typer's own ParameterSource (it vendors click) is compared by name."""
+    return getattr(ctx.get_parameter_source(name), "name", "DEFAULT") == "DEFAULT"
 
 
 def said_appended(count: int, folder: Path, how_to_change: bool = False) -> None:

@@ -17,7 +17,9 @@ from simeval.cli.common import (
     guarded,
     out,
     plain,
+    print_lines,
     print_tables,
+    print_wrapped,
     registry_of,
     store_of,
 )
@@ -38,11 +40,11 @@ def data_list(wide: Wide = False) -> None:
         Column("name", key=True, name=True),
         Column("files", number=True),
         Column("MB", number=True),
-        Column("licence", wrap=True),
         Column("title", wrap=True),
+        Column("licence", wrap=True),
     ]
     rows = [
-        [e.name, str(len(e.files)), f"{sum(f.size for f in e.files) / 1e6:.1f}", e.licence, e.title]
+        [e.name, str(len(e.files)), f"{sum(f.size for f in e.files) / 1e6:.1f}", e.title, e.licence]
         for e in catalog.values()
     ]
     print_tables([(TerminalTable(columns, rows), [])], wide)
@@ -70,10 +72,12 @@ def data_info(
         out.print(plain(f"{name} (declared in {reg.user[name].path}): reads {files}"))
     for entry_name in found:
         e = catalog[entry_name]
-        out.print(plain(f"{e.title}", style="bold"), plain(f"({e.name})\n{e.description}\n"))
-        out.print(plain(f"upstream: {e.upstream}\nlicence:  {e.licence}"))
-        if e.note:
-            out.print(plain(f"note:     {e.note}"))
+        out.print(plain(f"{e.title}", style="bold"), plain(f"({e.name})"))
+        print_wrapped(e.description, wide)
+        out.print()
+        for label, text in (("upstream", e.upstream), ("licence", e.licence), ("note", e.note)):
+            if text:
+                print_lines(f"{label + ':':<10}{text}", wide, " " * 10)
         columns = [
             Column("file", key=True, name=True, tag="f"),
             Column("bytes", number=True),
@@ -85,7 +89,9 @@ def data_info(
             local = store.locate(f.path)
             rows.append([f.path, str(f.size), f.sha256[:16] + "…", str(local) if local else "–"])
         print_tables([(TerminalTable(columns, rows), [])], wide)
-        out.print(plain("citation:\n" + e.citation), highlight=False)
+        out.print(plain("citation:"), highlight=False)
+        for line in e.citation.splitlines():
+            print_lines(line, wide, "    ")
 
 
 @data_app.command("fetch")

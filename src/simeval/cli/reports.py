@@ -38,11 +38,14 @@ from simeval.cli.common import (
     print_tables,
     print_wrapped,
     registry_of,
+    say_warning,
     store_of,
     typer_option,
 )
-from simeval.report.format import number, p_value, terminal_text
+from simeval.report.format import number, p_value
 from simeval.report.terminal import SIMPLE, Column, TerminalTable
+
+PARTIAL_MARK = "†"  # a score computed on fewer items than the gold (`simeval results`)
 
 
 @app.command("results")
@@ -81,12 +84,31 @@ def results_cmd(
         Column("metric", key=True),
         *(Column(m, number=True, header_is_name=True) for m in table_of.measures),
     ]
+    partial = {  # (benchmark, measure) -> (scored, gold): a score on fewer items than the gold
+        cell: (scored, gold) for cell, (scored, gold) in table_of.coverage.items() if scored < gold
+    }
     rows = [
-        [bench, name, *(number(by[m]) if m in by else "" for m in table_of.measures)]
+        [
+            bench,
+            name,
+            *(
+                number(by[m]) + (f" {PARTIAL_MARK}" if (bench, m) in partial else "")
+                if m in by
+                else ""
+                for m in table_of.measures
+            ),
+        ]
         for bench, name, by in table_of.rows
     ]
+    notes = [  # in the table's order: row by row, column by column
+        f"{PARTIAL_MARK} {bench}, {m}: {partial[bench, m][0]}/{partial[bench, m][1]} scored "
+        "(fewer items than the gold)"
+        for bench, _, by in table_of.rows
+        for m in table_of.measures
+        if m in by and (bench, m) in partial
+    ]
     title = f"{metric} per benchmark" if metric else "main metric per benchmark"
-    print_tables([(TerminalTable(columns, rows, title), [])], wide)
+    print_tables([(TerminalTable(columns, rows, title), notes)], wide)
 
 
 # -- reports ----------------------------------------------------------------------------------
@@ -175,7 +197,7 @@ def report_cmd(
             registry=registry_of(registry),
         )
     for warning in report.warnings:
-        err.print(f"[yellow]warning:[/] {terminal_text(warning)}", highlight=False)
+        say_warning(warning)
     err.print(
         plain(
             f"wrote {html_out} ({report.size // 1024} KiB): {report.systems} systems, "

@@ -22,6 +22,7 @@ from simeval.cli.common import (
     Wide,
     app,
     computing,
+    default_used,
     err,
     out,
     plain,
@@ -95,6 +96,7 @@ def _with_progress(measure: Any, label: str) -> _LazyProgress:
 @app.command("evaluate")
 @computing
 def evaluate_cmd(
+    ctx: typer.Context,
     measure: MeasureArg,
     benchmark: Annotated[
         list[str] | None,
@@ -158,7 +160,7 @@ def evaluate_cmd(
         )
     print_results(found, as_json, f"{measure}", wide)
     if save:
-        said_appended(len(found), results, how_to_change=results == DEFAULT_RESULTS)
+        said_appended(len(found), results, how_to_change=default_used(ctx, "results"))
 
 
 @app.command("predict")
@@ -272,5 +274,5 @@ def train_cmd(
         else:
             title = f"{settings.kind} on {Path(str(settings.corpus)).name}"
         print_results(trained.results, False, title)
-        said_appended(len(trained.results), settings.results,
-                      how_to_change=settings.results == DEFAULT_RESULTS)  # fmt: skip
+        chosen = "results" in given or settings.results != DEFAULT_RESULTS  # or by --config
+        said_appended(len(trained.results), settings.results, how_to_change=not chosen)

@@ -10,11 +10,11 @@ from typing import Annotated, Any
 import typer
 
 from simeval.api import serving
-from simeval.cli.common import app, err, guarded, out
+from simeval.cli.common import Typer, app, err, guarded, out, say_warning
 from simeval.errors import InputError
 from simeval.report.format import number, terminal_text
 
-serve_app = typer.Typer(
+serve_app = Typer(
     rich_markup_mode=None,
     help="Host a shared task: campaigns, phases, teams, uploads scored as `simeval score` "
     "does, a live leaderboard. Needs: pip install 'simeval[serve]'.",
@@ -565,7 +565,7 @@ def carry_cmd(
               f"{len(done.refused)} not", highlight=False)  # fmt: skip
 
 
-organiser_app = typer.Typer(
+organiser_app = Typer(
     rich_markup_mode=None,
     help="Organiser accounts: who may run the server's campaigns from the browser.",
     no_args_is_help=True,
@@ -676,7 +676,7 @@ def submit_cmd(
         out.print(f"{terminal_text(res['benchmark'])}  {public}{metric}  {score}", highlight=False)
     shown = [w for res in answer["results"] or [] for w in res["warnings"]]
     for w in dict.fromkeys([*shown, *answer.get("warnings", [])]):  # hidden: file and input's
-        err.print(f"[yellow]warning:[/] {terminal_text(w)}", highlight=False)
+        say_warning(w)
 
 
 @app.command("final")

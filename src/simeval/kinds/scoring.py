@@ -44,7 +44,7 @@ def score_submission(
         submission = target.read_submission(Path(path), **(read or {}))
     else:
         files = [Path(p) for p in path]
-        submission = _read_members(target, files, read or {})
+        submission = _read_members(target, files, read or {}, _counted(path))
     if system is None:
         if files is None:
             system = {"kind": "submission", "path": str(path)}
@@ -68,8 +68,19 @@ def score_rows(task: str, rows: Mapping[str, np.ndarray]) -> dict[str, float]:
     return task_metrics(task, rows)
 
 
-def _read_members(target: Any, files: list[Path], reader: dict[str, Any]) -> Any:
-    """A submission given as one file per member (one file for a benchmark)."""
+def _counted(paths: Sequence[str | Path]) -> str:
+    """What a list of paths is, for a refusal: ``2 files``, or, when some of them are strings
+    that name no file, ``999 strings`` (text that is not a number, so not predictions in
+    memory: :func:`simeval.api.predictions.is_in_memory`)."""
+    text = [p for p in paths if isinstance(p, str) and not Path(p).exists()]
+    if text:
+        return f"{len(paths)} strings (not numbers, so read as file paths)"
+    return f"{len(paths)} files"
+
+
+def _read_members(target: Any, files: list[Path], reader: dict[str, Any], given: str = "") -> Any:
+    """A submission given as one file per member (one file for a benchmark); ``given``:
+    what was given, as the refusal names it (:func:`_counted`)."""
     if getattr(target, "layout", "") == "one-file":
         raise InputError(None, None, f"{target.name} takes one submission file for every member")
     members = list(target.members) or [target]
@@ -78,7 +89,7 @@ def _read_members(target: Any, files: list[Path], reader: dict[str, Any]) -> Any
             None,
             None,
             f"{target.name} takes {len(members)} submission file(s), one per "
-            f"{'member' if target.members else 'benchmark'}; got {len(files)}",
+            f"{'member' if target.members else 'benchmark'}; got {given or len(files)}",
         )
     if not target.members:
         return target.read_submission(files[0], **reader)

@@ -67,7 +67,8 @@ class Table:
     constant: set[tuple[int, int]] = field(default_factory=set)
     # cells of a target the system has no result on: shown as ABSENT
     absent: set[tuple[int, int]] = field(default_factory=set)
-    # column -> priority on a narrow terminal: higher stays in the first part (the sum)
+    # the combined column (sum, mean, mean rank) -> 1; on a narrow terminal it comes last, in
+    # the last part, after the benchmarks it combines
     priority: dict[str, int] = field(default_factory=dict)
     benchmark: str = ""  # a benchmark's table (top N, tiers): its benchmark
     # with tiers: system -> its standing (simeval.report.tiers.Standing), the one printed
@@ -392,7 +393,8 @@ BENCHMARK_CAP = 20  # a benchmark's name longer than this heads its column as [b
 def to_terminal(table: Table) -> tuple[TerminalTable, list[str]]:
     """The table for a terminal (:mod:`simeval.report.terminal`) and its note: rank and
     system repeated in every part of a narrow terminal, long system names numbered, the best
-    cells in bold, the columns of ``table.priority`` first."""
+    cells in bold, the combined column (``table.priority``: sum, mean, mean rank) last, after
+    the benchmarks it combines."""
     end = table.columns[-1:]  # the combined column of an overall table (sum, mean, mean rank)
     combined = end == ["sum"] or any(c in table.priority for c in end)
     last = len(table.columns) - 1 if combined else len(table.columns)
@@ -402,7 +404,6 @@ def to_terminal(table: Table) -> tuple[TerminalTable, list[str]]:
             key=j < 2,
             name=j == 1,
             number=j != 1,
-            priority=table.priority.get(c, 0),
             header_is_name=1 < j < last,  # a benchmark, maybe a long path
             header_cap=BENCHMARK_CAP,
             tag="b" if 1 < j < last else "",

@@ -9,10 +9,10 @@ A write cut short (a killed process, a full disk) loses at most the records bein
 and what it leaves behind is removed on the next open of the folder:
 
 - a call's records and their items files are one unit: the items are written under temporary
-  names (``items/.<id>.tsv.gz.<pid>.partial``), then, under a lock (``results.jsonl.lock``),
-  renamed into place and the records appended in one write. A record never names a missing or
-  half-written file; on an error (a full disk) the renamed items are removed and the results
-  file is cut back to where it was;
+  names (``items/.<id>.tsv.gz.<pid>.partial``), then, under a lock (the folder's own: no
+  lock file is left in it), renamed into place and the records appended in one write. A
+  record never names a missing or half-written file; on an error (a full disk) the renamed
+  items are removed and the results file is cut back to where it was;
 - a final line without its line end is a torn record: readers skip it with a warning naming
   the line, and the next writer moves it to ``results.jsonl.torn`` before appending, so a new
   record never lands on a partial line;
@@ -36,7 +36,8 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ from simeval.results.record import Result, check_record
 RESULTS_FILE = "results.jsonl"
 ITEMS_FOLDER = "items"
 TORN_FILE = "results.jsonl.torn"
-LOCK_FILE = "results.jsonl.lock"
+LOCK_FILE = "results.jsonl.lock"  # the lock where the folder cannot be locked (no flock)
 ITEMS_NAME = re.compile(r"[0-9a-f]{8,64}\.tsv\.gz")  # what the store names an items file
 
 
@@ -145,11 +146,26 @@ def save_records(
     return path
 
 
-def _lock(folder: Path, timeout: float = -1) -> Any:
-    """The folder's writers' lock (``timeout=0``: fail at once if another process holds it)."""
-    from filelock import FileLock
+@contextmanager
+def _lock(folder: Path) -> Iterator[None]:
+    """The folder's writers' lock: an exclusive ``flock`` on the folder itself, so no lock
+    file is created or left behind. (A lock file deleted after use would not be safe: a
+    writer waiting on the deleted file and one locking a new file would both hold "the"
+    lock.) Where there is no ``flock`` (Windows), a ``results.jsonl.lock`` file instead."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        from filelock import FileLock
 
-    return FileLock(str(folder / LOCK_FILE), timeout=timeout, mode=0o600)  # empty: nobody's
+        with FileLock(str(folder / LOCK_FILE), mode=0o600):
+            yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released when the descriptor is closed
+        yield
+    finally:
+        os.close(fd)
 
 
 def _append(path: Path, data: bytes) -> None:
