@@ -6,6 +6,7 @@ import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -26,6 +27,49 @@ DATA_DIR = Path(os.environ.get("SIMEVAL_DATA_DIR") or ROOT.parent / "shared" / "
 # Set for the whole session, so module-scoped fixtures see them too; tests never download.
 os.environ["SIMEVAL_DATA_DIR"] = str(DATA_DIR)
 os.environ["SIMEVAL_OFFLINE"] = "1"
+
+
+# The test files that load a torch model (the encoder, a fine-tuned one) or fine-tune one. With
+# `-n 2 --dist loadfile` (CI, .ci/run) they are one work unit: one worker runs them one after
+# another, as it runs a file's tests, while the other runs the rest file by file. torch uses
+# every core, so two of them at once on CI's two cores each took about twice as long.
+TORCH_FILES = (
+    "tests/docs/test_benchmarks.py",
+    "tests/docs/test_docs_crossfit.py",
+    "tests/docs/test_executable_docs.py",
+    "tests/docs/test_readme.py",
+    "tests/docs/test_readme_build.py",
+    "tests/docs/test_readme_main.py",
+    "tests/docs/test_readme_strong.py",
+    "tests/docs/test_readme_sts.py",
+    "tests/engine/test_engine.py",
+    "tests/measures/test_encoder.py",
+    "tests/measures/test_encoder_onnx.py",
+    "tests/registry/test_new_benchmarks.py",
+    "tests/report/test_report.py",
+    "tests/train/test_train_encoder.py",
+)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: there only when it is installed
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` with :data:`TORCH_FILES` as one file. (Not ``--dist loadgroup`` and
+    ``xdist_group`` marks: pytest-xdist 3.8 marks a group in the test's id, which pytest 9.2
+    no longer reads, so every test went to either worker: pytest-xdist issue 1386.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    missing = [name for name in TORCH_FILES if not (ROOT / name).is_file()]
+    if missing:
+        raise pytest.UsageError(f"tests/conftest.py: TORCH_FILES names no file: {missing}")
+
+    class TorchFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return "torch" if path in TORCH_FILES else path
+
+    return TorchFilesTogether(config, log)
 
 
 @pytest.fixture

@@ -80,8 +80,8 @@ def _reduced(args: list[str]) -> list[str]:
     return args
 
 
-def _thinned(monkeypatch: pytest.MonkeyPatch) -> list:
-    """Make `simeval train encoder|combine` fit :data:`KEEP` evenly spaced pairs of their
+def _thinned(monkeypatch: pytest.MonkeyPatch, keep_pairs: int = KEEP) -> list:
+    """Make `simeval train encoder|combine` fit ``keep_pairs`` evenly spaced pairs of their
     training data; returns the list the full training sets are appended to (their counts,
     exclusions and sources are the full run's)."""
     from simeval.train import examples
@@ -92,7 +92,7 @@ def _thinned(monkeypatch: pytest.MonkeyPatch) -> list:
     def thinned(*args, **kwargs):
         full = real(*args, **kwargs)
         full_sets.append(full)
-        keep = np.linspace(0, len(full.a) - 1, KEEP).round().astype(int)
+        keep = np.linspace(0, len(full.a) - 1, keep_pairs).round().astype(int)
         return examples.TrainingPairs(
             [full.a[i] for i in keep], [full.b[i] for i in keep], full.gold[keep], full.sources
         )
