@@ -43,6 +43,7 @@ TORCH_FILES = (
     "tests/docs/test_readme_strong.py",
     "tests/docs/test_readme_sts.py",
     "tests/engine/test_engine.py",
+    "tests/kinds/test_bitext.py",
     "tests/measures/test_encoder.py",
     "tests/measures/test_encoder_onnx.py",
     "tests/registry/test_new_benchmarks.py",
