@@ -284,7 +284,7 @@ def test_the_console_replaces_gold_with_a_preview_first(srv, mc30, tmp_path) -> 
         },
     )
     page = client.get("/organiser/campaigns/lex25").text
-    assert "<h2>Gold</h2>" in page and "Replace and re-score" in page
+    assert '<h2 id="gold">Gold</h2>' in page and "Replace and re-score" in page
     csrf = page_csrf(client, "/organiser/campaigns/lex25")
 
     def send(action: str, content: bytes, **fields: str):
