@@ -9,6 +9,7 @@ team's first mc30 file and first rg65 file are one system, as an STS run covered
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
@@ -75,6 +76,8 @@ def board(
     columns = sorted(
         overall_benchmarks(grid), key=lambda b: order.index(b) if b in order else len(order)
     )
+    # a target nobody has a result on yet is a column all the same (every cell absent)
+    columns += [t for t in order if t not in grid.benchmarks and t not in columns]
     scores, flags = grid.scores(), grid.flagged(CONSTANT)
     baselines = set(baselines) & set(scores)
     if not baselines:
@@ -94,7 +97,30 @@ def board(
             table.note = f"{dropped_note(beaten)}. {table.note}"
     if title:
         table.title = title
+    _mark_first(table)
     return table
+
+
+SUM_BOLD_NOTE = (
+    "Bold: the best score of each column; in the {} column, the first-ranked run's (a run "
+    "missing a target, or with a † score, is ranked after every run that has them all, so "
+    "its larger {} is not bold)."
+)
+
+
+def _mark_first(table: Table) -> None:
+    """Bold the combined column (the last) of the first-ranked team's runs only (not a
+    baseline's, which ranks among no one), and say why when a larger value stands in it."""
+    last = len(table.columns) - 1
+    table.best -= {(i, j) for i, j in table.best if j == last}
+    first = {i for i, row in enumerate(table.rows) if row[0] == 1}
+    table.best |= {(i, last) for i in first}
+    label = table.columns[last]
+    sign = 1 if label == "mean rank" else -1  # lower mean rank is better
+    values = [v for row in table.rows if isinstance(v := row[last], float) and not math.isnan(v)]
+    shown = [table.rows[i][last] for i in first if isinstance(table.rows[i][last], float)]
+    if values and shown and sign * min(sign * v for v in values) != shown[0]:
+        table.note = f"{table.note} {SUM_BOLD_NOTE.format(label, label)}".strip()
 
 
 def _rank_teams_only(table: Table, baselines: set[str]) -> None:
