@@ -24,7 +24,6 @@ from serve_kit import (
     TRIAL_END,
     Clock,
     campaign_toml,
-    gold,
     make_server,
     page_csrf,
     perturbed,
@@ -141,11 +140,15 @@ def test_a_run_to_disqualify_is_picked_from_the_phase_scored_runs(srv, mc30, rg6
     for team, seed in (("alpha", 1), ("beta", 2)):
         token = register(client, team)
         for target, pairs in (("mc30", mc30), ("rg65", rg65)):
-            assert upload(client, token, perturbed(pairs, 1.0, seed), target=target).status_code == 201
+            assert (
+                upload(client, token, perturbed(pairs, 1.0, seed), target=target).status_code == 201
+            )
     register(client, "gamma")  # no run: not offered
     csrf = _signed_in(server, clock)
     page = client.get(CONSOLE).text
-    form = page.split('action="/organiser/campaigns/lex25/phases/trial/runs"')[1].split("</form>")[0]
+    form = page.split('action="/organiser/campaigns/lex25/phases/trial/runs"')[1].split("</form>")[
+        0
+    ]
     assert re.findall(r"<option>([^<]+)</option>", form) == ["alpha run 1", "beta run 1"]
     assert 'name="team"' not in form  # no typed name
     data = {"csrf": csrf, "action": "disqualify", "system": "beta run 1", "reason": "late"}
@@ -256,7 +259,7 @@ class _Board(HTMLParser):
         if tag == "table":
             self._in = self._body = False
         elif self._cell is not None and tag in ("td", "th"):
-            text, classes, kind = self._cell
+            text, classes, _ = self._cell
             if self._body:
                 self.rows[-1].append((text.strip(), classes))
             else:
@@ -277,9 +280,7 @@ def _two_targets(tmp_path: Path, serve_db: str) -> Any:
 
 def _reversed(pairs: list[tuple[str, str, float]]) -> bytes:
     """A file of the gold negated: Spearman's rho −1 on it."""
-    return "word1,word2,sim\n".encode() + "".join(
-        f"{a},{b},{-g}\n" for a, b, g in pairs
-    ).encode()
+    return b"word1,word2,sim\n" + "".join(f"{a},{b},{-g}\n" for a, b, g in pairs).encode()
 
 
 def test_the_board_shows_every_target_from_the_start(tmp_path: Path, serve_db, mc30) -> None:

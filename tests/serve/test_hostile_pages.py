@@ -166,7 +166,9 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
     r = answered(client.post(f"{base}/phases/test", data=reopen), "reopen", shown)
     assert r.status_code == 200, r.text
 
-    team = re.findall(r'<code class="token">([^<]+)</code>', reset.text)[-1]  # the reset gave a new token
+    team = re.findall(r'<code class="token">([^<]+)</code>', reset.text)[
+        -1
+    ]  # the reset gave a new token
     auth = {"authorization": f"Bearer {team}"}
     submission = client.get("/api/submissions", headers=auth).json()[0]["id"]
     login = page_csrf(client, "/campaigns/h1")

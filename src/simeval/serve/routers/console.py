@@ -406,7 +406,9 @@ async def console_approve_all(campaign: str, request: Request, w: W) -> Any:
     """Approve every ticked team (``approve:<name>`` boxes) at once."""
     who = await _organiser(request, w)
     fields = await w.checked_form(request, ORGANISER_COOKIE)
-    names = [k.removeprefix("approve:") for k, v in fields.items() if k.startswith("approve:") and v]
+    names = [
+        k.removeprefix("approve:") for k, v in fields.items() if k.startswith("approve:") and v
+    ]
     if not names:
         raise Refused(422, "tick the teams to approve")
     now, actor, db = w.clock(), actor_of(who), w.service.db

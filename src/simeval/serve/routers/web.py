@@ -315,9 +315,10 @@ class Web:
     @staticmethod
     def forget_flash(response: Response, request: Request) -> None:
         """``response`` drops the browser's flash cookie (its outcome was shown)."""
-        if request.cookies.get(cookie(request, FLASH_COOKIE)):
-            response.delete_cookie(cookie(request, FLASH_COOKIE), httponly=True,
-                                   samesite="strict", secure=request.url.scheme == "https")  # fmt: skip
+        name = cookie(request, FLASH_COOKIE)
+        if request.cookies.get(name):
+            secure = request.url.scheme == "https"
+            response.delete_cookie(name, httponly=True, samesite="strict", secure=secure)
 
     @staticmethod
     def session(

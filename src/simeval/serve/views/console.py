@@ -106,8 +106,11 @@ def teams_html(campaign: str, rows: Sequence[TeamRow], csrf: str) -> Markup:
     pending = any(r.status == "pending" for r in rows)
     body = [
         [
-            *([macro(CONSOLE, "approve_box", r.name) if r.status == "pending" else ""]
-              if pending else []),  # fmt: skip
+            *(
+                [macro(CONSOLE, "approve_box", r.name) if r.status == "pending" else ""]
+                if pending
+                else []
+            ),
             macro(CONSOLE, "team_name", r.name, r.baseline),
             r.status,
             f"{r.registered:%Y-%m-%d %H:%M}",
@@ -118,7 +121,9 @@ def teams_html(campaign: str, rows: Sequence[TeamRow], csrf: str) -> Markup:
         for r in rows
     ]
     columns = ("team", "status", "registered (UTC)", "terms accepted", "scored", "")
-    table = macro(CONSOLE, "scroll", html_table(("approve", *columns) if pending else columns, body))
+    table = macro(
+        CONSOLE, "scroll", html_table(("approve", *columns) if pending else columns, body)
+    )
     return macro(CONSOLE, "approve_all", campaign, csrf) + table if pending else table
 
 
@@ -161,8 +166,16 @@ def campaign_html(
             p,
             " ".join(ranking_policy(p.combine)),
             macro(CONSOLE, "split", p, share_text(p.split[0]) if p.split else "", now)
-            + macro(CONSOLE, "phase_form", c.name, p, now, csrf, choices,
-                    refused if refused is not None and refused.phase == p.name else None)
+            + macro(
+                CONSOLE,
+                "phase_form",
+                c.name,
+                p,
+                now,
+                csrf,
+                choices,
+                refused if refused is not None and refused.phase == p.name else None,
+            )
             + carry_html(c.name, p, c.phases, csrf)
             + macro(CONSOLE, "runs", c.name, p, csrf),
         )
@@ -181,7 +194,9 @@ def campaign_html(
         texts_html(c.name, c.description, c.terms, csrf),
         news_html(c.name, news, csrf),
         audit_html(log),
-        add_phase_html(c.name, known, csrf, refused if refused and refused.phase == NEW_PHASE else None),
+        add_phase_html(
+            c.name, known, csrf, refused if refused and refused.phase == NEW_PHASE else None
+        ),
     )
 
 
