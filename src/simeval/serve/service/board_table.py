@@ -63,21 +63,24 @@ def board(
     order: Sequence[str] = (),
     baselines: Collection[str] = (),
     combine: str = "sum",
+    every_target: bool = False,
 ) -> Table:
     """The overall table of these records: the columns ``simeval leaderboard`` shows (RUSSE
     as its four parts, an STS suite as ALL), in the ``order`` of the phase's targets (others
     after them), ranked by the sum of main scores (or their mean or mean rank: ``combine``,
     :func:`simeval.report.leaderboard.combined`). ``baselines``: the organisers' systems,
     marked and left out of the teams' ranks (:data:`BASELINE_NOTE`); a mean rank counts the
-    teams only. ``records`` may be a grid of them already."""
+    teams only. ``records`` may be a grid of them already. ``every_target``: a target of
+    ``order`` nobody has a result on yet is a column all the same (the live board, so a team
+    sees from the start every target it may send a run to)."""
     from simeval.report.html import overall_benchmarks
 
     grid = records if isinstance(records, Grid) else grid_of(records)
     columns = sorted(
         overall_benchmarks(grid), key=lambda b: order.index(b) if b in order else len(order)
     )
-    # a target nobody has a result on yet is a column all the same (every cell absent)
-    columns += [t for t in order if t not in grid.benchmarks and t not in columns]
+    if every_target:  # every cell of a target nobody has a result on yet is absent
+        columns += [t for t in order if t not in grid.benchmarks and t not in columns]
     scores, flags = grid.scores(), grid.flagged(CONSTANT)
     baselines = set(baselines) & set(scores)
     if not baselines:
