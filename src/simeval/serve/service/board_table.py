@@ -14,7 +14,13 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from simeval.report.collect import Grid
-from simeval.report.leaderboard import Table, dominators, dropped_note, overall_table
+from simeval.report.leaderboard import (
+    ABSENT,
+    Table,
+    dominators,
+    dropped_note,
+    overall_table,
+)
 from simeval.results.record import CONSTANT
 
 
@@ -79,8 +85,6 @@ def board(
     columns = sorted(
         overall_benchmarks(grid), key=lambda b: order.index(b) if b in order else len(order)
     )
-    if every_target:  # every cell of a target nobody has a result on yet is absent
-        columns += [t for t in order if t not in grid.benchmarks and t not in columns]
     scores, flags = grid.scores(), grid.flagged(CONSTANT)
     baselines = set(baselines) & set(scores)
     if not baselines:
@@ -101,7 +105,31 @@ def board(
     if title:
         table.title = title
     _mark_first(table)
+    if every_target:
+        _absent_columns(table, [t for t in order if t not in grid.benchmarks and t not in columns])
     return table
+
+
+def _absent_columns(table: Table, names: Sequence[str]) -> None:
+    """Add a column for each of ``names`` (targets nobody has a result on) before the
+    combined column, every cell absent: shown, never ranked on (the ranks, the sums and the
+    bold are those of the targets with results, as without them)."""
+    if not names:
+        return
+    at, k = len(table.columns) - 1, len(names)
+
+    def moved(cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        return {(i, j + k if j >= at else j) for i, j in cells}
+
+    table.columns[at:at] = list(names)
+    for row in table.rows:
+        row[at:at] = [None] * k
+    table.best, table.constant = moved(table.best), moved(table.constant)
+    table.absent = moved(table.absent) | {
+        (i, j) for i in range(len(table.rows)) for j in range(at, at + k)
+    }
+    waiting = f"{ABSENT} {', '.join(names)}: no run sent yet, so not in the {table.columns[-1]}."
+    table.note = f"{table.note} {waiting}".strip()
 
 
 SUM_BOLD_NOTE = (
