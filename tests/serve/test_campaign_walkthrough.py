@@ -342,9 +342,10 @@ def step_disqualify_close_and_publish(w: Walk) -> None:
     said = w.driver.find_element("xpath", TEST_PARAGRAPH).text  # no longer "hidden until …"
     assert "scores hidden until published" not in said, said
     assert re.search(r"; hidden until its scores were published at [\d-]+ [\d:]+ UTC;", said)
-    # each team's buttons on its row's line (a form in a cell once had the page's margins)
+    # each team's buttons on its row's line (a form in a cell once had the page's margins);
+    # Revoke and Reset token, each with its confirm box, follow on their own lines
     offsets = w.driver.execute_script(
-        "return [...document.querySelectorAll('td form button')].map(b =>"
+        "return [...document.querySelectorAll('td form:first-child button')].map(b =>"
         " b.getBoundingClientRect().top - b.closest('td').getBoundingClientRect().top);"
     )
     assert offsets and max(offsets) < 12, offsets

@@ -138,6 +138,7 @@ SECTIONS = {
     "phases/{phase}/carry": "phases",
     "phases/{phase}/runs": "phases",
     "teams/approve": "teams",
+    "gold/apply": "gold",
     "announcements": "announcements",
     "texts": "texts",
     "registration": "registration",
@@ -344,24 +345,52 @@ async def console_gold(campaign: str, request: Request, w: W) -> Any:
         raise Refused(413, str(exc)) from None
     except BadForm as exc:
         raise Refused(exc.status, str(exc)) from None
-    upload = form.upload
+    upload, preview = form.upload, None
+    apply, benchmark = form.fields.get("action") == "apply", form.fields.get("benchmark", "")
     try:
         if not w.csrf_checked(request, form.fields.get(CSRF_FIELD), ORGANISER_COOKIE):
             raise Refused(403, "the form has expired (CSRF check failed); reload the page")
         if upload is None or not upload.size:
             raise Refused(422, "no gold file in the form")
         upload.finish()
+        w.drop_previews(campaign, benchmark)  # this file supersedes them
         done = await _apply(
-            replace_gold, w.service, campaign, form.fields.get("benchmark", ""), upload.path,
-            stored_gold_name(form.filename), w.clock(), actor_of(who),
-            form.fields.get("action") == "apply",
+            replace_gold, w.service, campaign, benchmark, upload.path,
+            stored_gold_name(form.filename), w.clock(), actor_of(who), apply,
         )  # fmt: skip
+        if not apply:  # kept for the preview's Apply button
+            preview = w.keep_preview(campaign, benchmark, upload, form.filename)
     finally:
-        if upload is not None:
+        if upload is not None and preview is None:
             upload.discard()
-    body = partial(replaced_html, campaign, done)
+    return _gold_result(w, request, campaign, done, preview)
+
+
+def _gold_result(w: Web, request: Request, campaign: str, done: Any, preview: str | None) -> Any:
+    """303 to the page that shows what a gold replaced (or would: with ``preview``, the key of
+    the kept file its Apply button sends)."""
+    body = partial(replaced_html, campaign, done, preview=preview)
     url = f"/organiser/campaigns/{campaign}/gold"
     return w.see_other(request, url, Flash(body=lambda csrf: body(csrf)))
+
+
+@router.post("/organiser/campaigns/{campaign}/gold/apply", response_class=HTMLResponse)
+async def console_gold_apply(campaign: str, request: Request, w: W) -> Any:
+    """Replace the gold previewed (the file kept from the preview: not chosen again)."""
+    who = await _organiser(request, w)
+    fields = await w.checked_form(request, ORGANISER_COOKIE)
+    kept = w.take_preview(fields.get("preview", ""), campaign)
+    if kept is None:
+        raise Refused(422, "that preview is no longer kept: choose the gold file again")
+    benchmark, upload, name = kept
+    try:
+        done = await _apply(
+            replace_gold, w.service, campaign, benchmark, upload.path, stored_gold_name(name),
+            w.clock(), actor_of(who), True,
+        )  # fmt: skip
+    finally:
+        upload.discard()
+    return _gold_result(w, request, campaign, done, None)
 
 
 @router.get("/organiser/campaigns/{campaign}/teams", response_class=HTMLResponse)

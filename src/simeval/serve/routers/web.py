@@ -66,6 +66,7 @@ KEEP_REJECTED_DAYS = 7.0  # ... for at most this many days
 UPLOAD_SECONDS = 600.0  # a request body is read within this long, or refused (408)
 FLASH_COOKIE = "simeval_flash"  # the key of the outcome the next page shows (post/redirect/get)
 MAX_FLASHES = 1000  # outcomes kept for their pages at most (the oldest go first)
+MAX_PREVIEWS = 20  # previewed gold files kept for their Apply button
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,11 @@ class Web:
     upload_seconds: float | None = UPLOAD_SECONDS
     client_wheel: ClientWheel | None = None  # the simeval participants install from here
     flashes: OrderedDict[str, Flash] = field(default_factory=OrderedDict)
+    # gold files previewed on the console, kept for its Apply button: key -> (campaign,
+    # benchmark, the upload, its file name); the oldest past MAX_PREVIEWS are discarded
+    previews: OrderedDict[str, tuple[str, str, Upload, str | None]] = field(
+        default_factory=OrderedDict
+    )
 
     def client_install(self, request: Request) -> str | None:
         """The one ``pip install`` line of this server's own simeval with its ``client``
@@ -306,6 +312,30 @@ class Web:
         response.set_cookie(cookie(request, FLASH_COOKIE), key, httponly=True, samesite="strict",
                             secure=request.url.scheme == "https", max_age=600)  # fmt: skip
         return response
+
+    def keep_preview(self, campaign: str, benchmark: str, upload: Upload, name: str | None) -> str:
+        """Keep a previewed gold file for the Apply button of its preview; its key."""
+        self.drop_previews(campaign, benchmark)  # superseded
+        key = secrets.token_urlsafe(24)
+        self.previews[key] = (campaign, benchmark, upload, name)
+        while len(self.previews) > MAX_PREVIEWS:
+            self.previews.popitem(last=False)[1][2].discard()
+        return key
+
+    def drop_previews(self, campaign: str, benchmark: str) -> None:
+        """Discard the kept previews of ``campaign``'s ``benchmark`` (a newer file came)."""
+        for key, (c, b, upload, _) in list(self.previews.items()):
+            if (c, b) == (campaign, benchmark):
+                del self.previews[key]
+                upload.discard()
+
+    def take_preview(self, key: str, campaign: str) -> tuple[str, Upload, str | None] | None:
+        """The benchmark, file and name a preview of ``campaign`` kept (None: none or gone)."""
+        found = self.previews.get(key)
+        if found is None or found[0] != campaign:
+            return None
+        del self.previews[key]
+        return found[1], found[2], found[3]
 
     def take_flash(self, request: Request) -> Flash | None:
         """The outcome this browser was redirected to see, once (None when there is none)."""
