@@ -43,7 +43,8 @@ ISO = "%Y-%m-%dT%H:%M:%SZ"
 WIDTH = 1280
 REASON = "used the test gold"
 TEST_FORM = "form.phase[action='/organiser/campaigns/walk25/phases/test']"
-TEST_HEADING = "//h2[starts-with(normalize-space(), 'test (')]"  # the test phase's, on the console
+CONFIRM_FORM = "form.confirm[action='/organiser/campaigns/walk25/phases/test']"  # Close, Publish
+TEST_HEADING = "//h3[starts-with(normalize-space(), 'test (')]"  # the test phase's, on the console
 TEST_PARAGRAPH = f"{TEST_HEADING}/following-sibling::p[1]"
 FINAL_SHARE = 0.5  # of yp130's pairs scored live in the phase final (verbs: none in mc30)
 TERMS = "Teams **must not** look at the test gold.\n\nOne fact sheet per team."
@@ -107,6 +108,10 @@ class Walk:
 
     def fill(self, form: Any, name: str, value: str) -> None:
         box = form.find_element("name", name)
+        if box.get_attribute("type") == "datetime-local":  # typed as its segments: set it
+            self.driver.execute_script("arguments[0].value = arguments[1];", box,
+                                       value.removesuffix("Z"))  # fmt: skip
+            return
         box.clear()
         box.send_keys(value)
 
@@ -163,7 +168,7 @@ def step_open_the_phase_and_extend_it(w: Walk) -> None:
     """The opening moved to now (the phase opens), then the deadline a day later."""
     form = phase_form(w)
     w.shot("console-campaign-before")
-    before = form.find_element("name", "deadline").get_attribute("value")
+    before = form.find_element("name", "deadline").get_attribute("value") + "Z"  # UTC
     now = datetime.now(UTC).replace(microsecond=0)
     w.fill(form, "opens", f"{now:{ISO}}")
     w.submit(form.find_element("css selector", "button[value=save]"))
@@ -318,25 +323,29 @@ def step_organiser_replaces_gold_and_sees_the_rescored_board(w: Walk) -> None:
 def step_disqualify_close_and_publish(w: Walk) -> None:
     """Run 2 disqualified with a reason (listed on the console), the phase closed now, and
     its results published."""
+    from selenium.webdriver.support.ui import Select
+
     w.go("/organiser/campaigns/walk25")
     form = w.find("form[action='/organiser/campaigns/walk25/phases/test/runs']")
     form.find_element("xpath", "./ancestor::details/summary").click()  # the test phase's
-    w.fill(form, "team", "web")
-    w.fill(form, "run", "2")
+    Select(form.find_element("name", "system")).select_by_visible_text("web run 2")
     w.fill(form, "reason", REASON)
     w.submit(form.find_element("tag name", "button"))
     assert w.find("p.countdown").text == "web run 2: disqualified"
     assert w.find("ul.excluded li").text.startswith(f"web run 2: disqualified — {REASON}")
-    w.submit(w.find(f"{TEST_FORM} button[value=close]"))
+    w.find(f"{CONFIRM_FORM}:has(button[value=close]) input[name=confirm]").click()
+    w.submit(w.find(f"{CONFIRM_FORM} button[value=close]"))
     assert w.find("p.countdown").text.startswith("test: deadline ")
-    w.submit(w.find(f"{TEST_FORM} button[value=publish]"))
+    w.find(f"{CONFIRM_FORM}:has(button[value=publish]) input[name=confirm]").click()
+    w.submit(w.find(f"{CONFIRM_FORM} button[value=publish]"))
     assert w.find("p.countdown").text == "test: published"
     said = w.driver.find_element("xpath", TEST_PARAGRAPH).text  # no longer "hidden until …"
     assert "scores hidden until published" not in said, said
     assert re.search(r"; hidden until its scores were published at [\d-]+ [\d:]+ UTC;", said)
-    # each team's buttons on its row's line (a form in a cell once had the page's margins)
+    # each team's buttons on its row's line (a form in a cell once had the page's margins);
+    # Revoke and Reset token, each with its confirm box, follow on their own lines
     offsets = w.driver.execute_script(
-        "return [...document.querySelectorAll('td form button')].map(b =>"
+        "return [...document.querySelectorAll('td form:first-child button')].map(b =>"
         " b.getBoundingClientRect().top - b.closest('td').getBoundingClientRect().top);"
     )
     assert offsets and max(offsets) < 12, offsets

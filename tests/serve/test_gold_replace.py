@@ -284,7 +284,7 @@ def test_the_console_replaces_gold_with_a_preview_first(srv, mc30, tmp_path) -> 
         },
     )
     page = client.get("/organiser/campaigns/lex25").text
-    assert "<h2>Gold</h2>" in page and "Replace and re-score" in page
+    assert '<h2 id="gold">Gold</h2>' in page and "Replace and re-score" in page
     csrf = page_csrf(client, "/organiser/campaigns/lex25")
 
     def send(action: str, content: bytes, **fields: str):
@@ -314,6 +314,38 @@ def test_the_console_replaces_gold_with_a_preview_first(srv, mc30, tmp_path) -> 
         files={"file": ("g.txt", b"a\tb\t1\n")},
     )
     assert r.status_code == 403
+    assert not list((server.files / "tmp").iterdir())  # no upload left behind
+
+
+def test_the_preview_applies_its_own_file_without_choosing_it_again(srv, mc30, tmp_path):
+    """Issue 46: the preview's Apply button keeps the file previewed (it was chosen again)."""
+    import re
+
+    from serve_kit import page_csrf
+    from simeval.serve.service.organisers import add_organiser
+
+    server, clock = srv
+    client = server.client
+    data, scores = pair_file(mc30, 9)
+    upload(client, register(client, "alpha"), data, target="mc30")
+    path, new_gold = _changed_gold(mc30, tmp_path)
+    after = spearmanr(new_gold, scores).statistic
+    token = add_organiser(server.db, "Ada", clock.now)
+    client.post("/organiser/login", data={"csrf": page_csrf(client, "/organiser"), "token": token})
+    csrf = page_csrf(client, "/organiser/campaigns/lex25")
+    r = client.post("/organiser/campaigns/lex25/gold",
+                    data={"csrf": csrf, "benchmark": "mc30", "action": "dry"},
+                    files={"file": ("fixed.txt", path.read_bytes())})  # fmt: skip
+    assert r.status_code == 200 and "would be replaced (nothing kept yet)" in r.text
+    form = r.text.split('action="/organiser/campaigns/lex25/gold/apply"', 1)[1].split("</form>")[0]
+    key = re.search(r'name="preview" value="([^"]+)"', form).group(1)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', form).group(1)
+    r = client.post("/organiser/campaigns/lex25/gold/apply", data={"csrf": csrf, "preview": key})
+    assert r.status_code == 200 and "Re-scored: 1 submission(s), 1 score(s) moved" in r.text
+    assert _board(client)["alpha run 1"] == pytest.approx(after, abs=1e-12)
+    assert "(fixed.txt)" in client.get("/organiser/campaigns/lex25").text
+    r = client.post("/organiser/campaigns/lex25/gold/apply", data={"csrf": csrf, "preview": key})
+    assert r.status_code == 422 and "choose the gold file again" in r.text  # used once
     assert not list((server.files / "tmp").iterdir())  # no upload left behind
 
 

@@ -142,7 +142,7 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
                                "reason": hostile("exclusion")}),
         ("teams", {"action": "rename", "team": "alpha", "new_name": hostile("refusal")}),
         ("rescore", {"action": "dry"}),
-        ("teams", {"action": "reset", "team": "alpha"}),
+        ("teams", {"action": "reset", "team": "alpha", "confirm": "yes"}),
     ]  # fmt: skip
     for action, data in forms:
         r = answered(client.post(f"{base}/{action}", data={"csrf": csrf, **data}), action, shown)
@@ -153,7 +153,8 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
     assert r.status_code == 200, r.text
     clock.now = TEST_END + timedelta(hours=1)  # the hidden phase is over: publish and reopen
     for action in ("publish", "unpublish"):
-        r = client.post(f"{base}/phases/test", data={"csrf": csrf, "action": action})
+        data = {"csrf": csrf, "action": action, "confirm": "yes"}
+        r = client.post(f"{base}/phases/test", data=data)
         assert r.status_code == 200, r.text
     later = (TEST_END + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
     reopen = {
@@ -165,7 +166,9 @@ def test_every_page_shows_hostile_text_as_text(tmp_path: Path, mc30) -> None:
     r = answered(client.post(f"{base}/phases/test", data=reopen), "reopen", shown)
     assert r.status_code == 200, r.text
 
-    team = re.findall(r"<code>([^<]+)</code>", reset.text)[-1]  # the reset gave a new token
+    team = re.findall(r'<code class="token">([^<]+)</code>', reset.text)[
+        -1
+    ]  # the reset gave a new token
     auth = {"authorization": f"Bearer {team}"}
     submission = client.get("/api/submissions", headers=auth).json()[0]["id"]
     login = page_csrf(client, "/campaigns/h1")

@@ -93,9 +93,10 @@ def test_the_console_approves_renames_and_resets_a_token(srv, mc30) -> None:
     r = client.post(teams_url, data={"csrf": csrf, "team": "beta", "action": "rename",
                                      "new_name": "ALPHA-LAB"})  # fmt: skip
     assert r.status_code == 422 and "taken" in r.text
-    r = client.post(teams_url, data={"csrf": csrf, "team": "Alpha-Lab", "action": "reset"})
+    r = client.post(teams_url, data={"csrf": csrf, "team": "Alpha-Lab", "action": "reset",
+                                     "confirm": "yes"})  # fmt: skip
     assert r.status_code == 200
-    new = r.text.split("<code>")[1].split("</code>")[0]
+    new = r.text.split('<code class="token">')[1].split("</code>")[0]
     assert new.startswith("st_") and new != token
     mine = "/api/submissions"
     assert client.get(mine, headers={"authorization": f"Bearer {token}"}).status_code == 401

@@ -87,8 +87,11 @@ def test_register_bad_file_then_good_file_then_leaderboard(server, mc30, tmp_pat
     assert r.json()["results"][0]["score"] == pytest.approx(expected, abs=1e-12)
 
     board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
-    assert board["columns"] == ["rank", "system", "mc30", "sum"]
-    assert board["rows"] == [[1, "alpha run 1", pytest.approx(expected), pytest.approx(expected)]]
+    # every target of the phase is a column from the start (issue 46), absent until sent
+    assert board["columns"] == ["rank", "system", "mc30", "rg65", "sts12-msrvid", "sum"]
+    assert board["rows"] == [
+        [1, "alpha run 1", pytest.approx(expected), None, None, pytest.approx(expected)]
+    ]
     page = client.get("/campaigns/lex25/phases/trial")
     assert "alpha run 1" in page.text and f"{expected:.4f}" in page.text
     assert "6 d 0 h 0 min" not in page.text and "30 d 0 h 0 min" in page.text  # to deadline
@@ -303,7 +306,7 @@ def test_leaderboard_and_export_equal_offline_scoring(server, clock, mc30, rg65,
                 files[(team, run, target)] = data
                 assert upload(client, token, data, target=target).status_code == 201
     board = client.get("/api/campaigns/lex25/phases/trial/leaderboard").json()
-    assert board["columns"] == ["rank", "system", "mc30", "rg65", "sum"]
+    assert board["columns"] == ["rank", "system", "mc30", "rg65", "sts12-msrvid", "sum"]
     for row in board["rows"]:
         team, _, run = row[1].split()
         for column, target in ((2, "mc30"), (3, "rg65")):

@@ -172,7 +172,7 @@ def test_register_upload_and_leaderboard_in_chromium(serve_db, data_dir, tmp_pat
 
             heads = driver.find_elements(By.CSS_SELECTOR, "table.board thead th")
             columns = [h.text.rstrip(" ↕▲▼") for h in heads]
-            assert columns == ["rank", "system", "mc30", "rg65", "sum"]
+            assert columns == ["rank", "system", "mc30", "rg65", "sts12-msrvid", "sum"]
             rows = board_rows(driver)
             assert len(rows) == 6  # 3 teams x 2 runs, every run listed
             by_system = {r[2]: r for r in rows}
@@ -183,9 +183,10 @@ def test_register_upload_and_leaderboard_in_chromium(serve_db, data_dir, tmp_pat
                 for j, target in ((3, "mc30"), (4, "rg65")):
                     want = f"{scores[target]:.4f}" if target in scores else "—"
                     assert row[j] == want, (system, target)
-                assert row[5] == f"{sum(scores.values()):.4f}"
+                assert row[5] == "—"  # nobody sent sts12-msrvid: a column all the same
+                assert row[6] == f"{sum(scores.values()):.4f}"
             # ranked at first by sum, a run missing a target after every complete one
-            ranked = [("—" in r, -float(r[5])) for r in rows]
+            ranked = [("—" in r[3:5], -float(r[6])) for r in rows]
             assert ranked == sorted(ranked), rows
             assert any(r[3] == "—" or r[4] == "—" for r in rows)  # there is one to rank
 
@@ -196,7 +197,7 @@ def test_register_upload_and_leaderboard_in_chromium(serve_db, data_dir, tmp_pat
                     head.click()
                     assert head.get_attribute("aria-sort") == direction
                     others = [h.get_attribute("aria-sort") for h in heads if h != head]
-                    assert others == [None] * 4  # one indicator at a time
+                    assert others == [None] * 5  # one indicator at a time
                     rows = board_rows(driver)
                     check_sorted(rows, j, direction, numeric=name != "system")
                     assert {r[2]: r for r in rows} == by_system  # rows moved whole

@@ -14,11 +14,14 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from simeval.serve.db.models import Organiser, Team
@@ -66,6 +69,25 @@ REJECTED_PER_DAY = 20  # rejected uploads a team may send in 24 hours
 KEEP_REJECTED = 20  # rejected uploads of a team whose bytes are kept ...
 KEEP_REJECTED_DAYS = 7.0  # ... for at most this many days
 UPLOAD_SECONDS = 600.0  # a request body is read within this long, or refused (408)
+FLASH_COOKIE = "simeval_flash"  # the key of the outcome the next page shows (post/redirect/get)
+MAX_FLASHES = 1000  # outcomes kept for their pages at most (the oldest go first)
+MAX_PREVIEWS = 20  # previewed gold files kept for their Apply button
+
+
+@dataclass(frozen=True)
+class Flash:
+    """The outcome of a form, shown once by the page its POST redirects to (303): a line of
+    ``text`` (``error``: a refusal, shown beside ``field`` of phase ``phase``'s form when
+    named), or a whole ``body`` (a result page: what a re-scoring moved, a new token), called
+    with the page's CSRF value. Kept in this process's memory under a random key that only the
+    browser's cookie holds, so a token shown once never travels in a URL or a cookie."""
+
+    text: str = ""
+    error: bool = False
+    phase: str | None = None
+    field: str | None = None
+    body: Callable[[str], Any] | None = None
+
 
 SERVER = "https://THIS-SERVER"  # stands for the address of the page showing it
 
@@ -105,6 +127,12 @@ class Web:
     upload_seconds: float | None = UPLOAD_SECONDS
     client_wheel: ClientWheel | None = None  # the simeval participants install from here
     board_pages: BoardPages = field(default_factory=BoardPages)  # leaderboard pages kept
+    flashes: OrderedDict[str, Flash] = field(default_factory=OrderedDict)
+    # gold files previewed on the console, kept for its Apply button: key -> (campaign,
+    # benchmark, the upload, its file name); the oldest past MAX_PREVIEWS are discarded
+    previews: OrderedDict[str, tuple[str, str, Upload, str | None]] = field(
+        default_factory=OrderedDict
+    )
 
     def client_install(self, request: Request) -> str | None:
         """The one ``pip install`` line of this server's own simeval with its ``client``
@@ -288,6 +316,55 @@ class Web:
         if not self.csrf_checked(request, fields.get(CSRF_FIELD), session):
             raise Refused(403, "the form has expired (CSRF check failed); reload the page")
         return fields
+
+    def see_other(self, request: Request, url: str, flash: Flash) -> RedirectResponse:
+        """303 to the page ``url`` (a GET) that shows ``flash`` once: post/redirect/get, so a
+        reload shows the outcome again instead of sending the form twice."""
+        key = secrets.token_urlsafe(24)
+        self.flashes[key] = flash
+        while len(self.flashes) > MAX_FLASHES:
+            self.flashes.popitem(last=False)
+        response = RedirectResponse(url, status_code=303)
+        response.set_cookie(cookie(request, FLASH_COOKIE), key, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", max_age=600)  # fmt: skip
+        return response
+
+    def keep_preview(self, campaign: str, benchmark: str, upload: Upload, name: str | None) -> str:
+        """Keep a previewed gold file for the Apply button of its preview; its key."""
+        self.drop_previews(campaign, benchmark)  # superseded
+        key = secrets.token_urlsafe(24)
+        self.previews[key] = (campaign, benchmark, upload, name)
+        while len(self.previews) > MAX_PREVIEWS:
+            self.previews.popitem(last=False)[1][2].discard()
+        return key
+
+    def drop_previews(self, campaign: str, benchmark: str) -> None:
+        """Discard the kept previews of ``campaign``'s ``benchmark`` (a newer file came)."""
+        for key, (c, b, upload, _) in list(self.previews.items()):
+            if (c, b) == (campaign, benchmark):
+                del self.previews[key]
+                upload.discard()
+
+    def take_preview(self, key: str, campaign: str) -> tuple[str, Upload, str | None] | None:
+        """The benchmark, file and name a preview of ``campaign`` kept (None: none or gone)."""
+        found = self.previews.get(key)
+        if found is None or found[0] != campaign:
+            return None
+        del self.previews[key]
+        return found[1], found[2], found[3]
+
+    def take_flash(self, request: Request) -> Flash | None:
+        """The outcome this browser was redirected to see, once (None when there is none)."""
+        key = request.cookies.get(cookie(request, FLASH_COOKIE))
+        return self.flashes.pop(key, None) if key else None
+
+    @staticmethod
+    def forget_flash(response: Response, request: Request) -> None:
+        """``response`` drops the browser's flash cookie (its outcome was shown)."""
+        name = cookie(request, FLASH_COOKIE)
+        if request.cookies.get(name):
+            secure = request.url.scheme == "https"
+            response.delete_cookie(name, httponly=True, samesite="strict", secure=secure)
 
     @staticmethod
     def session(

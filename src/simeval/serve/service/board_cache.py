@@ -139,7 +139,8 @@ class Boards:
         shown = [runs[sid] for sid in order if sid in runs and runs[sid].system not in out]
         table = board(grid_of([e for run in shown for e in run.entries]), prune=False,
                       title=f"{c.title}: {p.name}", order=p.targets, combine=p.combine,
-                      baselines={run.system for run in shown if run.baseline})  # fmt: skip
+                      baselines={run.system for run in shown if run.baseline},
+                      every_target=True)  # fmt: skip
         with self._lock:
             kept = self._kept[where]
             if kept.built is not None and kept.built[0] == key:  # built twice at once (a page,

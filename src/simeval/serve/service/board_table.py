@@ -9,11 +9,18 @@ team's first mc30 file and first rg65 file are one system, as an STS run covered
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from simeval.report.collect import Grid
-from simeval.report.leaderboard import Table, dominators, dropped_note, overall_table
+from simeval.report.leaderboard import (
+    ABSENT,
+    Table,
+    dominators,
+    dropped_note,
+    overall_table,
+)
 from simeval.results.record import CONSTANT
 
 
@@ -62,13 +69,16 @@ def board(
     order: Sequence[str] = (),
     baselines: Collection[str] = (),
     combine: str = "sum",
+    every_target: bool = False,
 ) -> Table:
     """The overall table of these records: the columns ``simeval leaderboard`` shows (RUSSE
     as its four parts, an STS suite as ALL), in the ``order`` of the phase's targets (others
     after them), ranked by the sum of main scores (or their mean or mean rank: ``combine``,
     :func:`simeval.report.leaderboard.combined`). ``baselines``: the organisers' systems,
     marked and left out of the teams' ranks (:data:`BASELINE_NOTE`); a mean rank counts the
-    teams only. ``records`` may be a grid of them already."""
+    teams only. ``records`` may be a grid of them already. ``every_target``: a target of
+    ``order`` nobody has a result on yet is a column all the same (the live board, so a team
+    sees from the start every target it may send a run to)."""
     from simeval.report.html import overall_benchmarks
 
     grid = records if isinstance(records, Grid) else grid_of(records)
@@ -94,7 +104,54 @@ def board(
             table.note = f"{dropped_note(beaten)}. {table.note}"
     if title:
         table.title = title
+    _mark_first(table)
+    if every_target:
+        _absent_columns(table, [t for t in order if t not in grid.benchmarks and t not in columns])
     return table
+
+
+def _absent_columns(table: Table, names: Sequence[str]) -> None:
+    """Add a column for each of ``names`` (targets nobody has a result on) before the
+    combined column, every cell absent: shown, never ranked on (the ranks, the sums and the
+    bold are those of the targets with results, as without them)."""
+    if not names:
+        return
+    at, k = len(table.columns) - 1, len(names)
+
+    def moved(cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        return {(i, j + k if j >= at else j) for i, j in cells}
+
+    table.columns[at:at] = list(names)
+    for row in table.rows:
+        row[at:at] = [None] * k
+    table.best, table.constant = moved(table.best), moved(table.constant)
+    table.absent = moved(table.absent) | {
+        (i, j) for i in range(len(table.rows)) for j in range(at, at + k)
+    }
+    waiting = f"{ABSENT} {', '.join(names)}: no run sent yet, so not in the {table.columns[-1]}."
+    table.note = f"{table.note} {waiting}".strip()
+
+
+SUM_BOLD_NOTE = (
+    "Bold: the best score of each column; in the {} column, the first-ranked run's (a run "
+    "missing a target, or with a † score, is ranked after every run that has them all, so "
+    "its larger {} is not bold)."
+)
+
+
+def _mark_first(table: Table) -> None:
+    """Bold the combined column (the last) of the first-ranked team's runs only (not a
+    baseline's, which ranks among no one), and say why when a larger value stands in it."""
+    last = len(table.columns) - 1
+    table.best -= {(i, j) for i, j in table.best if j == last}
+    first = {i for i, row in enumerate(table.rows) if row[0] == 1}
+    table.best |= {(i, last) for i in first}
+    label = table.columns[last]
+    sign = 1 if label == "mean rank" else -1  # lower mean rank is better
+    values = [v for row in table.rows if isinstance(v := row[last], float) and not math.isnan(v)]
+    shown = [table.rows[i][last] for i in first if isinstance(table.rows[i][last], float)]
+    if values and shown and sign * min(sign * v for v in values) != shown[0]:
+        table.note = f"{table.note} {SUM_BOLD_NOTE.format(label, label)}".strip()
 
 
 def _rank_teams_only(table: Table, baselines: set[str]) -> None:

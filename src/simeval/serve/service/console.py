@@ -27,6 +27,8 @@ class PhaseSummary:
     excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
     # a split phase's (public share, secret seed, final runs per team): :mod:`.split_rule`
     split: tuple[float, str, int] | None = None
+    # the scored runs an organiser may exclude: ("<team> run <n>", ...) by team and run
+    systems: tuple[str, ...] = ()
 
     def __getattr__(self, name: str) -> Any:  # only for names the summary itself lacks
         if name == "spec":  # not set yet (a copy being made): no field to look in
@@ -58,13 +60,17 @@ class CampaignSummary:
 
 
 def _phase(
-    p: Phase, counts: dict[tuple[int, str], int], out: dict[int, dict[str, tuple[str, str]]]
+    p: Phase,
+    counts: dict[tuple[int, str], int],
+    out: dict[int, dict[str, tuple[str, str]]],
+    systems: dict[int, list[str]],
 ) -> PhaseSummary:
     scored = counts.get((p.id, SCORED), 0)
     rejected = sum(n for (pid, status), n in counts.items() if pid == p.id and status != SCORED)
     split = (p.public_share, p.split_seed, p.final_runs) if is_split(p) else None
     published = utc(p.published) if p.published else None
-    return PhaseSummary(phase_spec(p), published, scored, rejected, out.get(p.id, {}), split)
+    return PhaseSummary(phase_spec(p), published, scored, rejected, out.get(p.id, {}), split,
+                        tuple(systems.get(p.id, ())))  # fmt: skip
 
 
 def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]:
@@ -85,6 +91,16 @@ def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]
                 )
             )
         }
+        systems: dict[int, list[str]] = {}
+        scored = (
+            select(Submission.phase_id, Team.name, Submission.run)
+            .join(Team, Submission.team_id == Team.id)
+            .where(Submission.status == SCORED, Submission.run.is_not(None))
+            .distinct()
+            .order_by(Team.name, Submission.run)
+        )
+        for pid, team, run in s.execute(scored):
+            systems.setdefault(pid, []).append(f"{team} run {run}")
         out: dict[int, dict[str, tuple[str, str]]] = {}
         for pid, team, run, kind, reason in excluded_runs(s):
             out.setdefault(pid, {})[f"{team} run {run}"] = (kind, reason)
@@ -96,7 +112,7 @@ def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]
                 c.registration,
                 c.max_teams,
                 teams.get(c.id, 0),
-                [_phase(p, counts, out) for p in c.phases],
+                [_phase(p, counts, out, systems) for p in c.phases],
                 c.description,
                 c.terms,
             )

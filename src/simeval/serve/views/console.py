@@ -27,6 +27,7 @@ from simeval.serve.service.rescoring import Rescore
 from simeval.serve.service.split_rule import share_text
 from simeval.serve.views.html import macro
 
+NEW_PHASE = "new-phase"  # the add-a-phase form, as a refusal's place (routers/console.py)
 BASE = "/organiser"  # the console's paths (templates/console.html says it too)
 CONSOLE = "console.html"
 
@@ -70,9 +71,10 @@ def carry_html(campaign: str, p: PhaseSummary, phases: Sequence[PhaseSummary], c
     return macro(CONSOLE, "carry", campaign, p, sources, csrf)
 
 
-def add_phase_html(campaign: str, known: Sequence[str], csrf: str) -> Markup:
-    """The form that adds a phase (its keys as a campaign file's ``[[phase]]``)."""
-    return macro(CONSOLE, "add_phase", campaign, known, csrf, list(SHORT.items()))
+def add_phase_html(campaign: str, known: Sequence[str], csrf: str, refused: Any = None) -> Markup:
+    """The form that adds a phase (its keys as a campaign file's ``[[phase]]``; ``refused``:
+    why the last one sent was refused, shown beside its field)."""
+    return macro(CONSOLE, "add_phase", campaign, known, csrf, list(SHORT.items()), refused)
 
 
 def submissions_html(
@@ -98,11 +100,17 @@ def submissions_html(
 
 def teams_html(campaign: str, rows: Sequence[TeamRow], csrf: str) -> Markup:
     """The teams, each with buttons to approve or revoke it and reset its token, and a form
-    to rename it."""
+    to rename it; with pending teams, a box each and one button that approves the ticked."""
     if not rows:
         return macro(CONSOLE, "no_team")
+    pending = any(r.status == "pending" for r in rows)
     body = [
         [
+            *(
+                [macro(CONSOLE, "approve_box", r.name) if r.status == "pending" else ""]
+                if pending
+                else []
+            ),
             macro(CONSOLE, "team_name", r.name, r.baseline),
             r.status,
             f"{r.registered:%Y-%m-%d %H:%M}",
@@ -113,7 +121,10 @@ def teams_html(campaign: str, rows: Sequence[TeamRow], csrf: str) -> Markup:
         for r in rows
     ]
     columns = ("team", "status", "registered (UTC)", "terms accepted", "scored", "")
-    return macro(CONSOLE, "scroll", html_table(columns, body))
+    table = macro(
+        CONSOLE, "scroll", html_table(("approve", *columns) if pending else columns, body)
+    )
+    return macro(CONSOLE, "approve_all", campaign, csrf) + table if pending else table
 
 
 def texts_html(campaign: str, description: str, terms: str, csrf: str) -> Markup:
@@ -136,7 +147,7 @@ def campaign_html(
     c: CampaignSummary,
     log: Sequence[AuditEntry],
     now: datetime,
-    message: str = "",
+    flash: Any = None,
     *,
     csrf: str,
     team_rows: Sequence[TeamRow] = (),
@@ -145,14 +156,26 @@ def campaign_html(
     known: Sequence[str] = (),
 ) -> Markup:
     """One campaign: its phases (state, window, limits, runs; a form each), registration, and
-    the audit log newest first; ``gold``: the Gold section (:mod:`.gold`)."""
+    the audit log newest first, in sections listed at the top; ``gold``: the Gold section
+    (:mod:`.gold`); ``flash``: the outcome of the form just sent (:class:`..routers.web.Flash`;
+    a phase form's refusal is shown in that form)."""
     choices = list(SHORT.items())
+    refused = flash if flash is not None and flash.error and flash.phase else None
     phases = [
         (
             p,
             " ".join(ranking_policy(p.combine)),
             macro(CONSOLE, "split", p, share_text(p.split[0]) if p.split else "", now)
-            + macro(CONSOLE, "phase_form", c.name, p, now, csrf, choices)
+            + macro(
+                CONSOLE,
+                "phase_form",
+                c.name,
+                p,
+                now,
+                csrf,
+                choices,
+                refused if refused is not None and refused.phase == p.name else None,
+            )
             + carry_html(c.name, p, c.phases, csrf)
             + macro(CONSOLE, "runs", c.name, p, csrf),
         )
@@ -163,7 +186,7 @@ def campaign_html(
         "campaign",
         c,
         now,
-        message,
+        None if flash is None or refused is not None else flash,
         csrf,
         phases,
         gold,
@@ -171,7 +194,9 @@ def campaign_html(
         texts_html(c.name, c.description, c.terms, csrf),
         news_html(c.name, news, csrf),
         audit_html(log),
-        add_phase_html(c.name, known, csrf),
+        add_phase_html(
+            c.name, known, csrf, refused if refused and refused.phase == NEW_PHASE else None
+        ),
     )
 
 

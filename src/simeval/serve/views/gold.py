@@ -31,7 +31,10 @@ def gold_html(campaign: str, states: Sequence[GoldState], csrf: str) -> Markup:
     return macro(CONSOLE, "gold", campaign, table, names, csrf)
 
 
-def replaced_html(campaign: str, done: GoldReplaced, csrf: str) -> Markup:
-    """What a replacement moved (or would move: nothing is kept on a dry run)."""
+def replaced_html(
+    campaign: str, done: GoldReplaced, csrf: str, preview: str | None = None
+) -> Markup:
+    """What a replacement moved (or would move: nothing is kept on a dry run; ``preview``:
+    the key of the file kept for the Apply button)."""
     rescored = rescore_html(campaign, done.rescore, csrf, offer_apply=False)
-    return macro(CONSOLE, "replaced", done, rescored)
+    return macro(CONSOLE, "replaced", campaign, done, rescored, preview, csrf)

@@ -53,7 +53,12 @@ padding:.6rem .9rem;margin:1rem 0}
 .countdown strong{font-size:1.5rem;font-variant-numeric:tabular-nums;white-space:nowrap}
 .error{color:#a00;white-space:pre-wrap}
 .note{color:#555;font-size:.9em;max-width:48rem}code{background:#f4f4f4;padding:0 .2rem}
-form{margin:1rem 0}td form{margin:0}
+form{margin:1rem 0}td form{margin:0}form.confirm{display:inline-block;margin:.2rem 0}
+h1,h2,h3,.countdown,.error,.note,td{overflow-wrap:anywhere}
+code.token{overflow-wrap:anywhere;word-break:break-all}
+input,select,textarea{max-width:100%}textarea{width:100%}
+label.target{display:inline-block;white-space:nowrap;margin-right:.6rem}
+nav.toc{background:#f6f7f9;padding:.5rem .8rem;margin:1rem 0}
 @media (max-width:40rem){body{margin:.75rem auto;padding:0 .5rem}
 th,td{padding:.3rem .35rem}.countdown strong{font-size:1.25rem}}
 """
@@ -93,6 +98,9 @@ function tick() {
   });
 }
 tick(); setInterval(tick, 15000);
+document.querySelectorAll('button.copy').forEach(b => b.addEventListener('click', () => {
+  navigator.clipboard.writeText(b.dataset.copy).then(() => { b.textContent = 'Copied'; });
+}));
 """
 
 
