@@ -23,10 +23,19 @@ def _score_of(pair: tuple[str, str]) -> float:
 
 
 def test_a_kind_that_reads_no_predictions_in_memory_says_so() -> None:
-    """An analogy benchmark reads answers from a file only: numbers in memory are refused,
-    naming the benchmark and its kind."""
-    with pytest.raises(InputError, match=r"^google-analogy: in-memory predictions for "
-                       r"'analogy' are not read$"):  # fmt: skip
+    """A kind without ``as_submission`` refuses predictions in memory, naming the benchmark and
+    its kind; analogy reads answers (words), so numbers of the wrong count are refused with
+    what it expects."""
+    from types import SimpleNamespace
+
+    from simeval.kinds.base import TaskKind
+
+    kind = TaskKind()
+    kind.name = "toy"
+    with pytest.raises(InputError, match=r"^mine: in-memory predictions for 'toy' are not read$"):
+        kind.as_submission(SimpleNamespace(name="mine"), [1.0, 2.0])
+    with pytest.raises(InputError, match=r"one answer \(a word, or None\) for each of the "
+                       r"19544 questions of google-analogy, got 2 answers"):  # fmt: skip
         simeval.score("google-analogy", [1.0, 2.0])
 
 
