@@ -6,8 +6,8 @@ an empty cache:
 
 - bare: a plain sentence-transformers script: import it, load the offline all-MiniLM-L6-v2,
   ``encode`` sts12's 4,964 distinct sentences (its defaults: batches of 32 sorted by length);
-- torch: ``simeval evaluate encoder -s sts12`` (encoding, scoring, printing, saving the
-  records);
+- torch: ``simeval evaluate encoder:backend=torch -s sts12`` (encoding, scoring, printing,
+  saving the records);
 - onnx: ``simeval evaluate encoder:backend=onnx -s sts12``, its cache holding only the ONNX
   export, made before in a process of its own and timed apart (a one-time cost).
 
@@ -113,7 +113,7 @@ def main() -> None:
             os.environ["SIMEVAL_CACHE_DIR"] = str(work / f"unused-{round_}")
             steps["bare"].append(timed_child(BARE, str(sentences), str(default_model_path())))
             measured, by_torch = simeval_run(
-                "encoder", args.benchmark, work / f"torch-{round_}", work
+                "encoder:backend=torch", args.benchmark, work / f"torch-{round_}", work
             )
             steps["torch"].append(measured)
             cache = work / f"onnx-{round_}"

@@ -15,8 +15,17 @@ environment PATH (with the clone first on PYTHONPATH), the cheap path for tests.
 With ``--before REV`` the same job (and install) also runs on the code of git revision REV,
 in the same run, so the ratio compares like with like on one machine at one time.
 
+With ``--backends torch onnx`` the job runs once per encoder backend (``encoder:backend=B``
+in place of ``encoder``), each with its own empty embedding cache (the ONNX export, made at
+the first use, included) and, without ``--install``, its own empty bytecode folder
+(``PYTHONPYCACHEPREFIX``: every module is compiled on first import, as after the README's
+``pip install --no-compile``; the environment's own folders are not written). It prints the
+encoder step's CPU and wall ratio and the first run's total against the goal: at most 75 s
+of wall time on a quiet machine, with the load average beside it (on a loaded machine wall
+time stretches; CPU time is what a quiet machine would spend).
+
 Run: SIMEVAL_DATA_DIR=../shared/data HF_HUB_OFFLINE=1 python benchmarks/main_job.py
-     [--install] [--before bdd0416]
+     [--install] [--before bdd0416] [--backends torch onnx] [--first-only]
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 CLI = "from simeval.cli import main; main()"
 TORCH = "torch==2.13.0"
 RUNS = ("first", "cached")
+GOAL_WALL = 75.0  # seconds: the first run of the job (evaluate x4, results, report), quiet machine
 
 
 @dataclass
@@ -95,11 +105,16 @@ def user_env(**extra: str) -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if k not in drop}, **extra}
 
 
-def job(tree: Tree, folder: Path, cache: Path, measures: tuple[str, ...]) -> dict[str, Spent]:
-    """Each step of the main job run with the code of ``tree``."""
+def job(
+    tree: Tree, folder: Path, cache: Path, measures: tuple[str, ...], pycache: Path | None = None
+) -> dict[str, Spent]:
+    """Each step of the main job run with the code of ``tree`` (bytecode kept in ``pycache``
+    when given, instead of beside the modules)."""
     env = user_env(SIMEVAL_CACHE_DIR=str(cache))
     if tree.src is not None:
         env["PYTHONPATH"] = str(tree.src)
+    if pycache is not None:
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
     return {
         name: timed([str(tree.python), "-c", CLI, *args], env)
         for name, args in steps(folder, measures)
@@ -107,11 +122,27 @@ def job(tree: Tree, folder: Path, cache: Path, measures: tuple[str, ...]) -> dic
 
 
 def both_runs(
-    tree: Tree, work: Path, label: str, measures: tuple[str, ...]
+    tree: Tree,
+    work: Path,
+    label: str,
+    measures: tuple[str, ...],
+    runs: tuple[str, ...] = RUNS,
+    fresh_bytecode: bool = False,
 ) -> dict[str, dict[str, Spent]]:
+    """The job's first run (empty embedding cache) and, if asked, its run again (filled)."""
     cache = work / f"cache-{label}"
     cache.mkdir()
-    return {run: job(tree, work / f"results-{label}-{run}", cache, measures) for run in RUNS}
+    pycache = work / f"pycache-{label}" if fresh_bytecode else None
+    return {
+        run: job(tree, work / f"results-{label}-{run}", cache, measures, pycache) for run in runs
+    }
+
+
+def with_backend(measures: tuple[str, ...], backend: str | None) -> tuple[str, ...]:
+    """``measures`` with ``encoder`` run on ``backend`` (unchanged when None)."""
+    if backend is None:
+        return measures
+    return tuple(f"encoder:backend={backend}" if m == "encoder" else m for m in measures)
 
 
 def pip_commands(readme: Path) -> list[str]:
@@ -192,8 +223,10 @@ class Timings:
 
 
 def gather(revs: dict[str, str], args: argparse.Namespace) -> Timings:
-    """Install (with ``--install``) and run the job for each revision, one after the other."""
+    """Install (with ``--install``) and run the job for each revision, one after the other
+    (with ``--backends``: once per encoder backend, on this revision)."""
     found = Timings({}, {}, {})
+    backends: list[str | None] = list(args.backends or [None])
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
         for n, (label, rev) in enumerate(revs.items()):
@@ -207,10 +240,28 @@ def gather(revs: dict[str, str], args: argparse.Namespace) -> Timings:
                 tree = Tree(Path(sys.executable), work / "before" / "src")
                 git("worktree", "add", "--detach", str(work / "before"), rev)
             try:
-                found.runs[label] = both_runs(tree, work, str(n), tuple(args.measures))
+                for backend in backends:
+                    name = label if backend is None else backend
+                    found.runs[name] = both_runs(
+                        tree,
+                        work,
+                        f"{n}-{name}",
+                        with_backend(tuple(args.measures), backend),
+                        RUNS[:1] if args.first_only else RUNS,
+                        fresh_bytecode=bool(args.backends) and not args.install,
+                    )
+                    if backend is not None and label in found.install:
+                        found.install[name], found.venv[name] = (
+                            found.install[label],
+                            found.venv[label],
+                        )
             finally:
                 if not args.install and label != "now":
                     git("worktree", "remove", "--force", str(work / "before"))
+    if args.backends:
+        for label in revs:
+            found.install.pop(label, None)
+            found.venv.pop(label, None)
     return found
 
 
@@ -226,7 +277,8 @@ def show(t: Timings) -> None:
         table("install", rows, t.install)
         print(f"{'venv size (du -sh)':<{NAME}}" + "".join(f"{t.venv[c]:>17}" for c in labels))
         print()
-    for r in RUNS:
+    runs = [r for r in RUNS if all(r in t.runs[c] for c in labels)]
+    for r in runs:
         names = list(dict.fromkeys(name for c in labels for name in t.runs[c][r]))
         table(f"{r} run", names, {c: t.runs[c][r] for c in labels})
         print()
@@ -238,9 +290,9 @@ def show(t: Timings) -> None:
             spent = [*t.install[c].values(), *t.runs[c]["first"].values()]
             wall, cpu = sum(s.wall for s in spent), sum(s.cpu for s in spent)
             print(f"{c}: fresh clone to report {wall:.1f} s wall, {cpu:.1f} s CPU")
-    if len(labels) == 2:
+    if len(labels) == 2 and labels[1] not in BACKENDS:  # --before: now against a revision
         before = labels[1]
-        parts = {f"{r} run": [t.runs[c][r] for c in labels] for r in RUNS}
+        parts = {f"{r} run": [t.runs[c][r] for c in labels] for r in runs}
         if t.install:
             fresh = [
                 {**t.install[c], **{f"run {k}": v for k, v in t.runs[c]["first"].items()}}
@@ -259,23 +311,66 @@ def show(t: Timings) -> None:
             )
 
 
+def backends_compared(t: Timings) -> None:
+    """The encoder step of each backend side by side, and each first run against the goal."""
+    labels = [c for c in t.runs if c in BACKENDS]
+    if not labels:
+        return
+    load = os.getloadavg()[0]
+    steps = {c: s for c in labels for n, s in t.runs[c]["first"].items() if "encoder" in n}
+    for c in steps:
+        print(
+            f"encoder, {c} (first run, empty cache): {steps[c].wall:.1f} s wall, "
+            f"{steps[c].cpu:.1f} s CPU"
+        )
+    if len(steps) == 2:
+        a, b = (steps[c] for c in labels)
+        print(
+            f"encoder: {labels[1]} takes {b.cpu / a.cpu:.2f} of {labels[0]}'s CPU "
+            f"({a.cpu / b.cpu:.2f}x less), {b.wall / a.wall:.2f} of its wall time"
+        )
+    for c in labels:
+        first = t.runs[c]["first"].values()
+        wall, cpu = sum(s.wall for s in first), sum(s.cpu for s in first)
+        verdict = "met" if wall <= GOAL_WALL else "not met"
+        print(
+            f"main job, {c}: {wall:.1f} s wall, {cpu:.1f} s CPU (goal <= {GOAL_WALL:.0f} s wall "
+            f"on a quiet machine: {verdict} here, load average {load:.1f} on "
+            f"{os.cpu_count()} cores)"
+        )
+
+
+BACKENDS = ("torch", "onnx")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a git revision to time the same job on, for the ratio")
     ap.add_argument("--measures", nargs="+", default=list(MEASURES), help="(smaller runs)")
     ap.add_argument("--install", action="store_true", help="time the install on a fresh clone")
     ap.add_argument("--venv", type=Path, help="with --install: this environment, not a new one")
+    ap.add_argument(
+        "--backends", nargs="+", choices=BACKENDS, help="run the job once per encoder backend"
+    )
+    ap.add_argument(
+        "--first-only", action="store_true", help="skip the run again with the cache filled"
+    )
     ap.add_argument("--json", type=Path, help="also write every figure to this file")
     ap.add_argument("--show", type=Path, help="print the tables of a run written by --json")
     args = ap.parse_args()
     if args.show:
-        show(Timings.load(args.show))
+        shown = Timings.load(args.show)
+        show(shown)
+        backends_compared(shown)
         return
+    if args.backends and args.before:
+        ap.error("--backends compares the backends on this revision: not with --before")
     revs = {"now": "HEAD", **({args.before: args.before} if args.before else {})}
     found = gather(revs, args)
     if args.json:
         found.dump(args.json)
     show(found)
+    backends_compared(found)
 
 
 if __name__ == "__main__":

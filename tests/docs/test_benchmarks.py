@@ -204,7 +204,9 @@ def test_report_speed_same_intervals_both_paths(data_dir: Path) -> None:
     equals the per-replicate path's within 1e-12."""
     out = run("report_speed.py")
     assert "3 systems x 15 benchmarks, B = 50" in out
-    assert re.search(r"^simeval report \(one job per CPU\): +\d+\.\d s$", out, re.M)
+    assert re.search(
+        r"^simeval report \(one job per CPU\): +\d+\.\d s \(goal <= 3 s: (not )?met\)$", out, re.M
+    )
     assert re.search(r"^simeval report -j 1 +: +\d+\.\d s$", out, re.M)
     found = re.search(r"ratio \d+\.\dx; largest bound difference (\S+)$", out, re.M)
     assert found and float(found.group(1)) <= 1e-12, out
@@ -400,3 +402,23 @@ def test_cli_startup_ratios_follow_from_its_medians() -> None:
     # the printed ms are rounded, so the ratio is checked to what they allow
     assert float(found.group(1)) == pytest.approx(own / int(ms["python -c pass"]), rel=0.1)
     assert float(found.group(2)) == pytest.approx(own / int(ms["import typer, rich"]), rel=0.1)
+
+
+@pytest.mark.slow
+def test_main_job_times_each_encoder_backend_against_the_goal(data_dir: Path) -> None:
+    """``--backends torch onnx --first-only``: a column per backend, no cached run, and each
+    first run's total against the 75 s goal (overlap only here: no encoder step, so no
+    encoder ratio line)."""
+    out = run("main_job.py", "--backends", "torch", "onnx", "--first-only")
+    assert re.search(r"^first run +torch +onnx$", out, re.M), out
+    assert "cached run" not in out
+    for backend in ("torch", "onnx"):
+        found = re.search(
+            rf"^main job, {backend}: (\d+\.\d) s wall, (\d+\.\d) s CPU \(goal <= 75 s wall on "
+            r"a quiet machine: (not )?met here, load average \d+\.\d on \d+ cores\)$",
+            out,
+            re.M,
+        )
+        assert found, out
+        assert (found.group(3) is None) == (float(found.group(1)) <= 75), out
+    assert "encoder:" not in out  # no encoder measured: no ratio printed

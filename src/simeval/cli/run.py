@@ -43,7 +43,8 @@ MeasureArg = Annotated[
         help="Measure spec: overlap | jaccard | random:seed=1 | orthographic:kind=levenshtein"
         "|prefix|dice | vectors:path=FILE,format=auto,oov=zero|skip|backoff | "
         "encoder:model=NAME_OR_PATH,backend=torch|onnx (default: the offline "
-        "all-MiniLM-L6-v2 on torch; onnx: exported once, then run by ONNX Runtime) | "
+        "all-MiniLM-L6-v2 on onnx: exported once, then run by ONNX Runtime; a model folder "
+        "on torch) | "
         "graph:path=DIR,score=walk|adamic_adar|common|learned,fallback=zero|skip|vectors"
         "|learned (learned=FOLDER of `simeval train combine` scores the pairs the graph "
         "does not connect).",

@@ -13,7 +13,8 @@
                navec's Russian news vectors (shipped in natasha's wheel), with back-off
                through lemmas, lexemes, look-alike letters and word parts
 ``encoder``    ``model=all-MiniLM-L6-v2|PATH``, ``batch=64``, ``cache=true``,
-               ``backend=torch|onnx`` (onnx: exported once, run by ONNX Runtime)
+               ``backend=onnx|torch`` (onnx, the shipped model's default: exported once,
+               run by ONNX Runtime; torch, a model folder's default)
 ``learned``    ``model=FOLDER``: a combination fitted by ``simeval train combine``
 ``graph``      ``path=DIR`` (``simeval train graph``), ``score=walk|adamic_adar|common|learned``,
                ``fallback=zero|skip|vectors|learned``, ``vectors=DIR``, ``learned=FOLDER``

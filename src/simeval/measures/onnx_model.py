@@ -87,12 +87,15 @@ def _export_into(model_path: Path, out: Path) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     try:
+        import onnx  # noqa: F401  (torch.onnx.export needs both, and says so late)
+        import onnxscript  # noqa: F401
         import torch
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
         raise ImportError(
-            "exporting an encoder to ONNX needs torch and sentence-transformers: pip install "
-            "torch==2.13.0 'simeval[encoders,onnx]'"
+            "exporting an encoder to ONNX (once, for backend=onnx) needs torch, "
+            f"sentence-transformers, onnx and onnxscript ({exc.name} is missing): pip install "
+            "torch==2.13.0 'simeval[encoders]', or run the model with encoder:backend=torch"
         ) from exc
     _require_onnxruntime()
     model = SentenceTransformer(str(model_path), device="cpu").eval()
@@ -167,7 +170,8 @@ def _require_onnxruntime() -> Any:
         import onnxruntime
     except ImportError as exc:
         raise ImportError(
-            "encoder:backend=onnx needs onnxruntime: pip install 'simeval[onnx]'"
+            "encoder:backend=onnx needs onnxruntime: pip install 'simeval[encoders]', or run "
+            "the model with encoder:backend=torch"
         ) from exc
     return onnxruntime
 

@@ -164,6 +164,42 @@ def compare(
     )
 
 
+class Compared:
+    """:func:`compare`, each verdict kept by what decides it: the benchmark, the two systems,
+    the rows each counts, and the replicates, seed and level (not ``alpha``, which only
+    judges the p-value afterwards). A report's section asks for the same pairs twice, for its
+    p against the best and for its tiers; the second ask is answered from here, so the
+    numbers are the same by construction and the paired test (on RUSSE's related sets,
+    1000 approximate-randomization rounds of average precision) runs once."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple, Verdict] = {}
+
+    @staticmethod
+    def _counted(e: Entry) -> bytes | None:
+        if not e.has_items or "counted" not in e.items():
+            return None
+        return np.packbits(np.asarray(e.items()["counted"], dtype=float) > 0).tobytes()
+
+    def __call__(
+        self, a: Entry, b: Entry, how: Resampling = DEFAULT_RESAMPLING, main_only: bool = False
+    ) -> Verdict:
+        key = (
+            a.benchmark,
+            a.system,
+            b.system,
+            self._counted(a),
+            self._counted(b),
+            how.replicates,
+            how.seed,
+            how.level,
+            main_only,
+        )
+        if key not in self.found:
+            self.found[key] = compare(a, b, how, main_only)
+        return self.found[key]
+
+
 def verdict_text(v: Verdict, alpha: float = 0.05) -> str:
     """The verdict in words: which system is better on the main metric, by which test, or
     why there is none."""

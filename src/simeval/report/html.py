@@ -36,7 +36,7 @@ from simeval.metrics.stats import (
 from simeval.registry import Registry
 from simeval.report import plots, ties
 from simeval.report.collect import Entry, Grid
-from simeval.report.compare import compare
+from simeval.report.compare import Compared
 from simeval.report.format import number, p_value
 from simeval.report.html_table import Cell, html_table
 from simeval.report.leaderboard import (
@@ -155,6 +155,8 @@ class ReportBuilder:
         # name → image of every figure drawn here, in order (with jobs > 1 the sections are
         # drawn by forked workers, whose figures stay with them: the page has them all)
         self.figures: dict[str, bytes] = {}
+        # the paired tests of a section's p against the best, reused by its tiers
+        self.compared = Compared()
 
     def figure(self, name: str, image: bytes, alt: str) -> Markup:
         """Keep a drawn figure under ``name`` and return it inlined."""
@@ -197,7 +199,7 @@ class ReportBuilder:
             tested = best is not None and e is not best and e.system not in blank
             if tested and not math.isnan(e.score) and best.has_items and e.has_items:
                 a, b = _on_rows(best, shared), _on_rows(e, shared)
-                p_raw[e.system] = compare(a, b, o.how, True).main.p_value
+                p_raw[e.system] = self.compared(a, b, o.how, True).main.p_value
         adjusted = dict(zip(p_raw, holm(list(p_raw.values())), strict=True)) if p_raw else {}
         rows, keys = [], []
         for e in entries:
@@ -257,7 +259,7 @@ class ReportBuilder:
         o, grid = self.o, self.grid
         table = grid_top(grid, bench, len(grid.systems))
         table.title = f"{bench}: rank tiers"
-        found = grid_tiers(grid, bench, replace(o.how, alpha=TIER_ALPHA))
+        found = grid_tiers(grid, bench, replace(o.how, alpha=TIER_ALPHA), self.compared)
         return to_html(with_tiers(table, found))
 
     def subset_section(self, bench: str, entries: list[Entry]) -> Markup:

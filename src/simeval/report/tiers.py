@@ -19,7 +19,7 @@ a significance tier for every system, from the recorded per-item rows.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -29,7 +29,7 @@ from simeval.kinds.rows import ItemMetrics
 from simeval.metrics.stats import DEFAULT_RESAMPLING, Resampling, bootstrap
 from simeval.metrics.tiers import greedy_tiers, rank_intervals, rank_upper_bounds
 from simeval.report.collect import Entry, Grid
-from simeval.report.compare import aligned, compare
+from simeval.report.compare import Verdict, aligned, compare
 from simeval.report.leaderboard import Table
 
 SHORT = {"approximate randomization": "approximate-randomization"}
@@ -109,9 +109,14 @@ def rank_intervals_of(
     return rank_intervals(samples, how.level), n
 
 
-def tiers(entries: Sequence[Entry], how: Resampling = DEFAULT_RESAMPLING) -> Tiers:
+def tiers(
+    entries: Sequence[Entry],
+    how: Resampling = DEFAULT_RESAMPLING,
+    compared: Callable[..., Verdict] = compare,
+) -> Tiers:
     """Rank intervals, upper bounds and tiers of the systems of ``entries`` (one benchmark,
-    one entry per system; module docstring)."""
+    one entry per system; module docstring). ``compared``: :func:`compare`, or a
+    :class:`~simeval.report.compare.Compared` that keeps verdicts already made."""
     intervals, n = rank_intervals_of(entries, how)
     bounds = rank_upper_bounds(intervals)
     ranked = sorted((e for e in entries if testable(e)), key=lambda e: (-_oriented(e), e.system))
@@ -120,7 +125,7 @@ def tiers(entries: Sequence[Entry], how: Resampling = DEFAULT_RESAMPLING) -> Tie
     p_values: dict[tuple[str, str], float] = {}
 
     def p_value(best: str, other: str) -> float:
-        c = compare(by_name[best], by_name[other], how, True).main
+        c = compared(by_name[best], by_name[other], how, True).main
         tests.append(c.test)
         p_values[(best, other)] = c.p_value
         return c.p_value
@@ -141,10 +146,15 @@ def tiers(entries: Sequence[Entry], how: Resampling = DEFAULT_RESAMPLING) -> Tie
     return Tiers(first.benchmark, first.main_metric, n, how, standings, used, p_values)
 
 
-def grid_tiers(grid: Grid, bench: str, how: Resampling = DEFAULT_RESAMPLING) -> Tiers:
+def grid_tiers(
+    grid: Grid,
+    bench: str,
+    how: Resampling = DEFAULT_RESAMPLING,
+    compared: Callable[..., Verdict] = compare,
+) -> Tiers:
     """:func:`tiers` of every system of ``grid`` on ``bench``."""
     found = [e for s in grid.systems if (e := grid.get(s, bench)) is not None]
-    return tiers(found, how)
+    return tiers(found, how, compared)
 
 
 TIER_COLUMNS = ("rank interval", "UB", "tier")
