@@ -45,6 +45,7 @@ TORCH_FILES = (
     "tests/engine/test_engine.py",
     "tests/kinds/test_bitext.py",
     "tests/measures/test_encoder.py",
+    "tests/measures/test_encoder_backends.py",
     "tests/measures/test_encoder_onnx.py",
     "tests/registry/test_new_benchmarks.py",
     "tests/report/test_report.py",
