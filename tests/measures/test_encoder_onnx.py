@@ -119,7 +119,8 @@ def test_the_export_is_cached_reused_and_kept_apart_from_torch(
     assert (folder / "model.onnx").stat().st_mtime_ns == exported
     # torch and onnx embeddings are cached apart
     assert (onnx_cache / "embeddings" / f"{model_id}-onnx").is_dir()
-    assert create_measure("encoder").cache.folder == onnx_cache / "embeddings" / model_id
+    torch_cache = create_measure("encoder:backend=torch").cache.folder
+    assert torch_cache == onnx_cache / "embeddings" / model_id
 
 
 @needs_onnx
