@@ -39,12 +39,19 @@ from simeval.data.textio import iter_lines, shown
 from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import Aligned, Benchmark, Files, TaskKind, View
 from simeval.measures.base import Request
-from simeval.metrics.declared import COUNT, RANDOMIZATION, SHARE, Columns, Metric, Replicates
+from simeval.metrics.declared import (
+    COUNT,
+    RANDOMIZATION,
+    SHARE,
+    TALLY,
+    UNIT,
+    Columns,
+    Metric,
+    Replicates,
+)
 
 METRIC_COLUMNS = ("right", "covered")  # the rows' numbers the metrics read
 RESTRICT_VOCAB = 300_000  # gensim's default cut of the candidates
-UNIT = (0.0, 1.0)
-TALLY = (0.0, float("inf"))
 
 
 @dataclass

@@ -39,7 +39,16 @@ from simeval.errors import InputError, InputWarning
 from simeval.kinds.base import Aligned, Benchmark, Files, TaskKind, View
 from simeval.kinds.handout import LeakView, Ordered, Restored, order
 from simeval.measures.base import Documents
-from simeval.metrics.declared import COUNT, RANDOMIZATION, SHARE, Columns, Metric, Replicates
+from simeval.metrics.declared import (
+    COUNT,
+    RANDOMIZATION,
+    SHARE,
+    TALLY,
+    UNIT,
+    Columns,
+    Metric,
+    Replicates,
+)
 
 METRIC_COLUMNS = ("right", "covered")
 _KIND = "bitext"
@@ -68,12 +77,12 @@ METRICS = (
         "accuracy", (_KIND,), _accuracy, _accuracy_w,
         description="share of the source sentences whose chosen target is their translation "
         "(1 − LASER's error rate); unanswered ones count wrong",
-        scorer=_MTEB, bounds=(0.0, 1.0), family=SHARE, paired_test=RANDOMIZATION,
+        scorer=_MTEB, bounds=UNIT, family=SHARE, paired_test=RANDOMIZATION,
         reference="sklearn.metrics.accuracy_score(numpy.ones(len(right)), right)",
     ),
     Metric(
         "sentences", (_KIND,), _sentences, _sentences_w, family=COUNT,
-        description="source sentences", scorer=_MTEB, bounds=(0.0, float("inf")),
+        description="source sentences", scorer=_MTEB, bounds=TALLY,
         paired_test=RANDOMIZATION, reference="len(right)",
     ),
 )  # fmt: skip

@@ -23,8 +23,11 @@ from simeval.metrics.declared import (
     CORRELATION,
     COUNT,
     FISHER_Z,
+    R_RANGE,
     RANDOMIZATION,
     SHARE,
+    TALLY,
+    UNIT,
     WILLIAMS,
     Columns,
     Metric,
@@ -175,9 +178,6 @@ def _sts_mean_w(r: Replicates) -> np.ndarray:
 
 _SIMLEX = "scipy.stats.spearmanr, as SimLex-999 and RUSSE 2015's evaluate.py (HJ)"
 _TREC = "trec_eval 9 / pytrec_eval"
-R_RANGE = (-1.0, 1.0)
-UNIT = (0.0, 1.0)  # a proportion, an area or a mean of per-query values in [0, 1]
-TALLY = (0.0, float("inf"))
 # the independent implementations the property tests compare with (Metric.reference)
 _RHO = "scipy.stats.spearmanr(score, gold).statistic"
 _R = "scipy.stats.pearsonr(score, gold).statistic"

@@ -132,6 +132,11 @@ COUNT = "count"  # a tally (trec_eval's num_*), not a score
 OTHER = "other"  # none of these: intervals and tests from the bootstrap alone
 FAMILIES = (CORRELATION, AGGREGATE, SHARE, AREA, COUNT, OTHER)
 
+# -- the bounds most metrics have (``Metric.bounds``) -----------------------------------------
+R_RANGE = (-1.0, 1.0)  # a correlation
+UNIT = (0.0, 1.0)  # a proportion, an area or a mean of per-query values in [0, 1]
+TALLY = (0.0, float("inf"))  # a count
+
 # -- the interval the report shows beside every metric's bootstrap percentile interval --------
 PERCENTILE = "bootstrap percentile"  # that one alone
 FISHER_Z = "Fisher z"  # also Fisher's z (Bonett-Wright's variance for a rank correlation)
