@@ -89,9 +89,6 @@ class Flash:
     body: Callable[[str], Any] | None = None
 
 
-SERVER = "https://THIS-SERVER"  # stands for the address of the page showing it
-
-
 def cookie(request: Request, name: str) -> str:
     """The name of a cookie on this request: over HTTPS with the ``__Host-`` prefix, which a
     browser takes only when set Secure by this host for path ``/``, so a page on another port
@@ -142,7 +139,7 @@ class Web:
             return None
         # the request's Host header is the client's to write: never shown back in a page
         # (tests/serve/test_serve_abuse.py); the participant puts this page's own address
-        return f'pip install "simeval[client] @ {SERVER}/client/{name}"'
+        return f'pip install "simeval[client] @ {pages.SERVER}/client/{name}"'
 
     # -- clients and teams
 

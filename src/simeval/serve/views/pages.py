@@ -104,6 +104,9 @@ document.querySelectorAll('button.copy').forEach(b => b.addEventListener('click'
 """
 
 
+SERVER = "https://THIS-SERVER"  # the install line's stand-in for the page's own address
+
+
 def countdown(deadline: datetime, now: datetime, tag: str = "span") -> Markup:
     """The time left in a ``tag`` element that the page's script keeps current, counting from
     the server's ``now`` (the kept board page swaps it for the time of each read)."""
@@ -372,7 +375,7 @@ def campaign_html(
 def client_html(install: str | None) -> Markup:
     """The line that installs this server's simeval for its command line (``simeval register``,
     ``predict``, ``submit``); nothing where the server offers no wheel."""
-    return macro("campaign.html", "client", install or "")
+    return macro("campaign.html", "client", install or "", SERVER)
 
 
 def registered_html(campaign: str, token: str, status: str = "approved") -> Markup:
