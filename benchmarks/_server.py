@@ -13,6 +13,19 @@ from pathlib import Path
 START_SECONDS = 60  # the server must answer within this long after starting
 
 
+def limits() -> object:
+    """The benchmarks' clients' connection limits: an idle connection is dropped by the
+    client well before the server closes it (``KEEP_ALIVE_SECONDS``, 5 s). httpx's own
+    default waits exactly as long as the server, so a request sent on a connection idle for
+    5 s (a team whose registration ended first, while the others' scrypt ran) could meet the
+    server closing it: ``httpx.ReadError``, with no answer to count (issue 46)."""
+    import httpx
+
+    from simeval.serve.app import KEEP_ALIVE_SECONDS
+
+    return httpx.Limits(keepalive_expiry=KEEP_ALIVE_SECONDS / 5)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from _server import free_port, serving
+from _server import free_port, limits, serving
 
 CAMPAIGN = "burst"
 PHASE = "trial"
@@ -124,7 +124,7 @@ def server(folder: Path, limits: str) -> Iterator[str]:
 def client(url: str, address: str) -> object:
     import httpx
 
-    transport = httpx.HTTPTransport(local_address=address)
+    transport = httpx.HTTPTransport(local_address=address, limits=limits())
     return httpx.Client(base_url=url, transport=transport, timeout=REQUEST_SECONDS, trust_env=False)
 
 

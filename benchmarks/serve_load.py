@@ -46,13 +46,14 @@ from typing import Any
 
 import numpy as np
 
-from _server import free_port, serving
+from _server import free_port, limits, serving
 
 CAMPAIGN = "load"
 PHASE = "trial"
 TARGET = "russe"
 REQUEST_SECONDS = 600  # one request, at most
 TOLERANCE = 1e-12
+NO_ANSWER = 0  # the status of an upload that met a transport error (Answer.error) instead
 
 
 @dataclass
@@ -66,6 +67,7 @@ class Answer:
     seconds: float
     id: str | None = None
     run: int | None = None
+    error: str | None = None  # the transport error met instead of an answer (NO_ANSWER)
 
 
 class PairFiles:
@@ -152,7 +154,7 @@ class Teams:
         import httpx
 
         for i, team in enumerate(self.files):
-            transport = httpx.AsyncHTTPTransport(local_address=client_address(i))
+            transport = httpx.AsyncHTTPTransport(local_address=client_address(i), limits=limits())
             client = httpx.AsyncClient(
                 base_url=self.url, transport=transport, timeout=REQUEST_SECONDS
             )
@@ -171,15 +173,21 @@ class Teams:
 
     async def send(self, team: str, path: Path) -> Answer:
         """Upload ``path`` as ``team``: the answer, timed from sending to its end."""
+        import httpx
+
         began = time.perf_counter()
-        r = await self.clients[team].post(
-            f"/api/phases/{PHASE}/submissions",
-            params={"target": self.target, "filename": path.name},
-            content=self.sent[path],
-            headers={"authorization": f"Bearer {self.tokens[team]}"},
-        )
-        seconds = time.perf_counter() - began
         sha = hashlib.sha256(self.sent[path]).hexdigest()
+        try:
+            r = await self.clients[team].post(
+                f"/api/phases/{PHASE}/submissions",
+                params={"target": self.target, "filename": path.name},
+                content=self.sent[path],
+                headers={"authorization": f"Bearer {self.tokens[team]}"},
+            )
+        except httpx.TransportError as exc:  # not sent again: it may have been stored
+            seconds = time.perf_counter() - began
+            return Answer(team, path.name, sha, NO_ANSWER, seconds, error=type(exc).__name__)
+        seconds = time.perf_counter() - began
         answer = Answer(team, path.name, sha, r.status_code, seconds)
         if r.status_code == 201:
             answer.id, answer.run = r.json()["id"], r.json()["run"]
@@ -214,7 +222,11 @@ def sha256_of(path: Path) -> str:
 
 def check_answers(answers: list[Answer], runs: int, uploads: int) -> list[str]:
     """Every answer 201 or 409; each team exactly min(runs, uploads) 201s."""
-    problems = [f"{a.file}: HTTP {a.status}" for a in answers if a.status not in (201, 409)]
+    problems = [
+        f"{a.file}: " + (f"no answer ({a.error})" if a.status == NO_ANSWER else f"HTTP {a.status}")
+        for a in answers
+        if a.status not in (201, 409)
+    ]
     accepted = Counter(a.team for a in answers if a.status == 201)
     expected = min(runs, uploads)
     for team in sorted({a.team for a in answers}):

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from _server import free_port, serving
+from _server import free_port, limits, serving
 from serve_load import (
     CAMPAIGN,
     PHASE,
@@ -179,7 +179,7 @@ async def load(
 
     async with (
         Teams(url, files, target) as teams,
-        httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as reader,
+        httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS, limits=limits()) as reader,
     ):
         send = teams.send
 

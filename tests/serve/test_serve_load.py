@@ -202,6 +202,42 @@ def test_the_scripts_checks_catch_a_wrong_count_and_a_wrong_cell() -> None:
     assert load.check_board(board, answers, scores)[0] == ["3 leaderboard rows for 4 scored runs"]
 
 
+def test_an_upload_that_meets_a_dropped_connection_is_counted_not_raised(tmp_path: Path) -> None:
+    """Issue 46: the 50-team run died on ``httpx.ReadError``. An upload whose connection the
+    server drops is an answer of no status, named in the checks (not sent again: it may have
+    been stored); and the clients drop idle connections before the server's keep-alive ends,
+    the race that dropped one."""
+    import asyncio
+
+    import httpx
+
+    from simeval.serve.app import KEEP_ALIVE_SECONDS
+
+    load = script()
+    assert load.limits().keepalive_expiry < KEEP_ALIVE_SECONDS
+
+    async def dropped() -> Any:
+        async def close(reader: Any, writer: Any) -> None:
+            await reader.read(100)
+            writer.close()
+
+        server = await asyncio.start_server(close, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        path = tmp_path / "team0-0.csv"
+        path.write_bytes(b"word1,word2,sim\n")
+        teams = load.Teams(f"http://127.0.0.1:{port}", {"team0": [path]})
+        async with server, httpx.AsyncClient(base_url=teams.url) as client:
+            teams.clients, teams.tokens = {"team0": client}, {"team0": "t"}
+            return await teams.send("team0", path)
+
+    answer = asyncio.run(dropped())
+    assert answer.status == load.NO_ANSWER and answer.error in {"ReadError", "RemoteProtocolError"}
+    assert load.check_answers([answer], runs=1, uploads=1) == [
+        f"team0-0.csv: no answer ({answer.error})",
+        "team0: 0 uploads scored, expected 1",
+    ]
+
+
 def test_an_upload_admitted_before_the_runs_were_taken_is_refused_unscored(
     tmp_path: Path, serve_db: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
