@@ -150,3 +150,40 @@ def test_a_board_built_twice_at_once_is_one_table(tmp_path: Path, serve_db: str,
     assert outer is inner[0] and systems(outer) == ["alpha run 1"]
     assert service.leaderboard("lex25", "trial")[1] is outer
     server.db.dispose()
+
+
+def test_a_large_boards_json_is_answered_without_the_database_while_a_build_lags(
+    tmp_path: Path, serve_db: str, mc30, monkeypatch
+):
+    """Issue 46: a reader of a large board's JSON in a loop is answered on the event loop from
+    the answer kept for ``lag_seconds`` (no database read, no worker thread); a small board's
+    is read afresh each time, so that a read after an upload shows its run."""
+    import simeval.serve.routers.api as api
+
+    server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
+    service, client = server.app.state.service, server.client
+    quiet(service, monkeypatch)
+    asked: list[str] = []
+    real = service.leaderboard
+    monkeypatch.setattr(service, "leaderboard", lambda *a: asked.append(a[1]) or real(*a))
+    url = "/api/campaigns/lex25/phases/trial/leaderboard"
+    answer = upload(client, register(client, "alpha"), pair_file(mc30, 1)[0], target="mc30")
+    assert answer.status_code == 201
+    client.get(url), client.get(url)
+    assert asked == ["trial", "trial"]  # small: read each time
+
+    service.boards.lag_from, service.boards.lag_seconds = 2, 60.0  # "large" from 2 runs
+    answer = upload(client, register(client, "beta"), pair_file(mc30, 2)[0], target="mc30")
+    assert answer.status_code == 201
+    asked.clear()
+    first = client.get(url)
+    assert [row[1] for row in first.json()["rows"]] != []
+    assert client.get(url).content == first.content and asked == ["trial"]  # kept
+    assert client.get(url + "?board=public").status_code == 200
+    assert asked == ["trial", "trial"]  # another request's text: its own answer
+
+    later = time.monotonic() + 61.0  # past lag_seconds: read again
+    monkeypatch.setattr(api.time, "monotonic", lambda: later)
+    client.get(url)
+    assert asked == ["trial", "trial", "trial"]
+    server.db.dispose()

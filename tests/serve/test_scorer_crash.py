@@ -256,3 +256,19 @@ def test_an_upload_whose_scoring_dies_twice_is_answered_503_and_nothing_is_kept(
     again = upload(server.client, token, data, target="mc30")  # the third pool scores
     assert (again.status_code, again.json()["run"]) == (201, 1)  # the 503 used no run
     server.db.dispose()
+
+
+def test_the_servers_workers_run_below_its_priority():
+    """Issue 46: scorers and the tiers' process run ``NICE`` steps nicer than the server, so
+    that the server's one process answers readers first when scoring fills the cores."""
+    import os
+
+    from simeval.serve.service.processes import NICE, spawn_pool
+
+    assert NICE > 0
+    pool = spawn_pool(1)
+    try:
+        theirs = pool.submit(os.nice, 0).result(timeout=60)
+    finally:
+        pool.shutdown()
+    assert theirs == min(19, os.nice(0) + NICE)

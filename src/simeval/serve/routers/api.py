@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -129,19 +130,32 @@ async def api_board(
     campaign: str, phase: str, request: Request, w: W, board: str | None = None
 ) -> Response:
     w.limit(request, "read")
+    # a large board's answer, kept a moment, is sent from here, on the event loop: no
+    # database read and no worker thread, whose turn waits behind uploads under load
+    where = (campaign, phase, board)
+    kept = w.board_answers.get(where)
+    if kept is not None and time.monotonic() < kept[0]:
+        return Response(kept[1], media_type="application/json")
     # built in a worker thread (a board of thousands of runs takes a second to build, once),
     # and its JSON too, then kept with it: FastAPI's encoder would walk every cell on every
     # request, and 10,000 rows encoded on the event loop would hold every other request
-    body = await run_in_threadpool(_board_answer, w, campaign, phase, board)
+    body, large = await run_in_threadpool(_board_answer, w, campaign, phase, board)
+    if large:
+        w.keep_board_answer(where, body)
     return Response(body, media_type="application/json")
 
 
-def _board_answer(w: Any, campaign: str, phase: str, board: str | None) -> bytes:
-    """The JSON answer of a phase's leaderboard (``board``: a split phase's part)."""
+def _board_answer(w: Any, campaign: str, phase: str, board: str | None) -> tuple[bytes, bool]:
+    """The JSON answer of a phase's leaderboard (``board``: a split phase's part), and whether
+    its board is one answered from its last build while rebuilt (a board of
+    :data:`~simeval.serve.service.board_cache.LAG_FROM` runs or more), whose answer may be kept
+    as long as a build lags (:meth:`~simeval.serve.routers.web.Web.keep_board_answer`)."""
     p, table = w.service.leaderboard(campaign, phase, board)
     if table is None:
-        return JSONResponse({"phase": p.name, "hidden": True, "columns": [], "rows": []}).body
-    return board_answer(w.service, p, table, board_part(p, w.clock(), board))
+        hidden = {"phase": p.name, "hidden": True, "columns": [], "rows": []}
+        return JSONResponse(hidden).body, False
+    body = board_answer(w.service, p, table, board_part(p, w.clock(), board))
+    return body, len(table.rows) >= w.service.boards.lag_from
 
 
 def board_answer(service: Any, p: Any, table: Any, part: str | None) -> bytes:

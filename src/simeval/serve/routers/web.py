@@ -15,6 +15,7 @@ import ipaddress
 import logging
 import math
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ UPLOAD_SECONDS = 600.0  # a request body is read within this long, or refused (4
 FLASH_COOKIE = "simeval_flash"  # the key of the outcome the next page shows (post/redirect/get)
 MAX_FLASHES = 1000  # outcomes kept for their pages at most (the oldest go first)
 MAX_PREVIEWS = 20  # previewed gold files kept for their Apply button
+KEPT_ANSWERS = 64  # JSON answers of large boards kept at most (Web.keep_board_answer)
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,11 @@ class Web:
     upload_seconds: float | None = UPLOAD_SECONDS
     client_wheel: ClientWheel | None = None  # the simeval participants install from here
     board_pages: BoardPages = field(default_factory=BoardPages)  # leaderboard pages kept
+    # the JSON answers of large boards, by (campaign, phase, board) as asked: (kept until,
+    # by the monotonic clock; the answer)
+    board_answers: dict[tuple[str, str, str | None], tuple[float, bytes]] = field(
+        default_factory=dict
+    )
     flashes: OrderedDict[str, Flash] = field(default_factory=OrderedDict)
     # gold files previewed on the console, kept for its Apply button: key -> (campaign,
     # benchmark, the upload, its file name); the oldest past MAX_PREVIEWS are discarded
@@ -140,6 +147,17 @@ class Web:
         # the request's Host header is the client's to write: never shown back in a page
         # (tests/serve/test_serve_abuse.py); the participant puts this page's own address
         return f'pip install "simeval[client] @ {pages.SERVER}/client/{name}"'
+
+    def keep_board_answer(self, where: tuple[str, str, str | None], body: bytes) -> None:
+        """Keep the JSON answer of a large board (one answered from its last build while the
+        next is built: :mod:`simeval.serve.service.board_cache`) for as long as a build lags,
+        ``lag_seconds``. A reader in a loop then costs the server no database read and no
+        worker thread; what it sees lags the newest scores no more than the build already
+        does. At most :data:`KEPT_ANSWERS` are kept (the key is the request's own text)."""
+        if len(self.board_answers) >= KEPT_ANSWERS:
+            self.board_answers.clear()
+        until = time.monotonic() + self.service.boards.lag_seconds
+        self.board_answers[where] = (until, body)
 
     # -- clients and teams
 
