@@ -29,8 +29,9 @@
   organiser add``); a hashed token as a team's, ``revoked`` once taken away (the row stays, so
   the audit log's names keep meaning); ``admin`` may add and revoke organisers from the
   browser (the server's first account is);
-- ``exclusion``: a run (a team's run n of a phase: every target's n-th file) that an
-  organiser disqualified or withdrew: kept, shown with its reason, ranked nowhere;
+- ``exclusion``: a run (a team's run n of a phase: every target's n-th file, or with
+  ``target`` that target's file only) that an organiser disqualified or withdrew: kept,
+  shown with its reason, ranked nowhere (on that target: the run's other cells stay);
 - ``score_history``: a submission's earlier scores, kept when it is scored again (an
   upgrade of simeval, a replaced gold): its records, their store file, when, who and why;
 - ``gold_file``: a gold file an organiser uploaded in place of a benchmark's own (per
@@ -57,6 +58,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -216,12 +218,18 @@ WITHDRAWN = "withdrawn"
 
 class Exclusion(Base):
     __tablename__ = "exclusion"
-    __table_args__ = (UniqueConstraint("phase_id", "team_id", "run"),)
+    __table_args__ = (
+        UniqueConstraint("phase_id", "team_id", "run", "target", name="uq_exclusion_run_target"),
+        # NULLs are distinct in the constraint above: one whole-run exclusion per run
+        Index("uq_exclusion_whole_run", "phase_id", "team_id", "run", unique=True,
+              sqlite_where=text("target IS NULL"), postgresql_where=text("target IS NULL")),
+    )  # fmt: skip
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     phase_id: Mapped[int] = mapped_column(ForeignKey("phase.id"), index=True)
     team_id: Mapped[int] = mapped_column(ForeignKey("team.id"))
     run: Mapped[int] = mapped_column(Integer)
+    target: Mapped[str | None] = mapped_column(String(128), nullable=True)  # None: every one
     kind: Mapped[str] = mapped_column(String(16))  # DISQUALIFIED or WITHDRAWN
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime)
