@@ -149,7 +149,8 @@ def test_a_run_to_disqualify_is_picked_from_the_phase_scored_runs(srv, mc30, rg6
     form = page.split('action="/organiser/campaigns/lex25/phases/trial/runs"')[1].split("</form>")[
         0
     ]
-    assert re.findall(r"<option>([^<]+)</option>", form) == ["alpha run 1", "beta run 1"]
+    runs = form.split('name="system"')[1].split("</select>")[0]
+    assert re.findall(r"<option>([^<]+)</option>", runs) == ["alpha run 1", "beta run 1"]
     assert 'name="team"' not in form  # no typed name
     data = {"csrf": csrf, "action": "disqualify", "system": "beta run 1", "reason": "late"}
     r = client.post(f"{CONSOLE}/phases/trial/runs", data=data)

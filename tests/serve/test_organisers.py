@@ -307,7 +307,7 @@ def test_a_disqualified_run_is_kept_listed_with_its_reason_and_ranked_nowhere(sr
     expected = spearmanr(gold_scores, noisy_scores)[0]
     assert board["rows"][0][mc30_column] == pytest.approx(expected, abs=1e-12)
     assert board["excluded"] == [
-        {"system": "alpha run 1", "kind": "disqualified", "reason": "used the gold"}
+        {"system": "alpha run 1", "target": None, "kind": "disqualified", "reason": "used the gold"}
     ]
     page = client.get("/campaigns/lex25/phases/trial").text
     assert "Not ranked" in page and "used the gold" in page

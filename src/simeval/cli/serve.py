@@ -440,6 +440,10 @@ def audit_cmd(
 RunOption = Annotated[int, typer.Option("--run", min=1, help="The run's number.")]
 TeamOption = Annotated[str, typer.Option("--team", help="The team's name.")]
 PhaseOption = Annotated[str, typer.Option("--phase", "-p", help="The phase.")]
+ExcludedTarget = Annotated[
+    str | None,
+    typer.Option("--target", help="Only this target of the phase (default: every target)."),
+]
 
 
 @serve_app.command("exclude")
@@ -454,13 +458,21 @@ def exclude_cmd(
     withdrawn: Annotated[
         bool, typer.Option("--withdrawn", help="The team withdrew it (default: disqualified).")
     ] = False,
+    target: ExcludedTarget = None,
     db: DbUrl = None,
 ) -> None:
     """Disqualify a team's run (or mark it withdrawn): it is kept and listed under the
     leaderboard with the reason, ranked nowhere (also in the export's final table), and still
-    counts against the team's runs. Audited; `serve reinstate` ranks it again."""
-    kind = serving.exclude_run(folder, campaign, phase, team, run, reason, withdrawn, db)
-    out.print(f"{terminal_text(team)} run {run}: {kind}", highlight=False)
+    counts against the team's runs. With --target, only its file of that target: the run
+    keeps its row, that target's cell empty. Audited; `serve reinstate` ranks it again."""
+    kind = serving.exclude_run(folder, campaign, phase, team, run, reason, withdrawn, db, target)
+    out.print(f"{_run_text(team, run, target)}: {kind}", highlight=False)
+
+
+def _run_text(team: str, run: int, target: str | None) -> str:
+    """A run as the terminal shows it: ``<team> run <n>`` (and `` on <target>``)."""
+    on = "" if target is None else f" on {terminal_text(target)}"
+    return f"{terminal_text(team)} run {run}{on}"
 
 
 @serve_app.command("reinstate")
@@ -471,11 +483,13 @@ def reinstate_cmd(
     phase: PhaseOption,
     team: TeamOption,
     run: RunOption,
+    target: ExcludedTarget = None,
     db: DbUrl = None,
 ) -> None:
-    """Rank a disqualified or withdrawn run again (audited)."""
-    serving.reinstate_run(folder, campaign, phase, team, run, db)
-    out.print(f"{terminal_text(team)} run {run}: ranked again", highlight=False)
+    """Rank a disqualified or withdrawn run again, on every target or (--target) the one it
+    was excluded on (audited)."""
+    serving.reinstate_run(folder, campaign, phase, team, run, db, target)
+    out.print(f"{_run_text(team, run, target)}: ranked again", highlight=False)
 
 
 @serve_app.command("rescore")

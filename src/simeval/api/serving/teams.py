@@ -27,26 +27,35 @@ def exclude_run(
     reason: str,
     withdrawn: bool = False,
     db: str | None = None,
+    target: str | None = None,
 ) -> str:
-    """Disqualify a team's run, or mark it ``withdrawn``, with ``reason`` (audited); which of
-    the two it now is."""
+    """Disqualify a team's run, or mark it ``withdrawn``, with ``reason`` (audited), on every
+    target of the phase or on ``target`` only (the run keeps its other targets' cells); which
+    of the two it now is."""
     from simeval.serve.db.models import DISQUALIFIED, WITHDRAWN
     from simeval.serve.service.editing import exclude_run as exclude
 
     kind = WITHDRAWN if withdrawn else DISQUALIFIED
     with opened(folder, db) as (database, _):
-        exclude(database, campaign, phase, team, run, kind, reason, utc_now())
+        exclude(database, campaign, phase, team, run, kind, reason, utc_now(), target=target)
     return kind
 
 
 def reinstate_run(
-    folder: Path, campaign: str, phase: str, team: str, run: int, db: str | None = None
+    folder: Path,
+    campaign: str,
+    phase: str,
+    team: str,
+    run: int,
+    db: str | None = None,
+    target: str | None = None,
 ) -> None:
-    """Rank a disqualified or withdrawn run again (audited)."""
+    """Rank a disqualified or withdrawn run again, on every target or on ``target`` (the
+    exclusion of that target; audited)."""
     from simeval.serve.service.editing import reinstate_run as reinstate
 
     with opened(folder, db) as (database, _):
-        reinstate(database, campaign, phase, team, run, utc_now())
+        reinstate(database, campaign, phase, team, run, utc_now(), target=target)
 
 
 def register_team(

@@ -168,8 +168,8 @@ def board_answer(service: Any, p: Any, table: Any, part: str | None) -> bytes:
         return known[1]
     rows = [[None if _nan(v) else v for v in row] for row in table.rows]
     excluded = [
-        {"system": system, "kind": kind, "reason": reason}
-        for system, (kind, reason) in service.excluded(p.id).items()
+        {"system": system, "target": target, "kind": kind, "reason": reason}
+        for (system, target), (kind, reason) in service.excluded(p.id).items()
     ]
     body = JSONResponse({"phase": p.name, "hidden": False, "columns": table.columns,
                          "rows": rows, "excluded": excluded,

@@ -275,7 +275,7 @@ async def console_carry(campaign: str, phase: str, request: Request, w: W) -> An
 @router.post("/organiser/campaigns/{campaign}/phases/{phase}/runs", response_class=HTMLResponse)
 async def console_runs(campaign: str, phase: str, request: Request, w: W) -> Any:
     """Disqualify, withdraw or rank again one run (``system`` "<team> run <n>", picked from
-    the phase's scored runs, or ``team`` and ``run``)."""
+    the phase's scored runs, or ``team`` and ``run``) on every target, or on ``target``."""
     who = await _organiser(request, w)
     fields = await w.checked_form(request, ORGANISER_COOKIE)
     action = fields.get("action", "")
@@ -286,14 +286,17 @@ async def console_runs(campaign: str, phase: str, request: Request, w: W) -> Any
     if not team or run is None:
         raise Refused(422, "name the team and the run's number")
     now, actor, db = w.clock(), actor_of(who), w.service.db
+    target = _text(fields, "target")  # None: every target
+    what = f"{team} run {run}" + ("" if target is None else f" on {target}")
     if action == "reinstate":
-        await _apply(editing.reinstate_run, db, campaign, phase, team, run, now, actor)
-        message = f"{team} run {run}: ranked again"
+        await _apply(editing.reinstate_run, db, campaign, phase, team, run, now, actor, target)
+        message = f"{what}: ranked again"
     elif action in ("disqualify", "withdraw"):
         kind = DISQUALIFIED if action == "disqualify" else WITHDRAWN
         reason = fields.get("reason", "")
-        await _apply(editing.exclude_run, db, campaign, phase, team, run, kind, reason, now, actor)
-        message = f"{team} run {run}: {kind}"
+        await _apply(editing.exclude_run, db, campaign, phase, team, run, kind, reason, now,
+                     actor, target)  # fmt: skip
+        message = f"{what}: {kind}"
     else:
         raise Refused(422, f"unknown action {action!r}")
     return _done(w, request, campaign, Flash(message), f"phase-{phase}")

@@ -162,7 +162,7 @@ async def board_page(
 
     if table is None:  # hidden: a few lines
         return w.html(f"{campaign}: {phase}", build(now), team)
-    key = (campaign, phase_key(p), tuple(sorted(excluded.items())), tuple(reopened),
+    key = (campaign, phase_key(p), tuple(excluded.items()), tuple(reopened),
            now < utc(p.opens), revealed(p, now))  # fmt: skip
     # a large board's body is big: built in a worker thread, once per change (and page)
     body = await run_in_threadpool(

@@ -47,12 +47,14 @@ CHUNK = 500  # submission ids a query reads at once
 
 @dataclass
 class Run:
-    """One scored run as the board reads it: its system, its records (named, trimmed to
-    :data:`BOARD_FIELDS`) as entries of a grid, whether it is an organisers' baseline."""
+    """One scored file of a run as the board reads it: its system, its records (named,
+    trimmed to :data:`BOARD_FIELDS`) as entries of a grid, whether it is an organisers'
+    baseline, the target it was sent to (what an exclusion of one target drops)."""
 
     system: str
     entries: list[Any]
     baseline: bool
+    target: str | None = None
 
 
 @dataclass
@@ -94,11 +96,12 @@ class Boards:
         c: Campaign,
         p: Phase,
         part: str | None = None,
-        rows: Callable[[], list[tuple[str, int, list[Any], bool]]] | None = None,
+        rows: Callable[[], list[tuple[str, int, list[Any], bool, str]]] | None = None,
     ) -> Any:
         """The phase's board: kept, built here, or (a large board, while a newer one is
         built) the last one built. A split phase's ``part`` (public or private: :mod:`.split_rule`)
-        is built from ``rows``, its ``(team, run, records, baseline)``, read afresh each time."""
+        is built from ``rows``, its ``(team, run, records, baseline, target)``, read afresh each
+        time."""
         with self.db.reading() as s:
             audit = (c.title, s.scalar(select(func.max(AuditEntry.id))))
         where = (p.id, part)
@@ -127,6 +130,7 @@ class Boards:
     def _build(self, c: Campaign, p: Phase, key: Any, rows: Any) -> Any:
         from simeval.report.collect import grid_of
         from simeval.serve.service.board_table import board
+        from simeval.serve.service.campaigns import exclusion_on
         from simeval.serve.service.editing import exclusions
 
         audit, began, where = key[0], time.monotonic(), (p.id, key[2])
@@ -135,8 +139,9 @@ class Boards:
         else:
             runs = {str(i): self._run(*row) for i, row in enumerate(rows())}
             order = list(runs)
-        out = exclusions(self.db, p.id)
-        shown = [runs[sid] for sid in order if sid in runs and runs[sid].system not in out]
+        out = exclusions(self.db, p.id)  # a whole run's, or one target's file of it
+        shown = [runs[sid] for sid in order if sid in runs
+                 and exclusion_on(out, runs[sid].system, runs[sid].target) is None]  # fmt: skip
         table = board(grid_of([e for run in shown for e in run.entries]), prune=False,
                       title=f"{c.title}: {p.name}", order=p.targets, combine=p.combine,
                       baselines={run.system for run in shown if run.baseline},
@@ -169,12 +174,15 @@ class Boards:
         return list(order), runs
 
     @staticmethod
-    def _run(team: str, run: int, results: list[Any] | None, baseline: bool) -> Run:
-        """One run's records as a board reads them."""
+    def _run(
+        team: str, run: int, results: list[Any] | None, baseline: bool, target: str | None = None
+    ) -> Run:
+        """One run's file's records (sent to ``target``) as a board reads them."""
         from simeval.serve.service.board_table import entries_of, records_of, system_of
 
         slim = [{k: r[k] for k in BOARD_FIELDS if k in r} for r in results or []]
-        return Run(system_of(team, run), entries_of(records_of([(team, run, slim)])), baseline)
+        entries = entries_of(records_of([(team, run, slim)]))
+        return Run(system_of(team, run), entries, baseline, target)
 
     def _read(self, ids: list[str]) -> dict[str, Run]:
         """The runs of these scored submissions, read from the database."""
@@ -183,10 +191,10 @@ class Boards:
             with self.db.reading() as s:
                 rows = s.execute(
                     select(Submission.id, Team.name, Submission.run, Submission.results,
-                           Team.baseline)
+                           Team.baseline, Submission.target)
                     .join(Team, Submission.team_id == Team.id)
                     .where(Submission.id.in_(ids[start : start + CHUNK]))
                 ).all()  # fmt: skip
-            for sid, team, run, results, baseline in rows:
-                found[sid] = self._run(team, run, results, baseline)
+            for sid, team, run, results, baseline, target in rows:
+                found[sid] = self._run(team, run, results, baseline, target)
         return found

@@ -67,11 +67,11 @@ import re
 import threading
 import tomllib
 import unicodedata
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 
@@ -781,19 +781,31 @@ def campaign_id(db: Database, campaign: str) -> int:
         return find_campaign(s, campaign).id
 
 
-def excluded_runs(s: Any, *where: Any) -> list[tuple[int, str, int, str, str]]:
-    """``(phase id, team, run, kind, reason)`` of the disqualified and withdrawn runs that
-    match ``where``, by team and run: the one query the board, the console and the export
-    read them with."""
+def excluded_runs(s: Any, *where: Any) -> list[tuple[int, str, int, str, str, str | None]]:
+    """``(phase id, team, run, kind, reason, target)`` of the disqualified and withdrawn runs
+    that match ``where``, by team, run and target (None, every target, first): the one query
+    the board, the console and the export read them with."""
     return [
         tuple(row)
         for row in s.execute(
-            select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason)
+            select(Exclusion.phase_id, Team.name, Exclusion.run, Exclusion.kind, Exclusion.reason,
+                   Exclusion.target)
             .join(Team, Exclusion.team_id == Team.id)
             .where(*where)
-            .order_by(Team.name, Exclusion.run)
+            .order_by(Team.name, Exclusion.run, func.coalesce(Exclusion.target, ""))
         )
-    ]
+    ]  # fmt: skip
+
+
+V = TypeVar("V")
+
+
+def exclusion_on(found: Mapping[tuple[Any, str | None], V], run: Any, target: str) -> V | None:
+    """What ``found`` (keyed by ``(run, target)``, target None for a whole run's
+    exclusion) holds for ``run``'s file on ``target``: its target's exclusion, else its whole
+    run's, else None."""
+    mine = found.get((run, target))
+    return mine if mine is not None else found.get((run, None))
 
 
 def find_phase(s: Any, campaign: str, phase: str) -> Phase:

@@ -29,7 +29,7 @@ from sqlalchemy import select
 
 from simeval.errors import InputError
 from simeval.serve.db.models import SCORED, Exclusion, Submission, Team, utc
-from simeval.serve.service.campaigns import excluded_runs, find_phase
+from simeval.serve.service.campaigns import excluded_runs, exclusion_on, find_phase
 from simeval.serve.service.organisers import audit
 from simeval.serve.service.rescoring import _scratch
 
@@ -98,7 +98,8 @@ def carry_runs(
         if team and not rows:
             raise InputError(None, None, f"{team!r} has no scored run in {campaign}/{source}")
         done = set(s.scalars(select(Submission.carried_from).where(Submission.phase_id == b.id)))
-        out = {(t, run) for _, t, run, _, _ in excluded_runs(s, Exclusion.phase_id == a.id)}
+        found = excluded_runs(s, Exclusion.phase_id == a.id)
+        out = {((t, run), target): True for _, t, run, _, _, target in found}
         campaign_id = b.campaign_id
     report = Carried()
     for sub, t in rows:
@@ -106,7 +107,7 @@ def carry_runs(
         if sub.id in done:
             report.refused.append(f"{what}: carried into {dest} already")
             continue
-        if (t.name, sub.run) in out:
+        if exclusion_on(out, (t.name, sub.run), sub.target):
             report.refused.append(f"{what}: disqualified or withdrawn in {source}")
             continue
         ticket = tickets[(t.id, sub.target)]

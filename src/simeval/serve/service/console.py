@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from simeval.serve.db import Database
 from simeval.serve.db.models import SCORED, Campaign, Phase, Submission, Team, utc
-from simeval.serve.service.campaigns import PhaseSpec, excluded_runs, phase_spec
+from simeval.serve.service.campaigns import PhaseSpec, excluded_runs, exclusion_on, phase_spec
 from simeval.serve.service.split_rule import is_split
 
 
@@ -24,7 +24,8 @@ class PhaseSummary:
     published: datetime | None
     scored: int  # scored runs
     rejected: int  # refused uploads
-    excluded: dict[str, tuple[str, str]]  # {"<team> run <n>": (kind, reason)}
+    # {("<team> run <n>", target): (kind, reason)}, target None: excluded on every target
+    excluded: dict[tuple[str, str | None], tuple[str, str]]
     # a split phase's (public share, secret seed, final runs per team): :mod:`.split_rule`
     split: tuple[float, str, int] | None = None
     # the scored runs an organiser may exclude: ("<team> run <n>", ...) by team and run
@@ -62,7 +63,7 @@ class CampaignSummary:
 def _phase(
     p: Phase,
     counts: dict[tuple[int, str], int],
-    out: dict[int, dict[str, tuple[str, str]]],
+    out: dict[int, dict[tuple[str, str | None], tuple[str, str]]],
     systems: dict[int, list[str]],
 ) -> PhaseSummary:
     scored = counts.get((p.id, SCORED), 0)
@@ -101,9 +102,9 @@ def overview(db: Database, campaign: str | None = None) -> list[CampaignSummary]
         )
         for pid, team, run in s.execute(scored):
             systems.setdefault(pid, []).append(f"{team} run {run}")
-        out: dict[int, dict[str, tuple[str, str]]] = {}
-        for pid, team, run, kind, reason in excluded_runs(s):
-            out.setdefault(pid, {})[f"{team} run {run}"] = (kind, reason)
+        out: dict[int, dict[tuple[str, str | None], tuple[str, str]]] = {}
+        for pid, team, run, kind, reason, target in excluded_runs(s):
+            out.setdefault(pid, {})[(f"{team} run {run}", target)] = (kind, reason)
         return [
             CampaignSummary(
                 c.id,
@@ -131,7 +132,7 @@ class SubmissionRow:
     status: str
     file: str
     scores: str  # "benchmark metric value" per result, or the refusal
-    excluded: str  # "disqualified: reason", or empty
+    excluded: str  # "disqualified: reason" (of its run, or of its target's file), or empty
 
 
 FILTERS = ("phase", "team", "target", "status")
@@ -162,8 +163,8 @@ def submissions(
             query.order_by(Submission.received.desc(), Submission.id.desc()).limit(limit)
         ).all()
         out = {
-            (pid, f"{team} run {run}"): f"{kind}: {reason}"
-            for pid, team, run, kind, reason in excluded_runs(s)
+            ((pid, f"{team} run {run}"), target): f"{kind}: {reason}"
+            for pid, team, run, kind, reason, target in excluded_runs(s)
         }
     rows = []
     for sub, team, phase in found:
@@ -175,7 +176,7 @@ def submissions(
             )
         else:
             scores = sub.error or ""
-        mark = out.get((sub.phase_id, f"{team} run {sub.run}"), "")
+        mark = exclusion_on(out, (sub.phase_id, f"{team} run {sub.run}"), sub.target) or ""
         rows.append(SubmissionRow(sub.id, utc(sub.received), team, phase, sub.target, sub.run,
                                   sub.status, sub.client_name, scores, mark))  # fmt: skip
     return rows, total

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from simeval.errors import InputError
 from simeval.report.leaderboard import COMBINE
@@ -284,64 +284,89 @@ def exclude_run(
     reason: str,
     now: datetime,
     actor: str = COMMAND_LINE,
+    target: str | None = None,
 ) -> None:
-    """Disqualify or withdraw a team's run n of a phase (every target's n-th scored file):
-    kept and shown with ``reason``, ranked nowhere, and still counted against the team's runs
-    (else excluding would hand out a fresh try). Excluding it again changes the kind or the
-    reason."""
+    """Disqualify or withdraw a team's run n of a phase (every target's n-th scored file, or
+    ``target``'s only: the run keeps its row, that target's cell empty): kept and shown with
+    ``reason``, ranked nowhere (on that target), and still counted against the team's runs
+    (else excluding would hand out a fresh try). Excluding it again (on the same target, or
+    on every one) changes the kind or the reason."""
     if kind not in (DISQUALIFIED, WITHDRAWN):
         raise InputError(None, None, f"{kind!r}: a run is {DISQUALIFIED} or {WITHDRAWN}")
     reason = check_reason(reason)
+    where = f"{campaign}/{phase}"
     with db.session() as s:
         p = find_phase(s, campaign, phase)
+        if target is not None and target not in p.targets:
+            raise InputError(None, None, f"{where} has no target {target!r}; its targets: "
+                             f"{', '.join(p.targets)}")  # fmt: skip
         t = _team(s, campaign, team)
-        scored = s.scalar(
-            select(func.count()).select_from(Submission).where(
+        scored = s.scalars(
+            select(Submission.target).where(
                 Submission.phase_id == p.id, Submission.team_id == t.id, Submission.run == run,
                 Submission.status == SCORED,
             )
-        )  # fmt: skip
+        ).all()  # fmt: skip
         if not scored:
-            raise InputError(None, None, f"{team} has no scored run {run} in {campaign}/{phase}")
+            raise InputError(None, None, f"{team} has no scored run {run} in {where}")
+        if target is not None and target not in scored:
+            on = ", ".join(sorted(scored))
+            raise InputError(None, None, f"{team} has no scored run {run} on {target} in "
+                             f"{where}; its run {run} is on {on}")  # fmt: skip
         row = s.scalar(
             select(Exclusion).where(
-                Exclusion.phase_id == p.id, Exclusion.team_id == t.id, Exclusion.run == run
+                Exclusion.phase_id == p.id, Exclusion.team_id == t.id, Exclusion.run == run,
+                _on(target),
             )
-        )
+        )  # fmt: skip
         before = None if row is None else [row.kind, row.reason]
         if row is None:
-            row = Exclusion(phase_id=p.id, team_id=t.id, run=run, kind=kind, reason=reason,
-                            at=naive(now))  # fmt: skip
+            row = Exclusion(phase_id=p.id, team_id=t.id, run=run, target=target, kind=kind,
+                            reason=reason, at=naive(now))  # fmt: skip
             s.add(row)
         row.kind, row.reason = kind, reason
         if before != [kind, reason]:
+            named = {} if target is None else {"target": target}
             audit(s, now, actor, p.campaign_id, ACTIONS[kind], phase=p.name,
-                  run=f"{team} run {run}", reason=reason)  # fmt: skip
+                  run=f"{team} run {run}", reason=reason, **named)  # fmt: skip
+
+
+def _on(target: str | None) -> Any:
+    """The condition of an exclusion of ``target`` (None: the whole run's, whose NULL target
+    only IS NULL matches: NULLs are distinct, so the database's constraint cannot find it)."""
+    return Exclusion.target.is_(None) if target is None else Exclusion.target == target
 
 
 def reinstate_run(
     db: Database, campaign: str, phase: str, team: str, run: int, now: datetime,
-    actor: str = COMMAND_LINE,
+    actor: str = COMMAND_LINE, target: str | None = None,
 ) -> None:  # fmt: skip
-    """Rank an excluded run again (the exclusion is removed; the audit log keeps it)."""
+    """Rank an excluded run again, on every target or on ``target`` (the exclusion of that
+    target is removed; the audit log keeps it)."""
     with db.session() as s:
         p = find_phase(s, campaign, phase)
         row = s.scalar(
             select(Exclusion).join(Team).where(
-                Exclusion.phase_id == p.id, Team.name == team, Exclusion.run == run
+                Exclusion.phase_id == p.id, Team.name == team, Exclusion.run == run, _on(target)
             )
         )  # fmt: skip
+        on = "" if target is None else f" on {target}"
         if row is None:
-            raise InputError(None, None, f"{team} run {run} of {campaign}/{phase} is not excluded")
+            raise InputError(None, None, f"{team} run {run}{on} of {campaign}/{phase} is not "
+                             "excluded")  # fmt: skip
         s.delete(row)
-        audit(s, now, actor, p.campaign_id, "reinstate", phase=p.name, run=f"{team} run {run}")
+        named = {} if target is None else {"target": target}
+        audit(s, now, actor, p.campaign_id, "reinstate", phase=p.name, run=f"{team} run {run}",
+              **named)  # fmt: skip
 
 
-def exclusions(db: Database, phase_id: int) -> dict[str, tuple[str, str]]:
-    """``{"<team> run <n>": (kind, reason)}`` of a phase's excluded runs."""
+def exclusions(db: Database, phase_id: int) -> dict[tuple[str, str | None], tuple[str, str]]:
+    """``{("<team> run <n>", target): (kind, reason)}`` of a phase's excluded runs (target
+    None: excluded on every target), by team, run and target."""
     with db.reading() as s:
         rows = excluded_runs(s, Exclusion.phase_id == phase_id)
-    return {f"{team} run {run}": (kind, reason) for _, team, run, kind, reason in rows}
+    return {(f"{team} run {run}", target): (kind, reason)
+            for _, team, run, kind, reason, target in rows}  # fmt: skip
 
 
 TEAM_ACTIONS = {"approve": APPROVED, "revoke": REVOKED}

@@ -26,7 +26,7 @@ from simeval.report.format import sheet_text
 from simeval.serve.db import Database
 from simeval.serve.db.models import SCORED, Exclusion, FactSheet, Phase, Submission, Team, utc
 from simeval.serve.db.storage import Storage, outside
-from simeval.serve.service.campaigns import excluded_runs, find_campaign
+from simeval.serve.service.campaigns import excluded_runs, exclusion_on, find_campaign
 from simeval.serve.service.split_rule import PRIVATE, PUBLIC, is_split, parts, revealed
 
 
@@ -109,15 +109,17 @@ def export(
         ).all()
         named = {p.id: p.name for p in phases}
         out_of = {
-            (named[pid], f"{alias[team]} run {run}"): (kind, said(reason))
-            for pid, team, run, kind, reason in excluded_runs(s, Exclusion.phase_id.in_([*named]))
+            ((named[pid], f"{alias[team]} run {run}"), target): (kind, said(reason))
+            for pid, team, run, kind, reason, target in excluded_runs(
+                s, Exclusion.phase_id.in_([*named])
+            )
         }
     with staged(out, folder=True, private=True) as tmp:  # the whole export or nothing
         written = [_submissions_csv(rows, storage, tmp, out_of, scrub)]
         for p in phases:
             scored = [(sub, team) for sub, team, phase in rows if phase == p.name]
             scored = [(sub, team) for sub, team in scored if sub.status == SCORED
-                      and (p.name, f"{team} run {sub.run}") not in out_of]  # fmt: skip
+                      and _excluded(out_of, p.name, team, sub) is None]  # fmt: skip
             # the results file in the phase's order of targets: what `simeval leaderboard`
             # reads its columns' order from, as the phase's own table has them
             scored.sort(key=lambda x: _target_rank(p.targets, x[0].target))
@@ -310,15 +312,27 @@ EXPORT_COLUMNS = (
 )
 
 
+def _excluded(
+    out_of: dict[tuple[tuple[str, str], str | None], tuple[str, str]],
+    phase: str,
+    team: str,
+    sub: Submission,
+) -> tuple[str, str] | None:
+    """``(kind, reason)`` of the exclusion that covers ``sub`` (its run's, or its target's
+    file's) in ``out_of`` (:func:`_submissions_csv`), else None."""
+    return exclusion_on(out_of, (phase, f"{team} run {sub.run}"), sub.target)
+
+
 def _submissions_csv(
     rows: list[tuple[Submission, str, str]],
     storage: Storage,
     out: Path,
-    out_of: dict[tuple[str, str], tuple[str, str]],
+    out_of: dict[tuple[tuple[str, str], str | None], tuple[str, str]],
     scrub: Anonymiser | None = None,
 ) -> Path:
     """``submissions.csv`` and ``submissions/<id>`` (:func:`export`); ``out_of``: the excluded
-    runs, ``{(phase, system): (kind, reason)}``; ``scrub``: anonymising (no file names)."""
+    runs, ``{((phase, system), target): (kind, reason)}`` (target None: every target);
+    ``scrub``: anonymising (no file names)."""
     (out / "submissions").mkdir(parents=True, exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
@@ -340,7 +354,7 @@ def _submissions_csv(
             "" if scrub else sub.client_name,
             scrub.text(sub.error or "") if scrub else sub.error or "",
             "yes" if kept else "pruned",
-            *out_of.get((phase, f"{team} run {sub.run}"), ("", "")),
+            *(_excluded(out_of, phase, team, sub) or ("", "")),
         ]
         writer.writerow([cell(v) for v in values])
     (out / "submissions.csv").write_text(table.getvalue(), encoding="utf-8")

@@ -538,9 +538,11 @@ class Service:
 
     def tier_runs(self, phase_id: int, table: Any) -> tuple[list[Any], list[str]]:
         """What the tiers of ``table`` are computed from: the runs it ranks (baselines left
-        out: :mod:`.tiers`) as ``(system, stored records, their items' folder)``, and its
-        benchmark columns."""
+        out: :mod:`.tiers`) as ``(system, stored records, their items' folder)``, without the
+        files of a target a run is excluded on, and its benchmark columns."""
         from simeval.serve.service.board_table import system_of
+        from simeval.serve.service.campaigns import exclusion_on
+        from simeval.serve.service.editing import exclusions
         from simeval.serve.service.results import stored_records
         from simeval.serve.service.tiers import board_benchmarks
 
@@ -553,8 +555,10 @@ class Service:
                        Team.baseline.is_(False))
                 .order_by(Submission.received, Submission.id)
             ).all()  # fmt: skip
+        out = exclusions(self.db, phase_id)
         runs = [(system_of(team, sub.run), *stored_records(self.storage, sub))
-                for team, sub in subs if system_of(team, sub.run) in shown]  # fmt: skip
+                for team, sub in subs if system_of(team, sub.run) in shown
+                and exclusion_on(out, system_of(team, sub.run), sub.target) is None]  # fmt: skip
         return runs, board_benchmarks(table)
 
     def _refresh_tiers(self, phase_id: int) -> None:
@@ -563,9 +567,10 @@ class Service:
         p, table = self.leaderboard(self.campaign_name(p.campaign_id), p.name)
         self.tiers(p, table)
 
-    def _split_rows(self, p: Phase, part: str) -> list[tuple[str, int, list[Any], bool]]:
-        """``(team, run, records, baseline)`` of a split phase's board: every run's public
-        records, or the private records of each team's final runs (every baseline run)."""
+    def _split_rows(self, p: Phase, part: str) -> list[tuple[str, int, list[Any], bool, str]]:
+        """``(team, run, records, baseline, target)`` of a split phase's board: every run's
+        public records, or the private records of each team's final runs (every baseline
+        run)."""
         from simeval.serve.service.picks import phase_finals
         from simeval.serve.service.results import stored_records
         from simeval.serve.service.split_rule import PRIVATE, parts
@@ -583,7 +588,7 @@ class Service:
             if part == PRIVATE and not base and (team, sub.run) not in finals:
                 continue
             records, folder = stored_records(self.storage, sub)
-            rows.append((team, sub.run, parts.records(records, folder, p, part), base))
+            rows.append((team, sub.run, parts.records(records, folder, p, part), base, sub.target))
         return rows
 
     def part_records(
@@ -658,8 +663,9 @@ class Service:
             row.text, row.updated = text, naive(now)
             return row.text
 
-    def excluded(self, phase_id: int) -> dict[str, tuple[str, str]]:
-        """The phase's disqualified and withdrawn runs: ``{system: (kind, reason)}``."""
+    def excluded(self, phase_id: int) -> dict[tuple[str, str | None], tuple[str, str]]:
+        """The phase's disqualified and withdrawn runs: ``{(system, target): (kind,
+        reason)}``, target None for a run excluded on every target."""
         from simeval.serve.service.editing import exclusions
 
         return exclusions(self.db, phase_id)

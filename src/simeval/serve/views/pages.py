@@ -159,8 +159,9 @@ def _interval_cell(value: str) -> Cell:
     return Cell(value, float(low) if low.isdigit() else None, "num")
 
 
-def excluded_html(excluded: dict[str, tuple[str, str]]) -> Markup:
-    """The runs an organiser disqualified or withdrew, each with its reason."""
+def excluded_html(excluded: dict[tuple[str, str | None], tuple[str, str]]) -> Markup:
+    """The runs an organiser disqualified or withdrew, each with its reason (and the target
+    it is excluded on, when one: the run keeps its row, that target's cell empty)."""
     return macro("board.html", "excluded", excluded)
 
 
@@ -222,7 +223,7 @@ def board_page(
     table: Table | None,
     mine: str | None,
     now: datetime,
-    excluded: dict[str, tuple[str, str]] | None = None,
+    excluded: dict[tuple[str, str | None], tuple[str, str]] | None = None,
     tiers: dict[str, Any] | None = None,
     part: str | None = None,
     reopened: Sequence[tuple[datetime, str, str]] = (),
