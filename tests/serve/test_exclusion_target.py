@@ -335,3 +335,57 @@ def test_a_split_board_drops_only_the_excluded_target(tmp_path: Path, serve_db: 
         assert cells["mc30"] is None
     finally:
         server.db.dispose()
+
+
+def test_the_export_and_the_submissions_list_mark_only_the_excluded_file(two, tmp_path) -> None:
+    """The export's submissions.csv marks alpha's rg65 file alone, and its final table keeps
+    alpha run 1's mc30 score (scipy's) without its rg65 one; the console's submissions list
+    marks that one file too."""
+    import csv
+
+    from simeval.serve.service.console import submissions
+    from simeval.serve.service.editing import exclude_run
+    from simeval.serve.service.export import export
+
+    server, clock, rho = two
+    exclude_run(server.db, "lex25", "trial", "alpha", 1, "disqualified", "copied", clock.now,
+                target="rg65")  # fmt: skip
+    export(server.db, server.app.state.service.storage, "lex25", tmp_path / "export")
+    rows = list(csv.DictReader((tmp_path / "export" / "submissions.csv").open()))
+    marks = {(r["team"], r["target"]): (r["excluded"], r["excluded_reason"]) for r in rows}
+    assert marks == {("alpha", "rg65"): ("disqualified", "copied"), ("alpha", "mc30"): ("", ""),
+                     ("beta", "rg65"): ("", ""), ("beta", "mc30"): ("", "")}  # fmt: skip
+    final = list(csv.DictReader((tmp_path / "export" / "trial" / "leaderboard.csv").open()))
+    alpha = next(r for r in final if "alpha run 1" in r.values())
+    assert float(alpha["mc30"]) == pytest.approx(rho[("alpha", "mc30")], abs=1e-6)
+    assert alpha["rg65"] == ""
+    listed, _ = submissions(server.db, "lex25", {})
+    assert {(r.team, r.target): r.excluded for r in listed} == {
+        ("alpha", "rg65"): "disqualified: copied", ("alpha", "mc30"): "",
+        ("beta", "rg65"): "", ("beta", "mc30"): "",
+    }  # fmt: skip
+
+
+def test_a_carry_leaves_only_the_excluded_target_file(tmp_path: Path, serve_db: str, mc30, rg65):
+    """alpha run 1 disqualified on rg65 in trial: carried into final, its mc30 file goes and
+    its rg65 file stays, refused with the reason."""
+    from simeval.serve.service.carry import carry_runs
+    from simeval.serve.service.editing import exclude_run
+
+    both = ["mc30", "rg65"]
+    clock = Clock(OPENS + timedelta(days=1))
+    campaign = campaign_toml("relay", phase_toml("trial", both), phase_toml("final", both))
+    server = make_server(serve_db, tmp_path / "srv", clock, campaign)
+    try:
+        token = register(server.client, "alpha", "relay")
+        for target, pairs in (("mc30", mc30), ("rg65", rg65)):
+            data = pair_file(pairs, 3)[0]
+            assert upload(server.client, token, data, target=target).status_code == 201
+        exclude_run(server.db, "relay", "trial", "alpha", 1, "disqualified", "copied",
+                    clock.now, target="rg65")  # fmt: skip
+        service = server.app.state.service
+        done = carry_runs(service, "relay", "trial", "final", "alpha", clock.now, "command line")
+        assert done.carried == ["alpha run 1 mc30 → run 1"]
+        assert done.refused == ["alpha run 1 rg65: disqualified or withdrawn in trial"]
+    finally:
+        server.db.dispose()
