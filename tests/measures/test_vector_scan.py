@@ -3,7 +3,8 @@ compares words a batch at a time by a numpy key of their first 16 bytes, then pa
 rows' numbers in one numpy call. Each test compares what it keeps (words, vectors bit for bit,
 first occurrence of a repeated word, rows counted) with a plain Python reading of the same
 bytes written here: split at line ends, the word up to the first space, ``float32`` of each
-number."""
+number. Each test runs twice: the kept rows' numbers read by pyarrow (issue 48), and by
+numpy alone, as where pyarrow is not installed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,19 @@ import pytest
 from simeval.errors import InputError
 from simeval.measures import vectors
 from simeval.measures.vectors import Wanted, scan_text
+
+
+@pytest.fixture(autouse=True, params=["pyarrow", "numpy"])
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Which parser reads the kept rows' numbers: pyarrow from the first number on, or numpy
+    (pyarrow not installed)."""
+    if request.param == "pyarrow":
+        pytest.importorskip("pyarrow")
+        monkeypatch.setattr(vectors, "ARROW_FROM", 0)
+    else:
+        monkeypatch.setattr(vectors, "_arrow", lambda: None)
+    return request.param
+
 
 LONG = "a" * 16  # exactly the key's width
 WORDS = ["cat", "cats", "ca", LONG, LONG + "b", LONG[:15], "ёж", "ёжик", "x" * 40, "x" * 41]
