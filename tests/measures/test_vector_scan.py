@@ -168,3 +168,20 @@ def test_progress_counts_every_byte_once(tmp_path: Path, monkeypatch: pytest.Mon
     scan_text(path, True, Wanted({b"dog"}, None), seen.append)
     assert sum(seen) == path.stat().st_size
     assert all(n > 0 for n in seen)
+
+
+def test_kept_rows_far_apart_are_parsed_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kept rows found in many chunks are parsed in one call, not one a chunk: a parser's
+    cost is per call (and pyarrow is worth importing only for many numbers at once)."""
+    monkeypatch.setattr(vectors, "CHUNK", 256)
+    words = [f"w{i}" for i in range(400)]
+    path = write(tmp_path, ["400 20", *rows(words, dim=20, seed=3)])
+    calls: list[int] = []
+    parse = vectors._parse_joined
+    monkeypatch.setattr(
+        vectors, "_parse_joined", lambda p, r, d: calls.append(len(r)) or parse(p, r, d)
+    )
+    check(path, True, words[::10])
+    assert calls == [40]

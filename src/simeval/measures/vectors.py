@@ -405,6 +405,10 @@ def scan_text(
     keys = wanted_keys(wanted.exact) if plain else None
     array = np.frombuffer(data, np.uint8)
     handed_back = 0
+    # kept rows not parsed yet, parsed PARSED_AT_ONCE at a time whatever the chunks they
+    # come from (one call for many rows is what makes a parser fast)
+    kept: list[tuple[int, bytes]] = []  # (line number, text after the word)
+    words: list[tuple[bytes, str | None]] = []  # (word, normalized key) of each
     if progress and pos:
         progress(pos)  # the header line
     while pos < size:
@@ -416,8 +420,6 @@ def scan_text(
             candidate = line_keys(array, starts, ends)
             found = np.searchsorted(keys, candidate) % max(len(keys), 1)
             lines = np.flatnonzero(keys[found] == candidate).tolist() if len(keys) else []
-        kept: list[tuple[int, bytes]] = []  # (line number, text after the word)
-        words: list[tuple[bytes, str | None]] = []  # (word, normalized key) of each
         for i in lines:
             start, end = int(starts[i]), int(ends[i])
             space = find(b" ", start, end)
@@ -426,11 +428,9 @@ def scan_text(
             if keep:
                 kept.append((number + i, data[space + 1 : end] if space >= 0 else b""))
                 words.append((word, key))
-        if kept:
-            rows = _parse_rows(path, kept, dim)
-            for (line_number, _), (word, key), row in zip(kept, words, rows, strict=True):
-                text = word.decode("utf-8", errors="replace").rstrip("\r")
-                vocab.add(text, row, key, line_number)
+        if len(kept) >= PARSED_AT_ONCE:
+            _add_rows(path, vocab, kept, words)
+            kept, words = [], []
         vocab.file_words += len(ends)
         number += len(ends)
         done = int(ends[-1]) + 1
@@ -442,11 +442,26 @@ def scan_text(
             if upto > handed_back:  # pages already scanned: out of this process's memory
                 data.madvise(mmap.MADV_DONTNEED, handed_back, upto - handed_back)
                 handed_back = upto
+    _add_rows(path, vocab, kept, words)
     if has_header and vocab.file_words != count:
         raise InputError(
             path, 1, f"the header says {count} words, but {vocab.file_words} rows follow it"
         )
     return vocab
+
+
+def _add_rows(
+    path: Path,
+    vocab: Vocabulary,
+    kept: list[tuple[int, bytes]],
+    words: list[tuple[bytes, str | None]],
+) -> None:
+    """Parse kept rows (line number, the text after the word) and add them, with their
+    words (the word, its normalized key), to ``vocab``."""
+    rows = _parse_rows(path, kept, vocab.dim)
+    for (line_number, _), (word, key), row in zip(kept, words, rows, strict=True):
+        text = word.decode("utf-8", errors="replace").rstrip("\r")
+        vocab.add(text, row, key, line_number)
 
 
 def _header(path: Path, line: bytes) -> tuple[int, int]:
