@@ -52,10 +52,10 @@ from simeval.text.normalize import lemma, normalize, tokens
 FORMATS = ("auto", "word2vec", "glove", "word2vec-bin", "fasttext-bin", "gensim", "model")
 OOV_POLICIES = ("zero", "skip", "backoff")
 CHUNK = 1 << 22  # bytes of lines a scan compares at once (and keeps mapped)
-PARSED_AT_ONCE = 4096  # kept rows whose numbers one numpy call reads (bounds its memory)
-# numbers of kept rows from which pyarrow reads them (_arrow_numbers): for fewer, importing
-# it costs more than it saves
-ARROW_FROM = 1 << 16
+PARSED_AT_ONCE = 1024  # kept rows whose numbers one parser call reads (bounds its memory)
+# numbers in a call from which pyarrow reads them (_arrow_numbers): for fewer, importing it
+# costs more than it saves
+ARROW_FROM = 1 << 15
 KEY = 16  # first bytes of a line that its numpy key is made of
 # WORD_MASKS[n]: the two 64-bit halves of a key that keep a word's first n bytes
 WORD_MASKS = np.tril(np.full((KEY + 1, KEY), 255, np.uint8), -1).view("<u8")
@@ -405,8 +405,8 @@ def scan_text(
     keys = wanted_keys(wanted.exact) if plain else None
     array = np.frombuffer(data, np.uint8)
     handed_back = 0
-    # kept rows not parsed yet, parsed PARSED_AT_ONCE at a time whatever the chunks they
-    # come from (one call for many rows is what makes a parser fast)
+    # kept rows not parsed yet, parsed PARSED_AT_ONCE at a time whatever chunks they come
+    # from (a parser is fast on many rows at once)
     kept: list[tuple[int, bytes]] = []  # (line number, text after the word)
     words: list[tuple[bytes, str | None]] = []  # (word, normalized key) of each
     if progress and pos:
