@@ -13,6 +13,8 @@ a compressed file or one that is not text is refused (docs/loading-files.md).
 Fast path: evaluation first collects every word the requested benchmarks need, then streams the
 file once and keeps only those rows (and rows matching their normalized forms) — it never builds
 the full matrix, so a 1,000,000-word file costs one sequential read and a few MB of memory.
+The kept rows' numbers are read by pyarrow when it is installed (the ``vectors`` extra), by
+numpy otherwise: the same float32 vectors bit for bit, pyarrow's in a third of the time.
 
 Out-of-vocabulary policy (``oov``):
 
