@@ -3,7 +3,8 @@ compares words a batch at a time by a numpy key of their first 16 bytes, then pa
 rows' numbers in one numpy call. Each test compares what it keeps (words, vectors bit for bit,
 first occurrence of a repeated word, rows counted) with a plain Python reading of the same
 bytes written here: split at line ends, the word up to the first space, ``float32`` of each
-number."""
+number. Each test runs twice: the kept rows' numbers read by pyarrow (issue 48), and by
+numpy alone, as where pyarrow is not installed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,19 @@ import pytest
 from simeval.errors import InputError
 from simeval.measures import vectors
 from simeval.measures.vectors import Wanted, scan_text
+
+
+@pytest.fixture(autouse=True, params=["pyarrow", "numpy"])
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Which parser reads the kept rows' numbers: pyarrow from the first number on, or numpy
+    (pyarrow not installed)."""
+    if request.param == "pyarrow":
+        pytest.importorskip("pyarrow")
+        monkeypatch.setattr(vectors, "ARROW_FROM", 0)
+    else:
+        monkeypatch.setattr(vectors, "_arrow", lambda: None)
+    return request.param
+
 
 LONG = "a" * 16  # exactly the key's width
 WORDS = ["cat", "cats", "ca", LONG, LONG + "b", LONG[:15], "ёж", "ёжик", "x" * 40, "x" * 41]
@@ -154,3 +168,20 @@ def test_progress_counts_every_byte_once(tmp_path: Path, monkeypatch: pytest.Mon
     scan_text(path, True, Wanted({b"dog"}, None), seen.append)
     assert sum(seen) == path.stat().st_size
     assert all(n > 0 for n in seen)
+
+
+def test_kept_rows_far_apart_are_parsed_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kept rows found in many chunks are parsed in one call, not one a chunk: a parser's
+    cost is per call (and pyarrow is worth importing only for many numbers at once)."""
+    monkeypatch.setattr(vectors, "CHUNK", 256)
+    words = [f"w{i}" for i in range(400)]
+    path = write(tmp_path, ["400 20", *rows(words, dim=20, seed=3)])
+    calls: list[int] = []
+    parse = vectors._parse_joined
+    monkeypatch.setattr(
+        vectors, "_parse_joined", lambda p, r, d: calls.append(len(r)) or parse(p, r, d)
+    )
+    check(path, True, words[::10])
+    assert calls == [40]
