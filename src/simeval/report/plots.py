@@ -29,6 +29,9 @@ def _image(fig: Any, fmt: str = "png") -> bytes:
     at its own size: ``savefig(bbox_inches="tight")`` would measure every text again before
     drawing (about a fifth of a figure's time)."""
     fig.tight_layout()
+    # tight_layout leaves a placeholder layout engine, and savefig draws a figure that has one
+    # twice (once unrendered, for the engine): with none, the layout above is the only one
+    fig.set_layout_engine(None)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=90, metadata=_metadata(fmt))
     _pyplot().close(fig)
