@@ -200,14 +200,15 @@ def test_encoder_cache_second_run_encodes_nothing(data_dir: Path) -> None:
 
 @pytest.mark.slow
 def test_report_speed_same_intervals_both_paths(data_dir: Path) -> None:
-    """Both whole-report timings print, and every interval bound of the vectorised bootstrap
-    equals the per-replicate path's within 1e-12."""
+    """Both whole-report timings print, beside the goal and with their CPU time, and every
+    interval bound of the vectorised bootstrap equals the per-replicate path's within 1e-12."""
     out = run("report_speed.py")
     assert "3 systems x 15 benchmarks, B = 50" in out
+    whole = r"^simeval report \(one job per CPU\): +\d+\.\d s \(goal <= 3 s: (not )?met\), CPU "
+    assert re.search(whole + r"\d+\.\d s$", out, re.M)
     assert re.search(
-        r"^simeval report \(one job per CPU\): +\d+\.\d s \(goal <= 3 s: (not )?met\)$", out, re.M
+        r"^simeval report -j 1 +: +\d+\.\d s \(goal <= 3 s\), CPU \d+\.\d s$", out, re.M
     )
-    assert re.search(r"^simeval report -j 1 +: +\d+\.\d s$", out, re.M)
     found = re.search(r"ratio \d+\.\dx; largest bound difference (\S+)$", out, re.M)
     assert found and float(found.group(1)) <= 1e-12, out
 

@@ -220,3 +220,26 @@ def test_compare_gives_no_verdict_for_a_tied_system(russe: dict) -> None:
     text = verdict_text(v)
     assert text.startswith("none: the scores of flat are at least 99% tied at one value, so ")
     assert "approximate randomization, p" in text and "better" not in text
+
+
+def test_an_entry_counts_its_ties_once(russe: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report asks each entry whether it carries information hundreds of times (every
+    compare, tier and table; 912 times for 45 entries in benchmarks/report_speed.py's
+    report): the rows are counted once, the answer kept."""
+    from simeval.report import ties
+
+    counted: list[int] = []
+    real = ties.no_information
+
+    def counting(items: dict, mask: np.ndarray | None = None) -> bool:
+        counted.append(1)
+        return real(items, mask)
+
+    monkeypatch.setattr(ties, "no_information", counting)
+    grid = load_grid(russe["folder"])
+    unflagged = [e for e in grid.entries.values() if "constant" not in e.record.get("flags", [])]
+    flat = next(e for e in unflagged if e.system == "flat")  # one pair apart: tied, not constant
+    assert [flat.no_information for _ in range(5)] == [True] * 5
+    for _ in range(3):
+        assert grid.no_information() == grid.no_information()
+    assert len(counted) == len(unflagged)  # a constant flag answers without the rows

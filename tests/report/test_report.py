@@ -10,6 +10,8 @@ import math
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -420,3 +422,33 @@ def test_report_is_the_same_page_for_any_number_of_jobs(lexical_dir: Path) -> No
         pages.append(re.sub(r"\d{4}-\d\d-\d\dT[\d:+]+", "", page))
     assert pages[0] == pages[1]
     assert pages[0].count("<h2 id=") == len(grid.benchmarks)
+
+
+REPORT_PROBE = """
+import sys
+sys.argv = ["simeval", *sys.argv[1:]]
+from simeval.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print("LOADED", "scipy.stats" in sys.modules)
+"""
+
+
+def test_the_report_does_not_import_scipy_stats(lexical_dir: Path, tmp_path: Path) -> None:
+    """Importing ``scipy.stats`` took most of a second of the report's start (issue 48) for
+    Spearman's ρ of the raters, one t and one normal quantile and average ranks: the report
+    computes them as scipy does (tests/metrics: to the bit) without it. The folder has
+    correlations (Williams' test, Fisher intervals), RUSSE's related pairs (randomization over
+    ranks) and WordSim-353 (the agreement ceilings)."""
+    page = tmp_path / "r.html"
+    report = ["report", str(lexical_dir), "--html", str(page), "-B", "50", "-j", "1"]
+    done = subprocess.run(
+        [sys.executable, "-c", REPORT_PROBE, *report],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "ceiling" in page.read_text(encoding="utf-8")
+    assert done.stdout.splitlines()[-1] == "LOADED False"

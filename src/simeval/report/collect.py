@@ -26,6 +26,7 @@ class Entry:
     record: dict[str, Any]
     folder: Path
     _items: Items | None = field(default=None, repr=False)
+    _no_information: bool | None = field(default=None, repr=False)
 
     @property
     def benchmark(self) -> str:
@@ -60,10 +61,12 @@ class Entry:
 
     @property
     def no_information(self) -> bool:
-        """Constant scores, or nearly so (:mod:`simeval.report.ties`): never crowned."""
-        if CONSTANT in self.record.get("flags", []):
-            return True
-        return self.has_items and ties.no_information(self.items())
+        """Constant scores, or nearly so (:mod:`simeval.report.ties`): never crowned. Worked
+        out once (a report asks every compare, tier and table: hundreds of times)."""
+        if self._no_information is None:
+            flagged = CONSTANT in self.record.get("flags", [])
+            self._no_information = flagged or (self.has_items and ties.no_information(self.items()))
+        return self._no_information
 
     def items(self) -> Items:
         """The per-item rows (read once); an error when the record was saved without them."""
