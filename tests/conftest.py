@@ -29,6 +29,14 @@ os.environ["SIMEVAL_DATA_DIR"] = str(DATA_DIR)
 os.environ["SIMEVAL_OFFLINE"] = "1"
 
 
+# Two test workers on two cores (pytest-xdist, CI's -n 2): each computes with one thread.
+# torch, the BLAS libraries and the encoder's ONNX Runtime session read OMP_NUM_THREADS (at
+# their import or session, after this), and so do the commands a test starts: a worker whose
+# torch spread over both cores while the other worker ran made both wait on each other.
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
 # The test files that load a torch model (the encoder, a fine-tuned one) or fine-tune one. With
 # `-n 2 --dist loadfile` (CI, .ci/run) they are one work unit: one worker runs them one after
 # another, as it runs a file's tests, while the other runs the rest file by file. torch uses

@@ -176,10 +176,18 @@ def _require_onnxruntime() -> Any:
     return onnxruntime
 
 
+def omp_threads() -> int:
+    """The threads ONNX Runtime computes with: ``OMP_NUM_THREADS`` where it is a positive
+    number (what torch and the BLAS libraries read, so one setting holds both backends to it:
+    two test processes on two cores each keep to one), else 0, one per core."""
+    text = os.environ.get("OMP_NUM_THREADS", "")
+    return int(text) if text.isdigit() and int(text) > 0 else 0
+
+
 class OnnxModel:
     """An exported folder: its tokenizer (``tokenizers``) and graph (``onnxruntime``)."""
 
-    def __init__(self, folder: Path, threads: int = 0) -> None:
+    def __init__(self, folder: Path, threads: int | None = None) -> None:
         ort = _require_onnxruntime()
         from tokenizers import Tokenizer
 
@@ -190,7 +198,7 @@ class OnnxModel:
         self.tokenized: dict[str, Any] = {}
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads  # 0: one per core
+        options.intra_op_num_threads = threads if threads is not None else omp_threads()
         options.log_severity_level = 3
         self.session = ort.InferenceSession(
             str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
