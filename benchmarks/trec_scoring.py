@@ -64,7 +64,7 @@ for line in open(sys.argv[1]):
 for line in open(sys.argv[2]):
     qid, _, doc, rel = line.split()
     qrels.setdefault(qid, {})[doc] = int(rel)
-res = pytrec_eval.RelevanceEvaluator(qrels, {"success", "recip_rank"}).evaluate(run)
+res = pytrec_eval.RelevanceEvaluator(qrels, set(sys.argv[3].split())).evaluate(run)
 for m in ("success_1", "success_5", "recip_rank"):
     print(m, float(np.mean([v[m] for v in res.values()])))
 """
@@ -101,6 +101,17 @@ def best_of(fn, repeat: int):
 
 GOAL_TREC_EVAL, GOAL_PYTREC = 50, 3  # issue 35: whole process, times faster
 MEASURES = ("success_1", "success_5", "recip_rank")
+# what pytrec_eval is asked for: the eleven measures `simeval score trec` computes and prints
+# (issue 47 added eight; asked for success and recip_rank alone, pytrec_eval did less work)
+PYTREC_MEASURES = (
+    "success.1,5",
+    "recip_rank",
+    "map",
+    "Rprec",
+    "P.5,10",
+    "recall.5,10",
+    "ndcg_cut.5,10",
+)
 
 
 def trec_eval_values(out: str) -> dict[str, str]:
@@ -163,7 +174,7 @@ def main() -> None:
             return run, qrels
 
         def theirs_eval(run, qrels):
-            res = pytrec_eval.RelevanceEvaluator(qrels, {"success", "recip_rank"}).evaluate(run)
+            res = pytrec_eval.RelevanceEvaluator(qrels, set(PYTREC_MEASURES)).evaluate(run)
             return {m: float(np.mean([v[m] for v in res.values()])) for m in measures}
 
         def theirs_files():
@@ -171,9 +182,10 @@ def main() -> None:
 
         simeval = str(Path(sys.executable).with_name("simeval"))
         score = [simeval, "score", "trec", "--qrels", str(qrels_f), "--run", str(run_f), "--json"]
+        theirs = [sys.executable, "-c", PYTREC, str(run_f), str(qrels_f), " ".join(PYTREC_MEASURES)]
         commands: dict[str, tuple[list[str], dict | None]] = {
             "simeval": (score, None),
-            "pytrec_eval": ([sys.executable, "-c", PYTREC, str(run_f), str(qrels_f)], None),
+            "pytrec_eval": (theirs, None),
         }
         repeat = dict.fromkeys(commands, args.repeat)
         if args.before:
