@@ -326,9 +326,13 @@ def exclude_run(
             s.add(row)
         row.kind, row.reason = kind, reason
         if before != [kind, reason]:
-            named = {} if target is None else {"target": target}
             audit(s, now, actor, p.campaign_id, ACTIONS[kind], phase=p.name,
-                  run=f"{team} run {run}", reason=reason, **named)  # fmt: skip
+                  run=f"{team} run {run}", reason=reason, **_named(target))  # fmt: skip
+
+
+def _named(target: str | None) -> dict[str, str]:
+    """The audit entry's detail naming the exclusion's target (none for a whole run's)."""
+    return {} if target is None else {"target": target}
 
 
 def _on(target: str | None) -> Any:
@@ -355,9 +359,8 @@ def reinstate_run(
             raise InputError(None, None, f"{team} run {run}{on} of {campaign}/{phase} is not "
                              "excluded")  # fmt: skip
         s.delete(row)
-        named = {} if target is None else {"target": target}
         audit(s, now, actor, p.campaign_id, "reinstate", phase=p.name, run=f"{team} run {run}",
-              **named)  # fmt: skip
+              **_named(target))  # fmt: skip
 
 
 def exclusions(db: Database, phase_id: int) -> dict[tuple[str, str | None], tuple[str, str]]:
