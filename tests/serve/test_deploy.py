@@ -184,7 +184,8 @@ def loopback_caddyfile(port: int, upstream: int, home: Path) -> Path:
     text = (DEPLOY / "Caddyfile").read_text(encoding="utf-8")
     text = text.replace("{\n", "{\n\tadmin off\n\tskip_install_trust\n"
                         "\tauto_https disable_redirects\n", 1)  # fmt: skip
-    text = text.replace("task.example.org {", f"localhost:{port} {{\n\ttls internal")
+    site = f"localhost:{port} {{\n\tbind 127.0.0.1\n\ttls internal"
+    text = text.replace("task.example.org {", site)
     text = text.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
     home.mkdir(parents=True, exist_ok=True)
     path = home / "Caddyfile"
@@ -193,18 +194,29 @@ def loopback_caddyfile(port: int, upstream: int, home: Path) -> Path:
 
 
 @contextmanager
-def caddy_running(caddyfile: Path, home: Path, port: int) -> Iterator[str]:
-    """``caddy run`` on ``caddyfile`` until the block ends; yields its HTTPS base URL."""
+def caddy_running(upstream: int, home: Path, tries: int = 3) -> Iterator[str]:
+    """``caddy run`` on the test's Caddyfile (:func:`loopback_caddyfile`) proxying to
+    ``upstream`` until the block ends; yields its HTTPS base URL. A port taken between its
+    choice and Caddy's bind (another test's server) is chosen again, ``tries`` times."""
     caddy = tool("caddy", "caddy")
     log = home / "caddy.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [caddy, "run", "--config", str(caddyfile), "--adapter", "caddyfile"],
-            stdout=out, stderr=subprocess.STDOUT, env=caddy_env(home),
-        )  # fmt: skip
-    base = f"https://localhost:{port}"
+    for attempt in range(tries):
+        port = free_port()
+        caddyfile = loopback_caddyfile(port, upstream, home)
+        with open(log, "wb") as out:
+            process = subprocess.Popen(
+                [caddy, "run", "--config", str(caddyfile), "--adapter", "caddyfile"],
+                stdout=out, stderr=subprocess.STDOUT, env=caddy_env(home),
+            )  # fmt: skip
+        base = f"https://localhost:{port}"
+        try:
+            wait_serving(process, base + "/", log, "caddy")
+            break
+        except AssertionError:
+            process.wait(timeout=30)
+            if attempt + 1 == tries or "address already in use" not in log.read_text():
+                raise
     try:
-        wait_serving(process, base + "/", log, "caddy")
         yield base
     finally:
         process.terminate()
@@ -259,12 +271,11 @@ def test_https_through_caddy_reaches_the_server_started_as_the_unit_starts_it(
     folder = tmp_path / "srv"
     setup = CliServer(folder, f"sqlite:///{folder / 'serve.db'}", tmp_path / "setup.log")
     setup.create_campaign()  # live25: phase "now", open, max_bytes 100_000
-    upstream, port, log, home = free_port(), free_port(), tmp_path / "server.log", tmp_path / "c"
-    caddyfile = loopback_caddyfile(port, upstream, home)
+    upstream, log, home = free_port(), tmp_path / "server.log", tmp_path / "c"
     url, params = "/api/phases/now/submissions", {"target": "mc30", "filename": "big.csv"}
     with (
         unit_server(folder, upstream, log),
-        caddy_running(caddyfile, home, port) as base,
+        caddy_running(upstream, home) as base,
         httpx.Client(base_url=base, verify=False, trust_env=False, timeout=60) as http,
     ):
         page = http.get("/campaigns/live25")

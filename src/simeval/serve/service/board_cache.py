@@ -75,7 +75,7 @@ class Boards:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.lag_from, self.lag_seconds = LAG_FROM, LAG_SECONDS
+        self.lag_from, self.lag_seconds, self.lag_factor = LAG_FROM, LAG_SECONDS, LAG_FACTOR
         self.on_built: Callable[[Phase, Any, str | None], Any] | None = None
         self._kept: dict[tuple[int, str | None], Kept] = {}  # (phase id, part) -> its board
         self._recorded: dict[int, int] = {}  # phase id -> runs recorded since the start
@@ -153,7 +153,7 @@ class Boards:
             kept.audit, kept.runs = audit, {sid: runs[sid] for sid in order if sid in runs}
             kept.built = (key, table)
             ended = time.monotonic()
-            kept.ready = ended + max(self.lag_seconds, LAG_FACTOR * (ended - began))
+            kept.ready = ended + max(self.lag_seconds, self.lag_factor * (ended - began))
         if self.on_built is not None:
             self.on_built(p, table, key[2])
         return table
