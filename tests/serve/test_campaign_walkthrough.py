@@ -6,7 +6,7 @@ refused) and two good ones (a second team uploads through the API); the organise
 gold and sees every run's score before and after, disqualifies one run with a reason, closes
 the phase and publishes it; the public board then ranks the other runs with scipy's Spearman's
 rho on the new gold and lists the disqualified one with its reason. Every organiser page and
-the board are screenshotted at 1280 px (copied to SIMEVAL_SCREENSHOTS=DIR when set).
+the board are screenshotted at 1280 px (copied to SIMEVAL_SHOTS=DIR when set).
 
 The campaign has a second phase, ``final``: a Kaggle-style split phase on yp130 (half its pairs
 scored live, one final run per team), where the team uploads two runs from the page, sees their
@@ -429,7 +429,7 @@ def test_a_whole_campaign_in_the_browser(serve_db: str, data_dir: Path, tmp_path
             step_the_board_shows_the_result(w)
     finally:
         driver.quit()
-    keep = os.environ.get("SIMEVAL_SCREENSHOTS")
+    keep = os.environ.get("SIMEVAL_SHOTS")
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         for shot in w.taken:

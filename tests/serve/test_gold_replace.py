@@ -380,7 +380,7 @@ def test_the_command_line_replaces_gold(tmp_path, mc30) -> None:
 def test_the_console_gold_upload_in_chromium(serve_db, mc30, tmp_path) -> None:
     """An organiser signs in, replaces mc30's gold in the browser and sees the moves table:
     the score after equals scipy's on the new gold. Screenshots of the campaign page's Gold
-    section and of the answer (copied to SIMEVAL_SCREENSHOTS when set)."""
+    section and of the answer (copied to SIMEVAL_SHOTS when set)."""
     import os
     import shutil
 
@@ -430,7 +430,7 @@ def test_the_console_gold_upload_in_chromium(serve_db, mc30, tmp_path) -> None:
     assert [c[:5] for c in cells] == [["trial", "alpha run 1", "mc30", "mc30", "spearman"]]
     assert float(cells[0][5]) == pytest.approx(before, abs=1e-6)
     assert float(cells[0][6]) == pytest.approx(after, abs=1e-6)
-    keep = os.environ.get("SIMEVAL_SCREENSHOTS")
+    keep = os.environ.get("SIMEVAL_SHOTS")
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         for shot in shots:

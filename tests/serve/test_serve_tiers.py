@@ -183,6 +183,32 @@ def test_a_board_above_the_cap_gets_no_tiers(srv, mc30, monkeypatch) -> None:
     assert "computing" not in page and "mc30 tier" not in page
 
 
+def test_an_upload_to_a_board_above_the_cap_starts_no_tiers_refresh(srv, mc30, monkeypatch) -> None:
+    """After an upload the board's tiers are refreshed in the background (a build of the
+    board and a bootstrap), except on a board already above the cap: it gets no tiers, so
+    the build would be for nothing (issue 46: 7% of the server's interpreter time under a
+    stream of uploads at 10,000 runs). Its page still shows the new run."""
+    from simeval.serve.service import submit
+    from simeval.serve.service import tiers as tiers_module
+
+    for module in (tiers_module, submit):
+        monkeypatch.setattr(module, "MAX_RUNS", 2)
+    server, _ = srv
+    client, service = server.client, server.app.state.service
+    asked: list[int] = []
+    real = service.board_tiers.soon
+    monkeypatch.setattr(service.board_tiers, "soon",
+                        lambda key, work: asked.append(key) or real(key, work))  # fmt: skip
+    teams = ("alpha", "beta", "gamma", "delta")
+    for i, team in enumerate(teams):
+        assert upload(client, register(client, team), perturbed(mc30, 0.5, i),
+                      target="mc30").status_code == 201  # fmt: skip
+        client.get(BOARD)  # the board as built after this upload: 1, 2, 3, 4 rows
+    assert len(asked) == 3  # after 1, 2 and 3 rows; none once the board had 3 (> 2)
+    rows = client.get(BOARD).json()["rows"]
+    assert len(rows) == len(teams)
+
+
 def test_tiers_in_a_process_of_their_own_are_the_same(srv, mc30) -> None:
     """With scoring processes, the tiers are computed in a spawned process of their own (the
     bootstrap never holds the server's interpreter lock): the same tiers as in the thread."""

@@ -61,8 +61,7 @@ async def api_submit(
 ) -> Response:
     w.limit(request, "upload")
     team = await w.bearer(request)
-    await run_in_threadpool(w.service.check_rejections, team, w.rejected_per_day)
-    ticket = await run_in_threadpool(w.service.admit, team, phase, target)
+    ticket = await w.upload_work(w.service.admit, team, phase, target, w.rejected_per_day)
     return await w.receive(ticket, request, filename)
 
 

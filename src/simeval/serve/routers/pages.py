@@ -111,8 +111,8 @@ async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
     if team is None or w.service.campaign_name(team.campaign_id) != campaign:
         raise Refused(401, "sign in with your team's token first")
     p = await run_in_threadpool(w.service.open_phase, team, phase)
-    await run_in_threadpool(w.service.check_rejections, team, w.rejected_per_day)
-    await run_in_threadpool(w.service.check_runs_left, team, p)  # before the body is read
+    await w.upload_work(w.service.check_rejections, team, w.rejected_per_day)
+    await w.upload_work(w.service.check_runs_left, team, p)  # before the body is read
     try:
         new = partial(w.service.storage.new_upload, p.max_bytes)
         form = await read_form(request, new, "file", p.max_bytes, w.upload_seconds)

@@ -86,6 +86,13 @@ class Boards:
         with self._lock:
             self._recorded[phase_id] = self._recorded.get(phase_id, 0) + 1
 
+    def shown(self, phase_id: int) -> int:
+        """The rows of the phase's whole board as last built (0 if never built): after an
+        upload its board has at least as many, unless an organiser excluded runs since."""
+        with self._lock:
+            kept = self._kept.get((phase_id, None))
+            return len(kept.built[1].rows) if kept and kept.built is not None else 0
+
     def clear(self) -> None:
         """Forget every kept board and run (what a server's first request meets)."""
         with self._lock:

@@ -67,7 +67,7 @@ from simeval.serve.service.security import (
     new_token,
     split_token,
 )
-from simeval.serve.service.tiers import BoardTiers
+from simeval.serve.service.tiers import MAX_RUNS, BoardTiers
 
 log = logging.getLogger("simeval.serve")
 MAX_FACT_SHEET = 20_000  # characters of a fact sheet (the team's form fits in TEXT_FORM)
@@ -248,23 +248,28 @@ class Service:
         self.verified.add(token, team.id, team.token_hash)
         return team
 
-    def rejections(self, team_id: int, since: datetime) -> int:
-        """Rejected uploads of the team received since ``since``."""
-        with self.db.reading() as s:
-            return s.scalar(
-                select(func.count())
-                .select_from(Submission)
-                .where(
-                    Submission.team_id == team_id,
-                    Submission.status == REJECTED,
-                    Submission.received >= naive(since),
-                )
+    @staticmethod
+    def _rejections(s: Any, team_id: int, since: datetime) -> int:
+        """Rejected uploads of the team received since ``since`` (counted in ``s``)."""
+        return s.scalar(
+            select(func.count())
+            .select_from(Submission)
+            .where(
+                Submission.team_id == team_id,
+                Submission.status == REJECTED,
+                Submission.received >= naive(since),
             )
+        )
 
-    def check_rejections(self, team: Team, per_day: int) -> None:
+    def check_rejections(self, team: Team, per_day: int, s: Any = None) -> None:
         """Refuse (429) a team that sent ``per_day`` rejected uploads in the last 24 hours
-        (0: no limit); checked before the body is read."""
-        if per_day > 0 and self.rejections(team.id, self.clock() - timedelta(days=1)) >= per_day:
+        (0: no limit); checked before the body is read (in ``s``, or a session of its own)."""
+        if per_day <= 0:
+            return
+        if s is None:
+            with self.db.reading() as s:
+                return self.check_rejections(team, per_day, s)
+        if self._rejections(s, team.id, self.clock() - timedelta(days=1)) >= per_day:
             raise Refused(
                 429, f"{per_day} rejected uploads in 24 hours; check your files with simeval score"
             )
@@ -297,12 +302,15 @@ class Service:
 
     # uploads
 
-    def phase(self, campaign_id: int, name: str) -> Phase:
-        with self.db.reading() as s:
-            p = s.scalar(select(Phase).where(Phase.campaign_id == campaign_id, Phase.name == name))
-            if p is None:
-                raise Refused(404, f"no phase {name!r} in this campaign")
-            return p
+    def phase(self, campaign_id: int, name: str, s: Any = None) -> Phase:
+        """The campaign's phase ``name`` (read in ``s``, or a session of its own), or 404."""
+        if s is None:
+            with self.db.reading() as s:
+                return self.phase(campaign_id, name, s)
+        p = s.scalar(select(Phase).where(Phase.campaign_id == campaign_id, Phase.name == name))
+        if p is None:
+            raise Refused(404, f"no phase {name!r} in this campaign")
+        return p
 
     def _runs_used(self, s: Any, team_id: int, phase_id: int, target: str) -> int:
         return s.scalar(
@@ -316,14 +324,14 @@ class Service:
             )
         )
 
-    def open_phase(self, team: Team, phase_name: str) -> Phase:
-        """The team's phase ``phase_name``, if it takes uploads now (server clock) and the
-        team may upload (approved)."""
+    def open_phase(self, team: Team, phase_name: str, s: Any = None) -> Phase:
+        """The team's phase ``phase_name`` (read in ``s``, or a session of its own), if it
+        takes uploads now (server clock) and the team may upload (approved)."""
         if team.status == PENDING:
             raise Refused(403, "your team waits for the organiser's approval; uploads open then")
         if team.status == REVOKED:
             raise Refused(403, "the organiser revoked your team's registration")
-        p = self.phase(team.campaign_id, phase_name)
+        p = self.phase(team.campaign_id, phase_name, s)
         now = self.clock()
         if now < utc(p.opens):
             raise Refused(403, f"{p.name} opens at {utc(p.opens):%Y-%m-%d %H:%M} UTC")
@@ -331,16 +339,23 @@ class Service:
             raise Refused(403, f"{p.name} closed at {utc(p.deadline):%Y-%m-%d %H:%M} UTC")
         return p
 
-    def admit(self, team: Team, phase_name: str, target: str | None) -> Ticket:
-        """Check everything that can be checked before the file is read."""
-        p = self.open_phase(team, phase_name)
-        if target is None or target == "":
-            if len(p.targets) != 1:
-                raise Refused(422, f"name the target: one of {', '.join(p.targets)}")
-            target = p.targets[0]
-        if target not in p.targets:
-            raise Refused(422, f"{target!r} is not a target of {p.name}: {', '.join(p.targets)}")
+    def admit(
+        self, team: Team, phase_name: str, target: str | None, rejected_per_day: int = 0
+    ) -> Ticket:
+        """Check everything that can be checked before the file is read, in one database
+        session (an upload's every read counts under a stream of uploads): the team's
+        rejected uploads (:meth:`check_rejections`), the phase open to it, the target, the
+        runs left."""
         with self.db.reading() as s:
+            self.check_rejections(team, rejected_per_day, s)
+            p = self.open_phase(team, phase_name, s)
+            if target is None or target == "":
+                if len(p.targets) != 1:
+                    raise Refused(422, f"name the target: one of {', '.join(p.targets)}")
+                target = p.targets[0]
+            if target not in p.targets:
+                shown = ", ".join(p.targets)
+                raise Refused(422, f"{target!r} is not a target of {p.name}: {shown}")
             ticket = Ticket.of(team.id, team.name, p, target, s.get_one(Campaign, team.campaign_id))
             self._runs_left(s, ticket, self.clock())
         return ticket
@@ -441,7 +456,9 @@ class Service:
             self.storage.drop(upload.id)
             raise
         self.boards.recorded(ticket.phase_id)  # the phase's board is built again
-        if not refused:  # the new board's tiers start now, not at the next page view
+        if not refused and self.boards.shown(ticket.phase_id) <= MAX_RUNS:
+            # the new board's tiers start now, not at the next page view; a board already
+            # past MAX_RUNS gets none (:mod:`.tiers`), so nothing is built for them
             self.board_tiers.soon(ticket.phase_id, lambda: self._refresh_tiers(ticket.phase_id))
         log.info(
             "submission %s by %s to %s/%s: %s%s",
@@ -520,7 +537,6 @@ class Service:
         ``{benchmark: Tiers}``, or None while they are computed in the background (the first
         call for a table starts it) and for a hidden board (None)."""
         from simeval.serve.service.split_rule import is_split
-        from simeval.serve.service.tiers import MAX_RUNS
 
         if table is None:
             return None
