@@ -87,3 +87,44 @@ def test_uploads_are_recorded_a_few_at_a_time_and_none_is_lost(
     expected = sorted(round(spearmanr(truth, scores)[0], 9) for _, scores in sent)
     assert cells == expected
     server.db.dispose()
+
+
+def test_a_slow_client_holds_no_turn(tmp_path: Path, serve_db: str, mc30) -> None:
+    """Clients that send half a body and stall (more of them than there are turns) hold no
+    turn: another team's upload is scored meanwhile."""
+    import socket
+
+    from simeval.serve.routers.web import RECORDING_BEYOND_SCORERS
+
+    server = make_server(serve_db, tmp_path / "srv", Clock(OPENS + timedelta(days=1)))
+    client = server.client
+    slow = [register(client, f"slow{i}") for i in range(2 + RECORDING_BEYOND_SCORERS)]
+    fast = register(client, "fast")
+    data, scores = pair_file(mc30, 3)
+    stalled = []
+    with live(server.app) as base:
+        port = int(base.rsplit(":", 1)[1])
+        for token in slow:  # headers and the first half of the body, then nothing
+            s = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+            head = (
+                "POST /api/phases/trial/submissions?filename=run.csv&target=mc30 HTTP/1.1\r\n"
+                f"host: 127.0.0.1\r\nauthorization: Bearer {token}\r\n"
+                f"content-length: {len(data)}\r\n\r\n"
+            )
+            s.sendall(head.encode() + data[: len(data) // 2])
+            stalled.append(s)
+        answer = httpx.post(
+            f"{base}/api/phases/trial/submissions",
+            params={"filename": "run.csv", "target": "mc30"},
+            content=data,
+            headers={"authorization": f"Bearer {fast}"},
+            timeout=WAIT,
+            trust_env=False,
+        )
+        for s in stalled:
+            s.close()
+    assert answer.status_code == 201, answer.text
+    truth = [g for *_, g in mc30]
+    rho = answer.json()["results"][0]["metrics"]["spearman"]
+    assert rho == pytest.approx(spearmanr(truth, scores)[0], abs=1e-12)
+    server.db.dispose()
