@@ -22,6 +22,7 @@ def _tamper(server, submission_id: str, wrong: float) -> None:
     from simeval.serve.db.models import Submission
 
     service = server.app.state.service
+    service.board_tiers.settle()  # no board built from the rows as they were is kept after
     with server.db.session() as s:
         row = s.get(Submission, submission_id)
         path = service.storage.root / row.results_file
@@ -31,8 +32,8 @@ def _tamper(server, submission_id: str, wrong: float) -> None:
             r["versions"]["simeval"] = "0.0.1-old"
         path.write_text("".join(json.dumps(r) + "\n" for r in records))
         row.results = records
-    # a change behind the server's back: a board built since the upload (its tiers' refresh
-    # builds one at once) is stale, and so are the records it kept
+    # a change behind the server's back: a board built since the upload (its tiers' refresh,
+    # settled above, builds one at once) is stale, and so are the records it kept
     service.boards.clear()
 
 

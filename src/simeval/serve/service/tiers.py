@@ -206,6 +206,12 @@ class BoardTiers:
         with contextlib.suppress(RuntimeError):  # raised when the server is shutting down
             self._pool.submit(run)
 
+    def settle(self, timeout: float = 60) -> None:
+        """Wait until every refresh asked for so far (:meth:`soon`) has run: its board is
+        built and kept (tests that change the database behind the server's back)."""
+        with contextlib.suppress(RuntimeError):  # shut down: nothing runs any more
+            self._pool.submit(lambda: None).result(timeout)  # one thread: after the others
+
     def get(self, phase_id: int, table: Table, compute: Callable[[], Found]) -> Found | None:
         """The tiers of ``table`` (phase ``phase_id``'s board) if ready, else None; ``compute``
         is run in the background when the table is new."""
