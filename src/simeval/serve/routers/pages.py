@@ -110,9 +110,7 @@ async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
     team = await w.signed_in(request)
     if team is None or w.service.campaign_name(team.campaign_id) != campaign:
         raise Refused(401, "sign in with your team's token first")
-    p = await run_in_threadpool(w.service.open_phase, team, phase)
-    await w.upload_work(w.service.check_rejections, team, w.rejected_per_day)
-    await w.upload_work(w.service.check_runs_left, team, p)  # before the body is read
+    p = await w.upload_work(w.service.admit_form, team, phase, w.rejected_per_day)
     try:
         new = partial(w.service.storage.new_upload, p.max_bytes)
         form = await read_form(request, new, "file", p.max_bytes, w.upload_seconds)
@@ -128,7 +126,7 @@ async def upload_page(campaign: str, phase: str, request: Request, w: W) -> Any:
         raise Refused(403, "the form has expired (CSRF check failed); reload the page")
     try:
         upload.finish()
-        ticket = await run_in_threadpool(w.service.admit, team, phase, form.fields.get("target"))
+        ticket = await w.upload_work(w.service.admit, team, phase, form.fields.get("target"))
     except BaseException:
         upload.discard()
         raise

@@ -291,11 +291,10 @@ class Service:
                 pruned.append(sid)
         return pruned
 
-    def check_runs_left(self, team: Team, p: Phase) -> None:
+    def check_runs_left(self, team: Team, p: Phase, s: Any) -> None:
         """Refuse (409) before the body is read when no target of ``p`` has a run left (the
-        web form names its target inside the body)."""
-        with self.db.reading() as s:
-            used = {t: self._runs_used(s, team.id, p.id, t) for t in p.targets}
+        web form names its target inside the body); counted in ``s``."""
+        used = {t: self._runs_used(s, team.id, p.id, t) for t in p.targets}
         if all(n >= p.runs for n in used.values()):
             target = p.targets[0] if len(p.targets) == 1 else "every target"
             raise Refused(409, no_runs(min(used.values()), p.runs, target, p.name))
@@ -359,6 +358,16 @@ class Service:
             ticket = Ticket.of(team.id, team.name, p, target, s.get_one(Campaign, team.campaign_id))
             self._runs_left(s, ticket, self.clock())
         return ticket
+
+    def admit_form(self, team: Team, phase_name: str, rejected_per_day: int = 0) -> Phase:
+        """What :meth:`admit` checks before the web form's body is read, in one database
+        session, where the target is still unknown (it comes inside the body): the phase
+        open to the team, its rejected uploads, a run left on some target."""
+        with self.db.reading() as s:
+            p = self.open_phase(team, phase_name, s)
+            self.check_rejections(team, rejected_per_day, s)
+            self.check_runs_left(team, p, s)
+        return p
 
     def _runs_left(self, s: Any, ticket: Ticket, at: datetime) -> int:
         """The runs the team used on the ticket's target (counted in ``s``), refused (409)
